@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { ZRole } from './roles.ts';
+
+export const ZLogin = z.object({
+  email: z.string().trim().min(1, 'Email is required').max(255),
+  password: z.string().min(1, 'Password is required').max(1024),
+});
+export type TLogin = z.infer<typeof ZLogin>;
+
+/** The current user read model (spec section 3). */
+export const ZCurrentUser = z.object({
+  id: z.string().uuid(),
+  email: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  role: ZRole,
+});
+export type TCurrentUser = z.infer<typeof ZCurrentUser>;
+
+/** Demo accounts offered for one-click sign-in, only in demo mode. */
+export const ZDemoAccounts = z.object({
+  password: z.string(),
+  users: z.array(z.object({ email: z.string(), role: ZRole, firstName: z.string(), lastName: z.string() })),
+});
+export type TDemoAccounts = z.infer<typeof ZDemoAccounts>;

@@ -1,0 +1,41 @@
+/**
+ * Calendar days in the clinic's time zone. "Today" on the dashboard and the calendar's days
+ * are the clinic's days, not the server's or UTC's; these helpers turn them into instants.
+ */
+
+/** The calendar date (YYYY-MM-DD) of an instant in a time zone. */
+export function zonedDate(instant: Date, timeZone: string): string {
+  // en-CA formats as YYYY-MM-DD.
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+}
+
+/** How far the zone's wall clock is ahead of UTC at an instant, in ms. */
+function offsetMs(instant: Date, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric',
+    hour: 'numeric', minute: 'numeric', second: 'numeric',
+  }).formatToParts(instant);
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const wall = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  return wall - Math.floor(instant.getTime() / 1000) * 1000;
+}
+
+/** The instant a calendar date begins in a time zone (midnight, or the first moment after a DST gap). */
+export function startOfZonedDay(date: string, timeZone: string): Date {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const wallMidnight = Date.UTC(y, m - 1, d);
+  let instant = wallMidnight - offsetMs(new Date(wallMidnight), timeZone);
+  // The offset at the guess may differ from the offset at the true instant around DST changes.
+  instant = wallMidnight - offsetMs(new Date(instant), timeZone);
+  return new Date(instant);
+}
+
+export function addDays(date: string, days: number): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}
+
+/** [start, end) of a clinic day as instants. */
+export function zonedDayRange(date: string, timeZone: string): { start: Date; end: Date } {
+  return { start: startOfZonedDay(date, timeZone), end: startOfZonedDay(addDays(date, 1), timeZone) };
+}

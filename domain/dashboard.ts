@@ -1,0 +1,10 @@
+import { z } from 'zod';
+
+/** Dashboard stats read model (spec section 3). */
+export const ZDashboardStats = z.object({
+  todayAppointments: z.number().int(),
+  activePatients: z.number().int(),
+  pendingLabResults: z.number().int(),
+  unreadMessages: z.number().int(),
+});
+export type TDashboardStats = z.infer<typeof ZDashboardStats>;

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+
+export const NOTIFICATION_TYPES = [
+  'visitation_expired', 'notes_pending', 'notes_received', 'lab_ordered', 'lab_pending',
+  'lab_received', 'supply_ready', 'chat_mention', 'chat_assignment',
+] as const;
+export const ZNotificationType = z.enum(NOTIFICATION_TYPES);
+
+export const ZNotification = z.object({
+  id: z.string().uuid(),
+  type: ZNotificationType,
+  title: z.string(),
+  message: z.string().nullable(),
+  entityId: z.string().nullable(),
+  createdAt: z.string(),
+  isRead: z.boolean(),
+  isActive: z.boolean(),
+});
+export type TNotification = z.infer<typeof ZNotification>;

@@ -1,0 +1,41 @@
+import type { TRole } from './roles.ts';
+
+/**
+ * The one table of who may do what (spec section 6, plus the rules later issues add).
+ * The server enforces it on every route and every read; the web only uses it to hide
+ * what the user may not do. Change a rule here and both sides follow.
+ */
+export const CAPABILITIES = {
+  /** Administration group in the sidebar and the Admin Panel. */
+  'admin.panel': ['admin', 'scheduler'],
+  /** Schedule Appointment and Check Missing Notes. */
+  'appointments.schedule': ['scheduler', 'admin'],
+  /** Assigned nurse and scribe names on calendar entries. */
+  'appointments.seeStaffNames': ['scheduler', 'admin'],
+  /** Patient records: minimum necessary, so a supplier has none. */
+  'patients.read': ['admin', 'scheduler', 'nurse', 'scribe'],
+  'patients.write': ['admin', 'scheduler', 'nurse'],
+  /** Setting a patient inactive (patients are never hard-deleted). */
+  'patients.deactivate': ['admin', 'scheduler'],
+  /** 'Create New Note' button. */
+  'notes.create': ['nurse', 'admin'],
+  /** 'Add Scribe' button. */
+  'notes.addScribe': ['scheduler'],
+  /** Create chat rooms, add members, load the staff list. */
+  'chat.manageRooms': ['admin', 'scheduler'],
+  /** See rooms, read and send messages. */
+  'chat.use': ['admin', 'scheduler', 'nurse', 'scribe', 'supplier'],
+  /** GET /api/staff and GET /api/scheduler/staff. */
+  'staff.list': ['admin', 'scheduler'],
+  /** GET /api/admin/users and role assignment. */
+  'users.manage': ['admin'],
+  /** Dashboard stats and one's own notifications. */
+  'dashboard.view': ['admin', 'scheduler', 'nurse', 'scribe', 'supplier'],
+} as const satisfies Record<string, readonly TRole[]>;
+
+export type TCapability = keyof typeof CAPABILITIES;
+
+export function can(user: { role: TRole } | null | undefined, capability: TCapability): boolean {
+  if (!user) return false;
+  return (CAPABILITIES[capability] as readonly TRole[]).includes(user.role);
+}

@@ -1,0 +1,7 @@
+import { defineConfig } from 'drizzle-kit';
+
+export default defineConfig({
+  dialect: 'postgresql',
+  schema: ['./server/db/schema/auth.ts', './server/db/schema/clinical.ts', './server/db/schema/collaboration.ts', './server/db/schema/enums.ts'],
+  out: './server/db/migrations',
+});

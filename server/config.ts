@@ -1,0 +1,82 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
+
+/** Every environment variable the server reads, checked once at start-up (see README). */
+const ZEnv = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(5000),
+  HOST: z.string().default('127.0.0.1'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().url().optional(),
+  DEMO: flag.optional(),
+  PUBLIC_URL: z.string().url().optional(),
+  TRUST_PROXY: flag.default(false),
+  SESSION_IDLE_MINUTES: z.coerce.number().positive().default(30),
+  SESSION_MAX_HOURS: z.coerce.number().positive().default(12),
+  CLINIC_TIME_ZONE: z.string().default(Intl.DateTimeFormat().resolvedOptions().timeZone),
+  WEB_DIST: z.string().default('./dist/web'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  OIDC_ISSUER: z.string().url().optional(),
+  OIDC_CLIENT_ID: z.string().optional(),
+  OIDC_CLIENT_SECRET: z.string().optional(),
+});
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Unset means the embedded PGlite engine in `dataDir/pg` (or in memory when `dataDir` is null). */
+  databaseUrl: string | undefined;
+  demo: boolean;
+  publicUrl: string | undefined;
+  trustProxy: boolean;
+  sessionIdleMs: number;
+  sessionMaxMs: number;
+  clinicTimeZone: string;
+  webDist: string;
+  logLevel: string;
+  oidc: { issuer: string; clientId: string; clientSecret: string } | undefined;
+  /** The server's clock; tests move it to check idle and absolute session expiry. */
+  now: () => Date;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = ZEnv.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.OIDC_ISSUER && (!e.OIDC_CLIENT_ID || !e.OIDC_CLIENT_SECRET)) {
+    throw new Error('Invalid environment:\n  OIDC_ISSUER needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET');
+  }
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: e.CLINIC_TIME_ZONE });
+  } catch {
+    throw new Error(`Invalid environment:\n  CLINIC_TIME_ZONE: unknown time zone ${e.CLINIC_TIME_ZONE}`);
+  }
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    // Demo data only where nobody could mistake it for a real clinic's: by default only on the
+    // embedded engine, never on a configured PostgreSQL unless asked for.
+    demo: e.DEMO ?? !e.DATABASE_URL,
+    publicUrl: e.PUBLIC_URL,
+    trustProxy: e.TRUST_PROXY,
+    sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
+    sessionMaxMs: e.SESSION_MAX_HOURS * 3_600_000,
+    clinicTimeZone: e.CLINIC_TIME_ZONE,
+    webDist: path.resolve(e.WEB_DIST),
+    logLevel: e.LOG_LEVEL,
+    oidc: e.OIDC_ISSUER
+      ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID!, clientSecret: e.OIDC_CLIENT_SECRET! }
+      : undefined,
+    now: () => new Date(),
+  };
+}

@@ -1,0 +1,55 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
+import { DEFAULT_ROLE } from '#domain/roles';
+import { userRole } from './enums.ts';
+import { at, id, timestamps } from './columns.ts';
+
+export const users = pgTable('users', {
+  id: id(),
+  // Stored lower-cased by the service; the unique index also guards against case variants.
+  email: varchar('email', { length: 255 }).notNull(),
+  firstName: varchar('first_name', { length: 100 }),
+  lastName: varchar('last_name', { length: 100 }),
+  profileImageUrl: text('profile_image_url'),
+  role: userRole('role').notNull().default(DEFAULT_ROLE),
+  isActive: boolean('is_active').notNull().default(true),
+  // Null for accounts that only sign in through the clinic's identity provider.
+  passwordHash: text('password_hash'),
+  ...timestamps(),
+}, (t) => [uniqueIndex('users_email_lower_unique').on(sql`lower(${t.email})`)]);
+
+/**
+ * Server-side sessions, shaped as the spec fixes them. `sid` holds a SHA-256 of the cookie's
+ * token, so a copy of this table does not let anyone sign in as the people in it.
+ */
+export const sessions = pgTable('sessions', {
+  sid: text('sid').primaryKey(),
+  sess: jsonb('sess').notNull().$type<{ userId: string; createdAt: string; absoluteExpiry: string }>(),
+  expire: timestamp('expire', { precision: 6, withTimezone: true, mode: 'date' }).notNull(),
+}, (t) => [index('sessions_expire_idx').on(t.expire)]);
+
+/** Failed sign-in counters by email and by address; shared by every app instance. */
+export const loginThrottle = pgTable('login_throttle', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull(),
+  windowStartedAt: at('window_started_at').notNull(),
+  lockedUntil: at('locked_until'),
+});
+
+/** Who did what to which record, written in the same transaction as the change. */
+export const auditEvents = pgTable('audit_events', {
+  id: id(),
+  // Plain ids, not foreign keys: the trail must record attempts on ids that do not exist
+  // and must never block or cascade with the records it describes.
+  actorId: uuid('actor_id'),
+  action: varchar('action', { length: 100 }).notNull(),
+  entityType: varchar('entity_type', { length: 50 }).notNull(),
+  entityId: varchar('entity_id', { length: 100 }),
+  patientId: uuid('patient_id'),
+  at: at('at').notNull().defaultNow(),
+  ip: varchar('ip', { length: 64 }),
+  userAgent: text('user_agent'),
+}, (t) => [
+  index('audit_events_patient_idx').on(t.patientId, t.at),
+  index('audit_events_actor_idx').on(t.actorId, t.at),
+]);

@@ -1,0 +1,111 @@
+import { sql } from 'drizzle-orm';
+import { boolean, date, index, integer, jsonb, pgTable, text, uuid, varchar } from 'drizzle-orm/pg-core';
+import { DEFAULT_APPOINTMENT_DURATION } from '#domain/appointments';
+import { appointmentStatus, labOrderStatus, noteStatus, supplyOrderStatus } from './enums.ts';
+import { at, id, timestamps } from './columns.ts';
+import { users } from './auth.ts';
+
+export const patients = pgTable('patients', {
+  id: id(),
+  firstName: varchar('first_name', { length: 100 }).notNull(),
+  lastName: varchar('last_name', { length: 100 }).notNull(),
+  dateOfBirth: date('date_of_birth', { mode: 'string' }),
+  email: varchar('email', { length: 255 }),
+  phone: varchar('phone', { length: 20 }),
+  address: text('address'),
+  emergencyContact: varchar('emergency_contact', { length: 100 }),
+  emergencyPhone: varchar('emergency_phone', { length: 20 }),
+  insuranceProvider: varchar('insurance_provider', { length: 100 }),
+  insuranceNumber: varchar('insurance_number', { length: 50 }),
+  medicalHistory: text('medical_history'),
+  allergies: text('allergies'),
+  currentMedications: text('current_medications'),
+  isActive: boolean('is_active').notNull().default(true),
+  ...timestamps(),
+}, (t) => [
+  // Substring search (ILIKE '%term%') on each field uses these trigram indexes.
+  index('patients_first_name_trgm').using('gin', sql`${t.firstName} gin_trgm_ops`),
+  index('patients_last_name_trgm').using('gin', sql`${t.lastName} gin_trgm_ops`),
+  index('patients_email_trgm').using('gin', sql`${t.email} gin_trgm_ops`),
+  // The list order (and keyset cursor) of the patients screen.
+  index('patients_name_order_idx').on(sql`lower(${t.lastName})`, sql`lower(${t.firstName})`, t.id),
+  // Possible-duplicate check on create.
+  index('patients_identity_idx').on(sql`lower(${t.lastName})`, sql`lower(${t.firstName})`, t.dateOfBirth),
+]);
+
+export const appointments = pgTable('appointments', {
+  id: id(),
+  patientId: uuid('patient_id').notNull().references(() => patients.id),
+  providerId: uuid('provider_id').notNull().references(() => users.id),
+  appointmentDate: at('appointment_date').notNull(),
+  duration: integer('duration').notNull().default(DEFAULT_APPOINTMENT_DURATION),
+  appointmentType: varchar('appointment_type', { length: 100 }),
+  status: appointmentStatus('status').notNull().default('scheduled'),
+  reason: text('reason'),
+  notes: text('notes'),
+  roomNumber: varchar('room_number', { length: 20 }),
+  assignedNurseId: uuid('assigned_nurse_id').references(() => users.id),
+  assignedScribeId: uuid('assigned_scribe_id').references(() => users.id),
+  checkedInAt: at('checked_in_at'),
+  completedAt: at('completed_at'),
+  ...timestamps(),
+}, (t) => [
+  index('appointments_date_idx').on(t.appointmentDate),
+  index('appointments_patient_idx').on(t.patientId, t.appointmentDate),
+  index('appointments_nurse_idx').on(t.assignedNurseId, t.appointmentDate),
+  index('appointments_scribe_idx').on(t.assignedScribeId, t.appointmentDate),
+]);
+
+export const patientNotes = pgTable('patient_notes', {
+  id: id(),
+  patientId: uuid('patient_id').notNull().references(() => patients.id),
+  authorId: uuid('author_id').notNull().references(() => users.id),
+  noteType: varchar('note_type', { length: 100 }).notNull(),
+  content: text('content').notNull(),
+  attachments: jsonb('attachments').notNull().default([]).$type<string[]>(),
+  status: noteStatus('status').notNull().default('draft'),
+  scribeId: uuid('scribe_id').references(() => users.id),
+  reviewedAt: at('reviewed_at'),
+  finalizedAt: at('finalized_at'),
+  submittedToAdminAt: at('submitted_to_admin_at'),
+  ...timestamps(),
+}, (t) => [
+  index('patient_notes_patient_idx').on(t.patientId, t.status),
+  index('patient_notes_status_idx').on(t.status, t.updatedAt),
+  index('patient_notes_author_idx').on(t.authorId),
+]);
+
+export const labOrders = pgTable('lab_orders', {
+  id: id(),
+  patientId: uuid('patient_id').notNull().references(() => patients.id),
+  providerId: uuid('provider_id').references(() => users.id),
+  orderName: varchar('order_name', { length: 200 }).notNull(),
+  description: text('description'),
+  status: labOrderStatus('status').notNull().default('ordered'),
+  orderedAt: at('ordered_at').notNull().defaultNow(),
+  expectedAt: at('expected_at'),
+  receivedAt: at('received_at'),
+  results: text('results'),
+  attachments: jsonb('attachments').notNull().default([]).$type<string[]>(),
+  isUrgent: boolean('is_urgent').notNull().default(false),
+  ...timestamps(),
+}, (t) => [
+  index('lab_orders_patient_idx').on(t.patientId),
+  index('lab_orders_status_idx').on(t.status),
+]);
+
+export const supplyOrders = pgTable('supply_orders', {
+  id: id(),
+  orderNumber: varchar('order_number', { length: 50 }).notNull().unique(),
+  supplierId: uuid('supplier_id').references(() => users.id),
+  requestedById: uuid('requested_by_id').notNull().references(() => users.id),
+  items: jsonb('items').notNull().$type<unknown[]>(),
+  totalAmount: integer('total_amount'),
+  status: supplyOrderStatus('status').notNull().default('ordered'),
+  orderedAt: at('ordered_at').notNull().defaultNow(),
+  readyAt: at('ready_at'),
+  pickedUpAt: at('picked_up_at'),
+  pickedUpById: uuid('picked_up_by_id').references(() => users.id),
+  notes: text('notes'),
+  ...timestamps(),
+}, (t) => [index('supply_orders_status_idx').on(t.status)]);

@@ -1,0 +1,83 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import * as oidc from 'openid-client';
+import type { Deps } from '../../deps.ts';
+import { HttpError } from '../../http/errors.ts';
+import { recordAudit } from '../audit/audit.ts';
+import { findUserByEmail } from './auth.queries.ts';
+import { createSession } from './session-store.ts';
+
+/** Sign-in through the clinic's identity provider (Google Workspace, Entra ID, Okta...). */
+export interface OidcSignIn {
+  /** Returns the provider's authorization URL and remembers state and PKCE verifier in a cookie. */
+  start(request: FastifyRequest, reply: FastifyReply): Promise<string>;
+  /** Completes the code flow and returns a session token for a known, active user. */
+  finish(request: FastifyRequest, reply: FastifyReply): Promise<string>;
+}
+
+const FLOW_COOKIE = 'oidc_flow';
+
+export function createOidcSignIn(deps: Deps): OidcSignIn | null {
+  const settings = deps.config.oidc;
+  if (!settings) return null;
+  // Discovered on first use, so a provider that is briefly down does not stop the app starting.
+  let discovered: Promise<oidc.Configuration> | null = null;
+  const configuration = () => {
+    discovered ??= oidc.discovery(new URL(settings.issuer), settings.clientId, settings.clientSecret)
+      .catch((err) => { discovered = null; throw err; });
+    return discovered;
+  };
+  const redirectUri = (request: FastifyRequest) =>
+    `${deps.config.publicUrl ?? `${request.protocol}://${request.host}`}/api/auth/oidc/callback`;
+
+  return {
+    async start(request, reply) {
+      const verifier = oidc.randomPKCECodeVerifier();
+      const state = oidc.randomState();
+      reply.setCookie(FLOW_COOKIE, JSON.stringify({ verifier, state }), {
+        path: '/api/auth/oidc', httpOnly: true, sameSite: 'lax', maxAge: 600,
+        secure: request.protocol === 'https',
+      });
+      const url = oidc.buildAuthorizationUrl(await configuration(), {
+        redirect_uri: redirectUri(request),
+        scope: 'openid email profile',
+        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        state,
+      });
+      return url.href;
+    },
+
+    async finish(request, reply) {
+      const flow = parseFlow(request.cookies[FLOW_COOKIE]);
+      reply.clearCookie(FLOW_COOKIE, { path: '/api/auth/oidc' });
+      if (!flow) throw new HttpError(400, 'Sign-in expired; start again');
+      const current = new URL(request.url, redirectUri(request));
+      const tokens = await oidc.authorizationCodeGrant(await configuration(), current, {
+        pkceCodeVerifier: flow.verifier,
+        expectedState: flow.state,
+      }).catch(() => { throw new HttpError(400, 'Sign-in with the identity provider failed'); });
+      const claims = tokens.claims();
+      const email = typeof claims?.email === 'string' && claims.email_verified !== false ? claims.email : null;
+      // Only people an admin already created get in; an unknown email is not a new account.
+      const user = email ? await findUserByEmail(deps.db, email) : null;
+      if (!user || !user.isActive) throw new HttpError(403, 'No active account for this email. Ask your clinic administrator.');
+      const now = deps.config.now();
+      return deps.db.transaction(async (tx) => {
+        const token = await createSession(tx, user.id, now, { idleMs: deps.config.sessionIdleMs, maxMs: deps.config.sessionMaxMs });
+        await recordAudit(tx, { userId: user.id, ip: request.ip, userAgent: request.headers['user-agent'] ?? null },
+          { action: 'auth.login_oidc', entityType: 'user', entityId: user.id });
+        return token;
+      });
+    },
+  };
+}
+
+function parseFlow(raw: string | undefined): { verifier: string; state: string } | null {
+  if (!raw) return null;
+  try {
+    const v = JSON.parse(raw) as { verifier?: unknown; state?: unknown };
+    return typeof v.verifier === 'string' && typeof v.state === 'string' ? { verifier: v.verifier, state: v.state } : null;
+  } catch {
+    return null;
+  }
+}

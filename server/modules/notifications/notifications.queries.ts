@@ -1,0 +1,32 @@
+import { and, desc, eq } from 'drizzle-orm';
+import type { Queryable } from '../../db/database.ts';
+import { notifications } from '../../db/schema/collaboration.ts';
+
+const columns = {
+  id: notifications.id,
+  type: notifications.type,
+  title: notifications.title,
+  message: notifications.message,
+  entityId: notifications.entityId,
+  createdAt: notifications.createdAt,
+  isRead: notifications.isRead,
+  isActive: notifications.isActive,
+};
+
+/** A user's own notifications, newest first. Nobody reads another's. */
+export async function listNotifications(q: Queryable, userId: string, limit = 200) {
+  const rows = await q.select(columns).from(notifications)
+    .where(eq(notifications.userId, userId))
+    .orderBy(desc(notifications.createdAt))
+    .limit(limit);
+  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
+}
+
+/** Marks one of the user's notifications read; false when it is not theirs or does not exist. */
+export async function markNotificationRead(q: Queryable, userId: string, id: string, now: Date): Promise<boolean> {
+  const rows = await q.update(notifications)
+    .set({ isRead: true, readAt: now })
+    .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
+    .returning({ id: notifications.id });
+  return rows.length > 0;
+}

@@ -1,0 +1,57 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { TCurrentUser } from '#domain/auth';
+import { can, type TCapability } from '#domain/permissions';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import { forbidden, unauthorized } from '../http/errors.ts';
+import { resolveSession } from '../modules/auth/session-store.ts';
+
+/**
+ * Who may call a route. Every /api route must declare one; the app refuses to start otherwise,
+ * so no route can forget its rule.
+ * - 'public': anyone, signed in or not.
+ * - 'signedIn': any active user.
+ * - a capability from the domain permission table.
+ */
+export type Access = 'public' | 'signedIn' | TCapability;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    user: TCurrentUser | null;
+    sessionToken: string | null;
+  }
+}
+
+export const SESSION_COOKIE = 'sid';
+
+export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; config: Config }) => {
+  const policy = { idleMs: opts.config.sessionIdleMs, maxMs: opts.config.sessionMaxMs };
+  app.decorateRequest('user', null);
+  app.decorateRequest('sessionToken', null);
+
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api') && !route.config?.access) {
+      throw new Error(`Route ${String(route.method)} ${route.url} declares no access rule (config.access)`);
+    }
+  });
+
+  // Runs before the body is parsed, so a caller without the right gets 401/403 and never
+  // learns anything from validation messages.
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const access = request.routeOptions.config?.access;
+    if (!access) return;
+    const token = request.cookies[SESSION_COOKIE];
+    if (token) {
+      request.sessionToken = token;
+      request.user = await resolveSession(opts.db, token, opts.config.now(), policy);
+      if (!request.user) reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    }
+    if (access === 'public') return;
+    if (!request.user) throw unauthorized();
+    if (access !== 'signedIn' && !can(request.user, access)) throw forbidden();
+  });
+});

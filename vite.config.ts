@@ -1,0 +1,20 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import tailwindcss from '@tailwindcss/vite';
+
+// The SPA lives in web/ and is built into dist/web, which the server serves in production.
+// In development Vite proxies the API and the live socket to the server (see scripts/dev.mjs).
+const apiPort = Number(process.env.API_PORT ?? 5001);
+
+export default defineConfig({
+  root: 'web',
+  plugins: [react(), tailwindcss()],
+  build: { outDir: '../dist/web', emptyOutDir: true, sourcemap: true },
+  server: {
+    port: Number(process.env.PORT ?? 5000),
+    proxy: {
+      '/api': `http://127.0.0.1:${apiPort}`,
+      '/ws': { target: `ws://127.0.0.1:${apiPort}`, ws: true },
+    },
+  },
+});
