@@ -20,6 +20,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
   }
+  interface FastifyInstance {
+    /** Every /api route with its declared access, for the tests that check them all. */
+    apiRoutes: { method: string; url: string; access: Access }[];
+  }
   interface FastifyRequest {
     user: TCurrentUser | null;
     sessionToken: string | null;
@@ -33,9 +37,13 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; config
   app.decorateRequest('user', null);
   app.decorateRequest('sessionToken', null);
 
+  app.decorate('apiRoutes', []);
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/api') && !route.config?.access) {
-      throw new Error(`Route ${String(route.method)} ${route.url} declares no access rule (config.access)`);
+    if (!route.url.startsWith('/api')) return;
+    const access = route.config?.access;
+    if (!access) throw new Error(`Route ${String(route.method)} ${route.url} declares no access rule (config.access)`);
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') app.apiRoutes.push({ method, url: route.url, access });
     }
   });
 

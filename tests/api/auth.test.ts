@@ -1,0 +1,169 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_MESSAGES } from '#domain/errors';
+import { auditEvents, sessions, users } from '../../server/db/schema/auth.ts';
+import { THROTTLE } from '../../server/modules/auth/login-throttle.ts';
+import { createUser, TEST_PASSWORD } from '../helpers/factories.ts';
+import { anonymous, signInAs } from '../helpers/sign-in.ts';
+import { buildTestApp, Client, type TestApp } from '../helpers/test-app.ts';
+
+let t: TestApp;
+beforeAll(async () => { t = await buildTestApp(); });
+afterAll(async () => { await t?.close(); });
+
+const login = (client: Client, email: string, password = TEST_PASSWORD, headers: Record<string, string> = {}) =>
+  client.post('/api/auth/login', { email, password }, headers);
+
+describe('POST /api/auth/login', () => {
+  it('signs in with the right password, sets an httpOnly SameSite=Lax cookie and returns the current user', async () => {
+    const user = await createUser(t.db, { role: 'scribe' });
+    const client = anonymous(t);
+    const res = await login(client, user.email.toUpperCase());
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, role: 'scribe' });
+    const cookie = res.cookies.find((c) => c.name === 'sid')!;
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    expect(res.body).not.toContain('argon2');
+
+    const me = await client.get('/api/auth/user');
+    expect(me.statusCode).toBe(200);
+    expect(me.json().id).toBe(user.id);
+  });
+
+  it('stores only a hash of the session token', async () => {
+    const client = await signInAs(t, 'nurse');
+    const rows = await t.db.select().from(sessions).where(sql`${sessions.sess}->>'userId' = ${client.user.id}`);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.sid).not.toBe(client.cookie);
+    expect(rows[0]!.sid).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('refuses a wrong password with the contract message and writes an audit row', async () => {
+    const user = await createUser(t.db);
+    const res = await login(anonymous(t), user.email, 'wrong password');
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ message: 'Invalid email or password' });
+    expect(res.cookies.find((c) => c.name === 'sid')).toBeUndefined();
+    const audit = await t.db.select().from(auditEvents).where(eq(auditEvents.entityId, user.id));
+    expect(audit.map((a) => a.action)).toContain('auth.login_failed');
+  });
+
+  it('refuses an unknown email with the same message', async () => {
+    const res = await login(anonymous(t), 'nobody-here@test.clinic');
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ message: 'Invalid email or password' });
+  });
+
+  it('refuses a deactivated user, and ends their open sessions at once', async () => {
+    const client = await signInAs(t, 'nurse');
+    expect((await client.get('/api/auth/user')).statusCode).toBe(200);
+    await t.db.update(users).set({ isActive: false }).where(eq(users.id, client.user.id));
+
+    const during = await client.get('/api/auth/user');
+    expect(during.statusCode).toBe(401);
+    expect(during.json()).toEqual({ message: 'Unauthorized' });
+
+    const again = await login(anonymous(t), client.user.email);
+    expect(again.statusCode).toBe(403);
+    expect(again.json()).toEqual({ message: ERROR_MESSAGES.accountDeactivated });
+  });
+
+  it('slows repeated failures for one email, then refuses with 429 and a clear message', async () => {
+    const user = await createUser(t.db);
+    const timings: number[] = [];
+    for (let i = 0; i < THROTTLE.emailLimit; i++) {
+      const started = Date.now();
+      const res = await login(anonymous(t), user.email, 'wrong');
+      timings.push(Date.now() - started);
+      expect(res.statusCode).toBe(401);
+    }
+    // The later failures are answered more slowly than the first.
+    expect(timings.at(-1)!).toBeGreaterThanOrEqual(timings[0]! + 200);
+
+    const locked = await login(anonymous(t), user.email);
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json().message).toMatch(/^Too many failed sign-in attempts\. Try again in 15 minutes\.$/);
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+
+    // The lock ends after its time, and the right password works again.
+    t.clock.advance(THROTTLE.lockMs + 1000);
+    expect((await login(anonymous(t), user.email)).statusCode).toBe(200);
+  });
+
+  it('answers 400 with field paths for wrong types, and for a body that is not JSON', async () => {
+    const wrong = await anonymous(t).post('/api/auth/login', { email: 42 });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toEqual({
+      message: 'Validation failed',
+      errors: [
+        { path: 'email', message: expect.any(String) },
+        { path: 'password', message: expect.any(String) },
+      ],
+    });
+    const malformed = await anonymous(t).post('/api/auth/login', '{"email": ');
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toEqual({ message: 'Request body is not valid JSON' });
+  });
+
+  it('rotates the session id: the cookie held before sign-in stops working', async () => {
+    const user = await createUser(t.db);
+    const client = anonymous(t);
+    await login(client, user.email);
+    const first = client.cookie!;
+    await login(client, user.email);
+    expect(client.cookie).not.toBe(first);
+    expect((await new Client(t.app, first).get('/api/auth/user')).statusCode).toBe(401);
+    expect((await client.get('/api/auth/user')).statusCode).toBe(200);
+  });
+});
+
+describe('session lifetime', () => {
+  it('expires after the idle timeout, and activity keeps it alive', async () => {
+    const client = await signInAs(t, 'scheduler');
+    t.clock.advance(t.config.sessionIdleMs - 60_000);
+    expect((await client.get('/api/auth/user')).statusCode).toBe(200);
+    t.clock.advance(t.config.sessionIdleMs - 60_000);
+    expect((await client.get('/api/auth/user')).statusCode).toBe(200);
+    t.clock.advance(t.config.sessionIdleMs + 1000);
+    expect((await client.get('/api/auth/user')).statusCode).toBe(401);
+  });
+
+  it('ends at the absolute lifetime even when in use', async () => {
+    const client = await signInAs(t, 'admin');
+    const step = t.config.sessionIdleMs - 120_000;
+    for (let elapsed = 0; elapsed + step < t.config.sessionMaxMs; elapsed += step) {
+      t.clock.advance(step);
+      expect((await client.get('/api/auth/user')).statusCode).toBe(200);
+    }
+    t.clock.advance(step);
+    expect((await client.get('/api/auth/user')).statusCode).toBe(401);
+  });
+});
+
+describe('GET /api/logout', () => {
+  it('ends the session, clears the cookie and leads to /', async () => {
+    const client = await signInAs(t, 'nurse');
+    const token = client.cookie!;
+    const res = await client.get('/api/logout');
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe('/');
+    expect(client.cookie).toBeNull();
+    expect((await new Client(t.app, token).get('/api/auth/user')).statusCode).toBe(401);
+  });
+});
+
+describe('GET /api/login', () => {
+  it('leads a visitor to the sign-in page and a signed-in user home', async () => {
+    const visitor = await anonymous(t).get('/api/login');
+    expect(visitor.statusCode).toBe(302);
+    expect(visitor.headers.location).toBe('/login');
+    const user = await (await signInAs(t, 'nurse')).get('/api/login');
+    expect(user.headers.location).toBe('/');
+  });
+});
+
+describe('GET /api/auth/demo-users', () => {
+  it('is not offered outside demo mode', async () => {
+    expect((await anonymous(t).get('/api/auth/demo-users')).statusCode).toBe(404);
+  });
+});

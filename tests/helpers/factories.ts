@@ -1,0 +1,24 @@
+import { randomBytes } from 'node:crypto';
+import type { TRole } from '#domain/roles';
+import type { Db } from '../../server/db/database.ts';
+import { users } from '../../server/db/schema/auth.ts';
+import { hashPassword } from '../../server/modules/auth/passwords.ts';
+
+/** Unique values, so tests share a database without seeing each other's rows. */
+export const unique = (prefix = 'x') => `${prefix}${randomBytes(5).toString('hex')}`;
+
+export const TEST_PASSWORD = 'correct horse battery staple';
+// Hashing is deliberately slow; one hash serves every test user.
+const passwordHash = hashPassword(TEST_PASSWORD);
+
+export async function createUser(db: Db, overrides: Partial<typeof users.$inferInsert> & { role?: TRole } = {}) {
+  const [user] = await db.insert(users).values({
+    email: `${unique(overrides.role ?? 'user')}@test.clinic`,
+    firstName: unique('First'),
+    lastName: unique('Last'),
+    role: 'nurse',
+    passwordHash: await passwordHash,
+    ...overrides,
+  }).returning();
+  return user!;
+}

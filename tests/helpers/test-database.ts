@@ -1,0 +1,17 @@
+import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import { openDatabase, type Database } from '../../server/db/database.ts';
+import { adminQuery, withDatabase } from './global-setup.ts';
+
+/** A fresh, migrated database of the run's engine, for one test file. */
+export async function freshDatabase(): Promise<Database> {
+  const source = inject('dbSource');
+  if (source.kind === 'pglite') {
+    return openDatabase({ pgliteSnapshot: new Blob([fs.readFileSync(source.file)]) });
+  }
+  const name = `${source.prefix}_${randomBytes(4).toString('hex')}`;
+  await adminQuery(source.url, `create database ${name} template ${source.template}`);
+  const db = await openDatabase({ url: withDatabase(source.url, name) });
+  return { ...db, close: async () => { await db.close(); await adminQuery(source.url, `drop database if exists ${name} with (force)`); } };
+}
