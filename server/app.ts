@@ -13,6 +13,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createOidcSignIn } from './modules/auth/oidc.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
+import { patientRoutes } from './modules/patients/patients.routes.ts';
 
 /** Builds the app on a given database and config. Never listens; index.ts and tests do that. */
 export async function buildApp(config: Config, db: Db): Promise<FastifyInstance> {
@@ -38,6 +39,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   await app.register(authRoutes, { ...deps, oidc: createOidcSignIn(deps) });
   await app.register(dashboardRoutes, deps);
   await app.register(notificationRoutes, deps);
+  await app.register(patientRoutes, deps);
 
   await app.register(webPlugin, { config });
   return app;

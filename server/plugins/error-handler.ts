@@ -16,10 +16,14 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const context = (error as { validationContext?: string }).validationContext ?? 'body';
-      const errors = error.validation.map((v) => ({
-        path: v.instancePath ? v.instancePath.slice(1).replaceAll('/', '.') : context,
-        message: v.message ?? 'Invalid value',
-      }));
+      const errors = error.validation.flatMap((v) => {
+        const at = v.instancePath.slice(1).replaceAll('/', '.');
+        const prefix = at ? `${at}.` : '';
+        // An unknown field is named itself, so the caller sees which one to drop.
+        const unknownKeys = v.keyword === 'unrecognized_keys' ? (v.params as { keys?: string[] }).keys ?? [] : [];
+        if (unknownKeys.length > 0) return unknownKeys.map((k) => ({ path: prefix + k, message: 'Unknown field' }));
+        return [{ path: at || context, message: v.message ?? 'Invalid value' }];
+      });
       return reply.code(400).send({ message: ERROR_MESSAGES.validation, errors } satisfies TErrorBody);
     }
     const status = error.statusCode ?? 500;

@@ -22,3 +22,15 @@ export async function createUser(db: Db, overrides: Partial<typeof users.$inferI
   }).returning();
   return user!;
 }
+
+/** Form-shaped patient input with unique names, so searches find only this test's patients. */
+export function patientInput(overrides: Record<string, unknown> = {}) {
+  return {
+    firstName: unique('Ann'),
+    lastName: unique('Lee'),
+    dateOfBirth: '1980-05-17',
+    email: `${unique('p')}@example.com`,
+    phone: '555-0100',
+    ...overrides,
+  };
+}

@@ -1,0 +1,245 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PATIENT_LIMITS } from '#domain/patients';
+import { queryRows } from '../../server/db/database.ts';
+import { auditEvents } from '../../server/db/schema/auth.ts';
+import { patients } from '../../server/db/schema/clinical.ts';
+import { patientInput, unique } from '../helpers/factories.ts';
+import { anonymous, signInAs } from '../helpers/sign-in.ts';
+import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
+
+let t: TestApp;
+let nurse: Awaited<ReturnType<typeof signInAs>>;
+let scheduler: Awaited<ReturnType<typeof signInAs>>;
+let scribe: Awaited<ReturnType<typeof signInAs>>;
+let supplier: Awaited<ReturnType<typeof signInAs>>;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  [nurse, scheduler, scribe, supplier] = await Promise.all(
+    (['nurse', 'scheduler', 'scribe', 'supplier'] as const).map((role) => signInAs(t, role)),
+  );
+});
+afterAll(async () => { await t?.close(); });
+
+const patientCount = async () => (await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from patients`))[0]!.n;
+const stored = async (id: string) => (await t.db.select().from(patients).where(eq(patients.id, id)))[0];
+const auditFor = (patientId: string, action: string) =>
+  t.db.select().from(auditEvents).where(and(eq(auditEvents.patientId, patientId), eq(auditEvents.action, action)));
+
+describe('POST /api/patients', () => {
+  it('creates a patient, stores every field, and records who did it', async () => {
+    const input = patientInput({
+      address: '1 Main St', emergencyContact: 'Bo Lee', emergencyPhone: '555-0101', insuranceProvider: 'Aetna',
+      insuranceNumber: 'A-1', medicalHistory: 'Asthma', allergies: 'Peanuts', currentMedications: 'Inhaler',
+    });
+    const res = await nurse.post('/api/patients', input);
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(body).toMatchObject({ ...input, isActive: true });
+
+    const row = await stored(body.id);
+    expect(row).toMatchObject({ ...input, isActive: true });
+    const audit = await auditFor(body.id, 'patient.create');
+    expect(audit).toHaveLength(1);
+    expect(audit[0]!.actorId).toBe(nurse.user.id);
+  });
+
+  it('stores empty optional fields as none and keeps only the date of a timestamp', async () => {
+    const res = await nurse.post('/api/patients', patientInput({ email: '', phone: '  ', dateOfBirth: '1975-01-02T00:00:00.000Z' }));
+    expect(res.statusCode).toBe(201);
+    expect(await stored(res.json().id)).toMatchObject({ email: null, phone: null, dateOfBirth: '1975-01-02' });
+  });
+
+  const over = (field: keyof typeof PATIENT_LIMITS, max: number) => [field, `${max + 1} characters`, 'x'.repeat(max + 1)] as const;
+  it.each([
+    over('firstName', PATIENT_LIMITS.firstName),
+    over('lastName', PATIENT_LIMITS.lastName),
+    ['email', '256 characters', `${'a'.repeat(244)}@example.com`],
+    over('phone', PATIENT_LIMITS.phone),
+    over('emergencyContact', PATIENT_LIMITS.emergencyContact),
+    over('emergencyPhone', PATIENT_LIMITS.emergencyPhone),
+    over('insuranceProvider', PATIENT_LIMITS.insuranceProvider),
+    over('insuranceNumber', PATIENT_LIMITS.insuranceNumber),
+    ['address', 'too long', 'x'.repeat(PATIENT_LIMITS.longText + 1)],
+    ['medicalHistory', 'too long', 'x'.repeat(PATIENT_LIMITS.longText + 1)],
+    ['allergies', 'too long', 'x'.repeat(PATIENT_LIMITS.longText + 1)],
+    ['currentMedications', 'too long', 'x'.repeat(PATIENT_LIMITS.longText + 1)],
+    ['dateOfBirth', 'in the future', '2999-01-01'],
+    ['dateOfBirth', 'not a real date', '1990-02-30'],
+    ['dateOfBirth', 'not a date', 'yesterday'],
+    ['email', 'not an address', 'not-an-email'],
+    ['firstName', 'empty', ''],
+    ['lastName', 'blank', '   '],
+    ['firstName', 'a number', 42],
+    ['allergies', 'a list', ['peanuts']],
+    ['confirmDuplicate', 'a string', 'yes'],
+    ['favouriteColour', 'an unknown field', 'blue'],
+  ] as const)('refuses %s (%s) with 400 naming the field, and stores nothing', async (field, _case, value) => {
+    const before = await patientCount();
+    const res = await nurse.post('/api/patients', patientInput({ [field]: value }));
+    expect(res.statusCode).toBe(400);
+    const body = res.json();
+    expect(body.message).toBe('Validation failed');
+    expect(body.errors.map((e: { path: string }) => e.path)).toContain(field);
+    expect(await patientCount()).toBe(before);
+  });
+
+  it('refuses a missing last name and says it is required', async () => {
+    const { lastName: _omit, ...rest } = patientInput();
+    const res = await nurse.post('/api/patients', rest);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual([{ path: 'lastName', message: 'Last name is required' }]);
+  });
+
+  it('warns of a possible duplicate (same names in any case, same birth date) unless confirmed', async () => {
+    const first = (await nurse.post('/api/patients', patientInput())).json();
+    const before = await patientCount();
+    const again = patientInput({ firstName: first.firstName.toUpperCase(), lastName: first.lastName.toLowerCase(), dateOfBirth: first.dateOfBirth });
+    const res = await nurse.post('/api/patients', again);
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({
+      message: 'A patient with the same name and date of birth already exists',
+      duplicates: [{ id: first.id, firstName: first.firstName, lastName: first.lastName, dateOfBirth: first.dateOfBirth }],
+    });
+    expect(await patientCount()).toBe(before);
+
+    const confirmed = await nurse.post('/api/patients', { ...again, confirmDuplicate: true });
+    expect(confirmed.statusCode).toBe(201);
+    expect(await patientCount()).toBe(before + 1);
+  });
+});
+
+describe('PUT /api/patients/:id', () => {
+  it('changes only the fields sent and records the edit', async () => {
+    const created = (await nurse.post('/api/patients', patientInput({ allergies: 'Latex' }))).json();
+    const res = await scheduler.put(`/api/patients/${created.id}`, { phone: '555-9999', insuranceProvider: 'Cigna' });
+    expect(res.statusCode).toBe(200);
+    expect(await stored(created.id)).toMatchObject({ phone: '555-9999', insuranceProvider: 'Cigna', allergies: 'Latex', firstName: created.firstName });
+    expect(await auditFor(created.id, 'patient.update')).toHaveLength(1);
+  });
+
+  it('refuses a stale edit with 409 and keeps the other person\'s change', async () => {
+    const created = (await nurse.post('/api/patients', patientInput())).json();
+    t.clock.advance(1000);
+    const first = await scheduler.put(`/api/patients/${created.id}`, { phone: '555-1111', updatedAt: created.updatedAt });
+    expect(first.statusCode).toBe(200);
+    const stale = await nurse.put(`/api/patients/${created.id}`, { phone: '555-2222', updatedAt: created.updatedAt });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().message).toMatch(/changed by someone else/);
+    expect((await stored(created.id))!.phone).toBe('555-1111');
+    const fresh = await nurse.put(`/api/patients/${created.id}`, { phone: '555-2222', updatedAt: first.json().updatedAt });
+    expect(fresh.statusCode).toBe(200);
+  });
+
+  it('refuses invalid values with 400 and changes nothing', async () => {
+    const created = (await nurse.post('/api/patients', patientInput())).json();
+    const res = await nurse.put(`/api/patients/${created.id}`, { firstName: '', email: 'bad' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors.map((e: { path: string }) => e.path).sort()).toEqual(['email', 'firstName']);
+    expect((await stored(created.id))!.firstName).toBe(created.firstName);
+  });
+
+  it('answers 404 for an unknown id and 400 for a malformed one', async () => {
+    expect((await nurse.put('/api/patients/00000000-0000-4000-8000-000000000000', { phone: '1' })).statusCode).toBe(404);
+    const bad = await nurse.put('/api/patients/123', { phone: '1' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors[0].path).toBe('id');
+  });
+
+  it('lets admin and scheduler deactivate a patient (never deleted), not a nurse', async () => {
+    const created = (await nurse.post('/api/patients', patientInput())).json();
+    const refused = await nurse.put(`/api/patients/${created.id}`, { isActive: false });
+    expect(refused.statusCode).toBe(403);
+    expect((await stored(created.id))!.isActive).toBe(true);
+
+    expect((await scheduler.put(`/api/patients/${created.id}`, { isActive: false })).statusCode).toBe(200);
+    expect((await stored(created.id))!.isActive).toBe(false);
+    const listed = (await nurse.get(`/api/patients?search=${created.lastName}`)).json();
+    expect(listed).toEqual([]);
+    const record = await nurse.get(`/api/patients/${created.id}`);
+    expect(record.json().isActive).toBe(false);
+    expect(await auditFor(created.id, 'patient.deactivate')).toHaveLength(1);
+  });
+});
+
+describe('GET /api/patients', () => {
+  it('searches first name, last name and email as a case-insensitive substring', async () => {
+    const tag = unique('q');
+    const a = (await nurse.post('/api/patients', patientInput({ firstName: `Zed${tag}Ann` }))).json();
+    const b = (await nurse.post('/api/patients', patientInput({ lastName: `Mc${tag}Lee` }))).json();
+    const c = (await nurse.post('/api/patients', patientInput({ email: `x.${tag}@clinic.example` }))).json();
+    const found = (await nurse.get(`/api/patients?search=${tag.toUpperCase()}`)).json();
+    expect(found.map((p: { id: string }) => p.id).sort()).toEqual([a.id, b.id, c.id].sort());
+    const middle = (await nurse.get(`/api/patients?search=${tag.slice(4)}an`)).json();
+    expect(middle.map((p: { id: string }) => p.id)).toEqual([a.id]);
+  });
+
+  it('treats % and _ in a search as plain characters', async () => {
+    const res = await nurse.get('/api/patients?search=%25%25');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([]);
+  });
+
+  it('pages through matches in name order with a cursor, with the total on the first page', async () => {
+    const tag = unique('page');
+    const names = ['Delta', 'alpha', 'Charlie', 'bravo', 'Echo'];
+    for (const n of names) await nurse.post('/api/patients', patientInput({ lastName: `${n}${tag}`, firstName: 'Pat' }));
+    const seen: string[] = [];
+    let url = `/api/patients?search=${tag}&limit=2`;
+    const first = await nurse.get(url);
+    expect(first.headers['x-total-count']).toBe('5');
+    for (let res = first; ; res = await nurse.get(url)) {
+      expect(res.statusCode).toBe(200);
+      seen.push(...res.json().map((p: { lastName: string }) => p.lastName));
+      const next = res.headers['x-next-cursor'];
+      if (!next) break;
+      url = `/api/patients?search=${tag}&limit=2&cursor=${next}`;
+    }
+    expect(seen).toEqual(['alpha', 'bravo', 'Charlie', 'Delta', 'Echo'].map((n) => `${n}${tag}`));
+  });
+
+  it('refuses a bad cursor or limit with 400', async () => {
+    expect((await nurse.get('/api/patients?cursor=nonsense')).json().errors[0].path).toBe('cursor');
+    expect((await nurse.get('/api/patients?limit=201')).json().errors[0].path).toBe('limit');
+    expect((await nurse.get('/api/patients?limit=0')).statusCode).toBe(400);
+  });
+
+  it('records each patient shown in the audit trail', async () => {
+    const created = (await nurse.post('/api/patients', patientInput())).json();
+    await scribe.get(`/api/patients?search=${created.lastName}`);
+    await scribe.get(`/api/patients/${created.id}`);
+    const listRows = await auditFor(created.id, 'patient.list');
+    expect(listRows.map((r) => r.actorId)).toEqual([scribe.user.id]);
+    expect((await auditFor(created.id, 'patient.read'))[0]!.actorId).toBe(scribe.user.id);
+  });
+});
+
+describe('who may see and change patient records', () => {
+  it('a supplier has no access at all', async () => {
+    const created = (await nurse.post('/api/patients', patientInput())).json();
+    expect((await supplier.get('/api/patients')).statusCode).toBe(403);
+    expect((await supplier.get(`/api/patients/${created.id}`)).statusCode).toBe(403);
+    expect((await supplier.post('/api/patients', patientInput())).statusCode).toBe(403);
+    expect((await supplier.put(`/api/patients/${created.id}`, { phone: '1' })).statusCode).toBe(403);
+  });
+
+  it('a scribe reads but does not create or edit', async () => {
+    const created = (await nurse.post('/api/patients', patientInput())).json();
+    const before = await patientCount();
+    expect((await scribe.get(`/api/patients/${created.id}`)).statusCode).toBe(200);
+    expect((await scribe.post('/api/patients', patientInput())).statusCode).toBe(403);
+    expect((await scribe.put(`/api/patients/${created.id}`, { phone: '1' })).statusCode).toBe(403);
+    expect(await patientCount()).toBe(before);
+    expect((await stored(created.id))!.phone).toBe(created.phone);
+  });
+
+  it('nobody signed out gets anything', async () => {
+    expect((await anonymous(t).get('/api/patients')).statusCode).toBe(401);
+    expect((await anonymous(t).post('/api/patients', patientInput())).statusCode).toBe(401);
+  });
+
+  it('an unknown id is 404', async () => {
+    expect((await nurse.get('/api/patients/00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+  });
+});
