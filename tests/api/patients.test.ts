@@ -5,20 +5,21 @@ import { queryRows } from '../../server/db/database.ts';
 import { auditEvents } from '../../server/db/schema/auth.ts';
 import { patients } from '../../server/db/schema/clinical.ts';
 import { patientInput, unique } from '../helpers/factories.ts';
-import { anonymous, signInAs } from '../helpers/sign-in.ts';
+import { anonymous, signInAs, type SignedIn } from '../helpers/sign-in.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
 
 let t: TestApp;
-let nurse: Awaited<ReturnType<typeof signInAs>>;
-let scheduler: Awaited<ReturnType<typeof signInAs>>;
-let scribe: Awaited<ReturnType<typeof signInAs>>;
-let supplier: Awaited<ReturnType<typeof signInAs>>;
+let nurse: SignedIn;
+let scheduler: SignedIn;
+let scribe: SignedIn;
+let supplier: SignedIn;
 
 beforeAll(async () => {
   t = await buildTestApp();
-  [nurse, scheduler, scribe, supplier] = await Promise.all(
-    (['nurse', 'scheduler', 'scribe', 'supplier'] as const).map((role) => signInAs(t, role)),
-  );
+  nurse = await signInAs(t, 'nurse');
+  scheduler = await signInAs(t, 'scheduler');
+  scribe = await signInAs(t, 'scribe');
+  supplier = await signInAs(t, 'supplier');
 });
 afterAll(async () => { await t?.close(); });
 

@@ -12,3 +12,5 @@ export async function signInAs(t: TestApp, role: TRole) {
 }
 
 export const anonymous = (t: TestApp) => new Client(t.app);
+
+export type SignedIn = Awaited<ReturnType<typeof signInAs>>;
