@@ -30,13 +30,20 @@ export interface DatabaseOptions {
 
 const migrationsFolder = path.join(findPackageRoot(), 'server/db/migrations');
 
+/**
+ * PostgreSQL's default (4) models spinning disks and keeps the planner away from the trigram
+ * indexes; PGlite's data is in memory and a production server's on SSD, where 1.1 is the usual
+ * setting. Measured in bench/patients-search.ts: counts of a search term 200 ms -> 15-30 ms.
+ */
+const RANDOM_PAGE_COST = 1.1;
+
 /** The one place that decides the engine: PGlite when no URL is given, node-postgres otherwise. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) {
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-    const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    const pool = new pg.Pool({ connectionString: options.url, max: 10, options: `-c random_page_cost=${RANDOM_PAGE_COST}` });
     // An idle client that loses its connection must not crash the process.
     pool.on('error', () => {});
     const db = drizzle(pool);
@@ -53,6 +60,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     extensions: { pg_trgm },
     ...(options.pgliteSnapshot ? { loadDataDir: options.pgliteSnapshot } : {}),
   });
+  await client.exec(`set random_page_cost = ${RANDOM_PAGE_COST}`);
   const db = drizzle(client);
   await migrate(db, { migrationsFolder });
   let closed = false;

@@ -50,10 +50,18 @@ export function decodeCursor(raw: string): PatientCursor | null {
 /** `%`, `_` and `\` in a search term are literal characters, not patterns. */
 const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** Terms shorter than a trigram cannot use the trigram indexes. */
+export const TRIGRAM_MIN_LENGTH = 3;
+/**
+ * Up to this many matches, a page is taken from the trigram matches and sorted (cost grows with
+ * the matches). Past it, matches are dense enough that walking the name-order index finds a page
+ * quickly. Walking is what goes wrong for a rare term whose matches sit late in the alphabet.
+ */
+const SELECTIVE_MATCHES = 5000;
+
 /**
  * Active patients whose first name, last name or email contains the term, case-insensitively.
- * Each ILIKE can use its trigram index (terms of three or more characters); a shorter term
- * falls back to walking the name-order index, which still stops after `limit` matches.
+ * Each ILIKE can use its trigram index when the term has three or more characters.
  */
 function activeMatching(search: string | undefined): SQL {
   const active = eq(patients.isActive, true);
@@ -62,20 +70,27 @@ function activeMatching(search: string | undefined): SQL {
   return and(active, sql`(${patients.firstName} ilike ${p} or ${patients.lastName} ilike ${p} or ${patients.email} ilike ${p})`)!;
 }
 
-const orderKey = sql`lower(${patients.lastName}), lower(${patients.firstName}), ${patients.id}`;
+const sortLast = sql<string>`lower(${patients.lastName})`;
+const sortFirst = sql<string>`lower(${patients.firstName})`;
+// The same order, written so that the name-order index cannot serve it (`|| ''` changes no
+// value); the planner then filters through the trigram indexes and sorts the few matches.
+const sortLastUnindexed = sql`lower(${patients.lastName}) || ''`;
 
-export async function listPatients(q: Queryable, opts: { search?: string | undefined; limit: number; after?: PatientCursor | null }) {
+export async function listPatients(q: Queryable, opts: {
+  search?: string | undefined; limit: number; after?: PatientCursor | null; matches?: number | null;
+}) {
+  const viaMatches = opts.matches != null && opts.matches <= SELECTIVE_MATCHES;
+  const lastKey = viaMatches ? sortLastUnindexed : sortLast;
   const conditions = [activeMatching(opts.search)];
   if (opts.after) {
-    conditions.push(sql`(lower(${patients.lastName}), lower(${patients.firstName}), ${patients.id}) > (${opts.after.lastName}, ${opts.after.firstName}, ${opts.after.id}::uuid)`);
+    conditions.push(sql`(${lastKey}, ${sortFirst}, ${patients.id}) > (${opts.after.lastName}, ${opts.after.firstName}, ${opts.after.id}::uuid)`);
   }
   // One row more than asked tells whether another page exists. The sort keys come from the
   // database so the cursor compares exactly as the database orders.
-  const rows = await q.select({
-    ...getTableColumns(patients),
-    sortLast: sql<string>`lower(${patients.lastName})`,
-    sortFirst: sql<string>`lower(${patients.firstName})`,
-  }).from(patients).where(and(...conditions)).orderBy(orderKey).limit(opts.limit + 1);
+  const rows = await q.select({ ...getTableColumns(patients), sortLast, sortFirst })
+    .from(patients).where(and(...conditions))
+    .orderBy(lastKey, sortFirst, patients.id)
+    .limit(opts.limit + 1);
   const page = rows.slice(0, opts.limit);
   const last = page.at(-1);
   const next = rows.length > opts.limit && last ? { lastName: last.sortLast, firstName: last.sortFirst, id: last.id } : null;

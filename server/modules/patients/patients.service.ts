@@ -7,12 +7,12 @@ import { conflict, forbidden, HttpError, notFound } from '../../http/errors.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import { actorOf, recordAudit } from '../audit/audit.ts';
 import {
-  countPatients, decodeCursor, encodeCursor, findPatient, findPossibleDuplicates, listPatients, toPatient,
+  countPatients, decodeCursor, TRIGRAM_MIN_LENGTH, encodeCursor, findPatient, findPossibleDuplicates, listPatients, toPatient,
 } from './patients.queries.ts';
 
 export interface PatientPage {
   patients: TPatient[];
-  /** Only on the first page: counting every match again for each page would repeat the work. */
+  /** On the first page always; on later pages when it came cheap (see below). */
   total: number | null;
   nextCursor: string | null;
 }
@@ -24,9 +24,13 @@ export async function listPatientsFor(deps: Deps, ctx: RequestContext, query: { 
     throw new HttpError(400, 'Validation failed', {}, { errors: [{ path: 'cursor', message: 'Invalid cursor' }] });
   }
   const search = query.search || undefined;
+  // A trigram term is counted first on every page: the count is cheap through the trigram
+  // indexes and tells listPatients which plan fits. Without one, counting reads every active
+  // patient, so only the first page pays for it.
+  const countEveryPage = !!search && search.length >= TRIGRAM_MIN_LENGTH;
   return deps.db.transaction(async (tx) => {
-    const { page, next } = await listPatients(tx, { search, limit: query.limit, after });
-    const total = after ? null : await countPatients(tx, search);
+    const total = countEveryPage || !after ? await countPatients(tx, search) : null;
+    const { page, next } = await listPatients(tx, { search, limit: query.limit, after, matches: countEveryPage ? total : null });
     await recordAudit(tx, actorOf(ctx), page.map((p) => ({ action: 'patient.list', entityType: 'patient', entityId: p.id, patientId: p.id })));
     return { patients: page.map(toPatient), total, nextCursor: next ? encodeCursor(next) : null };
   });
