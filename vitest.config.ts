@@ -1,11 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects: fast domain rules, API tests against a real database (a fresh one per file),
-// and browser journeys in Debian's Chromium against the real server (one file at a time).
+// Three projects, run in this order: fast domain rules, API tests against a real database
+// (a fresh one per file), and browser journeys in Debian's Chromium against the real server
+// (one file at a time).
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'] } },
+      { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], sequence: { groupOrder: 0 } } },
       {
         test: {
           name: 'api',
@@ -14,6 +15,7 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -23,6 +25,8 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // After the others: the browser and its server want both cores to themselves.
+          sequence: { groupOrder: 2 },
         },
       },
     ],

@@ -1,0 +1,108 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { DESKTOP_VIEWPORT, launchBrowser } from './browser.ts';
+import { REPO_ROOT, startServer, type TRunningServer } from './server.ts';
+
+const RESULTS_DIR = path.join(REPO_ROOT, 'test-results', 'e2e');
+/** Playwright's own waits give up well inside the test timeout, so failures say what they waited for. */
+const ACTION_TIMEOUT_MS = 10_000;
+
+export interface TE2E {
+  readonly baseUrl: string;
+  readonly browser: Browser;
+  /** A fresh context (own cookies) per test, desktop-sized unless the test opens another. */
+  readonly context: BrowserContext;
+  readonly page: Page;
+  /** Opens another context with its own viewport or options; closed after the test. */
+  newPage(options?: BrowserContextOptions): Promise<Page>;
+  /** What the server printed, for diagnosing a failure. */
+  serverOutput(): string;
+}
+
+function fileSafe(name: string): string {
+  return name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').slice(0, 120);
+}
+
+/**
+ * Registers the hooks of a browser test file: one real server (fresh embedded database with
+ * the demo clinic) and one Chromium for the file, a new context per test, and on failure a
+ * full-page screenshot of every open page in test-results/e2e/ plus the browser's errors.
+ */
+export function useE2E(): TE2E {
+  let server: TRunningServer | undefined;
+  let browser: Browser | undefined;
+  let contexts: BrowserContext[] = [];
+  let page: Page | undefined;
+  let browserErrors: string[] = [];
+
+  async function openContext(options: BrowserContextOptions = {}): Promise<Page> {
+    if (!browser || !server) throw new Error('useE2E: the server or browser did not start');
+    const context = await browser.newContext({ viewport: DESKTOP_VIEWPORT, ...options, baseURL: server.baseUrl });
+    context.setDefaultTimeout(ACTION_TIMEOUT_MS);
+    contexts.push(context);
+    const opened = await context.newPage();
+    opened.on('pageerror', (error) => browserErrors.push(`pageerror: ${error.message}`));
+    opened.on('console', (message) => {
+      if (message.type() === 'error') browserErrors.push(`console: ${message.text()}`);
+    });
+    return opened;
+  }
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  beforeEach(async () => {
+    browserErrors = [];
+    page = await openContext();
+  });
+
+  afterEach(async ({ task }) => {
+    if (task.result?.state === 'fail') {
+      await mkdir(RESULTS_DIR, { recursive: true });
+      const base = fileSafe(`${path.basename(task.file.name, '.test.ts')}-${task.name}`);
+      let index = 0;
+      for (const context of contexts) {
+        for (const open of context.pages()) {
+          const file = path.join(RESULTS_DIR, `${base}${index ? `-${index}` : ''}.png`);
+          index += 1;
+          await open.screenshot({ path: file, fullPage: true }).catch(() => undefined);
+          console.error(`Screenshot of the failed test: ${path.relative(REPO_ROOT, file)} (${open.url()})`);
+        }
+      }
+      if (browserErrors.length) console.error(`Browser errors:\n${browserErrors.join('\n')}`);
+    }
+    await Promise.all(contexts.map((context) => context.close().catch(() => undefined)));
+    contexts = [];
+    page = undefined;
+  });
+
+  return {
+    get baseUrl() {
+      if (!server) throw new Error('useE2E: the server did not start');
+      return server.baseUrl;
+    },
+    get browser() {
+      if (!browser) throw new Error('useE2E: the browser did not start');
+      return browser;
+    },
+    get context() {
+      if (!page) throw new Error('useE2E: no page outside a test');
+      return page.context();
+    },
+    get page() {
+      if (!page) throw new Error('useE2E: no page outside a test');
+      return page;
+    },
+    newPage: openContext,
+    serverOutput: () => server?.output() ?? '',
+  };
+}

@@ -1,0 +1,204 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { signInAs, type TDemoAccount } from './helpers/auth.ts';
+import { MOBILE_VIEWPORT } from './helpers/browser.ts';
+import { useE2E } from './helpers/suite.ts';
+
+const e2e = useE2E();
+
+// Spec section 2, less what a role may not use: the supplier has no access to patient records
+// (docs/decisions/web-shell.md); the Administration group for admin and scheduler only.
+const MAIN_LINKS = ['Dashboard', 'Patients', 'Appointments', 'Patient Notes', 'Team Chat'];
+const MAIN_HREFS = ['/', '/patients', '/appointments', '/notes', '/team-chat'];
+const withoutPatients = <T,>(list: T[]) => list.filter((_, i) => i !== 1);
+const SOON = ['Prescriptions', 'Lab Orders', 'Supply Orders'];
+const ADMIN_LINKS = ['User Management'];
+const ADMIN_SOON = ['Reports', 'Settings'];
+
+// Spec section 6, sidebar palette: admin red, nurse blue, scribe green, scheduler purple, supplier orange.
+const ROLES: { account: TDemoAccount; label: string; admin: boolean; patients: boolean; hue: [number, number] }[] = [
+  { account: 'admin', label: 'Admin', admin: true, patients: true, hue: [345, 380] },
+  { account: 'scheduler', label: 'Scheduler', admin: true, patients: true, hue: [260, 300] },
+  { account: 'nurse', label: 'Nurse', admin: false, patients: true, hue: [200, 240] },
+  { account: 'scribe', label: 'Scribe', admin: false, patients: true, hue: [100, 160] },
+  { account: 'supplier', label: 'Supplier', admin: false, patients: false, hue: [15, 40] },
+];
+
+/** The first line of each element's visible text (a badge may follow the label). */
+async function labels(locator: ReturnType<Page['locator']>): Promise<string[]> {
+  return (await locator.allInnerTexts()).map((text) => text.split('\n')[0]!.trim());
+}
+
+/** The hue (0-360, red wraps to 360+) of an element's text colour, whatever CSS colour syntax it uses. */
+async function textHue(page: Page, selector: string): Promise<number> {
+  return page.locator(selector).evaluate((element) => {
+    const canvas = document.createElement('canvas');
+    canvas.width = canvas.height = 1;
+    const context = canvas.getContext('2d')!;
+    context.fillStyle = getComputedStyle(element).color;
+    context.fillRect(0, 0, 1, 1);
+    const [r, g, b] = Array.from(context.getImageData(0, 0, 1, 1).data).map((v) => v / 255) as [number, number, number];
+    const max = Math.max(r, g, b);
+    const delta = max - Math.min(r, g, b);
+    if (delta === 0) return -1;
+    let hue = max === r ? ((g - b) / delta) % 6 : max === g ? (b - r) / delta + 2 : (r - g) / delta + 4;
+    hue *= 60;
+    if (hue < 0) hue += 360;
+    return hue < 15 ? hue + 360 : hue; // so red is one range (345-375)
+  });
+}
+
+describe('sidebar by role', () => {
+  for (const role of ROLES) {
+    it(`${role.account}: signs in and sees exactly the sidebar entries the role may see`, async () => {
+      const { page } = e2e;
+      await signInAs(page, role.account, { via: 'form' });
+      const nav = page.getByRole('navigation', { name: 'Main navigation' });
+
+      const mainLinks = role.patients ? MAIN_LINKS : withoutPatients(MAIN_LINKS);
+      const mainHrefs = role.patients ? MAIN_HREFS : withoutPatients(MAIN_HREFS);
+      expect(await labels(nav.getByRole('link'))).toEqual(role.admin ? [...mainLinks, ...ADMIN_LINKS] : mainLinks);
+      const hrefs = await nav.getByRole('link').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+      expect(hrefs).toEqual(role.admin ? [...mainHrefs, '/admin'] : mainHrefs);
+
+      const soon = nav.locator('[aria-disabled="true"]');
+      expect(await labels(soon)).toEqual(role.admin ? [...SOON, ...ADMIN_SOON] : SOON);
+      for (const text of await soon.allInnerTexts()) expect(text).toContain('Soon');
+
+      expect(await nav.getByRole('heading', { name: 'Administration' }).count()).toBe(role.admin ? 1 : 0);
+
+      const currentRole = page.getByTestId('current-role');
+      expect(await currentRole.innerText()).toContain('Current Role');
+      expect(await currentRole.innerText()).toContain(role.label);
+      const hue = await textHue(page, '[data-testid="current-role"] [data-role]');
+      expect(hue, `role badge hue ${hue}`).toBeGreaterThanOrEqual(role.hue[0]);
+      expect(hue, `role badge hue ${hue}`).toBeLessThanOrEqual(role.hue[1]);
+
+      expect(await page.getByTestId('user-summary').innerText()).toContain(role.label);
+    });
+  }
+
+  it('shows today\'s appointment count and the unread-message badge from the dashboard stats', async () => {
+    const { page } = e2e;
+    await signInAs(page, 'admin');
+    const stats = await page.evaluate(async () => (await fetch('/api/dashboard/stats')).json());
+    await page.getByTestId('stat-todayAppointments').getByText(String(stats.todayAppointments), { exact: true }).waitFor();
+    expect(await page.getByTestId('today-appointments').innerText()).toContain(String(stats.todayAppointments));
+    const badge = page.getByTestId('unread-messages-badge');
+    if (stats.unreadMessages > 0) expect(await badge.innerText()).toContain(String(stats.unreadMessages));
+    else expect(await badge.count()).toBe(0);
+  });
+});
+
+describe('top bar', () => {
+  it('shows the product name, a search box on wide screens, the user and the unread notification count', async () => {
+    const { page } = e2e;
+    await signInAs(page, 'nurse');
+    const banner = page.getByRole('banner');
+    expect(await banner.innerText()).toContain('MediCare EHR');
+    expect(await page.getByPlaceholder('Search patients, appointments...').isVisible()).toBe(true);
+    const user = await page.evaluate(async () => (await fetch('/api/auth/user')).json());
+    expect(await page.getByTestId('user-summary').innerText()).toContain(`${user.firstName} ${user.lastName}`);
+
+    const notifications: { isRead: boolean }[] = await page.evaluate(async () => (await fetch('/api/notifications')).json());
+    const unread = notifications.filter((n) => !n.isRead).length;
+    const count = page.getByTestId('notification-count');
+    if (unread > 0) expect(await count.innerText()).toBe(String(unread));
+    else expect(await count.count()).toBe(0);
+    expect(await page.getByTestId('notification-bell').getAttribute('aria-label')).toContain(unread === 0 ? 'none' : String(unread));
+  });
+
+  it("caps the bell's count as '99+' above 99", async () => {
+    const { page } = e2e;
+    const fake = (unread: number) =>
+      Array.from({ length: unread + 3 }, (_, i) => ({
+        id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+        type: 'notes_pending',
+        title: 'Notes pending',
+        message: null,
+        entityId: null,
+        createdAt: new Date().toISOString(),
+        isRead: i >= unread,
+        isActive: true,
+      }));
+    let unread = 120;
+    await page.route('**/api/notifications', (route) => route.fulfill({ json: fake(unread) }));
+    await signInAs(page, 'nurse');
+    expect(await page.getByTestId('notification-count').innerText()).toBe('99+');
+    unread = 99;
+    await page.reload();
+    await page.getByTestId('user-summary').waitFor();
+    expect(await page.getByTestId('notification-count').innerText()).toBe('99');
+  });
+
+  it('hides the search box on small screens', async () => {
+    const page = await e2e.newPage({ viewport: MOBILE_VIEWPORT });
+    await signInAs(page, 'nurse');
+    expect(await page.getByPlaceholder('Search patients, appointments...').isVisible()).toBe(false);
+  });
+});
+
+describe('small screens (375 px)', () => {
+  it('slides the sidebar in and out with an overlay', async () => {
+    const page = await e2e.newPage({ viewport: MOBILE_VIEWPORT });
+    await signInAs(page, 'scheduler');
+    const sidebar = page.locator('#app-sidebar');
+    const overlay = page.getByTestId('sidebar-overlay');
+    const toggle = page.getByRole('button', { name: 'Open sidebar' });
+
+    await sidebar.waitFor({ state: 'hidden' });
+    expect(await overlay.count()).toBe(0);
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+
+    // Open, then close by tapping the overlay.
+    await toggle.click();
+    await sidebar.waitFor({ state: 'visible' });
+    await overlay.waitFor({ state: 'visible' });
+    await expectInViewport(page, '#app-sidebar', true);
+    expect(await page.getByTestId('sidebar-toggle').getAttribute('aria-expanded')).toBe('true');
+    await overlay.click({ position: { x: 340, y: 400 } }); // the part of the overlay beside the 256 px sidebar
+    await sidebar.waitFor({ state: 'hidden' });
+    expect(await overlay.count()).toBe(0);
+
+    // Open, then close by following a link: the screen changes and the drawer goes away.
+    await toggle.click();
+    await sidebar.getByRole('link', { name: 'Patients' }).click();
+    await page.waitForURL('/patients');
+    await sidebar.waitFor({ state: 'hidden' });
+    await page.getByRole('heading', { name: 'Patients', level: 1 }).waitFor();
+
+    // Open, then close with Escape; focus returns to the toggle.
+    await toggle.click();
+    await sidebar.waitFor({ state: 'visible' });
+    await page.keyboard.press('Escape');
+    await sidebar.waitFor({ state: 'hidden' });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('sidebar-toggle');
+  });
+});
+
+describe('admin panel guard', () => {
+  it("sends a user without the admin panel to '/' with an 'Access Denied' toast", async () => {
+    const { page } = e2e;
+    await signInAs(page, 'nurse', { landOn: '/admin' });
+    await page.getByText("You don't have permission to access this page").first().waitFor();
+    await page.waitForURL('/', { timeout: 5000 });
+    await page.getByRole('heading', { name: /^Welcome back/ }).waitFor();
+  });
+
+  it('lets an admin open it', async () => {
+    const { page } = e2e;
+    await signInAs(page, 'admin', { landOn: '/admin' });
+    await page.getByRole('heading', { name: 'Admin Panel' }).waitFor();
+  });
+});
+
+async function expectInViewport(page: Page, selector: string, expected: boolean): Promise<void> {
+  await expect
+    .poll(() =>
+      page.locator(selector).evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        return box.right > 0 && box.left < window.innerWidth;
+      }),
+    )
+    .toBe(expected);
+}

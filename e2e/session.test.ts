@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { signInAs } from './helpers/auth.ts';
+import { useE2E } from './helpers/suite.ts';
+
+const e2e = useE2E();
+const LOGGED_OUT_TEXT = 'You are logged out. Logging in again...';
+
+describe('logged-out handling', () => {
+  it('an expired session mid-use shows the Unauthorized toast, then goes to sign in', async () => {
+    const { page, context } = e2e;
+    await signInAs(page, 'nurse');
+    await page.getByRole('heading', { name: /^Welcome back/ }).waitFor();
+
+    // Timed inside the page, so a slow test machine cannot blur the 500 ms delay.
+    await page.evaluate((text) => {
+      const observer = new MutationObserver(() => {
+        if (!sessionStorage.getItem('toastAt') && document.body.innerText.includes(text)) {
+          sessionStorage.setItem('toastAt', String(Date.now()));
+        }
+      });
+      observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+      addEventListener('pagehide', () => sessionStorage.setItem('leftAt', String(Date.now())));
+    }, LOGGED_OUT_TEXT);
+
+    await context.clearCookies(); // the session cookie is gone, as when it expires
+    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Patients' }).click();
+
+    await page.getByText(LOGGED_OUT_TEXT, { exact: true }).waitFor();
+    expect(await page.getByText('Unauthorized', { exact: true }).isVisible()).toBe(true);
+    // Then /api/login, which leads a browser without a session to the sign-in page.
+    await page.waitForURL('/login');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    const [toastAt, leftAt] = await page.evaluate(() => [sessionStorage.getItem('toastAt'), sessionStorage.getItem('leftAt')]);
+    expect(Number(leftAt) - Number(toastAt)).toBeGreaterThanOrEqual(450);
+  });
+
+  it('any call answered 401 Unauthorized leads to the same handling', async () => {
+    const { page } = e2e;
+    await signInAs(page, 'scribe');
+    // The user check still passes; only the stats call finds the session gone.
+    await page.route('**/api/dashboard/stats', (route) => route.fulfill({ status: 401, json: { message: 'Unauthorized' } }));
+    const leaving = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/login');
+    await page.goto('/');
+    await page.getByText(LOGGED_OUT_TEXT, { exact: true }).waitFor();
+    // The real session is still valid, so the server sends this browser on from /api/login to
+    // '/'; what matters here is that the app left for /api/login.
+    await leaving;
+  });
+
+  it('a visitor opening a signed-in screen is sent to sign in', async () => {
+    const { page } = e2e;
+    await page.goto('/notes');
+    await page.getByText(LOGGED_OUT_TEXT, { exact: true }).waitFor();
+    await page.waitForURL('/login');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  });
+
+  it("shows a full-screen 'Loading...' while the sign-in check runs", async () => {
+    const { page } = e2e;
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/auth/user', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/');
+    await page.getByRole('status').getByText('Loading...').waitFor();
+    release();
+    await page.getByRole('link', { name: 'Get Started' }).waitFor();
+    expect(await page.getByText('Loading...').count()).toBe(0);
+  });
+
+  it('shows the not-found page to a signed-in user too', async () => {
+    const { page } = e2e;
+    await signInAs(page, 'admin', { landOn: '/prescriptions' });
+    await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
+  });
+});

@@ -1,0 +1,91 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useLocation } from 'wouter';
+import type { TCurrentUser } from '#domain/auth';
+import { recheckSession } from '../../api/current-user.ts';
+import { useIsMobile } from '../../hooks/use-is-mobile.ts';
+import { Sidebar } from './sidebar.tsx';
+import { TopBar } from './top-bar.tsx';
+
+/** The frame of every signed-in screen (spec section 2): top bar, sidebar, main content. */
+export function AppLayout({ user, children }: { user: TCurrentUser; children: ReactNode }) {
+  const isMobile = useIsMobile();
+  // Separate states: the small-screen drawer starts closed, the wide-screen sidebar open.
+  const [mobileOpen, setMobileOpen] = useState(false);
+  const [desktopOpen, setDesktopOpen] = useState(true);
+  const sidebarOpen = isMobile ? mobileOpen : desktopOpen;
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  const closeRef = useRef<HTMLButtonElement>(null);
+
+  useSessionRecheckOnNavigation();
+
+  const closeMobile = (returnFocus: boolean) => {
+    setMobileOpen(false);
+    if (returnFocus) toggleRef.current?.focus();
+  };
+
+  useEffect(() => {
+    if (!isMobile || !mobileOpen) return;
+    closeRef.current?.focus();
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') closeMobile(true);
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [isMobile, mobileOpen]);
+
+  return (
+    <div className="flex h-full flex-col bg-slate-50">
+      <a
+        href="#main-content"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:shadow"
+      >
+        Skip to main content
+      </a>
+      <TopBar
+        user={user}
+        sidebarOpen={sidebarOpen}
+        toggleButtonRef={toggleRef}
+        onToggleSidebar={() => (isMobile ? setMobileOpen((open) => !open) : setDesktopOpen((open) => !open))}
+      />
+      <div className="relative flex min-h-0 flex-1">
+        <Sidebar
+          user={user}
+          isMobile={isMobile}
+          open={sidebarOpen}
+          closeButtonRef={closeRef}
+          onClose={() => closeMobile(true)}
+          // Following a link closes the drawer on small screens; on wide screens it stays.
+          onNavigate={() => isMobile && closeMobile(false)}
+        />
+        {isMobile && mobileOpen && (
+          <div
+            aria-hidden="true"
+            data-testid="sidebar-overlay"
+            className="fixed inset-0 z-30 bg-black/50"
+            onClick={() => closeMobile(true)}
+          />
+        )}
+        <main id="main-content" tabIndex={-1} className="min-w-0 flex-1 overflow-y-auto p-4 focus:outline-none md:p-6">
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * Entering another signed-in screen re-checks the session, so a session that expired (or was
+ * revoked) while the page stayed open is noticed at the next screen change, not only when a
+ * screen happens to fetch. The cached user stays on screen while the check runs.
+ */
+function useSessionRecheckOnNavigation(): void {
+  const [location] = useLocation();
+  const queryClient = useQueryClient();
+  const lastLocation = useRef(location);
+  useEffect(() => {
+    if (location === lastLocation.current) return;
+    lastLocation.current = location;
+    void recheckSession(queryClient);
+  }, [location, queryClient]);
+}

@@ -1,0 +1,162 @@
+import { CalendarDays, X } from 'lucide-react';
+import type { Ref } from 'react';
+import { Link, useLocation } from 'wouter';
+import type { TCurrentUser } from '#domain/auth';
+import { can } from '#domain/permissions';
+import { useDashboardStats } from '../../api/dashboard-stats.ts';
+import { PRODUCT_NAME } from '../../lib/brand.ts';
+import { formatBadgeCount, fullName, userInitial } from '../../lib/user-display.ts';
+import { cn } from '../../lib/utils.ts';
+import { Badge } from '../ui/badge.tsx';
+import { Button } from '../ui/button.tsx';
+import { RoleBadge } from './role-badge.tsx';
+import { ADMIN_ENTRIES, entriesFor, MAIN_ENTRIES, type TSidebarEntry } from './sidebar-entries.ts';
+
+export const SIDEBAR_ID = 'app-sidebar';
+
+interface SidebarProps {
+  user: TCurrentUser;
+  isMobile: boolean;
+  open: boolean;
+  onClose: () => void;
+  onNavigate: () => void;
+  closeButtonRef: Ref<HTMLButtonElement>;
+}
+
+export function Sidebar({ user, isMobile, open, onClose, onNavigate, closeButtonRef }: SidebarProps) {
+  const { data: stats } = useDashboardStats();
+  const hidden = !open;
+
+  return (
+    <aside
+      id={SIDEBAR_ID}
+      aria-label="Sidebar"
+      data-state={open ? 'open' : 'closed'}
+      // Off-screen on small screens it must also leave the tab order and the accessibility tree.
+      inert={isMobile && hidden}
+      className={cn(
+        'flex w-64 shrink-0 flex-col border-r bg-white',
+        isMobile
+          ? 'fixed inset-y-0 left-0 z-40 shadow-xl transition-[transform,visibility] duration-300 ease-in-out'
+          : 'overflow-y-auto',
+        isMobile && (open ? 'visible translate-x-0' : 'invisible -translate-x-full'),
+        !isMobile && hidden && 'hidden',
+      )}
+    >
+      {isMobile && (
+        <div className="flex h-16 items-center justify-between border-b px-4">
+          <span className="font-semibold text-primary">{PRODUCT_NAME}</span>
+          <Button ref={closeButtonRef} variant="ghost" size="icon" aria-label="Close sidebar" onClick={onClose}>
+            <X aria-hidden="true" />
+          </Button>
+        </div>
+      )}
+
+      <nav aria-label="Main navigation" className="flex-1 overflow-y-auto px-3 py-4">
+        <SidebarList entries={entriesFor(MAIN_ENTRIES, user)} unreadMessages={stats?.unreadMessages ?? 0} onNavigate={onNavigate} />
+        {can(user, 'admin.panel') && (
+          <div role="group" aria-labelledby="sidebar-admin-heading" className="mt-6">
+            <h2 id="sidebar-admin-heading" className="px-3 pb-2 text-xs font-semibold uppercase tracking-wider text-slate-600">
+              Administration
+            </h2>
+            <SidebarList entries={ADMIN_ENTRIES} unreadMessages={0} onNavigate={onNavigate} />
+          </div>
+        )}
+      </nav>
+
+      <div className="space-y-3 border-t p-4">
+        {/* The top bar has no room for the name on small screens, so it is shown here instead. */}
+        {isMobile && <SignedInAs user={user} />}
+        <div className="flex items-center gap-3 rounded-lg bg-blue-50 p-3" data-testid="today-appointments">
+          <CalendarDays className="size-5 text-primary" aria-hidden="true" />
+          <div>
+            <p className="text-xs text-slate-700">Today's Appointments</p>
+            <p className="text-lg font-semibold text-slate-900">{stats ? stats.todayAppointments : '–'}</p>
+          </div>
+        </div>
+        <div className="flex items-center justify-between" data-testid="current-role">
+          <span className="text-xs font-medium text-slate-700">Current Role</span>
+          <RoleBadge role={user.role} />
+        </div>
+      </div>
+    </aside>
+  );
+}
+
+function SidebarList({
+  entries,
+  unreadMessages,
+  onNavigate,
+}: {
+  entries: TSidebarEntry[];
+  unreadMessages: number;
+  onNavigate: () => void;
+}) {
+  return (
+    <ul className="space-y-1">
+      {entries.map((entry) => (
+        <li key={entry.href}>
+          {entry.soon ? (
+            <SoonEntry entry={entry} />
+          ) : (
+            <SidebarLink entry={entry} badge={entry.unreadBadge ? unreadMessages : 0} onNavigate={onNavigate} />
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const entryClasses = 'flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium';
+
+function SidebarLink({ entry, badge, onNavigate }: { entry: TSidebarEntry; badge: number; onNavigate: () => void }) {
+  const [location] = useLocation();
+  const active = location === entry.href;
+  const Icon = entry.icon;
+  return (
+    <Link
+      href={entry.href}
+      onClick={onNavigate}
+      aria-current={active ? 'page' : undefined}
+      className={cn(
+        entryClasses,
+        'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+        active ? 'bg-blue-50 text-primary' : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900',
+      )}
+    >
+      <Icon className="size-4 shrink-0" aria-hidden="true" />
+      <span className="flex-1">{entry.label}</span>
+      {badge > 0 && (
+        <Badge variant="destructive" className="px-2" data-testid="unread-messages-badge">
+          {formatBadgeCount(badge)}
+          <span className="sr-only"> unread</span>
+        </Badge>
+      )}
+    </Link>
+  );
+}
+
+/** Not a link: the screen does not exist yet. aria-disabled keeps it discoverable to screen readers. */
+function SoonEntry({ entry }: { entry: TSidebarEntry }) {
+  const Icon = entry.icon;
+  return (
+    <span aria-disabled="true" data-soon-entry className={cn(entryClasses, 'cursor-not-allowed text-slate-500')}>
+      <Icon className="size-4 shrink-0" aria-hidden="true" />
+      <span className="flex-1">{entry.label}</span>
+      <Badge variant="secondary" className="text-slate-700">
+        Soon
+      </Badge>
+    </span>
+  );
+}
+
+function SignedInAs({ user }: { user: TCurrentUser }) {
+  return (
+    <div className="flex items-center gap-3" data-testid="sidebar-user">
+      <span aria-hidden="true" className="flex size-9 shrink-0 items-center justify-center rounded-full bg-primary text-sm font-semibold text-white">
+        {userInitial(user)}
+      </span>
+      <p className="min-w-0 truncate text-sm font-medium text-slate-900">{fullName(user)}</p>
+    </div>
+  );
+}

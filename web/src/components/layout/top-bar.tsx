@@ -1,0 +1,92 @@
+import { LogOut, Menu, Search, Stethoscope } from 'lucide-react';
+import type { Ref } from 'react';
+import { Link } from 'wouter';
+import type { TCurrentUser } from '#domain/auth';
+import { ROLE_LABELS } from '#domain/roles';
+import { LOGOUT_PATH, PRODUCT_NAME } from '../../lib/brand.ts';
+import { fullName, userInitial } from '../../lib/user-display.ts';
+import { Button } from '../ui/button.tsx';
+import { Input } from '../ui/input.tsx';
+import { NotificationBell } from './notification-bell.tsx';
+import { SIDEBAR_ID } from './sidebar.tsx';
+
+interface TopBarProps {
+  user: TCurrentUser;
+  sidebarOpen: boolean;
+  onToggleSidebar: () => void;
+  toggleButtonRef: Ref<HTMLButtonElement>;
+}
+
+export function TopBar({ user, sidebarOpen, onToggleSidebar, toggleButtonRef }: TopBarProps) {
+  return (
+    <header className="z-20 flex h-16 shrink-0 items-center gap-2 border-b bg-white px-2 sm:gap-4 sm:px-4">
+      <Button
+        ref={toggleButtonRef}
+        variant="ghost"
+        size="icon"
+        aria-label={sidebarOpen ? 'Close sidebar' : 'Open sidebar'}
+        aria-expanded={sidebarOpen}
+        aria-controls={SIDEBAR_ID}
+        onClick={onToggleSidebar}
+        data-testid="sidebar-toggle"
+      >
+        <Menu className="size-5" aria-hidden="true" />
+      </Button>
+
+      <Link href="/" className="flex items-center gap-2 rounded-md font-semibold text-slate-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
+        <span className="flex size-8 items-center justify-center rounded-md bg-primary text-white">
+          <Stethoscope className="size-4" aria-hidden="true" />
+        </span>
+        <span className="text-base sm:text-lg">{PRODUCT_NAME}</span>
+      </Link>
+
+      <SearchBox />
+
+      <div className="ml-auto flex items-center gap-1 sm:gap-3">
+        <NotificationBell />
+        <UserSummary user={user} />
+        <Button asChild variant="ghost" size="sm" className="text-slate-700">
+          {/* A full-page navigation: the server ends the session and redirects to '/'. */}
+          <a href={LOGOUT_PATH}>
+            <LogOut aria-hidden="true" />
+            <span className="sr-only sm:not-sr-only">Logout</span>
+          </a>
+        </Button>
+      </div>
+    </header>
+  );
+}
+
+/** Spec section 2: shown on wide screens; it has no search action yet, so submitting does nothing. */
+function SearchBox() {
+  return (
+    <form role="search" className="ml-4 hidden max-w-md flex-1 lg:block" onSubmit={(event) => event.preventDefault()}>
+      <div className="relative">
+        <Search className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-slate-500" aria-hidden="true" />
+        <Input
+          type="search"
+          aria-label="Search patients and appointments"
+          placeholder="Search patients, appointments..."
+          className="bg-slate-50 pl-9"
+        />
+      </div>
+    </form>
+  );
+}
+
+function UserSummary({ user }: { user: TCurrentUser }) {
+  return (
+    <div className="flex items-center gap-2" data-testid="user-summary">
+      <span
+        aria-hidden="true"
+        className="flex size-9 items-center justify-center rounded-full bg-primary text-sm font-semibold text-white"
+      >
+        {userInitial(user)}
+      </span>
+      <div className="hidden leading-tight sm:block">
+        <p className="text-sm font-medium text-slate-900">{fullName(user)}</p>
+        <p className="text-xs text-slate-600">{ROLE_LABELS[user.role]}</p>
+      </div>
+    </div>
+  );
+}

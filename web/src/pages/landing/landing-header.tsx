@@ -1,0 +1,24 @@
+import { ShieldCheck, Stethoscope } from 'lucide-react';
+import { Badge } from '../../components/ui/badge.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { LOGIN_PATH, PRODUCT_NAME } from '../../lib/brand.ts';
+
+export function LandingHeader() {
+  return (
+    <header className="sticky top-0 z-20 border-b bg-white/95 backdrop-blur">
+      <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4 sm:gap-3 sm:px-6">
+        <span className="flex size-9 shrink-0 items-center justify-center rounded-md bg-primary text-white">
+          <Stethoscope className="size-5" aria-hidden="true" />
+        </span>
+        <span className="whitespace-nowrap text-base font-bold text-slate-900 sm:text-lg">{PRODUCT_NAME}</span>
+        <Badge variant="outline" className="gap-1 border-green-200 bg-green-50 text-green-800" data-testid="hipaa-badge">
+          <ShieldCheck className="size-3.5" aria-hidden="true" />
+          HIPAA<span className="hidden sm:inline"> Compliant</span>
+        </Badge>
+        <Button asChild className="ml-auto shrink-0 px-3 sm:px-4">
+          <a href={LOGIN_PATH}>Get Started</a>
+        </Button>
+      </div>
+    </header>
+  );
+}
