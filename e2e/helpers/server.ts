@@ -5,6 +5,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import { adminQuery, withDatabase } from '../../tests/helpers/global-setup.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const WEB_DIST = 'dist/web';
@@ -54,8 +56,20 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, output: () =>
 }
 
 /**
- * Starts the real server (built SPA, embedded database in a fresh directory, demo clinic) on a
- * free port. It builds nothing: the test runner runs `vite build` first (for a manual run:
+ * A fresh PostgreSQL database for one server when the run targets PostgreSQL
+ * (TEST_DATABASE_URL), so the browser journeys cover both engines as the API tests do.
+ */
+async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> } | null> {
+  const admin = process.env.TEST_DATABASE_URL;
+  if (!admin) return null;
+  const name = `ehr_e2e_${randomBytes(5).toString('hex')}`;
+  await adminQuery(admin, `create database ${name}`);
+  return { url: withDatabase(admin, name), drop: () => adminQuery(admin, `drop database if exists ${name} with (force)`).then(() => {}) };
+}
+
+/**
+ * Starts the real server (built SPA, a fresh database — embedded in a new directory, or on
+ * PostgreSQL when TEST_DATABASE_URL is set — with the demo clinic) on a free port. It builds nothing: the test runner runs `vite build` first (for a manual run:
  * `npx vite build`).
  */
 export async function startServer(extraEnv: Record<string, string> = {}): Promise<TRunningServer> {
@@ -78,6 +92,8 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   // A developer's own database settings must not leak into a test run.
   delete env.DATABASE_URL;
   delete env.OIDC_ISSUER;
+  const postgres = await freshPostgres();
+  if (postgres) env.DATABASE_URL = postgres.url;
 
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
     cwd: REPO_ROOT,
@@ -101,6 +117,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
       clearTimeout(timer);
     }
     await rm(dataDir, { recursive: true, force: true });
+    await postgres?.drop();
   };
 
   try {
