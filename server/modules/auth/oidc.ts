@@ -22,7 +22,11 @@ export function createOidcSignIn(deps: Deps): OidcSignIn | null {
   // Discovered on first use, so a provider that is briefly down does not stop the app starting.
   let discovered: Promise<oidc.Configuration> | null = null;
   const configuration = () => {
-    discovered ??= oidc.discovery(new URL(settings.issuer), settings.clientId, settings.clientSecret)
+    const issuer = new URL(settings.issuer);
+    // Plain http only for a provider on this machine (development, tests); never across a network.
+    const local = issuer.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(issuer.hostname);
+    discovered ??= oidc.discovery(issuer, settings.clientId, settings.clientSecret, undefined,
+      local ? { execute: [oidc.allowInsecureRequests] } : undefined)
       .catch((err) => { discovered = null; throw err; });
     return discovered;
   };

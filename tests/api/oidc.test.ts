@@ -1,0 +1,69 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../server/db/schema/auth.ts';
+import { createUser, unique } from '../helpers/factories.ts';
+import { startFakeIdentityProvider } from '../helpers/fake-identity-provider.ts';
+import { buildTestApp, Client, type TestApp } from '../helpers/test-app.ts';
+
+let t: TestApp;
+let idp: Awaited<ReturnType<typeof startFakeIdentityProvider>>;
+
+beforeAll(async () => {
+  idp = await startFakeIdentityProvider('clinic-ehr');
+  t = await buildTestApp({ OIDC_ISSUER: idp.issuer, OIDC_CLIENT_ID: 'clinic-ehr', OIDC_CLIENT_SECRET: 'secret' });
+});
+afterAll(async () => { await t?.close(); await idp?.close(); });
+
+/** Follows the browser's path: /api/login -> provider -> callback, carrying the flow cookie. */
+async function signInThroughProvider(email: string) {
+  idp.state.nextEmail = email;
+  const client = new Client(t.app);
+  const start = await client.get('/api/login');
+  expect(start.statusCode).toBe(302);
+  const flow = start.cookies.find((c) => c.name === 'oidc_flow')!;
+  expect(flow).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+  const atProvider = await fetch(start.headers.location as string, { redirect: 'manual' });
+  const callback = new URL(atProvider.headers.get('location')!);
+  const done = await client.get(`${callback.pathname}${callback.search}`, { cookie: `oidc_flow=${encodeURIComponent(flow.value)}` });
+  return { client, done };
+}
+
+describe('sign-in through the clinic identity provider', () => {
+  it('sends /api/login to the provider with PKCE and state', async () => {
+    const res = await new Client(t.app).get('/api/login');
+    const url = new URL(res.headers.location as string);
+    expect(url.origin).toBe(idp.issuer);
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.get('state')).toBeTruthy();
+    expect(url.searchParams.get('redirect_uri')).toMatch(/\/api\/auth\/oidc\/callback$/);
+  });
+
+  it('signs in an active user the clinic created, matched by email', async () => {
+    const user = await createUser(t.db, { role: 'scribe' });
+    const { client, done } = await signInThroughProvider(user.email.toUpperCase());
+    expect(done.statusCode).toBe(302);
+    expect(done.headers.location).toBe('/');
+    const me = await client.get('/api/auth/user');
+    expect(me.statusCode).toBe(200);
+    expect(me.json()).toMatchObject({ id: user.id, role: 'scribe' });
+  });
+
+  it('does not let in an email nobody created, and creates no account for it', async () => {
+    const email = `${unique('stranger')}@test.clinic`;
+    const { client, done } = await signInThroughProvider(email);
+    expect(done.statusCode).toBe(403);
+    expect(client.cookie).toBeNull();
+    expect(await t.db.select().from(users).where(eq(users.email, email))).toEqual([]);
+  });
+
+  it('does not let in a deactivated user', async () => {
+    const user = await createUser(t.db, { isActive: false });
+    const { done } = await signInThroughProvider(user.email);
+    expect(done.statusCode).toBe(403);
+  });
+
+  it('refuses a callback without the flow cookie (a forged or replayed redirect)', async () => {
+    const res = await new Client(t.app).get('/api/auth/oidc/callback?code=abc&state=def');
+    expect(res.statusCode).toBe(400);
+  });
+});
