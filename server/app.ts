@@ -16,12 +16,17 @@ import { notificationRoutes } from './modules/notifications/notifications.routes
 import { patientRoutes } from './modules/patients/patients.routes.ts';
 
 /** Builds the app on a given database and config. Never listens; index.ts and tests do that. */
-export async function buildApp(config: Config, db: Db): Promise<FastifyInstance> {
+export async function buildApp(config: Config, db: Db, options: { logStream?: NodeJS.WritableStream } = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : {
       level: config.logLevel,
+      ...(options.logStream ? { stream: options.logStream } : {}),
       // Cookies and credentials never reach the log.
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+      // Query strings carry patient search terms (names, emails): only the path is logged.
+      serializers: {
+        req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, path: req.url.split('?')[0], ip: req.ip }),
+      },
     },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,

@@ -31,4 +31,5 @@ async function shutdown(signal: string) {
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-await app.listen({ port: config.port, host: config.host });
+const address = await app.listen({ port: config.port, host: config.host });
+console.log(`Clinic EHR is running at ${address} (${database.engine}${config.demo ? ', demo clinic' : ''})`);

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
+import { Writable } from 'node:stream';
 import path from 'node:path';
 import { inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app.ts';
 import { queryRows } from '../../server/db/database.ts';
 import { users } from '../../server/db/schema/auth.ts';
 import { DEMO_USERS } from '../../server/modules/auth/demo-accounts.ts';
@@ -65,5 +67,17 @@ describe('GET /api/health', () => {
     const res = await anonymous(other).get('/api/health');
     expect(res.statusCode).toBe(503);
     await other.app.close();
+  });
+});
+
+describe('request logs', () => {
+  it('never contain the query string, where patient search terms travel', async () => {
+    let written = '';
+    const stream = new Writable({ write(chunk, _enc, done) { written += chunk.toString(); done(); } });
+    const app = await buildApp({ ...t.config, logLevel: 'info' }, t.db, { logStream: stream });
+    await app.inject({ method: 'GET', url: '/api/patients?search=Hartley' });
+    await app.close();
+    expect(written).toContain('/api/patients');
+    expect(written).not.toContain('Hartley');
   });
 });
