@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anonymous } from '../helpers/sign-in.ts';
+import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
+
+let t: TestApp;
+let dist: string;
+beforeAll(async () => {
+  dist = fs.mkdtempSync(path.join(os.tmpdir(), 'ehr-dist-'));
+  fs.mkdirSync(path.join(dist, 'assets'));
+  fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>app</title>');
+  fs.writeFileSync(path.join(dist, 'assets', 'app-1234.js'), 'console.log(1)');
+  fs.writeFileSync(path.join(dist, 'favicon.svg'), '<svg/>');
+  t = await buildTestApp({ WEB_DIST: dist });
+});
+afterAll(async () => { await t?.close(); fs.rmSync(dist, { recursive: true, force: true }); });
+
+describe('serving the web app', () => {
+  it('answers any client route with index.html, never cached', async () => {
+    for (const url of ['/', '/patients', '/no/such/screen?x=1']) {
+      const res = await anonymous(t).get(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body).toContain('<title>app</title>');
+      expect(res.headers['cache-control']).toBe('no-cache');
+    }
+  });
+
+  it('serves hashed assets for a year and other files with revalidation', async () => {
+    const asset = await anonymous(t).get('/assets/app-1234.js');
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toContain('immutable');
+    expect((await anonymous(t).get('/favicon.svg')).headers['cache-control']).toBe('no-cache');
+  });
+
+  it('answers a missing asset and an unknown API path with a JSON 404', async () => {
+    expect((await anonymous(t).get('/assets/missing.js')).statusCode).toBe(404);
+    const api = await anonymous(t).get('/api/nothing-here');
+    expect(api.statusCode).toBe(404);
+    expect(api.json().message).toBeTruthy();
+  });
+
+  it('never serves files outside the build, and a malformed path is a 4xx, not a 500', async () => {
+    for (const url of ['/../package.json', '/%2e%2e/package.json', '/assets/%2e%2e%2f%2e%2e%2fpackage.json', '/%E0%A4%A']) {
+      const res = await anonymous(t).get(url);
+      expect(res.statusCode, url).toBeLessThan(500);
+      expect(res.body, url).not.toContain('"name": "clinic-ehr"');
+    }
+  });
+});
