@@ -42,6 +42,42 @@ describe('accessibility (axe-core, WCAG 2.1 AA): no serious or critical violatio
     expect(await seriousA11yViolations(page)).toEqual([]);
   });
 
+  it('patients page, then its dialog with field errors and with the duplicate warning', async () => {
+    const { page } = e2e;
+    await signInAs(page, 'admin', { landOn: '/patients' });
+    await page.getByTestId('patient-card').first().waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Add New Patient' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add New Patient' });
+    await dialog.getByLabel('Email', { exact: true }).fill('not-an-email');
+    await dialog.getByRole('button', { name: 'Create Patient' }).click();
+    await dialog.getByTestId('lastName-error').waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    // The demo clinic's Olivia Hart, born 1984-03-12.
+    await dialog.getByLabel('First name').fill('Olivia');
+    await dialog.getByLabel('Last name').fill('Hart');
+    await dialog.getByLabel('Email', { exact: true }).fill('');
+    await dialog.getByLabel('Date of birth').fill('1984-03-12');
+    await dialog.getByRole('button', { name: 'Create Patient' }).click();
+    await dialog.getByTestId('duplicate-warning').waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+
+  it('patients page on a small screen: no-match search, and the edit dialog', async () => {
+    const page = await e2e.newPage({ viewport: MOBILE_VIEWPORT });
+    await signInAs(page, 'scheduler', { landOn: '/patients' });
+    await page.getByTestId('patient-card').first().getByRole('button', { name: /^Edit/ }).click();
+    await page.getByRole('dialog', { name: 'Edit Patient' }).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.keyboard.press('Escape');
+    await page.getByPlaceholder('Search patients by name or email...').fill('no-such-patient-anywhere');
+    await page.getByTestId('patients-empty').waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+
   it('not-found page', async () => {
     const { page } = e2e;
     await page.goto('/missing');

@@ -1,10 +1,11 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
 import { useCurrentUser } from './api/current-user.ts';
 import { ErrorState } from './components/error-state.tsx';
 import { FullScreenLoading } from './components/full-screen-loading.tsx';
+import { Spinner } from './components/ui/spinner.tsx';
 import { AppLayout } from './components/layout/app-layout.tsx';
 import { Toaster } from './components/ui/toaster.tsx';
 import { PRODUCT_NAME } from './lib/brand.ts';
@@ -70,7 +71,9 @@ function SignedInApp({ user }: { user: TCurrentUser }) {
   // One layout instance across screens, so sidebar state survives navigation.
   return (
     <AppLayout user={user}>
-      <route.Screen user={user} />
+      <Suspense fallback={<ScreenLoading />}>
+        <route.Screen user={user} />
+      </Suspense>
     </AppLayout>
   );
 }
@@ -85,4 +88,14 @@ function useDocumentTitle(screenTitle: string | null): void {
   useEffect(() => {
     document.title = screenTitle ? `${screenTitle} · ${PRODUCT_NAME}` : PRODUCT_NAME;
   }, [screenTitle]);
+}
+
+/** While a screen's code arrives: the layout stays, the content area shows a spinner. */
+function ScreenLoading() {
+  return (
+    <div className="flex justify-center p-10" role="status" aria-live="polite">
+      <Spinner className="size-6" />
+      <span className="sr-only">Loading...</span>
+    </div>
+  );
 }

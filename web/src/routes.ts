@@ -1,12 +1,18 @@
-import type { ComponentType } from 'react';
+import { lazy, type ComponentType } from 'react';
 import type { TCurrentUser } from '#domain/auth';
-import { AdminPage } from './pages/admin/admin-page.tsx';
-import { AppointmentsPage } from './pages/appointments/appointments-page.tsx';
-import { DashboardPage } from './pages/dashboard/dashboard-page.tsx';
-import { NotesPage } from './pages/notes/notes-page.tsx';
-import { PatientsPage } from './pages/patients/patients-page.tsx';
-import { ScheduleAppointmentPage } from './pages/schedule-appointment/schedule-appointment-page.tsx';
-import { TeamChatPage } from './pages/team-chat/team-chat-page.tsx';
+
+// Each screen is its own chunk, loaded when first opened, so the first page a visitor sees
+// does not wait for every screen's code.
+const screen = <K extends string>(load: () => Promise<Record<K, ComponentType<{ user: TCurrentUser }>>>, name: K) =>
+  lazy(async () => ({ default: (await load())[name] }));
+
+const DashboardPage = screen(() => import('./pages/dashboard/dashboard-page.tsx'), 'DashboardPage');
+const PatientsPage = screen(() => import('./pages/patients/patients-page.tsx'), 'PatientsPage');
+const AppointmentsPage = screen(() => import('./pages/appointments/appointments-page.tsx'), 'AppointmentsPage');
+const ScheduleAppointmentPage = screen(() => import('./pages/schedule-appointment/schedule-appointment-page.tsx'), 'ScheduleAppointmentPage');
+const NotesPage = screen(() => import('./pages/notes/notes-page.tsx'), 'NotesPage');
+const AdminPage = screen(() => import('./pages/admin/admin-page.tsx'), 'AdminPage');
+const TeamChatPage = screen(() => import('./pages/team-chat/team-chat-page.tsx'), 'TeamChatPage');
 
 export interface TSignedInRoute {
   path: string;

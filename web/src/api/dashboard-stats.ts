@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { TDashboardStats } from '#domain/dashboard';
 import { fetchQueryKey } from '../lib/api-request.ts';
 
@@ -15,4 +15,9 @@ export function dashboardStatsQueryOptions() {
 
 export function useDashboardStats() {
   return useQuery(dashboardStatsQueryOptions());
+}
+
+/** After a change that moves a figure (a patient created or deactivated). */
+export function invalidateDashboardStats(client: QueryClient): Promise<void> {
+  return client.invalidateQueries({ queryKey: dashboardStatsKey });
 }

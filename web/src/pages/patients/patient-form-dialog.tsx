@@ -1,0 +1,32 @@
+import type { TPatient } from '#domain/patients';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
+import { PatientForm } from './patient-form.tsx';
+import { fullName } from './patient-format.ts';
+
+/** What the dialog holds: nothing (closed), a new patient, or the patient being edited. */
+export type TPatientDialogState = { mode: 'create' } | { mode: 'edit'; patient: TPatient } | null;
+
+export function PatientFormDialog({ state, canDeactivate, onClose }: { state: TPatientDialogState; canDeactivate: boolean; onClose: () => void }) {
+  const patient = state?.mode === 'edit' ? state.patient : null;
+  return (
+    <Dialog open={state !== null} onOpenChange={(open) => !open && onClose()}>
+      <DialogContent
+        className="max-w-2xl"
+        data-testid="patient-dialog"
+        // A stray click beside a long form must not throw away what was typed; Escape, the
+        // close button and 'Cancel' still close it.
+        onInteractOutside={(event) => event.preventDefault()}
+      >
+        <DialogHeader className="pr-6">
+          <DialogTitle>{patient ? 'Edit Patient' : 'Add New Patient'}</DialogTitle>
+          <DialogDescription>
+            {patient ? `Editing ${fullName(patient)}. ` : ''}Fields marked * are required.
+          </DialogDescription>
+        </DialogHeader>
+        {state && (
+          <PatientForm key={patient?.id ?? 'new'} patient={patient} canDeactivate={canDeactivate} onDone={onClose} />
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}

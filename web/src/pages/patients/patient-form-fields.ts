@@ -1,0 +1,64 @@
+import { PATIENT_LIMITS, type TPatient, type TPatientFieldsInput } from '#domain/patients';
+
+export type TPatientFieldName = keyof TPatientFieldsInput & keyof TPatient;
+
+export interface TPatientFieldSpec {
+  name: TPatientFieldName;
+  label: string;
+  required?: boolean;
+  type?: 'text' | 'email' | 'tel' | 'date';
+  multiline?: boolean;
+  /** Takes the whole row of the two-column grid. */
+  wide?: boolean;
+  maxLength: number;
+}
+
+/** Spec section 2: the form's four sections, in order; maxima from spec section 3. */
+export const PATIENT_FORM_SECTIONS: { title: string; fields: TPatientFieldSpec[] }[] = [
+  {
+    title: 'Personal Information',
+    fields: [
+      { name: 'firstName', label: 'First name', required: true, maxLength: PATIENT_LIMITS.firstName },
+      { name: 'lastName', label: 'Last name', required: true, maxLength: PATIENT_LIMITS.lastName },
+      { name: 'dateOfBirth', label: 'Date of birth', type: 'date', maxLength: 10 },
+      { name: 'email', label: 'Email', type: 'email', maxLength: PATIENT_LIMITS.email },
+      { name: 'phone', label: 'Phone', type: 'tel', maxLength: PATIENT_LIMITS.phone },
+      { name: 'address', label: 'Address', multiline: true, wide: true, maxLength: PATIENT_LIMITS.longText },
+    ],
+  },
+  {
+    title: 'Emergency Contact',
+    fields: [
+      { name: 'emergencyContact', label: 'Emergency contact', maxLength: PATIENT_LIMITS.emergencyContact },
+      { name: 'emergencyPhone', label: 'Emergency phone', type: 'tel', maxLength: PATIENT_LIMITS.emergencyPhone },
+    ],
+  },
+  {
+    title: 'Insurance Information',
+    fields: [
+      { name: 'insuranceProvider', label: 'Insurance provider', maxLength: PATIENT_LIMITS.insuranceProvider },
+      { name: 'insuranceNumber', label: 'Insurance number', maxLength: PATIENT_LIMITS.insuranceNumber },
+    ],
+  },
+  {
+    title: 'Medical Information',
+    fields: [
+      { name: 'medicalHistory', label: 'Medical history', multiline: true, wide: true, maxLength: PATIENT_LIMITS.longText },
+      { name: 'allergies', label: 'Allergies', multiline: true, wide: true, maxLength: PATIENT_LIMITS.longText },
+      { name: 'currentMedications', label: 'Current medications', multiline: true, wide: true, maxLength: PATIENT_LIMITS.longText },
+    ],
+  },
+];
+
+export const PATIENT_FIELD_NAMES: TPatientFieldName[] = PATIENT_FORM_SECTIONS.flatMap((section) => section.fields.map((field) => field.name));
+
+export type TPatientFormValues = Record<TPatientFieldName, string>;
+
+/** Inputs hold strings: a missing value is ''. */
+export function toFormValues(patient: TPatient | null): TPatientFormValues {
+  return Object.fromEntries(PATIENT_FIELD_NAMES.map((name) => [name, patient?.[name] ?? ''])) as TPatientFormValues;
+}
+
+export function isPatientFieldName(path: string): path is TPatientFieldName {
+  return (PATIENT_FIELD_NAMES as string[]).includes(path);
+}

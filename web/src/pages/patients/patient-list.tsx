@@ -1,0 +1,149 @@
+import { UserSearch } from 'lucide-react';
+import { useEffect, useRef } from 'react';
+import type { TPatient } from '#domain/patients';
+import { usePatients } from '../../api/patients.ts';
+import { ErrorState } from '../../components/error-state.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Card, CardContent } from '../../components/ui/card.tsx';
+import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { cn } from '../../lib/utils.ts';
+import { PatientCard, PatientCardSkeleton } from './patient-card.tsx';
+
+/** Spec section 9: six skeleton cards while loading. */
+export const PATIENT_SKELETON_CARDS = 6;
+/** Start loading the next page this far before the end of the list comes into view. */
+const PRELOAD_MARGIN = '600px';
+
+// grid-cols-1 (minmax(0, 1fr)), not the implicit auto column: a long email must truncate, not widen the card.
+const GRID = 'grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3';
+
+export function PatientList({ search, onEdit }: { search: string; onEdit?: (patient: TPatient) => void }) {
+  const query = usePatients(search);
+  // While a new term loads, the previous results stay on screen: texts must describe those.
+  const shownSearch = useRef(search);
+  if (!query.isPlaceholderData && query.isSuccess) shownSearch.current = search;
+  const { data, isPending, isError, error, refetch, isPlaceholderData, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = query;
+
+  if (isPending) {
+    return (
+      <div>
+        <p role="status" className="sr-only">
+          Loading patients
+        </p>
+        {/* Holds the place of the count line, so the cards do not jump when they arrive. */}
+        <Skeleton className="mb-3 h-5 w-24" />
+        <ul className={GRID} aria-hidden="true">
+          {Array.from({ length: PATIENT_SKELETON_CARDS }, (_, i) => (
+            <li key={i}>
+              <PatientCardSkeleton />
+            </li>
+          ))}
+        </ul>
+      </div>
+    );
+  }
+
+  // A failed first page; a failed later page keeps what is shown and offers 'Load more' again.
+  if (isError && !isFetchNextPageError) {
+    return <ErrorState title="Could not load patients" error={error} onRetry={() => void refetch()} />;
+  }
+
+  const patients = data.pages.flatMap((page) => page.patients);
+  const total = data.pages[0]?.total ?? patients.length;
+
+  return (
+    <section aria-labelledby="patient-count" aria-busy={isPlaceholderData || undefined}>
+      <p id="patient-count" role="status" className="mb-3 text-sm text-slate-600" data-testid="patient-count">
+        {isPlaceholderData ? 'Searching…' : countText(total, shownSearch.current)}
+      </p>
+
+      {patients.length === 0 ? (
+        <EmptyState searching={shownSearch.current !== ''} />
+      ) : (
+        <ul className={cn(GRID, 'transition-opacity', isPlaceholderData && 'opacity-60')}>
+          {patients.map((patient) => (
+            <li key={patient.id}>
+              <PatientCard patient={patient} onEdit={onEdit} />
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {hasNextPage && !isPlaceholderData && (
+        <LoadMore
+          loading={isFetchingNextPage}
+          failed={isFetchNextPageError}
+          onLoadMore={() => void fetchNextPage({ cancelRefetch: false })}
+        />
+      )}
+    </section>
+  );
+}
+
+function countText(total: number, search: string): string {
+  const patients = `${total} ${total === 1 ? 'patient' : 'patients'}`;
+  return search ? `${patients} matching “${search}”` : patients;
+}
+
+function EmptyState({ searching }: { searching: boolean }) {
+  return (
+    <Card data-testid="patients-empty">
+      <CardContent className="flex flex-col items-center gap-2 p-10 text-center">
+        <UserSearch className="size-10 text-slate-400" aria-hidden="true" />
+        <p className="font-semibold text-slate-900">No patients found</p>
+        <p className="text-sm text-slate-600">
+          {searching ? 'Try a different search term' : 'Add your first patient to get started'}
+        </p>
+      </CardContent>
+    </Card>
+  );
+}
+
+/**
+ * More results load as the end of the list scrolls into view; the button is there for when the
+ * observer cannot fire (keyboard users, very tall screens, a failed page to retry).
+ */
+function LoadMore({ loading, failed, onLoadMore }: { loading: boolean; failed: boolean; onLoadMore: () => void }) {
+  const sentinel = useRef<HTMLDivElement>(null);
+  const latest = useRef(onLoadMore);
+  latest.current = onLoadMore;
+
+  useEffect(() => {
+    const element = sentinel.current;
+    // After a failure, wait for the user rather than retrying in a loop.
+    if (!element || loading || failed || typeof IntersectionObserver === 'undefined') return;
+    // A new observer after each page reports at once whether the end is still in view, so a
+    // short page on a tall screen keeps loading until the screen is full.
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) latest.current();
+      },
+      { rootMargin: PRELOAD_MARGIN },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [loading, failed]);
+
+  return (
+    <div ref={sentinel} data-testid="patients-load-more" className="mt-6 flex flex-col items-center gap-2">
+      {loading ? (
+        <p role="status" className="flex items-center gap-2 text-sm text-slate-600">
+          <Spinner className="size-4" />
+          Loading more…
+        </p>
+      ) : (
+        <>
+          {failed && (
+            <p role="alert" className="text-sm text-red-700">
+              Could not load more patients.
+            </p>
+          )}
+          <Button variant="outline" onClick={onLoadMore}>
+            {failed ? 'Try again' : 'Load more'}
+          </Button>
+        </>
+      )}
+    </div>
+  );
+}
