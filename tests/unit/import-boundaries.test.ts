@@ -37,3 +37,46 @@ describe('imports go one way', () => {
     expect(bad).toEqual([]);
   });
 });
+
+/** Relative imports as a graph of repository paths, for the source folders. */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  const resolve = (file: string, spec: string) => {
+    const base = path.relative('.', path.resolve(path.dirname(file), spec));
+    return [base, `${base}.ts`, `${base}.tsx`].find((f) => fs.existsSync(f) && fs.statSync(f).isFile());
+  };
+  for (const dir of ['domain', 'server', 'web/src']) {
+    for (const { file, spec } of importsUnder(dir)) {
+      const from = path.relative('.', file);
+      const to = spec.startsWith('#domain/') ? `domain/${spec.slice('#domain/'.length)}.ts` : spec.startsWith('.') ? resolve(file, spec) : undefined;
+      if (!graph.has(from)) graph.set(from, []);
+      if (to) graph.get(from)!.push(to);
+    }
+  }
+  return graph;
+}
+
+describe('module structure', () => {
+  it('has no import cycles', () => {
+    const graph = importGraph();
+    const cycles: string[] = [];
+    const state = new Map<string, 'visiting' | 'done'>();
+    const visit = (node: string, trail: string[]) => {
+      if (state.get(node) === 'done') return;
+      if (state.get(node) === 'visiting') { cycles.push([...trail.slice(trail.indexOf(node)), node].join(' -> ')); return; }
+      state.set(node, 'visiting');
+      for (const next of graph.get(node) ?? []) visit(next, [...trail, node]);
+      state.set(node, 'done');
+    };
+    for (const node of graph.keys()) visit(node, []);
+    expect(cycles).toEqual([]);
+  });
+
+  it('has no barrel files (index files that only re-export)', () => {
+    const barrels = [...importGraph().keys()].filter((file) => /(^|\/)index\.tsx?$/.test(file)).filter((file) => {
+      const code = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() && !l.trim().startsWith('//') && !l.trim().startsWith('*') && !l.trim().startsWith('/*'));
+      return code.length > 0 && code.every((l) => /^\s*export\s+(\*|\{[^}]*\})\s+from\s/.test(l));
+    });
+    expect(barrels).toEqual([]);
+  });
+});
