@@ -8,5 +8,4 @@ export const APPOINTMENT_TYPES = [
 ] as const;
 export type TAppointmentType = (typeof APPOINTMENT_TYPES)[number];
 
-export const APPOINTMENT_DURATIONS = [15, 30, 45, 60, 90, 120] as const;
 export const DEFAULT_APPOINTMENT_DURATION = 30;

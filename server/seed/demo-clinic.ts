@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import { APPOINTMENT_TYPES } from '#domain/appointments';
 import { addDays, startOfZonedDay, zonedDate } from '#domain/clinic-time';
 import type { Db } from '../db/database.ts';
 import { users } from '../db/schema/auth.ts';
@@ -59,7 +60,7 @@ export async function seedDemoClinic(db: Db, timeZone: string, now = new Date())
       new Date(startOfZonedDay(day, timeZone).getTime() + (hour * 60 + minute) * 60_000);
     const visit = (i: number, day: string, hour: number, minute: number, extra: Partial<typeof appointments.$inferInsert> = {}) => ({
       patientId: people[i]!.id, providerId: scheduler.id, appointmentDate: at(day, hour, minute),
-      duration: 30, appointmentType: (['consultation', 'follow_up', 'physical_exam', 'lab_review', 'urgent_care'] as const)[i % 5],
+      duration: 30, appointmentType: APPOINTMENT_TYPES[i % APPOINTMENT_TYPES.length],
       roomNumber: i % 4 === 2 ? null : String(100 + i), reason: 'Routine visit',
       assignedNurseId: i % 2 === 0 ? nurse.id : nurse2.id, assignedScribeId: scribe.id, ...extra,
     });

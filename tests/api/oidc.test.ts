@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../server/db/schema/auth.ts';
 import { createUser, unique } from '../helpers/factories.ts';
 import { startFakeIdentityProvider } from '../helpers/fake-identity-provider.ts';
+import { signInAs } from '../helpers/sign-in.ts';
 import { buildTestApp, Client, type TestApp } from '../helpers/test-app.ts';
 
 let t: TestApp;
@@ -15,7 +16,7 @@ beforeAll(async () => {
 afterAll(async () => { await t?.close(); await idp?.close(); });
 
 /** Follows the browser's path: /api/login -> provider -> callback, carrying the flow cookie. */
-async function signInThroughProvider(email: string) {
+async function signInThroughProvider(email: string, beforeCallback?: (client: Client) => Promise<void>) {
   idp.state.nextEmail = email;
   const client = new Client(t.app);
   const start = await client.get('/api/login');
@@ -24,7 +25,9 @@ async function signInThroughProvider(email: string) {
   expect(flow).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
   const atProvider = await fetch(start.headers.location as string, { redirect: 'manual' });
   const callback = new URL(atProvider.headers.get('location')!);
-  const done = await client.get(`${callback.pathname}${callback.search}`, { cookie: `oidc_flow=${encodeURIComponent(flow.value)}` });
+  await beforeCallback?.(client);
+  const held = client.cookie ? `sid=${client.cookie}; ` : '';
+  const done = await client.get(`${callback.pathname}${callback.search}`, { cookie: `${held}oidc_flow=${encodeURIComponent(flow.value)}` });
   return { client, done };
 }
 
@@ -46,6 +49,20 @@ describe('sign-in through the clinic identity provider', () => {
     const me = await client.get('/api/auth/user');
     expect(me.statusCode).toBe(200);
     expect(me.json()).toMatchObject({ id: user.id, role: 'scribe' });
+  });
+
+  it('ends the session the browser held before, so a session id never carries over', async () => {
+    const user = await createUser(t.db);
+    let heldToken = '';
+    // Meanwhile the browser got a session another way (another tab, say).
+    const { client, done } = await signInThroughProvider(user.email, async (browser) => {
+      heldToken = (await signInAs(t, 'nurse')).cookie!;
+      browser.cookie = heldToken;
+    });
+    expect(done.statusCode).toBe(302);
+    expect(client.cookie).not.toBe(heldToken);
+    expect((await new Client(t.app, heldToken).get('/api/auth/user')).statusCode).toBe(401);
+    expect((await client.get('/api/auth/user')).json().id).toBe(user.id);
   });
 
   it('does not let in an email nobody created, and creates no account for it', async () => {

@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ERROR_MESSAGES, tooManyAttemptsMessage } from '#domain/errors';
 import type { TCurrentUser, TLogin } from '#domain/auth';
+import type { Config } from '../../config.ts';
+import type { Queryable } from '../../db/database.ts';
 import type { Deps } from '../../deps.ts';
 import { HttpError } from '../../http/errors.ts';
 import { recordAudit } from '../audit/audit.ts';
@@ -47,12 +49,20 @@ export async function login(deps: Deps, input: TLogin, meta: ClientMeta): Promis
 
   const token = await db.transaction(async (tx) => {
     await clearFailures(tx, keys.email);
-    if (meta.previousToken) await deleteSession(tx, meta.previousToken);
-    const t = await createSession(tx, user.id, now, { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs });
-    await recordAudit(tx, { ...actor, userId: user.id }, { action: 'auth.login', entityType: 'user', entityId: user.id });
-    return t;
+    return beginSession(tx, config, user.id, meta, 'auth.login');
   });
   return { user: toCurrentUser(user), token };
+}
+
+/**
+ * Starts a session for someone who has proved who they are, however they did: ends the session
+ * the browser held before (so an id never carries over), creates the new one and records it.
+ */
+export async function beginSession(tx: Queryable, config: Config, userId: string, meta: ClientMeta, action: string): Promise<string> {
+  if (meta.previousToken) await deleteSession(tx, meta.previousToken);
+  const token = await createSession(tx, userId, config.now(), { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs });
+  await recordAudit(tx, { userId, ip: meta.ip, userAgent: meta.userAgent }, { action, entityType: 'user', entityId: userId });
+  return token;
 }
 
 export async function logout(deps: Deps, token: string | null, user: TCurrentUser | null, meta: Omit<ClientMeta, 'previousToken'>): Promise<void> {

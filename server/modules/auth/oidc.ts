@@ -2,9 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import * as oidc from 'openid-client';
 import type { Deps } from '../../deps.ts';
 import { HttpError } from '../../http/errors.ts';
-import { recordAudit } from '../audit/audit.ts';
 import { findUserByEmail } from './auth.queries.ts';
-import { createSession } from './session-store.ts';
+import { beginSession } from './auth.service.ts';
 
 /** Sign-in through the clinic's identity provider (Google Workspace, Entra ID, Okta...). */
 export interface OidcSignIn {
@@ -65,13 +64,8 @@ export function createOidcSignIn(deps: Deps): OidcSignIn | null {
       // Only people an admin already created get in; an unknown email is not a new account.
       const user = email ? await findUserByEmail(deps.db, email) : null;
       if (!user || !user.isActive) throw new HttpError(403, 'No active account for this email. Ask your clinic administrator.');
-      const now = deps.config.now();
-      return deps.db.transaction(async (tx) => {
-        const token = await createSession(tx, user.id, now, { idleMs: deps.config.sessionIdleMs, maxMs: deps.config.sessionMaxMs });
-        await recordAudit(tx, { userId: user.id, ip: request.ip, userAgent: request.headers['user-agent'] ?? null },
-          { action: 'auth.login_oidc', entityType: 'user', entityId: user.id });
-        return token;
-      });
+      const meta = { ip: request.ip, userAgent: request.headers['user-agent'] ?? null, previousToken: request.sessionToken };
+      return deps.db.transaction((tx) => beginSession(tx, deps.config, user.id, meta, 'auth.login_oidc'));
     },
   };
 }

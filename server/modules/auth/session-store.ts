@@ -60,10 +60,6 @@ export async function deleteSession(q: Queryable, token: string): Promise<void> 
   await q.delete(sessions).where(eq(sessions.sid, hashToken(token)));
 }
 
-export async function deleteSessionsOfUser(q: Queryable, userId: string): Promise<void> {
-  await q.delete(sessions).where(sql`${sessions.sess}->>'userId' = ${userId}`);
-}
-
 export async function deleteExpiredSessions(q: Queryable, now: Date): Promise<void> {
   await q.delete(sessions).where(lt(sessions.expire, now));
 }

@@ -3,7 +3,7 @@ import { can } from '#domain/permissions';
 import type { TCreatePatient, TPatient, TUpdatePatient } from '#domain/patients';
 import type { Deps } from '../../deps.ts';
 import { patients } from '../../db/schema/clinical.ts';
-import { conflict, forbidden, HttpError, notFound } from '../../http/errors.ts';
+import { conflict, forbidden, invalid, notFound } from '../../http/errors.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import { actorOf, recordAudit } from '../audit/audit.ts';
 import {
@@ -21,7 +21,7 @@ export interface PatientPage {
 export async function listPatientsFor(deps: Deps, ctx: RequestContext, query: { search?: string | undefined; limit: number; cursor?: string | undefined }): Promise<PatientPage> {
   const after = query.cursor ? decodeCursor(query.cursor) : null;
   if (query.cursor && !after) {
-    throw new HttpError(400, 'Validation failed', {}, { errors: [{ path: 'cursor', message: 'Invalid cursor' }] });
+    throw invalid('cursor', 'Invalid cursor');
   }
   const search = query.search || undefined;
   // A trigram term is counted first on every page: the count is cheap through the trigram
