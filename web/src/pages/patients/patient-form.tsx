@@ -11,7 +11,7 @@ import { invalidatePatients } from '../../api/patients.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { DialogClose, DialogFooter } from '../../components/ui/dialog.tsx';
 import { Input } from '../../components/ui/input.tsx';
-import { Label } from '../../components/ui/label.tsx';
+import { FormField } from '../../components/ui/form-field.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { describeApiError, isUnauthorizedError, type TDisplayError } from '../../lib/api-errors.ts';
@@ -209,40 +209,23 @@ export function PatientForm({ patient: initialPatient, canDeactivate, onDone }: 
 }
 
 function PatientField({ field, register, error }: { field: TPatientFieldSpec; register: UseFormRegister<TPatientFieldsInput>; error: FieldError | undefined }) {
-  const id = `patient-${field.name}`;
-  const errorId = `${id}-error`;
-  const common = {
-    id,
-    maxLength: field.maxLength,
-    required: field.required,
-    'aria-invalid': error ? true : undefined,
-    'aria-describedby': error ? errorId : undefined,
-    ...register(field.name),
-  };
   return (
-    <div className={cn('space-y-2', field.wide && 'sm:col-span-2')}>
-      <Label htmlFor={id}>
-        {field.label}
-        {field.required && (
-          <span className="ml-0.5 text-red-700" aria-hidden="true">
-            *
-          </span>
-        )}
-      </Label>
-      {field.multiline ? (
-        <Textarea rows={field.name === 'address' ? 2 : 3} {...common} />
-      ) : field.type === 'date' ? (
+    <FormField
+      id={`patient-${field.name}`}
+      label={field.label}
+      required={field.required}
+      error={error?.message}
+      testId={field.name}
+      className={cn(field.wide && 'sm:col-span-2')}
+    >
+      {(control) => {
+        const common = { ...control, maxLength: field.maxLength, required: field.required, ...register(field.name) };
+        if (field.multiline) return <Textarea rows={field.name === 'address' ? 2 : 3} {...common} />;
         // The picker offers no future day; the schema still says why a typed one is refused.
-        <Input type="date" min="1880-01-01" max={format(new Date(), 'yyyy-MM-dd')} {...common} />
-      ) : (
-        <Input type={field.type ?? 'text'} {...common} />
-      )}
-      {error?.message && (
-        <p id={errorId} data-testid={`${field.name}-error`} className="text-sm text-red-700">
-          {error.message}
-        </p>
-      )}
-    </div>
+        if (field.type === 'date') return <Input type="date" min="1880-01-01" max={format(new Date(), 'yyyy-MM-dd')} {...common} />;
+        return <Input type={field.type ?? 'text'} {...common} />;
+      }}
+    </FormField>
   );
 }
 

@@ -5,7 +5,7 @@ import { useLocation } from 'wouter';
 import { ZLogin, type TLogin } from '#domain/auth';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
-import { Label } from '../../components/ui/label.tsx';
+import { FormField } from '../../components/ui/form-field.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { describeApiError } from '../../lib/api-errors.ts';
 import { useSignIn } from './api/sign-in.ts';
@@ -40,40 +40,15 @@ export function SignInForm({ form, submitRef }: { form: TSignInForm; submitRef: 
     <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Sign in">
       {error && <SignInError error={error} />}
 
-      <div className="space-y-2">
-        <Label htmlFor="sign-in-email">Email</Label>
-        <Input
-          id="sign-in-email"
-          type="email"
-          autoComplete="username"
-          placeholder="you@clinic.example"
-          aria-invalid={formState.errors.email ? true : undefined}
-          aria-describedby={formState.errors.email ? 'sign-in-email-error' : undefined}
-          {...register('email')}
-        />
-        {formState.errors.email && (
-          <p id="sign-in-email-error" className="text-sm text-red-700">
-            {formState.errors.email.message}
-          </p>
+      <FormField id="sign-in-email" label="Email" error={formState.errors.email?.message}>
+        {(control) => (
+          <Input {...control} type="email" autoComplete="username" placeholder="you@clinic.example" {...register('email')} />
         )}
-      </div>
+      </FormField>
 
-      <div className="space-y-2">
-        <Label htmlFor="sign-in-password">Password</Label>
-        <Input
-          id="sign-in-password"
-          type="password"
-          autoComplete="current-password"
-          aria-invalid={formState.errors.password ? true : undefined}
-          aria-describedby={formState.errors.password ? 'sign-in-password-error' : undefined}
-          {...register('password')}
-        />
-        {formState.errors.password && (
-          <p id="sign-in-password-error" className="text-sm text-red-700">
-            {formState.errors.password.message}
-          </p>
-        )}
-      </div>
+      <FormField id="sign-in-password" label="Password" error={formState.errors.password?.message}>
+        {(control) => <Input {...control} type="password" autoComplete="current-password" {...register('password')} />}
+      </FormField>
 
       <Button ref={submitRef} type="submit" className="w-full" disabled={signIn.isPending}>
         {signIn.isPending && <Spinner className="size-4 text-white" />}
