@@ -12,7 +12,8 @@ export default defineConfig({
   build: {
     outDir: '../dist/web',
     emptyOutDir: true,
-    sourcemap: true,
+    // Maps for debugging by hand, named by no bundle; the server never serves them in production.
+    sourcemap: 'hidden',
     rolldownOptions: {
       output: {
         // React changes least often: its own chunk stays cached across deploys.

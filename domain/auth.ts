@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { ZRole } from './roles.ts';
+import { requiredLine } from './text.ts';
 
 export const ZLogin = z.object({
-  email: z.string().trim().min(1, 'Email is required').max(255),
+  email: requiredLine('Email', 255),
   password: z.string().min(1, 'Password is required').max(1024),
 });
 export type TLogin = z.infer<typeof ZLogin>;

@@ -1,25 +1,67 @@
-/**
- * Error messages and statuses both sides rely on. The contract fixes some texts exactly
- * (outside checks compare them), so they are written once here.
- */
-export const ERROR_MESSAGES = {
-  unauthorized: 'Unauthorized',
-  forbidden: 'Forbidden',
-  notFound: 'Not found',
-  invalidCredentials: 'Invalid email or password',
-  accountDeactivated: 'This account has been deactivated. Ask your clinic administrator to restore it.',
-  validation: 'Validation failed',
-  foreignOrigin: 'Cross-site request refused',
-  internal: 'Internal server error',
-} as const;
+import { z } from 'zod';
 
-/** The body of every error response (contract: `{"message": "..."}`, plus field errors on 400). */
-export interface TErrorBody {
-  message: string;
-  errors?: { path: string; message: string }[];
+/**
+ * The one table of errors: every refusal the API makes has a stable code, its HTTP status and a
+ * default message. The server throws by code; the web branches on codes, never on bare statuses.
+ * The contract fixes some texts exactly (outside checks compare them), so they are written here.
+ */
+export const ERRORS = {
+  'auth.unauthenticated': { status: 401, message: 'Unauthorized' },
+  'auth.forbidden': { status: 403, message: 'Forbidden' },
+  'signIn.invalidCredentials': { status: 401, message: 'Invalid email or password' },
+  'signIn.deactivated': { status: 403, message: 'This account has been deactivated. Ask your clinic administrator to restore it.' },
+  'signIn.throttled': { status: 429, message: 'Too many failed sign-in attempts. Try again later.' },
+  'signIn.expired': { status: 400, message: 'Sign-in expired; start again' },
+  'signIn.providerFailed': { status: 400, message: 'Sign-in with the identity provider failed' },
+  'signIn.noAccount': { status: 403, message: 'No active account for this email. Ask your clinic administrator.' },
+  'request.validation': { status: 400, message: 'Validation failed' },
+  'request.malformedJson': { status: 400, message: 'Request body is not valid JSON' },
+  'request.emptyJson': { status: 400, message: 'Request body is empty but declared as JSON' },
+  'request.invalid': { status: 400, message: 'Bad request' },
+  'request.tooLarge': { status: 413, message: 'Request body is too large' },
+  'request.unsupportedMediaType': { status: 415, message: 'Unsupported content type; send JSON' },
+  'request.crossSite': { status: 403, message: 'Cross-site request refused' },
+  'route.notFound': { status: 404, message: 'Not found' },
+  'record.notFound': { status: 404, message: 'Not found' },
+  'record.stale': { status: 409, message: 'This record was changed by someone else. Reload to see their changes, then edit again.' },
+  'record.conflict': { status: 409, message: 'This conflicts with an existing record' },
+  'patient.duplicate': { status: 409, message: 'A patient with the same name and date of birth already exists' },
+  'workflow.illegalMove': { status: 409, message: 'This move is not allowed from the current status' },
+  'live.invalidMessage': { status: 400, message: 'Not a message this socket understands' },
+  'live.notYourUser': { status: 403, message: 'This socket is signed in as another user' },
+  'live.notYourRoom': { status: 403, message: 'You are not a member of this room' },
+  'server.internal': { status: 500, message: 'Internal server error' },
+  'server.unavailable': { status: 503, message: 'Database unavailable' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type TErrorCode = keyof typeof ERRORS;
+export const ERROR_CODES = Object.keys(ERRORS) as [TErrorCode, ...TErrorCode[]];
+
+export const ZFieldError = z.object({ path: z.string(), message: z.string() });
+export type TFieldError = z.infer<typeof ZFieldError>;
+
+/**
+ * The body of every error response: the contract's `{"message": "..."}`, the stable `code`,
+ * and on a 400 one entry per field at fault.
+ */
+export const ZErrorBody = z.object({
+  message: z.string(),
+  code: z.enum(ERROR_CODES),
+  errors: z.array(ZFieldError).optional(),
+});
+export type TErrorBody = z.infer<typeof ZErrorBody>;
+
+export function errorStatus(code: TErrorCode): number {
+  return ERRORS[code].status;
 }
 
 export function tooManyAttemptsMessage(retryAfterSeconds: number): string {
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
   return `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+}
+
+/** The code of an error body, read defensively (a proxy may answer with anything). */
+export function errorCodeOf(body: unknown): TErrorCode | null {
+  const parsed = ZErrorBody.pick({ code: true }).safeParse(body);
+  return parsed.success ? parsed.data.code : null;
 }

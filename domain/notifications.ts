@@ -5,6 +5,7 @@ export const NOTIFICATION_TYPES = [
   'lab_received', 'supply_ready', 'chat_mention', 'chat_assignment',
 ] as const;
 export const ZNotificationType = z.enum(NOTIFICATION_TYPES);
+export type TNotificationType = z.infer<typeof ZNotificationType>;
 
 export const ZNotification = z.object({
   id: z.string().uuid(),

@@ -1,2 +1,5 @@
 export const LAB_ORDER_STATUSES = ['ordered', 'pending', 'received'] as const;
+export type TLabOrderStatus = (typeof LAB_ORDER_STATUSES)[number];
+
 export const SUPPLY_ORDER_STATUSES = ['ordered', 'processing', 'ready_for_pickup', 'completed'] as const;
+export type TSupplyOrderStatus = (typeof SUPPLY_ORDER_STATUSES)[number];

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import { zonedDate } from './clinic-time.ts';
+import { ZErrorBody } from './errors.ts';
+import { pageQuery } from './paging.ts';
+import { ZReadBackFields } from './records.ts';
+import { optionalLine, optionalText, realDate, requiredLine } from './text.ts';
 
 /** Text maxima of spec section 3, shared by the database, the server and the form. */
 export const PATIENT_LIMITS = {
@@ -15,25 +19,17 @@ export const PATIENT_LIMITS = {
   longText: 10_000,
 } as const;
 
-const tooLong = (max: number) => `Must be at most ${max} characters`;
-
-/** An optional text: empty or blank means "none" and is stored as null. */
-const optionalText = (max: number) =>
-  z.string().trim().max(max, tooLong(max)).nullish().transform((v) => (v ? v : null));
-
-const requiredName = (label: string) =>
-  z.string({ error: (issue) => (issue.input === undefined || issue.input === null ? `${label} is required` : undefined) }).trim().min(1, `${label} is required`).max(PATIENT_LIMITS.firstName, tooLong(PATIENT_LIMITS.firstName));
-
 /**
- * A date of birth as YYYY-MM-DD. A full ISO timestamp is accepted too (the form may send a
- * Date) and its date part kept. It must be a real calendar date, not in the future.
+ * A date of birth as YYYY-MM-DD. The form may send a Date, which travels as midnight UTC
+ * (`2000-01-01T00:00:00.000Z`); that form is accepted too and its date kept. Anything else
+ * after the date is refused rather than cut off. It must be a real day, not in the future.
  */
+const DATE_OF_BIRTH = /^(\d{4}-\d{2}-\d{2})(?:T00:00(?::00(?:\.0{1,6})?)?Z)?$/;
 const dateOfBirth = z.string().trim().nullish()
   .transform((v, ctx) => {
     if (!v) return null;
-    const date = /^\d{4}-\d{2}-\d{2}(T.*)?$/.test(v) ? v.slice(0, 10) : null;
-    const parsed = date ? new Date(`${date}T00:00:00Z`) : null;
-    if (!date || !parsed || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== date) {
+    const date = realDate(DATE_OF_BIRTH.exec(v)?.[1] ?? '');
+    if (!date) {
       ctx.addIssue({ code: 'custom', message: 'Enter a real date as YYYY-MM-DD' });
       return z.NEVER;
     }
@@ -49,27 +45,27 @@ const dateOfBirth = z.string().trim().nullish()
     return date;
   });
 
-const email = z.string().trim().max(PATIENT_LIMITS.email, tooLong(PATIENT_LIMITS.email)).nullish()
-  .transform((v) => (v ? v : null))
+const email = optionalLine(PATIENT_LIMITS.email)
   .refine((v) => v === null || z.email().safeParse(v).success, 'Enter a valid email address');
 
 /** The patient form's fields (spec section 5): the form and the server validate with this. */
 export const ZPatientFields = z.object({
-  firstName: requiredName('First name'),
-  lastName: requiredName('Last name'),
+  firstName: requiredLine('First name', PATIENT_LIMITS.firstName),
+  lastName: requiredLine('Last name', PATIENT_LIMITS.lastName),
   dateOfBirth,
   email,
-  phone: optionalText(PATIENT_LIMITS.phone),
+  phone: optionalLine(PATIENT_LIMITS.phone),
   address: optionalText(PATIENT_LIMITS.longText),
-  emergencyContact: optionalText(PATIENT_LIMITS.emergencyContact),
-  emergencyPhone: optionalText(PATIENT_LIMITS.emergencyPhone),
-  insuranceProvider: optionalText(PATIENT_LIMITS.insuranceProvider),
-  insuranceNumber: optionalText(PATIENT_LIMITS.insuranceNumber),
+  emergencyContact: optionalLine(PATIENT_LIMITS.emergencyContact),
+  emergencyPhone: optionalLine(PATIENT_LIMITS.emergencyPhone),
+  insuranceProvider: optionalLine(PATIENT_LIMITS.insuranceProvider),
+  insuranceNumber: optionalLine(PATIENT_LIMITS.insuranceNumber),
   medicalHistory: optionalText(PATIENT_LIMITS.longText),
   allergies: optionalText(PATIENT_LIMITS.longText),
   currentMedications: optionalText(PATIENT_LIMITS.longText),
 });
 export type TPatientFieldsInput = z.input<typeof ZPatientFields>;
+export type TPatientFieldName = keyof typeof ZPatientFields.shape;
 
 export const ZCreatePatient = ZPatientFields.extend({
   /** Set after the user has seen the possible duplicates and chosen to create anyway. */
@@ -77,10 +73,14 @@ export const ZCreatePatient = ZPatientFields.extend({
 }).strict();
 export type TCreatePatient = z.infer<typeof ZCreatePatient>;
 
-/** Partial: only the fields sent change. `updatedAt` guards against overwriting someone else's edit. */
+/**
+ * Partial: only the fields sent change. The record's own read-only fields are accepted so a
+ * client can send back what it read with a change: `id` must name the record in the path,
+ * `createdAt` is ignored, and `updatedAt` guards against overwriting someone else's edit.
+ */
 export const ZUpdatePatient = ZPatientFields.partial().extend({
   isActive: z.boolean().optional(),
-  updatedAt: z.iso.datetime({ offset: true }).optional(),
+  ...ZReadBackFields.shape,
 }).strict();
 export type TUpdatePatient = z.infer<typeof ZUpdatePatient>;
 
@@ -104,21 +104,17 @@ export const ZPatient = z.object({
   updatedAt: z.string(),
 });
 export type TPatient = z.infer<typeof ZPatient>;
+/** The list's response: what GET /api/patients answers, and what a shared page is checked against. */
+export const ZPatientList = z.array(ZPatient);
 
 export const PATIENT_PAGE = { defaultLimit: 50, maxLimit: 200, maxSearch: 100 } as const;
 
-export const ZPatientListQuery = z.object({
-  search: z.string().trim().max(PATIENT_PAGE.maxSearch).optional(),
-  limit: z.coerce.number().int().min(1).max(PATIENT_PAGE.maxLimit).default(PATIENT_PAGE.defaultLimit),
-  cursor: z.string().max(500).optional(),
+export const ZPatientListQuery = pageQuery(PATIENT_PAGE).extend({
+  search: optionalLine(PATIENT_PAGE.maxSearch).optional(),
 });
 
-/** Response headers of the list: the total (first page) and where the next page starts. */
-export const PATIENT_LIST_HEADERS = { total: 'x-total-count', nextCursor: 'x-next-cursor' } as const;
-
 /** The 409 body when a create may duplicate an existing patient. */
-export const ZDuplicatePatients = z.object({
-  message: z.string(),
+export const ZDuplicatePatients = ZErrorBody.extend({
   duplicates: z.array(z.object({ id: z.string(), firstName: z.string(), lastName: z.string(), dateOfBirth: z.string().nullable() })),
 });
 export type TDuplicatePatients = z.infer<typeof ZDuplicatePatients>;

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { api } from './helpers/api.ts';
 import { signInAs, type TDemoAccount } from './helpers/auth.ts';
 import { MOBILE_VIEWPORT } from './helpers/browser.ts';
 import { useE2E } from './helpers/suite.ts';
@@ -81,7 +82,7 @@ describe('sidebar by role', () => {
   it('shows today\'s appointment count and the unread-message badge from the dashboard stats', async () => {
     const { page } = e2e;
     await signInAs(page, 'admin');
-    const stats = await page.evaluate(async () => (await fetch('/api/dashboard/stats')).json());
+    const { json: stats } = await api<{ todayAppointments: number; unreadMessages: number }>(page, 'GET', '/api/dashboard/stats');
     await page.getByTestId('stat-todayAppointments').getByText(String(stats.todayAppointments), { exact: true }).waitFor();
     expect(await page.getByTestId('today-appointments').innerText()).toContain(String(stats.todayAppointments));
     const badge = page.getByTestId('unread-messages-badge');
@@ -97,10 +98,10 @@ describe('top bar', () => {
     const banner = page.getByRole('banner');
     expect(await banner.innerText()).toContain('MediCare EHR');
     expect(await page.getByPlaceholder('Search patients, appointments...').isVisible()).toBe(true);
-    const user = await page.evaluate(async () => (await fetch('/api/auth/user')).json());
+    const { json: user } = await api<{ firstName: string; lastName: string }>(page, 'GET', '/api/auth/user');
     expect(await page.getByTestId('user-summary').innerText()).toContain(`${user.firstName} ${user.lastName}`);
 
-    const notifications: { isRead: boolean }[] = await page.evaluate(async () => (await fetch('/api/notifications')).json());
+    const { json: notifications } = await api<{ isRead: boolean }[]>(page, 'GET', '/api/notifications');
     const unread = notifications.filter((n) => !n.isRead).length;
     const count = page.getByTestId('notification-count');
     if (unread > 0) expect(await count.innerText()).toBe(String(unread));
@@ -189,6 +190,26 @@ describe('admin panel guard', () => {
     const { page } = e2e;
     await signInAs(page, 'admin', { landOn: '/admin' });
     await page.getByRole('heading', { name: 'Admin Panel' }).waitFor();
+  });
+});
+
+describe('schedule appointment guard', () => {
+  it("shows a nurse 'Access Denied' with a way back to Appointments, and stays put", async () => {
+    const { page } = e2e;
+    await signInAs(page, 'nurse', { landOn: '/schedule-appointment' });
+    await page.getByRole('heading', { name: 'Access Denied', level: 1 }).waitFor();
+    expect(await page.getByText('Only schedulers and admins can schedule appointments.').isVisible()).toBe(true);
+    expect(new URL(page.url()).pathname).toBe('/schedule-appointment');
+    await page.getByRole('link', { name: 'Back to Appointments' }).click();
+    await page.waitForURL('/appointments');
+    await page.getByRole('heading', { name: 'Appointments', level: 1 }).waitFor();
+  });
+
+  it('lets a scheduler open it', async () => {
+    const { page } = e2e;
+    await signInAs(page, 'scheduler', { landOn: '/schedule-appointment' });
+    await page.getByRole('heading', { name: 'Schedule New Appointment', level: 1 }).waitFor();
+    expect(await page.getByText('Access Denied').count()).toBe(0);
   });
 });
 

@@ -1,7 +1,9 @@
 import type { Locator, Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { api } from './helpers/api.ts';
 import { signInAs } from './helpers/auth.ts';
 import { MOBILE_VIEWPORT } from './helpers/browser.ts';
+import { toastText, uniqueWord } from './helpers/page.ts';
 import { useE2E } from './helpers/suite.ts';
 
 const e2e = useE2E();
@@ -19,26 +21,6 @@ interface TApiPatient {
   updatedAt: string;
 }
 
-/** Letters only, so a name made from it is matched by nothing else. */
-function uniqueWord(): string {
-  return Array.from({ length: 8 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('');
-}
-
-/** A same-origin API call from inside the signed-in page (its session cookie). */
-async function api<T>(page: Page, method: string, url: string, body?: unknown): Promise<{ status: number; json: T; headers: Record<string, string> }> {
-  return page.evaluate(
-    async ([m, u, b]) => {
-      const response = await fetch(u, {
-        method: m,
-        headers: b === undefined ? {} : { 'Content-Type': 'application/json' },
-        body: b === undefined ? undefined : JSON.stringify(b),
-      });
-      return { status: response.status, json: await response.json(), headers: Object.fromEntries(response.headers.entries()) };
-    },
-    [method, url, body] as const,
-  );
-}
-
 async function createViaApi(page: Page, fields: Record<string, unknown>): Promise<TApiPatient> {
   const { status, json } = await api<TApiPatient>(page, 'POST', '/api/patients', fields);
   expect(status).toBe(201);
@@ -50,12 +32,6 @@ const cardOf = (page: Page, name: string) => cards(page).filter({ has: page.getB
 const cardNames = (page: Page) => cards(page).getByRole('heading').allInnerTexts();
 const searchBox = (page: Page) => page.getByPlaceholder('Search patients by name or email...');
 const isList = (url: string | URL) => new URL(url).pathname === '/api/patients';
-/**
- * A toast's title or description, in the toast region (Radix adds a screen-reader copy elsewhere).
- * An open modal dialog marks the rest of the page aria-hidden, the region included.
- */
-const toastText = (page: Page, text: string) =>
-  page.getByRole('region', { name: /^Notifications/, includeHidden: true }).getByText(text, { exact: true });
 const isListRead = (request: Request) => request.method() === 'GET' && isList(request.url());
 
 async function openPatients(page: Page, account: Parameters<typeof signInAs>[1] = 'admin'): Promise<void> {
@@ -457,9 +433,10 @@ describe('patient form', () => {
     await dialog.getByLabel('Phone', { exact: true }).fill('(555) 111-2222');
     await dialog.getByRole('button', { name: 'Update Patient' }).click();
     await toastText(page, 'Patient updated successfully').waitFor();
-    const text = await cardOf(page, `Stale ${last}`).innerText();
-    expect(text).toContain('(555) 111-2222');
-    expect(text).toContain('Cigna');
+    // The toast comes with the save; the list's re-read lands a moment later.
+    const card = cardOf(page, `Stale ${last}`);
+    await expect.poll(() => card.innerText()).toContain('(555) 111-2222');
+    expect(await card.innerText()).toContain('Cigna');
   });
 
   it("warns about a possible duplicate, 'Cancel' creates nothing and 'Create anyway' creates it", async () => {

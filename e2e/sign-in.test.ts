@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { api } from './helpers/api.ts';
 import { DEMO_EMAILS, DEMO_PASSWORD, signInAs } from './helpers/auth.ts';
 import { useE2E } from './helpers/suite.ts';
 
@@ -65,10 +66,10 @@ describe('logout', () => {
   it('ends the session and returns to the landing page', async () => {
     const { page } = e2e;
     await signInAs(page, 'admin', { via: 'form' });
-    await page.getByRole('link', { name: 'Logout' }).click();
+    await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL('/');
     await page.getByRole('link', { name: 'Get Started' }).waitFor();
-    const status = await page.evaluate(async () => (await fetch('/api/auth/user')).status);
+    const { status } = await api(page, 'GET', '/api/auth/user');
     expect(status).toBe(401);
   });
 });

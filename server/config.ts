@@ -1,7 +1,34 @@
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
 const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
+
+/** An IPv4 or IPv6 address, optionally with a CIDR prefix length. */
+const isAddressOrRange = (v: string) => {
+  const [address = '', prefix] = v.split('/');
+  const kind = net.isIP(address);
+  if (!kind) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (kind === 4 ? 32 : 128));
+};
+
+/**
+ * Which proxies in front of the app are trusted to say who the client is: '0'/'false' none,
+ * a number N the N nearest hops ('1'/'true' is one), or a comma-separated list of proxy
+ * addresses or ranges. Trusting every hop would let a client name its own address.
+ */
+const trustProxy = z.string().trim().transform((v, ctx): false | number | string[] => {
+  if (v === '0' || v === 'false' || v === '') return false;
+  if (v === 'true') return 1;
+  if (/^\d+$/.test(v)) return Number(v);
+  const list = v.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = list.filter((s) => !isAddressOrRange(s));
+  if (bad.length > 0 || list.length === 0) {
+    ctx.addIssue({ code: 'custom', message: `expected 0, a number of hops, or proxy addresses; not ${bad.join(', ') || v}` });
+    return z.NEVER;
+  }
+  return list;
+});
 
 /** Every environment variable the server reads, checked once at start-up (see README). */
 const ZEnv = z.object({
@@ -12,7 +39,7 @@ const ZEnv = z.object({
   DATABASE_URL: z.string().url().optional(),
   DEMO: flag.optional(),
   PUBLIC_URL: z.string().url().optional(),
-  TRUST_PROXY: flag.default(false),
+  TRUST_PROXY: trustProxy.default(false),
   SESSION_IDLE_MINUTES: z.coerce.number().positive().default(30),
   SESSION_MAX_HOURS: z.coerce.number().positive().default(12),
   CLINIC_TIME_ZONE: z.string().default(Intl.DateTimeFormat().resolvedOptions().timeZone),
@@ -32,9 +59,15 @@ export interface Config {
   databaseUrl: string | undefined;
   demo: boolean;
   publicUrl: string | undefined;
-  trustProxy: boolean;
+  /** Proxies trusted for X-Forwarded-For/-Proto: none, a number of hops, or their addresses. */
+  trustProxy: false | number | string[];
   sessionIdleMs: number;
   sessionMaxMs: number;
+  /**
+   * How long this instance trusts a session it verified without reading it again. Endings made
+   * through the app reach it at once (events); this bounds anything else (docs/security.md).
+   */
+  sessionRevalidateMs: number;
   clinicTimeZone: string;
   webDist: string;
   logLevel: string;
@@ -71,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
     sessionMaxMs: e.SESSION_MAX_HOURS * 3_600_000,
+    sessionRevalidateMs: 2_000,
     clinicTimeZone: e.CLINIC_TIME_ZONE,
     webDist: path.resolve(e.WEB_DIST),
     logLevel: e.LOG_LEVEL,

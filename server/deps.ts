@@ -1,8 +1,21 @@
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
+import type { EventBus } from './events/event-bus.ts';
+import type { SessionCache } from './modules/auth/session-cache.ts';
+import type { TPatient } from '#domain/patients';
+import type { ShortLived } from './cache/short-lived.ts';
+import type { ClinicCounts } from './modules/dashboard/clinic-counts.ts';
 
 /** What services need from the app; passed in, never read from globals. */
 export interface Deps {
   db: Db;
   config: Config;
+  /** Committed domain events go out here (raise them through inTransaction). */
+  events: EventBus;
+  /** Sessions this instance resolved recently (modules/auth/session-cache.ts). */
+  sessions: SessionCache;
+  /** The clinic-wide figures, shared by every request (modules/dashboard/clinic-counts.ts). */
+  counts: ClinicCounts;
+  /** The unfiltered patient list's first page by page size, shared for a few seconds (patients.service.ts). */
+  patientPages: ShortLived<number, { items: TPatient[]; nextCursor: string | null; encoded: string }>;
 }

@@ -3,6 +3,8 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { buildApp } from './app.ts';
 import { seedDemoClinic } from './seed/demo-clinic.ts';
+import { createDatabaseEventBus, pruneLiveEvents } from './events/event-bus.ts';
+import { deleteExpiredThrottleRows } from './modules/auth/login-throttle.ts';
 import { deleteExpiredSessions } from './modules/auth/session-store.ts';
 
 const config = loadConfig();
@@ -10,10 +12,16 @@ const database = await openDatabase({ url: config.databaseUrl, pgliteDir: path.j
 if (config.demo && (await seedDemoClinic(database.db, config.clinicTimeZone))) {
   console.log('Seeded the demo clinic (password for every demo user: demo-clinic-2026)');
 }
-const app = await buildApp(config, database.db);
+// Committed events reach every instance on this database (LISTEN/NOTIFY; in-process on PGlite).
+const events = await createDatabaseEventBus(database, (error) => console.error('event handler failed', error instanceof Error ? error.name : error));
+const app = await buildApp(config, database.db, { events });
 
-// Expired sessions are refused anyway; this only keeps the table small.
-const sweep = setInterval(() => deleteExpiredSessions(database.db, config.now()).catch(() => {}), 10 * 60_000);
+// Expired sessions and old throttle counters are ignored anyway; this only keeps the tables small.
+const sweep = setInterval(() => {
+  deleteExpiredSessions(database.db, config.now()).catch(() => {});
+  deleteExpiredThrottleRows(database.db, config.now()).catch(() => {});
+  pruneLiveEvents(database.db, config.now()).catch(() => {});
+}, 10 * 60_000);
 sweep.unref();
 
 let stopping = false;
@@ -25,6 +33,7 @@ async function shutdown(signal: string) {
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
   await app.close();
+  await events.close();
   await database.close();
   process.exit(0);
 }

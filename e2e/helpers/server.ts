@@ -13,10 +13,26 @@ const WEB_DIST = 'dist/web';
 const START_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 10_000;
 
+/** Where a test server keeps its data: what `openDatabase` takes (server/db/database.ts). */
+export type TServerDatabase = { url: string } | { pgliteDir: string };
+
+export interface TRestartOptions {
+  /**
+   * Runs while the server is down, with its database free to open (PGlite allows one process
+   * at a time): a test writes rows no API creates. Close what it opens before it returns.
+   */
+  whileStopped?: (database: TServerDatabase) => Promise<void>;
+}
+
 export interface TRunningServer {
   baseUrl: string;
   /** Everything the server printed, for failure messages. */
   output: () => string;
+  /**
+   * Stops the server process and starts a new one on the same port and database, as a deploy
+   * or crash would: open sockets drop, sessions survive.
+   */
+  restart: (options?: TRestartOptions) => Promise<void>;
   stop: () => Promise<void>;
 }
 
@@ -95,29 +111,46 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   const postgres = await freshPostgres();
   if (postgres) env.DATABASE_URL = postgres.url;
 
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
-    cwd: REPO_ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
   let log = '';
   const keep = (chunk: Buffer) => {
     log = (log + chunk.toString()).slice(-20_000);
   };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
   const output = () => log;
   const baseUrl = `http://127.0.0.1:${port}`;
+  const database: TServerDatabase = postgres ? { url: postgres.url } : { pgliteDir: path.join(dataDir, 'pg') };
 
-  const stop = async () => {
+  const launch = () => {
+    const started = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    started.stdout?.on('data', keep);
+    started.stderr?.on('data', keep);
+    return started;
+  };
+  let child = launch();
+
+  const kill = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
       await exited(child);
       clearTimeout(timer);
     }
+  };
+
+  const stop = async () => {
+    await kill();
     await rm(dataDir, { recursive: true, force: true });
     await postgres?.drop();
+  };
+
+  const restart = async (options: TRestartOptions = {}) => {
+    await kill();
+    await options.whileStopped?.(database);
+    child = launch();
+    await waitForHealth(baseUrl, child, output);
   };
 
   try {
@@ -126,5 +159,5 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     await stop();
     throw error;
   }
-  return { baseUrl, output, stop };
+  return { baseUrl, output, restart, stop };
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { DESKTOP_VIEWPORT, launchBrowser } from './browser.ts';
-import { REPO_ROOT, startServer, type TRunningServer } from './server.ts';
+import { REPO_ROOT, startServer, type TRestartOptions, type TRunningServer } from './server.ts';
 
 const RESULTS_DIR = path.join(REPO_ROOT, 'test-results', 'e2e');
 /** Playwright's own waits give up well inside the test timeout, so failures say what they waited for. */
@@ -19,6 +19,8 @@ export interface TE2E {
   newPage(options?: BrowserContextOptions): Promise<Page>;
   /** What the server printed, for diagnosing a failure. */
   serverOutput(): string;
+  /** Stops the file's server and starts it again on the same port and database (helpers/server.ts). */
+  restartServer(options?: TRestartOptions): Promise<void>;
 }
 
 function fileSafe(name: string): string {
@@ -104,5 +106,9 @@ export function useE2E(): TE2E {
     },
     newPage: openContext,
     serverOutput: () => server?.output() ?? '',
+    restartServer: (options) => {
+      if (!server) throw new Error('useE2E: the server did not start');
+      return server.restart(options);
+    },
   };
 }

@@ -1,11 +1,6 @@
-import { z } from 'zod';
+import { ZErrorBody } from '#domain/errors';
 
-/** Response schemas for the contract's error shape; routes list them for each status they return. */
-export const ZErrorBody = z.object({
-  message: z.string(),
-  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-});
-
+/** Response schemas for the error statuses most routes can return; routes add their own (409, 429). */
 export const errorResponses = {
   400: ZErrorBody,
   401: ZErrorBody,

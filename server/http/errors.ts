@@ -1,26 +1,37 @@
-import { ERROR_MESSAGES } from '#domain/errors';
+import { ERRORS, type TErrorCode, type TFieldError } from '#domain/errors';
+
+export interface THttpErrorOptions {
+  /** Replaces the table's default message (the contract's fixed texts are never replaced). */
+  message?: string;
+  headers?: Record<string, string>;
+  /** More fields of the body, e.g. the matches of a duplicate warning. */
+  extra?: Record<string, unknown>;
+}
 
 /**
- * A refusal the client can act on. Services throw these; the error handler turns them into
- * the contract's JSON body. Anything else that escapes is a 500 with a generic message.
+ * A refusal the client can act on, named by its code in the one error table (domain/errors.ts),
+ * which gives its status and default message. Services throw these; the error handler turns
+ * them into the contract's JSON body. Anything else that escapes is a 500 with a generic text.
  */
 export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    readonly headers: Record<string, string> = {},
-    readonly extra: Record<string, unknown> = {},
-  ) {
-    super(message);
+  readonly statusCode: number;
+  readonly headers: Record<string, string>;
+  readonly extra: Record<string, unknown>;
+
+  constructor(readonly code: TErrorCode, options: THttpErrorOptions = {}) {
+    super(options.message ?? ERRORS[code].message);
+    this.statusCode = ERRORS[code].status;
+    this.headers = options.headers ?? {};
+    this.extra = options.extra ?? {};
   }
 }
 
-export const unauthorized = () => new HttpError(401, ERROR_MESSAGES.unauthorized);
-export const forbidden = () => new HttpError(403, ERROR_MESSAGES.forbidden);
+export const unauthorized = () => new HttpError('auth.unauthenticated');
+export const forbidden = () => new HttpError('auth.forbidden');
 /** Also used for records outside the caller's scope, so ids cannot be probed. */
-export const notFound = (what: string = ERROR_MESSAGES.notFound) => new HttpError(404, what);
+export const notFound = (message?: string) => new HttpError('record.notFound', message ? { message } : {});
 /** A 400 for a rule no schema could check, in the same shape as schema validation errors. */
-export const invalid = (path: string, message: string) =>
-  new HttpError(400, ERROR_MESSAGES.validation, {}, { errors: [{ path, message }] });
-export const conflict = (message: string, extra: Record<string, unknown> = {}) =>
-  new HttpError(409, message, {}, extra);
+export const invalid = (path: string, message: string) => invalidFields([{ path, message }]);
+export const invalidFields = (errors: TFieldError[]) => new HttpError('request.validation', { extra: { errors } });
+/** The record changed since the client read it. */
+export const stale = (message?: string) => new HttpError('record.stale', message ? { message } : {});

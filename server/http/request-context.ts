@@ -1,18 +1,42 @@
 import type { FastifyRequest } from 'fastify';
 import type { TCurrentUser } from '#domain/auth';
+import { clientAddress } from './client-address.ts';
 import { unauthorized } from './errors.ts';
 
 /**
- * What a service may know about the caller. Services take this, never the raw request,
- * and never an id or role from the request body.
+ * Who is calling, and from where: the only thing a service knows about the request. Services
+ * take this, never the raw request, and never an id or role from the request body. The audit
+ * trail records the same fields.
  */
 export interface RequestContext {
-  user: TCurrentUser;
+  /** Null for a visitor (sign-in, public routes). */
+  user: TCurrentUser | null;
   ip: string;
   userAgent: string | null;
+  /** The session cookie the request carried, if any (ended at sign-in and sign-out). */
+  sessionToken: string | null;
 }
 
-export function contextOf(request: FastifyRequest): RequestContext {
-  if (!request.user) throw unauthorized();
-  return { user: request.user, ip: request.ip, userAgent: request.headers['user-agent'] ?? null };
+export interface SignedInContext extends RequestContext {
+  user: TCurrentUser;
 }
+
+/** The context of a request on a route open to visitors. */
+export function visitorContextOf(request: FastifyRequest): RequestContext {
+  return {
+    user: request.user,
+    ip: clientAddress(request),
+    userAgent: request.headers['user-agent'] ?? null,
+    sessionToken: request.sessionToken,
+  };
+}
+
+/** The context of a request on a signed-in route (the auth plugin has already refused others). */
+export function contextOf(request: FastifyRequest): SignedInContext {
+  const ctx = visitorContextOf(request);
+  if (!ctx.user) throw unauthorized();
+  return { ...ctx, user: ctx.user };
+}
+
+/** The same caller, now known as this user (just signed in). */
+export const actingAs = (ctx: RequestContext, user: TCurrentUser): SignedInContext => ({ ...ctx, user });

@@ -5,6 +5,7 @@ import { can, type TCapability } from '#domain/permissions';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { forbidden, unauthorized } from '../http/errors.ts';
+import type { SessionCache } from '../modules/auth/session-cache.ts';
 import { resolveSession } from '../modules/auth/session-store.ts';
 
 /**
@@ -32,7 +33,7 @@ declare module 'fastify' {
 
 export const SESSION_COOKIE = 'sid';
 
-export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; config: Config }) => {
+export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; config: Config; sessions: SessionCache }) => {
   const policy = { idleMs: opts.config.sessionIdleMs, maxMs: opts.config.sessionMaxMs };
   app.decorateRequest('user', null);
   app.decorateRequest('sessionToken', null);
@@ -55,7 +56,7 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; config
     const token = request.cookies[SESSION_COOKIE];
     if (token) {
       request.sessionToken = token;
-      request.user = await resolveSession(opts.db, token, opts.config.now(), policy);
+      request.user = await resolveSession(opts.db, opts.sessions, token, opts.config.now(), policy);
       if (!request.user) reply.clearCookie(SESSION_COOKIE, { path: '/' });
     }
     if (access === 'public') return;

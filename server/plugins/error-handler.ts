@@ -1,56 +1,83 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { ERROR_MESSAGES, type TErrorBody } from '#domain/errors';
+import { ERRORS, type TErrorBody, type TErrorCode, type TFieldError } from '#domain/errors';
 import { HttpError } from '../http/errors.ts';
+import { loggableError } from '../http/loggable-error.ts';
 
 /**
- * Every failure leaves as the contract's JSON: `{message}`, plus `errors` with one entry per
- * field on a 400. Client mistakes keep their 4xx status; anything unexpected is logged and
- * answered with a generic 500 text, so internals never reach the browser.
+ * Every failure leaves as the contract's JSON: `{message, code}`, plus `errors` with one entry
+ * per field on a 400. Client mistakes keep a 4xx status; anything unexpected is logged (without
+ * the values of a failed query) and answered with a generic 500 text, so internals never reach
+ * the browser.
  */
 export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
-      return reply.code(error.statusCode).headers(error.headers).send({ message: error.message, ...error.extra });
+      return reply.code(error.statusCode).headers(error.headers)
+        .send({ message: error.message, code: error.code, ...error.extra });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const context = (error as { validationContext?: string }).validationContext ?? 'body';
-      const errors = error.validation.flatMap((v) => {
-        const at = v.instancePath.slice(1).replaceAll('/', '.');
-        const prefix = at ? `${at}.` : '';
-        // An unknown field is named itself, so the caller sees which one to drop.
-        const unknownKeys = v.keyword === 'unrecognized_keys' ? (v.params as { keys?: string[] }).keys ?? [] : [];
-        if (unknownKeys.length > 0) return unknownKeys.map((k) => ({ path: prefix + k, message: 'Unknown field' }));
-        return [{ path: at || context, message: v.message ?? 'Invalid value' }];
-      });
-      return reply.code(400).send({ message: ERROR_MESSAGES.validation, errors } satisfies TErrorBody);
+      return send(reply, 'request.validation', { errors: fieldErrors(error.validation, context) });
     }
     const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      return reply.code(status).send({ message: clientErrorMessage(error) });
-    }
-    request.log.error({ err: error }, 'request failed');
-    return reply.code(500).send({ message: ERROR_MESSAGES.internal });
+    if (status >= 400 && status < 500) return send(reply, clientErrorCode(error));
+    request.log.error({ err: loggableError(error) }, 'request failed');
+    return send(reply, 'server.internal');
   });
 
-  app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found` });
-  });
+  app.setNotFoundHandler((request, reply) =>
+    send(reply, 'route.notFound', { message: `Route ${request.method} ${request.url.split('?')[0]} not found` }));
 });
 
-function clientErrorMessage(error: FastifyError): string {
+/**
+ * Fastify's `frameworkErrors`: what it refuses before routing (a malformed URL such as `/x%`, a
+ * parameter over the length limit) leaves as the same body as every other 400, never echoing
+ * the URL. No hook runs for these, so the security headers are set here.
+ */
+export function frameworkErrorHandler(headers: Record<string, string>) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    reply.headers(headers);
+    if (error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH') return send(reply, 'request.invalid');
+    request.log.error({ err: loggableError(error) }, 'request failed');
+    return send(reply, 'server.internal');
+  };
+}
+
+function send(
+  reply: FastifyReply,
+  code: TErrorCode,
+  fields: { message?: string; errors?: TFieldError[] } = {},
+) {
+  const body: TErrorBody = { message: fields.message ?? ERRORS[code].message, code, ...(fields.errors ? { errors: fields.errors } : {}) };
+  return reply.code(ERRORS[code].status).send(body);
+}
+
+function fieldErrors(validation: FastifyError['validation'] & object, context: string): TFieldError[] {
+  return validation.flatMap((v) => {
+    const at = v.instancePath.slice(1).replaceAll('/', '.');
+    const prefix = at ? `${at}.` : '';
+    // An unknown field is named itself, so the caller sees which one to drop.
+    const unknownKeys = v.keyword === 'unrecognized_keys' ? (v.params as { keys?: string[] }).keys ?? [] : [];
+    if (unknownKeys.length > 0) return unknownKeys.map((k) => ({ path: prefix + k, message: 'Unknown field' }));
+    return [{ path: at || context, message: v.message ?? 'Invalid value' }];
+  });
+}
+
+/** Fastify's own 4xx refusals, by their codes; their messages can echo input, so the table's text is sent. */
+function clientErrorCode(error: FastifyError): TErrorCode {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return 'Request body is not valid JSON';
+      return 'request.malformedJson';
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return 'Request body is empty but declared as JSON';
+      return 'request.emptyJson';
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return 'Unsupported content type; send JSON';
+      return 'request.unsupportedMediaType';
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return 'Request body is too large';
+      return 'request.tooLarge';
     default:
       // JSON.parse errors arrive as SyntaxError with status 400.
-      return error instanceof SyntaxError ? 'Request body is not valid JSON' : error.message;
+      return error instanceof SyntaxError ? 'request.malformedJson' : 'request.invalid';
   }
 }

@@ -12,6 +12,9 @@ import type { Config } from '../config.ts';
  */
 export const webPlugin = fp(async (app: FastifyInstance, opts: { config: Config }) => {
   const root = opts.config.webDist;
+  // The build writes source maps for debugging by hand (vite.config.ts, 'hidden': no bundle
+  // names them); in production they hold the app's whole source and are never served.
+  const servesMaps = opts.config.env !== 'production';
   const indexFile = path.join(root, 'index.html');
   if (!fs.existsSync(indexFile)) {
     app.log.warn(`No built web app at ${root}; serving the API only (run npm run build)`);
@@ -21,6 +24,7 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { config: Config 
     root,
     wildcard: false,
     index: false,
+    ...(servesMaps ? {} : { globIgnore: ['**/*.map'] }),
     setHeaders(res, filePath) {
       res.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`)
         ? 'public, max-age=31536000, immutable'
@@ -33,15 +37,15 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { config: Config 
   app.get('/', (_request, reply) => sendIndex(reply));
   app.get('/*', (request, reply) => {
     const url = request.url.split('?')[0]!;
-    if (url.startsWith('/api/') || url === '/api') {
-      return reply.code(404).send({ message: `Route GET ${url} not found` });
-    }
+    // Unknown API paths and missing files get the one not-found answer (JSON with its code).
+    if (url.startsWith('/api/') || url === '/api') return reply.callNotFound();
     const file = path.join(root, path.normalize(decodeURIComponent(url)).replace(/^([/\\])+/, ''));
+    if (!servesMaps && file.endsWith('.map')) return reply.callNotFound();
     if (file.startsWith(root + path.sep) && fs.existsSync(file) && fs.statSync(file).isFile()) {
       return reply.sendFile(path.relative(root, file));
     }
     // A missing asset is a real 404; any other path is a client-side route.
-    if (url.startsWith('/assets/')) return reply.code(404).send({ message: 'Not found' });
+    if (url.startsWith('/assets/')) return reply.callNotFound();
     return sendIndex(reply);
   });
 });

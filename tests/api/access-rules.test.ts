@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAPABILITIES, type TCapability } from '#domain/permissions';
 import { ROLES } from '#domain/roles';
 import { loadConfig } from '../../server/config.ts';
+import { createSessionCache } from '../../server/modules/auth/session-cache.ts';
 import { authPlugin } from '../../server/plugins/auth.ts';
 import { anonymous, signInAs } from '../helpers/sign-in.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -22,7 +23,7 @@ describe('access rules', () => {
 
   it('an /api route without one stops the app from starting', async () => {
     const app = Fastify();
-    await app.register(authPlugin, { db: t.db, config: loadConfig({ LOG_LEVEL: 'silent' }) });
+    await app.register(authPlugin, { db: t.db, config: loadConfig({ LOG_LEVEL: 'silent' }), sessions: createSessionCache({ revalidateMs: 0, maxEntries: 1 }) });
     expect(() => app.get('/api/forgotten', async () => 'secret')).toThrow(/declares no access rule/);
     await app.close();
   });
@@ -33,7 +34,7 @@ describe('access rules', () => {
     for (const route of guarded) {
       const res = await anonymous(t).request(route.method as 'GET', concrete(route.url), route.method === 'GET' ? undefined : {});
       expect(res.statusCode, `${route.method} ${route.url}`).toBe(401);
-      expect(res.json()).toEqual({ message: 'Unauthorized' });
+      expect(res.json()).toEqual({ message: 'Unauthorized', code: 'auth.unauthenticated' });
     }
   });
 
@@ -54,7 +55,7 @@ describe('cross-site requests', () => {
   it('refuses a state-changing request from a foreign Origin before doing anything', async () => {
     const res = await anonymous(t).post('/api/auth/login', { email: 'a@b.c', password: 'x' }, { origin: 'https://evil.example' });
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ message: 'Cross-site request refused' });
+    expect(res.json()).toEqual({ message: 'Cross-site request refused', code: 'request.crossSite' });
   });
 
   it('accepts the same origin', async () => {
@@ -73,12 +74,12 @@ describe('responses', () => {
     const res = await anonymous(t).get('/api/health');
     expect(res.headers['content-security-policy']).toContain("script-src 'self'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(res.headers['x-frame-options']).toBe('DENY');
   });
 
   it('an unknown /api path is a JSON 404', async () => {
     const res = await anonymous(t).get('/api/no-such-thing');
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ message: expect.any(String) });
+    expect(res.json()).toEqual({ message: expect.any(String), code: 'route.notFound' });
   });
 });

@@ -1,12 +1,12 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PATIENT_LIMITS } from '#domain/patients';
+import { PATIENT_LIMITS, ZPatient } from '#domain/patients';
 import { queryRows } from '../../server/db/database.ts';
-import { auditEvents } from '../../server/db/schema/auth.ts';
+import { auditTrailOfPatient } from '../../server/modules/audit/audit.queries.ts';
 import { patients } from '../../server/db/schema/clinical.ts';
 import { patientInput, unique } from '../helpers/factories.ts';
 import { anonymous, signInAs, type SignedIn } from '../helpers/sign-in.ts';
-import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
+import { buildTestApp, eventsDelivered, type TestApp } from '../helpers/test-app.ts';
 
 let t: TestApp;
 let nurse: SignedIn;
@@ -25,8 +25,7 @@ afterAll(async () => { await t?.close(); });
 
 const patientCount = async () => (await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from patients`))[0]!.n;
 const stored = async (id: string) => (await t.db.select().from(patients).where(eq(patients.id, id)))[0];
-const auditFor = (patientId: string, action: string) =>
-  t.db.select().from(auditEvents).where(and(eq(auditEvents.patientId, patientId), eq(auditEvents.action, action)));
+const auditFor = (patientId: string, action: string) => auditTrailOfPatient(t.db, patientId, action);
 
 describe('POST /api/patients', () => {
   it('creates a patient, stores every field, and records who did it', async () => {
@@ -101,6 +100,7 @@ describe('POST /api/patients', () => {
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({
       message: 'A patient with the same name and date of birth already exists',
+      code: 'patient.duplicate',
       duplicates: [{ id: first.id, firstName: first.firstName, lastName: first.lastName, dateOfBirth: first.dateOfBirth }],
     });
     expect(await patientCount()).toBe(before);
@@ -206,12 +206,16 @@ describe('GET /api/patients', () => {
     expect((await nurse.get('/api/patients?limit=0')).statusCode).toBe(400);
   });
 
-  it('records each patient shown in the audit trail', async () => {
-    const created = (await nurse.post('/api/patients', patientInput())).json();
-    await scribe.get(`/api/patients?search=${created.lastName}`);
+  it('records each patient shown in the audit trail, with one row per list request', async () => {
+    const tag = unique('aud');
+    const created = (await nurse.post('/api/patients', patientInput({ lastName: `A${tag}` }))).json();
+    const other = (await nurse.post('/api/patients', patientInput({ lastName: `B${tag}` }))).json();
+    await scribe.get(`/api/patients?search=${tag}`);
     await scribe.get(`/api/patients/${created.id}`);
     const listRows = await auditFor(created.id, 'patient.list');
     expect(listRows.map((r) => r.actorId)).toEqual([scribe.user.id]);
+    expect(listRows[0]!.patientIds).toEqual([created.id, other.id]);
+    expect((await auditFor(other.id, 'patient.list')).map((r) => r.id)).toEqual([listRows[0]!.id]);
     expect((await auditFor(created.id, 'patient.read'))[0]!.actorId).toBe(scribe.user.id);
   });
 });
@@ -242,5 +246,92 @@ describe('who may see and change patient records', () => {
 
   it('an unknown id is 404', async () => {
     expect((await nurse.get('/api/patients/00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+  });
+});
+
+describe('PUT /api/patients/:id with the record read back', () => {
+  it('accepts the whole record sent back with a change, ignoring its read-only fields', async () => {
+    const created = (await nurse.post('/api/patients', patientInput())).json();
+    t.clock.advance(1000);
+    const res = await nurse.put(`/api/patients/${created.id}`, { ...created, phone: '555-0177', createdAt: '2001-01-01T00:00:00Z' });
+    expect(res.statusCode).toBe(200);
+    const row = (await stored(created.id))!;
+    expect(row.phone).toBe('555-0177');
+    expect(row.createdAt.toISOString()).toBe(created.createdAt);
+    expect(row.updatedAt.toISOString()).not.toBe(created.updatedAt);
+    // isActive came back unchanged: a nurse needs no right to deactivate for that.
+    expect(row.isActive).toBe(true);
+  });
+
+  it('refuses an id that is not the record in the path, and changes nothing', async () => {
+    const created = (await nurse.post('/api/patients', patientInput())).json();
+    const other = (await nurse.post('/api/patients', patientInput())).json();
+    const res = await nurse.put(`/api/patients/${created.id}`, { ...created, id: other.id, phone: '555-0111' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual([{ path: 'id', message: expect.any(String) }]);
+    expect((await stored(created.id))!.phone).toBe(created.phone);
+    expect((await stored(other.id))!.phone).toBe(other.phone);
+  });
+
+  it('still refuses a truly unknown field', async () => {
+    const created = (await nurse.post('/api/patients', patientInput())).json();
+    const res = await nurse.put(`/api/patients/${created.id}`, { ...created, favouriteColour: 'blue' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual([{ path: 'favouriteColour', message: 'Unknown field' }]);
+  });
+
+  it('changes nothing for an update that changes nothing: no new updatedAt, no audit row, no event', async () => {
+    const created = (await nurse.post('/api/patients', patientInput())).json();
+    await eventsDelivered();
+    const eventsBefore = t.events.length;
+    t.clock.advance(1000);
+    for (const body of [{}, { ...created }, { phone: created.phone, firstName: ` ${created.firstName} ` }]) {
+      const res = await nurse.put(`/api/patients/${created.id}`, body);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().updatedAt).toBe(created.updatedAt);
+    }
+    expect((await stored(created.id))!.updatedAt.toISOString()).toBe(created.updatedAt);
+    expect(await auditFor(created.id, 'patient.update')).toHaveLength(0);
+    await eventsDelivered();
+    expect(t.events.length).toBe(eventsBefore);
+  });
+
+  it('a nurse who sends isActive changed is refused, and the record stays active', async () => {
+    const created = (await nurse.post('/api/patients', patientInput())).json();
+    const res = await nurse.put(`/api/patients/${created.id}`, { ...created, isActive: false });
+    expect(res.statusCode).toBe(403);
+    expect((await stored(created.id))!.isActive).toBe(true);
+  });
+});
+
+describe('the unfiltered first page, shared by every request for a few seconds', () => {
+  it('shows a patient created a moment before, and records every request that was shown it', async () => {
+    const before = await nurse.get('/api/patients?limit=5');
+    expect(before.statusCode).toBe(200);
+    // Sorts first: the list is by last name.
+    const created = (await nurse.post('/api/patients', patientInput({ lastName: `Aaaa${unique('first')}` }))).json();
+    const after = await nurse.get('/api/patients?limit=5');
+    expect(after.json()[0].id).toBe(created.id);
+    expect(Number(after.headers['x-total-count'])).toBe(Number(before.headers['x-total-count']) + 1);
+
+    await scribe.get('/api/patients?limit=5');
+    const shown = await auditFor(created.id, 'patient.list');
+    expect(shown.map((r) => r.actorId).sort()).toEqual([nurse.user.id, scribe.user.id].sort());
+  });
+
+  it('is sent as the response schema names it, the same as any other page', async () => {
+    const shared = await nurse.get('/api/patients?limit=5');
+    expect(shared.headers['content-type']).toBe('application/json; charset=utf-8');
+    const fresh = await nurse.get(`/api/patients?limit=5&search=${encodeURIComponent(shared.json()[0].lastName)}`);
+    expect(Object.keys(shared.json()[0]).sort()).toEqual(Object.keys(ZPatient.shape).sort());
+    expect(fresh.json().find((p: { id: string }) => p.id === shared.json()[0].id)).toEqual(shared.json()[0]);
+  });
+
+  it('a deactivated patient leaves it at once', async () => {
+    const created = (await nurse.post('/api/patients', patientInput({ lastName: `Aaaa${unique('gone')}` }))).json();
+    const ids = async () => (await nurse.get('/api/patients?limit=5')).json().map((p: { id: string }) => p.id);
+    expect(await ids()).toContain(created.id);
+    expect((await scheduler.put(`/api/patients/${created.id}`, { isActive: false })).statusCode).toBe(200);
+    expect(await ids()).not.toContain(created.id);
   });
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { Writable } from 'node:stream';
 import path from 'node:path';
 import { inArray, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { queryRows } from '../../server/db/database.ts';
 import { users } from '../../server/db/schema/auth.ts';
@@ -76,8 +76,9 @@ describe('request logs', () => {
     const stream = new Writable({ write(chunk, _enc, done) { written += chunk.toString(); done(); } });
     const app = await buildApp({ ...t.config, logLevel: 'info' }, t.db, { logStream: stream });
     await app.inject({ method: 'GET', url: '/api/patients?search=Hartley' });
+    // The line is written when the response has finished, which may be just after inject returns.
+    await vi.waitFor(() => expect(written).toContain('/api/patients'));
     await app.close();
-    expect(written).toContain('/api/patients');
     expect(written).not.toContain('Hartley');
   });
 });

@@ -1,21 +1,12 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anonymous } from '../helpers/sign-in.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
+import { fakeWebDist } from '../helpers/web-dist.ts';
 
 let t: TestApp;
-let dist: string;
-beforeAll(async () => {
-  dist = fs.mkdtempSync(path.join(os.tmpdir(), 'ehr-dist-'));
-  fs.mkdirSync(path.join(dist, 'assets'));
-  fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>app</title>');
-  fs.writeFileSync(path.join(dist, 'assets', 'app-1234.js'), 'console.log(1)');
-  fs.writeFileSync(path.join(dist, 'favicon.svg'), '<svg/>');
-  t = await buildTestApp({ WEB_DIST: dist });
-});
-afterAll(async () => { await t?.close(); fs.rmSync(dist, { recursive: true, force: true }); });
+const dist = fakeWebDist();
+beforeAll(async () => { t = await buildTestApp({ WEB_DIST: dist.dir }); });
+afterAll(async () => { await t?.close(); dist.remove(); });
 
 describe('serving the web app', () => {
   it('answers any client route with index.html, never cached', async () => {
@@ -35,10 +26,12 @@ describe('serving the web app', () => {
   });
 
   it('answers a missing asset and an unknown API path with a JSON 404', async () => {
-    expect((await anonymous(t).get('/assets/missing.js')).statusCode).toBe(404);
+    const asset = await anonymous(t).get('/assets/missing.js');
+    expect(asset.statusCode).toBe(404);
+    expect(asset.json().code).toBe('route.notFound');
     const api = await anonymous(t).get('/api/nothing-here');
     expect(api.statusCode).toBe(404);
-    expect(api.json().message).toBeTruthy();
+    expect(api.json()).toEqual({ message: 'Route GET /api/nothing-here not found', code: 'route.notFound' });
   });
 
   it('never serves files outside the build, and a malformed path is a 4xx, not a 500', async () => {

@@ -1,5 +1,8 @@
+import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { TDomainEvent } from '#domain/live-events';
 import { buildApp } from '../../server/app.ts';
+import { createDatabaseEventBus, createInProcessEventBus, type EventBus } from '../../server/events/event-bus.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
 import type { Database } from '../../server/db/database.ts';
 import { freshDatabase } from './test-database.ts';
@@ -15,25 +18,54 @@ export interface TestApp {
   db: Database['db'];
   config: Config;
   clock: TestClock;
+  /** Every domain event published after a commit, in order. */
+  events: TDomainEvent[];
+  /** The app's event bus, to publish as another instance would. */
+  bus: EventBus;
+  /** Everything the app logged (only with `captureLog`; otherwise logging is off). */
+  log(): string;
   close(): Promise<void>;
 }
 
 /** The real app on a fresh database of the run's engine, with a clock the test can move. */
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const database = await freshDatabase();
+export interface TestAppOptions {
+  captureLog?: boolean;
+  /** Another app's database: a second instance on the same data (closing it leaves the database). */
+  sharing?: TestApp;
+  /** 'database': events travel through the database (LISTEN/NOTIFY) as between real instances. */
+  bus?: 'inProcess' | 'database';
+}
+
+export async function buildTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
+  const database = options.sharing ? options.sharing.database : await freshDatabase();
+  let logged = '';
+  const logStream = new Writable({ write(chunk, _encoding, done) { logged += chunk.toString(); done(); } });
+  const bus = options.bus === 'database' ? await createDatabaseEventBus(database) : createInProcessEventBus();
+  const events: TDomainEvent[] = [];
+  bus.subscribe(({ event }) => { events.push(event); });
   let offset = 0;
   const clock: TestClock = { now: () => new Date(Date.now() + offset), advance: (ms) => { offset += ms; } };
   const config: Config = {
-    ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DEMO: '0', CLINIC_TIME_ZONE: 'America/New_York', WEB_DIST: '/nonexistent', ...env }),
+    ...loadConfig({
+      NODE_ENV: 'test', LOG_LEVEL: options.captureLog ? 'info' : 'silent', DEMO: '0',
+      CLINIC_TIME_ZONE: 'America/New_York', WEB_DIST: '/nonexistent', ...env,
+    }),
     now: clock.now,
   };
-  const app = await buildApp(config, database.db);
+  const app = await buildApp(config, database.db, { logStream, events: bus });
   await app.ready();
   return {
-    app, database, db: database.db, config, clock,
-    close: async () => { await app.close(); await database.close(); },
+    app, database, db: database.db, config, clock, events, bus, log: () => logged,
+    close: async () => {
+      await app.close();
+      await bus.close();
+      if (!options.sharing) await database.close();
+    },
   };
 }
+
+/** Resolves once the event bus has handed on what was published so far (it delivers on the next turn). */
+export const eventsDelivered = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
 
 /** A caller with a cookie jar of one session cookie, for short request stories. */
 export class Client {

@@ -2,7 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, useEffect, useRef } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
-import { useCurrentUser } from './api/current-user.ts';
+import { useCurrentUser } from './api/auth/current-user.ts';
 import { ErrorState } from './components/error-state.tsx';
 import { FullScreenLoading } from './components/full-screen-loading.tsx';
 import { Spinner } from './components/ui/spinner.tsx';
@@ -14,7 +14,7 @@ import { queryClient } from './lib/query-client.ts';
 import { LandingPage } from './pages/landing/landing-page.tsx';
 import { NotFoundPage } from './pages/not-found/not-found-page.tsx';
 import { SignInPage } from './pages/sign-in/sign-in-page.tsx';
-import { findSignedInRoute, SIGN_IN_PATH, SIGNED_IN_ROUTES } from './routes.ts';
+import { findScreen, mayOpen, OPENABLE_SCREENS, SIGN_IN_PATH } from './screens.ts';
 
 export function App() {
   return (
@@ -53,8 +53,8 @@ function VisitorApp() {
     <Switch>
       <Route path="/" component={LandingPage} />
       <Route path={SIGN_IN_PATH} component={SignInPage} />
-      {SIGNED_IN_ROUTES.map((route) => (
-        <Route key={route.path} path={route.path} component={LeaveForSignIn} />
+      {OPENABLE_SCREENS.map((screen) => (
+        <Route key={screen.path} path={screen.path} component={LeaveForSignIn} />
       ))}
       <Route component={NotFoundPage} />
     </Switch>
@@ -63,16 +63,19 @@ function VisitorApp() {
 
 function SignedInApp({ user }: { user: TCurrentUser }) {
   const [location] = useLocation();
-  const route = findSignedInRoute(location);
-  useDocumentTitle(route?.title ?? null);
+  const screen = findScreen(location);
+  useDocumentTitle(screen?.title ?? null);
 
   if (location === SIGN_IN_PATH) return <Redirect to="/" replace />;
-  if (!route) return <NotFoundPage />;
+  if (!screen) return <NotFoundPage />;
+  // The one access gate: a screen never re-checks its own capability. The web only hides;
+  // the server refuses anyway.
+  const Content = screen.Denied && !mayOpen(user, screen) ? screen.Denied : screen.Screen;
   // One layout instance across screens, so sidebar state survives navigation.
   return (
     <AppLayout user={user}>
       <Suspense fallback={<ScreenLoading />}>
-        <route.Screen user={user} />
+        <Content user={user} />
       </Suspense>
     </AppLayout>
   );

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
 import { DEFAULT_ROLE } from '#domain/roles';
 import { userRole } from './enums.ts';
 import { at, id, timestamps } from './columns.ts';
@@ -28,13 +28,23 @@ export const sessions = pgTable('sessions', {
   expire: timestamp('expire', { precision: 6, withTimezone: true, mode: 'date' }).notNull(),
 }, (t) => [index('sessions_expire_idx').on(t.expire)]);
 
-/** Failed sign-in counters by email and by address; shared by every app instance. */
+/** Failed sign-ins counted by (account, address), by address and by account; shared by every app instance. */
 export const loginThrottle = pgTable('login_throttle', {
   key: text('key').primaryKey(),
   failures: integer('failures').notNull(),
   windowStartedAt: at('window_started_at').notNull(),
   lockedUntil: at('locked_until'),
-});
+}, (t) => [index('login_throttle_window_idx').on(t.windowStartedAt)]);
+
+/**
+ * Addresses an account has signed in from (by the email typed, as throttling counts it). An
+ * attempt from one of them is a known source: failures elsewhere never slow it down.
+ */
+export const signInSources = pgTable('sign_in_sources', {
+  email: varchar('email', { length: 255 }).notNull(),
+  address: varchar('address', { length: 64 }).notNull(),
+  lastSuccessAt: at('last_success_at').notNull(),
+}, (t) => [primaryKey({ columns: [t.email, t.address] }), index('sign_in_sources_last_success_idx').on(t.lastSuccessAt)]);
 
 /** Who did what to which record, written in the same transaction as the change. */
 export const auditEvents = pgTable('audit_events', {
@@ -43,13 +53,19 @@ export const auditEvents = pgTable('audit_events', {
   // and must never block or cascade with the records it describes.
   actorId: uuid('actor_id'),
   action: varchar('action', { length: 100 }).notNull(),
+  // 'allowed', or why the attempt was refused: 'unauthenticated', 'forbidden', 'not_found'.
+  outcome: varchar('outcome', { length: 20 }).notNull().default('allowed'),
   entityType: varchar('entity_type', { length: 50 }).notNull(),
   entityId: varchar('entity_id', { length: 100 }),
   patientId: uuid('patient_id'),
+  // Every patient a list request showed: one row per request, not one per patient.
+  patientIds: uuid('patient_ids').array(),
   at: at('at').notNull().defaultNow(),
   ip: varchar('ip', { length: 64 }),
   userAgent: text('user_agent'),
 }, (t) => [
   index('audit_events_patient_idx').on(t.patientId, t.at),
+  // "Who saw patient X" stays one indexed query: patient_id = X or patient_ids @> {X}.
+  index('audit_events_patient_ids_idx').using('gin', t.patientIds),
   index('audit_events_actor_idx').on(t.actorId, t.at),
 ]);

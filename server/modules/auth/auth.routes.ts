@@ -2,9 +2,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZCurrentUser, ZDemoAccounts, ZLogin } from '#domain/auth';
 import type { Deps } from '../../deps.ts';
-import { ZErrorBody, errorResponses } from '../../http/error-body.ts';
+import { ZErrorBody } from '#domain/errors';
+import { errorResponses } from '../../http/error-body.ts';
 import { clearSessionCookie, setSessionCookie } from '../../http/cookies.ts';
 import { notFound } from '../../http/errors.ts';
+import { contextOf, visitorContextOf } from '../../http/request-context.ts';
 import { login, logout } from './auth.service.ts';
 import { DEMO_PASSWORD, DEMO_USERS } from './demo-accounts.ts';
 import type { OidcSignIn } from './oidc.ts';
@@ -14,11 +16,7 @@ export const authRoutes: FastifyPluginAsyncZod<Deps & { oidc: OidcSignIn | null 
     config: { access: 'public' },
     schema: { body: ZLogin, response: { 200: ZCurrentUser, ...errorResponses, 429: ZErrorBody } },
   }, async (request, reply) => {
-    const { user, token } = await login(deps, request.body, {
-      ip: request.ip,
-      userAgent: request.headers['user-agent'] ?? null,
-      previousToken: request.sessionToken,
-    });
+    const { user, token } = await login(deps, visitorContextOf(request), request.body);
     setSessionCookie(reply, request, deps.config, token);
     return user;
   });
@@ -26,7 +24,7 @@ export const authRoutes: FastifyPluginAsyncZod<Deps & { oidc: OidcSignIn | null 
   app.get('/api/auth/user', {
     config: { access: 'signedIn' },
     schema: { response: { 200: ZCurrentUser, 401: ZErrorBody } },
-  }, async (request) => request.user!);
+  }, async (request) => contextOf(request).user);
 
   app.get('/api/auth/demo-users', {
     config: { access: 'public' },
@@ -54,12 +52,32 @@ export const authRoutes: FastifyPluginAsyncZod<Deps & { oidc: OidcSignIn | null 
     return reply.redirect('/');
   });
 
+  // Signing out changes state, so it is a POST behind the origin check (a foreign site cannot
+  // make a browser send one). The sign-out button posts a plain form: no body is read.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) => done(null, {}));
+  app.post('/api/logout', { config: { access: 'public' } }, async (request, reply) => {
+    await logout(deps, visitorContextOf(request));
+    clearSessionCookie(reply);
+    return reply.redirect('/', 303);
+  });
+
+  // Kept for the contract. A link on another site can make a browser open it, so a cross-site
+  // navigation gets a page asking to confirm (a same-origin form POST) instead of signing out.
   app.get('/api/logout', { config: { access: 'public' } }, async (request, reply) => {
-    await logout(deps, request.sessionToken, request.user, {
-      ip: request.ip,
-      userAgent: request.headers['user-agent'] ?? null,
-    });
+    if (request.headers['sec-fetch-site'] === 'cross-site') {
+      return reply.type('text/html; charset=utf-8').send(SIGN_OUT_CONFIRMATION);
+    }
+    await logout(deps, visitorContextOf(request));
     clearSessionCookie(reply);
     return reply.redirect('/');
   });
 };
+
+const SIGN_OUT_CONFIRMATION = `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign out?</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem;color:#0f172a}
+button,a{font:inherit;padding:.5rem 1rem;border-radius:6px}button{background:#2563eb;color:#fff;border:0;cursor:pointer}
+a{color:#1e293b}</style></head><body><h1>Sign out?</h1>
+<p>Another site sent you here. Sign out only if you meant to.</p>
+<form method="post" action="/api/logout"><button type="submit">Sign out</button> <a href="/">Stay signed in</a></form>
+</body></html>`;

@@ -1,74 +1,76 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ERROR_MESSAGES, tooManyAttemptsMessage } from '#domain/errors';
+import { tooManyAttemptsMessage } from '#domain/errors';
 import type { TCurrentUser, TLogin } from '#domain/auth';
-import type { Config } from '../../config.ts';
 import type { Queryable } from '../../db/database.ts';
+import { inTransaction, type Raise } from '../../db/transaction.ts';
 import type { Deps } from '../../deps.ts';
 import { HttpError } from '../../http/errors.ts';
+import { actingAs, type RequestContext, type SignedInContext } from '../../http/request-context.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { findUserByEmail, normalizeEmail, toCurrentUser } from './auth.queries.ts';
-import { clearFailures, lockedFor, recordFailure, slowdownMs, THROTTLE, throttleKeys } from './login-throttle.ts';
+import {
+  ACCOUNT_POLICY, ADDRESS_POLICY, clearFailures, isKnownSource, lockedFor, PAIR_POLICY, recordFailure, rememberSource, slowdownMs, throttleKeys,
+} from './login-throttle.ts';
 import { verifyPassword } from './passwords.ts';
-import { createSession, deleteSession } from './session-store.ts';
+import { createSession, endSession } from './session-store.ts';
 
-export interface ClientMeta {
-  ip: string;
-  userAgent: string | null;
-  /** The session cookie the browser already had, ended at sign-in so its id never carries over. */
-  previousToken: string | null;
-}
-
-export async function login(deps: Deps, input: TLogin, meta: ClientMeta): Promise<{ user: TCurrentUser; token: string }> {
+export async function login(deps: Deps, ctx: RequestContext, input: TLogin): Promise<{ user: TCurrentUser; token: string }> {
   const { db, config } = deps;
   const now = config.now();
   const email = normalizeEmail(input.email);
-  const keys = throttleKeys(email, meta.ip);
-  const actor = { userId: null, ip: meta.ip, userAgent: meta.userAgent };
+  const keys = throttleKeys(email, ctx.ip);
+  // A known source answers only for its own failures (login-throttle.ts).
+  const known = await isKnownSource(db, email, ctx.ip, now);
 
-  const retryAfter = await lockedFor(db, [keys.email, keys.address], now);
+  const retryAfter = await lockedFor(db, known ? [keys.pair] : [keys.pair, keys.address, keys.account], now);
   if (retryAfter !== null) {
-    await recordAudit(db, actor, { action: 'auth.login_refused_locked', entityType: 'user', entityId: email.slice(0, 100) });
-    throw new HttpError(429, tooManyAttemptsMessage(retryAfter), { 'retry-after': String(retryAfter) });
+    await recordAudit(db, ctx, { action: 'auth.login_refused_locked', entityType: 'user', entityId: email.slice(0, 100) });
+    throw new HttpError('signIn.throttled', { message: tooManyAttemptsMessage(retryAfter), headers: { 'retry-after': String(retryAfter) } });
   }
 
   const user = await findUserByEmail(db, email);
   const passwordOk = await verifyPassword(user?.passwordHash ?? null, input.password);
   if (!user || !passwordOk) {
     const failures = await db.transaction(async (tx) => {
-      await recordFailure(tx, keys.address, THROTTLE.addressLimit, now);
-      await recordAudit(tx, actor, { action: 'auth.login_failed', entityType: 'user', entityId: user?.id ?? null });
-      return recordFailure(tx, keys.email, THROTTLE.emailLimit, now);
+      await recordFailure(tx, keys.address, now, ADDRESS_POLICY);
+      await recordFailure(tx, keys.account, now, ACCOUNT_POLICY);
+      await recordAudit(tx, ctx, { action: 'auth.login_failed', entityType: 'user', entityId: user?.id ?? null });
+      return recordFailure(tx, keys.pair, now, PAIR_POLICY);
     });
     await sleep(slowdownMs(failures));
-    throw new HttpError(401, ERROR_MESSAGES.invalidCredentials);
+    throw new HttpError('signIn.invalidCredentials');
   }
+  const signedIn = toCurrentUser(user);
   if (!user.isActive) {
-    await recordAudit(db, { ...actor, userId: user.id }, { action: 'auth.login_refused_inactive', entityType: 'user', entityId: user.id });
-    throw new HttpError(403, ERROR_MESSAGES.accountDeactivated);
+    await recordAudit(db, actingAs(ctx, signedIn), { action: 'auth.login_refused_inactive', entityType: 'user', entityId: user.id });
+    throw new HttpError('signIn.deactivated');
   }
 
-  const token = await db.transaction(async (tx) => {
-    await clearFailures(tx, keys.email);
-    return beginSession(tx, config, user.id, meta, 'auth.login');
+  const token = await inTransaction(deps, async (tx, raise) => {
+    await clearFailures(tx, keys.pair);
+    await rememberSource(tx, email, ctx.ip, now);
+    return beginSession(deps, tx, raise, actingAs(ctx, signedIn), 'auth.login');
   });
-  return { user: toCurrentUser(user), token };
+  return { user: signedIn, token };
 }
 
 /**
  * Starts a session for someone who has proved who they are, however they did: ends the session
  * the browser held before (so an id never carries over), creates the new one and records it.
  */
-export async function beginSession(tx: Queryable, config: Config, userId: string, meta: ClientMeta, action: string): Promise<string> {
-  if (meta.previousToken) await deleteSession(tx, meta.previousToken);
-  const token = await createSession(tx, userId, config.now(), { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs });
-  await recordAudit(tx, { userId, ip: meta.ip, userAgent: meta.userAgent }, { action, entityType: 'user', entityId: userId });
+export async function beginSession(deps: Deps, tx: Queryable, raise: Raise, ctx: SignedInContext, action: string): Promise<string> {
+  const { config } = deps;
+  if (ctx.sessionToken) await endSession(tx, raise, deps.sessions, ctx.sessionToken);
+  const token = await createSession(tx, ctx.user.id, config.now(), { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs });
+  await recordAudit(tx, ctx, { action, entityType: 'user', entityId: ctx.user.id });
   return token;
 }
 
-export async function logout(deps: Deps, token: string | null, user: TCurrentUser | null, meta: Omit<ClientMeta, 'previousToken'>): Promise<void> {
+export async function logout(deps: Deps, ctx: RequestContext): Promise<void> {
+  const token = ctx.sessionToken;
   if (!token) return;
-  await deps.db.transaction(async (tx) => {
-    await deleteSession(tx, token);
-    if (user) await recordAudit(tx, { userId: user.id, ...meta }, { action: 'auth.logout', entityType: 'user', entityId: user.id });
+  await inTransaction(deps, async (tx, raise) => {
+    await endSession(tx, raise, deps.sessions, token);
+    if (ctx.user) await recordAudit(tx, ctx, { action: 'auth.logout', entityType: 'user', entityId: ctx.user.id });
   });
 }

@@ -1,22 +1,64 @@
-import { inArray, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt, or, isNull, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/database.ts';
-import { loginThrottle } from '../../db/schema/auth.ts';
+import { loginThrottle, signInSources } from '../../db/schema/auth.ts';
 
 /**
- * Failed sign-ins are counted per email and per address within a window. Past a few failures
- * each answer is delayed; at the limit the key is locked for a while and sign-in answers 429.
- * Counters live in the database so every app instance sees the same ones.
+ * Sign-in throttling that slows an attacker down without locking the real user out
+ * (docs/security.md has the figures). Failures are counted by:
+ * - (account, address): 5 failures lock that pair for 15 minutes. An attacker guessing one
+ *   account from one address stops there; the account's owner elsewhere is not affected.
+ * - address, across accounts: 100 failures lock the address for 15 minutes (one source
+ *   spraying many accounts). High, because a clinic's staff often share one public address.
+ * - account, across addresses, over 24 hours: no lock, but past 10 failures each further one
+ *   makes the account wait longer (2 s, 4 s, 8 s... at most 15 minutes) before the next attempt
+ *   from an unknown source. Many addresses guessing one account are slowed together.
+ * A known source (an address the account has signed in from in the last 30 days) is held
+ * only to its own pair: failures from elsewhere never slow the real user down.
+ * From the third failure of a pair each answer is also delayed (250 ms, doubling, at most 2 s).
+ * Counters live in the database so every app instance sees the same ones; old rows expire.
  */
 export const THROTTLE = {
+  /** The window of the pair and address counters. */
   windowMs: 15 * 60_000,
-  lockMs: 15 * 60_000,
-  emailLimit: 5,
-  // Higher: one clinic's staff often share a single public address.
-  addressLimit: 30,
+  /** The account counter's: long, so its waits keep growing instead of starting over. */
+  accountWindowMs: 24 * 3_600_000,
+  pairLimit: 5,
+  pairLockMs: 15 * 60_000,
+  addressLimit: 100,
+  addressLockMs: 15 * 60_000,
+  /** Account failures before unknown sources must wait. */
+  accountFreeFailures: 10,
+  accountMaxWaitMs: 15 * 60_000,
+  knownSourceMs: 30 * 24 * 3_600_000,
   slowAfter: 2,
 } as const;
 
-export const throttleKeys = (email: string, ip: string) => ({ email: `email:${email}`, address: `ip:${ip}` });
+export interface ThrottleKeys {
+  pair: string;
+  address: string;
+  account: string;
+}
+
+export const throttleKeys = (email: string, ip: string): ThrottleKeys =>
+  ({ pair: `pair:${email}|${ip}`, address: `ip:${ip}`, account: `account:${email}` });
+
+/** The wait before an unknown source may try an account again, after its nth failure. */
+export function accountWaitMs(failures: number): number {
+  const over = failures - THROTTLE.accountFreeFailures;
+  return over <= 0 ? 0 : Math.min(THROTTLE.accountMaxWaitMs, 1000 * 2 ** over);
+}
+
+export async function isKnownSource(q: Queryable, email: string, ip: string, now: Date): Promise<boolean> {
+  const since = new Date(now.getTime() - THROTTLE.knownSourceMs);
+  const rows = await q.select({ email: signInSources.email }).from(signInSources)
+    .where(and(eq(signInSources.email, email), eq(signInSources.address, ip), gte(signInSources.lastSuccessAt, since))).limit(1);
+  return rows.length > 0;
+}
+
+export async function rememberSource(q: Queryable, email: string, ip: string, now: Date): Promise<void> {
+  await q.insert(signInSources).values({ email, address: ip, lastSuccessAt: now })
+    .onConflictDoUpdate({ target: [signInSources.email, signInSources.address], set: { lastSuccessAt: now } });
+}
 
 /** Seconds until the latest lock among the keys ends, or null when none is locked. */
 export async function lockedFor(q: Queryable, keys: string[], now: Date): Promise<number | null> {
@@ -26,10 +68,19 @@ export async function lockedFor(q: Queryable, keys: string[], now: Date): Promis
   return until > now.getTime() ? Math.ceil((until - now.getTime()) / 1000) : null;
 }
 
-/** Counts one failure against a key; returns the failures in the current window. */
-export async function recordFailure(q: Queryable, key: string, limit: number, now: Date): Promise<number> {
-  const windowStart = new Date(now.getTime() - THROTTLE.windowMs);
-  const lockUntil = new Date(now.getTime() + THROTTLE.lockMs);
+export interface FailurePolicy {
+  windowMs: number;
+  /** How long the key is locked after its nth failure in the window (0: not at all). */
+  lockMs: (failures: number) => number;
+}
+
+export const PAIR_POLICY: FailurePolicy = { windowMs: THROTTLE.windowMs, lockMs: (f) => (f >= THROTTLE.pairLimit ? THROTTLE.pairLockMs : 0) };
+export const ADDRESS_POLICY: FailurePolicy = { windowMs: THROTTLE.windowMs, lockMs: (f) => (f >= THROTTLE.addressLimit ? THROTTLE.addressLockMs : 0) };
+export const ACCOUNT_POLICY: FailurePolicy = { windowMs: THROTTLE.accountWindowMs, lockMs: accountWaitMs };
+
+/** Counts one failure against a key, locking it as its policy says; returns the failures in the window. */
+export async function recordFailure(q: Queryable, key: string, now: Date, policy: FailurePolicy): Promise<number> {
+  const windowStart = new Date(now.getTime() - policy.windowMs);
   const stale = sql`${loginThrottle.windowStartedAt} < ${windowStart.toISOString()}::timestamptz`;
   const [row] = await q.insert(loginThrottle)
     .values({ key, failures: 1, windowStartedAt: now })
@@ -38,16 +89,27 @@ export async function recordFailure(q: Queryable, key: string, limit: number, no
       set: {
         failures: sql`case when ${stale} then 1 else ${loginThrottle.failures} + 1 end`,
         windowStartedAt: sql`case when ${stale} then ${now.toISOString()}::timestamptz else ${loginThrottle.windowStartedAt} end`,
-        lockedUntil: sql`case when (case when ${stale} then 1 else ${loginThrottle.failures} + 1 end) >= ${limit}
-          then ${lockUntil.toISOString()}::timestamptz else null end`,
       },
     })
     .returning({ failures: loginThrottle.failures });
-  return row?.failures ?? 1;
+  const failures = row?.failures ?? 1;
+  const lock = policy.lockMs(failures);
+  if (lock > 0) await q.update(loginThrottle).set({ lockedUntil: new Date(now.getTime() + lock) }).where(eq(loginThrottle.key, key));
+  return failures;
 }
 
 export async function clearFailures(q: Queryable, key: string): Promise<void> {
-  await q.delete(loginThrottle).where(inArray(loginThrottle.key, [key]));
+  await q.delete(loginThrottle).where(eq(loginThrottle.key, key));
+}
+
+/** Counters whose longest window and lock have both passed, and sources unused for 30 days. */
+export async function deleteExpiredThrottleRows(q: Queryable, now: Date): Promise<void> {
+  const windowStart = new Date(now.getTime() - THROTTLE.accountWindowMs);
+  await q.delete(loginThrottle).where(and(
+    lt(loginThrottle.windowStartedAt, windowStart),
+    or(isNull(loginThrottle.lockedUntil), lt(loginThrottle.lockedUntil, now)),
+  ));
+  await q.delete(signInSources).where(lt(signInSources.lastSuccessAt, new Date(now.getTime() - THROTTLE.knownSourceMs)));
 }
 
 /** Delay before answering a failed attempt: nothing at first, then doubling up to 2 s. */

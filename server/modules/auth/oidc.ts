@@ -1,8 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import * as oidc from 'openid-client';
 import type { Deps } from '../../deps.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { HttpError } from '../../http/errors.ts';
-import { findUserByEmail } from './auth.queries.ts';
+import { actingAs, visitorContextOf } from '../../http/request-context.ts';
+import { findUserByEmail, toCurrentUser } from './auth.queries.ts';
 import { beginSession } from './auth.service.ts';
 
 /** Sign-in through the clinic's identity provider (Google Workspace, Entra ID, Okta...). */
@@ -53,19 +55,19 @@ export function createOidcSignIn(deps: Deps): OidcSignIn | null {
     async finish(request, reply) {
       const flow = parseFlow(request.cookies[FLOW_COOKIE]);
       reply.clearCookie(FLOW_COOKIE, { path: '/api/auth/oidc' });
-      if (!flow) throw new HttpError(400, 'Sign-in expired; start again');
+      if (!flow) throw new HttpError('signIn.expired');
       const current = new URL(request.url, redirectUri(request));
       const tokens = await oidc.authorizationCodeGrant(await configuration(), current, {
         pkceCodeVerifier: flow.verifier,
         expectedState: flow.state,
-      }).catch(() => { throw new HttpError(400, 'Sign-in with the identity provider failed'); });
+      }).catch(() => { throw new HttpError('signIn.providerFailed'); });
       const claims = tokens.claims();
       const email = typeof claims?.email === 'string' && claims.email_verified !== false ? claims.email : null;
       // Only people an admin already created get in; an unknown email is not a new account.
       const user = email ? await findUserByEmail(deps.db, email) : null;
-      if (!user || !user.isActive) throw new HttpError(403, 'No active account for this email. Ask your clinic administrator.');
-      const meta = { ip: request.ip, userAgent: request.headers['user-agent'] ?? null, previousToken: request.sessionToken };
-      return deps.db.transaction((tx) => beginSession(tx, deps.config, user.id, meta, 'auth.login_oidc'));
+      if (!user || !user.isActive) throw new HttpError('signIn.noAccount');
+      const ctx = actingAs(visitorContextOf(request), toCurrentUser(user));
+      return inTransaction(deps, (tx, raise) => beginSession(deps, tx, raise, ctx, 'auth.login_oidc'));
     },
   };
 }

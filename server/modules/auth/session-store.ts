@@ -1,16 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { eq, lt, sql } from 'drizzle-orm';
 import type { TCurrentUser } from '#domain/auth';
-import { queryRows, type Queryable } from '../../db/database.ts';
+import { preparedRows, type Queryable } from '../../db/database.ts';
 import { sessions } from '../../db/schema/auth.ts';
+import type { Raise } from '../../db/transaction.ts';
+import type { CachedSession, SessionCache } from './session-cache.ts';
 
 export interface SessionPolicy {
   idleMs: number;
   maxMs: number;
 }
 
-/** Only a hash of the cookie's token is stored (see the sessions table). */
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+/** Only a hash of the cookie's token is stored (see the sessions table); it is the session's id. */
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** Creates a session and returns the token for the cookie. */
 export async function createSession(q: Queryable, userId: string, now: Date, policy: SessionPolicy): Promise<string> {
@@ -25,39 +27,78 @@ export async function createSession(q: Queryable, userId: string, now: Date, pol
 }
 
 /**
- * Resolves a cookie token to its user in one round trip: the session must be unexpired and the
- * user still active (so deactivating someone ends their sessions at once). The idle deadline
- * slides forward, written at most once a minute per session, never past the absolute lifetime.
+ * Resolves a cookie token to its user: the session must be unexpired and the user still active
+ * (so deactivating someone ends their sessions). A session this instance verified within the
+ * cache's window costs no round trip (session-cache.ts says how every ending reaches it);
+ * otherwise one read-only statement. The idle deadline slides forward in memory on every
+ * request and is written only when it moved by more than a step, never past the absolute
+ * lifetime. (A read-only statement is what keeps the miss cheap: the data-modifying CTE it
+ * replaced cost a write path on every request.)
  */
-export async function resolveSession(q: Queryable, token: string, now: Date, policy: SessionPolicy): Promise<TCurrentUser | null> {
+export async function resolveSession(q: Queryable, cache: SessionCache, token: string, now: Date, policy: SessionPolicy): Promise<TCurrentUser | null> {
   const sid = hashToken(token);
-  const nowIso = now.toISOString();
-  const slidTo = new Date(now.getTime() + policy.idleMs).toISOString();
-  const minStep = new Date(now.getTime() + policy.idleMs - 60_000).toISOString();
-  const [row] = await queryRows<Record<string, unknown>>(q, sql`
-    with s as (
-      select s.sid, s.expire, (s.sess->>'absoluteExpiry')::timestamptz as absolute_expiry,
-             u.id, u.email, u.first_name, u.last_name, u.role
-      from sessions s join users u on u.id = (s.sess->>'userId')::uuid
-      where s.sid = ${sid} and s.expire > ${nowIso}::timestamptz and u.is_active
-    ), touched as (
-      update sessions set expire = least(${slidTo}::timestamptz, s.absolute_expiry)
-      from s where sessions.sid = s.sid and s.expire < least(${minStep}::timestamptz, s.absolute_expiry)
-      returning 1
-    )
-    select id, email, first_name, last_name, role from s`);
+  const nowMs = now.getTime();
+  const cached = cache.get(sid, nowMs);
+  if (cached) {
+    await slideIdleDeadline(q, sid, cached, nowMs, policy);
+    return cached.user;
+  }
+  const [row] = await preparedRows<Record<string, unknown>>(q, 'resolve_session', sql`
+    select s.expire, s.sess->>'absoluteExpiry' as absolute_expiry, u.id, u.email, u.first_name, u.last_name, u.role
+    from sessions s join users u on u.id = (s.sess->>'userId')::uuid
+    where s.sid = ${sid} and s.expire > ${now.toISOString()}::timestamptz and u.is_active`);
   if (!row) return null;
-  return {
-    id: String(row.id),
-    email: String(row.email),
-    firstName: (row.first_name as string | null) ?? null,
-    lastName: (row.last_name as string | null) ?? null,
-    role: row.role as TCurrentUser['role'],
+  const storedExpireMs = new Date(row.expire as string | Date).getTime();
+  const entry: CachedSession = {
+    user: {
+      id: String(row.id),
+      email: String(row.email),
+      firstName: (row.first_name as string | null) ?? null,
+      lastName: (row.last_name as string | null) ?? null,
+      role: row.role as TCurrentUser['role'],
+    },
+    expireMs: storedExpireMs,
+    absoluteMs: new Date(String(row.absolute_expiry)).getTime(),
+    storedExpireMs,
+    verifiedMs: nowMs,
   };
+  await slideIdleDeadline(q, sid, entry, nowMs, policy);
+  cache.set(sid, entry);
+  return entry.user;
 }
 
-export async function deleteSession(q: Queryable, token: string): Promise<void> {
-  await q.delete(sessions).where(eq(sessions.sid, hashToken(token)));
+/**
+ * The idle deadline is written when it would move by more than a tenth of the idle time, at
+ * most a minute: rare writes for the usual 30 minutes, and a short idle time still slides (a
+ * fixed minute never moved a one-minute deadline at all).
+ */
+const slideStepMs = (policy: SessionPolicy) => Math.min(60_000, policy.idleMs / 10);
+
+async function slideIdleDeadline(q: Queryable, sid: string, entry: CachedSession, nowMs: number, policy: SessionPolicy): Promise<void> {
+  const slideTo = Math.min(nowMs + policy.idleMs, entry.absoluteMs);
+  entry.expireMs = Math.max(entry.expireMs, slideTo);
+  if (entry.storedExpireMs >= slideTo - slideStepMs(policy)) return;
+  await q.update(sessions).set({ expire: new Date(slideTo) }).where(eq(sessions.sid, sid));
+  entry.storedExpireMs = slideTo;
+}
+
+/**
+ * Ends a session: the row goes, this instance forgets it at once, and the event tells every
+ * other cache once the transaction commits.
+ */
+export async function endSession(q: Queryable, raise: Raise, cache: SessionCache, token: string): Promise<void> {
+  const sid = hashToken(token);
+  await q.delete(sessions).where(eq(sessions.sid, sid));
+  cache.forget(sid);
+  raise({ type: 'session.ended', sessionId: sid });
+}
+
+/** Whether a session (by its stored id) is still unexpired and its user still active. */
+export async function sessionIsLive(q: Queryable, sid: string, now: Date): Promise<boolean> {
+  const rows = await preparedRows<{ ok: number }>(q, 'session_is_live', sql`
+    select 1 as ok from sessions s join users u on u.id = (s.sess->>'userId')::uuid
+    where s.sid = ${sid} and s.expire > ${now.toISOString()}::timestamptz and u.is_active`);
+  return rows.length > 0;
 }
 
 export async function deleteExpiredSessions(q: Queryable, now: Date): Promise<void> {

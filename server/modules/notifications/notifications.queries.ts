@@ -1,4 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
+import type { TNotification } from '#domain/notifications';
 import type { Queryable } from '../../db/database.ts';
 import { notifications } from '../../db/schema/collaboration.ts';
 
@@ -14,7 +15,7 @@ const columns = {
 };
 
 /** A user's own notifications, newest first. Nobody reads another's. */
-export async function listNotifications(q: Queryable, userId: string, limit = 200) {
+export async function listNotifications(q: Queryable, userId: string, limit = 200): Promise<TNotification[]> {
   const rows = await q.select(columns).from(notifications)
     .where(eq(notifications.userId, userId))
     .orderBy(desc(notifications.createdAt))
@@ -29,4 +30,13 @@ export async function markNotificationRead(q: Queryable, userId: string, id: str
     .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
     .returning({ id: notifications.id });
   return rows.length > 0;
+}
+
+/** Marks all of the user's unread notifications read; returns how many. */
+export async function markAllNotificationsRead(q: Queryable, userId: string, now: Date): Promise<number> {
+  const rows = await q.update(notifications)
+    .set({ isRead: true, readAt: now })
+    .where(and(eq(notifications.userId, userId), eq(notifications.isRead, false)))
+    .returning({ id: notifications.id });
+  return rows.length;
 }

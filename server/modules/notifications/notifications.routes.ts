@@ -3,21 +3,22 @@ import { z } from 'zod';
 import { ZNotification } from '#domain/notifications';
 import type { Deps } from '../../deps.ts';
 import { errorResponses } from '../../http/error-body.ts';
-import { notFound } from '../../http/errors.ts';
-import { listNotifications, markNotificationRead } from './notifications.queries.ts';
+import { contextOf } from '../../http/request-context.ts';
+import { markAllRead, markRead, notificationsFor } from './notifications.service.ts';
 
 export const notificationRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.get('/api/notifications', {
     config: { access: 'dashboard.view' },
     schema: { response: { 200: z.array(ZNotification), ...errorResponses } },
-  }, async (request) => listNotifications(deps.db, request.user!.id));
+  }, async (request) => notificationsFor(deps, contextOf(request)));
+
+  app.put('/api/notifications/read-all', {
+    config: { access: 'dashboard.view' },
+    schema: { response: { 200: z.object({ count: z.number().int() }), ...errorResponses } },
+  }, async (request) => markAllRead(deps, contextOf(request)));
 
   app.put('/api/notifications/:id/read', {
     config: { access: 'dashboard.view' },
     schema: { params: z.object({ id: z.string().uuid() }), response: { 200: z.object({ id: z.string() }), ...errorResponses } },
-  }, async (request) => {
-    const ok = await markNotificationRead(deps.db, request.user!.id, request.params.id, deps.config.now());
-    if (!ok) throw notFound();
-    return { id: request.params.id };
-  });
+  }, async (request) => markRead(deps, contextOf(request), request.params.id));
 };

@@ -1,9 +1,25 @@
-import { and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { TPatient } from '#domain/patients';
-import { queryRows, type Queryable } from '../../db/database.ts';
+import { z } from 'zod';
+import { preparedRows, queryRows, type Queryable } from '../../db/database.ts';
+import { after, decodeCursor, takePage, ZCursorText, ZCursorUuid } from '../../db/keyset.ts';
 import { patients } from '../../db/schema/clinical.ts';
 
-type PatientRow = typeof patients.$inferSelect;
+/**
+ * A patients row, as the query builder reads it or as a hand-written query does (which selects
+ * PATIENT_SQL_COLUMNS, under the same names; its timestamps may arrive as text).
+ */
+type PatientRow = Omit<typeof patients.$inferSelect, 'createdAt' | 'updatedAt'> & { createdAt: Date | string; updatedAt: Date | string };
+
+/** The patients columns under their field names; the date as text, since a driver may turn a bare date into a local-midnight Date. */
+const PATIENT_SQL_COLUMNS = sql.raw(`id, first_name as "firstName", last_name as "lastName",
+  date_of_birth::text as "dateOfBirth", email, phone, address, emergency_contact as "emergencyContact",
+  emergency_phone as "emergencyPhone", insurance_provider as "insuranceProvider",
+  insurance_number as "insuranceNumber", medical_history as "medicalHistory", allergies,
+  current_medications as "currentMedications", is_active as "isActive", created_at as "createdAt",
+  updated_at as "updatedAt"`);
+
+const isoOf = (v: Date | string) => new Date(v).toISOString();
 
 export const toPatient = (r: PatientRow): TPatient => ({
   id: r.id,
@@ -21,31 +37,14 @@ export const toPatient = (r: PatientRow): TPatient => ({
   allergies: r.allergies,
   currentMedications: r.currentMedications,
   isActive: r.isActive,
-  createdAt: r.createdAt.toISOString(),
-  updatedAt: r.updatedAt.toISOString(),
+  createdAt: isoOf(r.createdAt),
+  updatedAt: isoOf(r.updatedAt),
 });
 
-/** Where the next page starts: the sort key of the last row (last name, first name, id). */
-export interface PatientCursor {
-  lastName: string;
-  firstName: string;
-  id: string;
-}
-
-export const encodeCursor = (c: PatientCursor) => Buffer.from(JSON.stringify([c.lastName, c.firstName, c.id])).toString('base64url');
-
-export function decodeCursor(raw: string): PatientCursor | null {
-  try {
-    const v = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown;
-    if (!Array.isArray(v) || v.length !== 3) return null;
-    const [lastName, firstName, id] = v as unknown[];
-    if (typeof lastName !== 'string' || typeof firstName !== 'string' || typeof id !== 'string') return null;
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
-    return { lastName, firstName, id };
-  } catch {
-    return null;
-  }
-}
+/** The sort key a cursor holds: lower-cased last name, first name, then id. */
+const ZPatientCursor = z.tuple([ZCursorText, ZCursorText, ZCursorUuid]);
+export type TPatientCursor = z.infer<typeof ZPatientCursor>;
+export const decodePatientCursor = (raw: string): TPatientCursor => decodeCursor(raw, ZPatientCursor);
 
 /** `%`, `_` and `\` in a search term are literal characters, not patterns. */
 const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -70,31 +69,44 @@ function activeMatching(search: string | undefined): SQL {
   return and(active, sql`(${patients.firstName} ilike ${p} or ${patients.lastName} ilike ${p} or ${patients.email} ilike ${p})`)!;
 }
 
-const sortLast = sql<string>`lower(${patients.lastName})`;
-const sortFirst = sql<string>`lower(${patients.firstName})`;
-// The same order, written so that the name-order index cannot serve it (`|| ''` changes no
-// value); the planner then filters through the trigram indexes and sorts the few matches.
-const sortLastUnindexed = sql`lower(${patients.lastName}) || ''`;
 
-export async function listPatients(q: Queryable, opts: {
-  search?: string | undefined; limit: number; after?: PatientCursor | null; matches?: number | null;
+/**
+ * One page of active patients in name order, and (given `audit`) the audit row recording who
+ * was shown it, in one statement: a single round trip, and the row lands with the read or not
+ * at all.
+ */
+export async function listPatientsAudited(q: Queryable, audit: { head: SQL; tail: SQL } | null, opts: {
+  search?: string | undefined; limit: number; after?: TPatientCursor | null; matches?: number | null;
 }) {
   const viaMatches = opts.matches != null && opts.matches <= SELECTIVE_MATCHES;
-  const lastKey = viaMatches ? sortLastUnindexed : sortLast;
+  // The same order either way; `|| ''` changes no value but keeps the name-order index from
+  // serving it, so the planner filters through the trigram indexes and sorts the few matches.
+  const lastKey = viaMatches ? sql`lower(last_name) || ''` : sql`lower(last_name)`;
   const conditions = [activeMatching(opts.search)];
   if (opts.after) {
-    conditions.push(sql`(${lastKey}, ${sortFirst}, ${patients.id}) > (${opts.after.lastName}, ${opts.after.firstName}, ${opts.after.id}::uuid)`);
+    const [lastName, firstName, id] = opts.after;
+    conditions.push(after([lastKey, sql`lower(first_name)`, sql`id`], [sql`${lastName}`, sql`${firstName}`, sql`${id}::uuid`]));
   }
-  // One row more than asked tells whether another page exists. The sort keys come from the
-  // database so the cursor compares exactly as the database orders.
-  const rows = await q.select({ ...getTableColumns(patients), sortLast, sortFirst })
-    .from(patients).where(and(...conditions))
-    .orderBy(lastKey, sortFirst, patients.id)
-    .limit(opts.limit + 1);
-  const page = rows.slice(0, opts.limit);
-  const last = page.at(-1);
-  const next = rows.length > opts.limit && last ? { lastName: last.sortLast, firstName: last.sortFirst, id: last.id } : null;
-  return { page, next };
+  // The sort keys come from the database so the cursor compares exactly as the database orders.
+  const statement = sql`
+    with page as (
+      select ${PATIENT_SQL_COLUMNS}, lower(last_name) as sort_last, lower(first_name) as sort_first from patients
+      where ${and(...conditions)}
+      order by ${lastKey}, lower(first_name), id
+      limit ${opts.limit + 1}
+    )${audit ? sql`, shown as (
+      select array_agg(id order by sort_last, sort_first, id) as ids
+      from (select id, sort_last, sort_first from page order by sort_last, sort_first, id limit ${opts.limit}) first_rows
+    ), recorded as (
+      insert into audit_events (actor_id, action, entity_type, patient_ids, ip, user_agent)
+      select ${audit.head}, ids, ${audit.tail} from shown where ids is not null
+    )` : sql``}
+    select * from page order by sort_last, sort_first, id`;
+  // Without a term the plan is always the name-order index walk, so it can be prepared; a
+  // search's best plan depends on its term.
+  type TRow = PatientRow & { sort_last: string; sort_first: string };
+  const rows = opts.search ? await queryRows<TRow>(q, statement) : await preparedRows<TRow>(q, 'patients_page', statement);
+  return takePage(rows, opts.limit, (r) => [r.sort_last, r.sort_first, r.id]);
 }
 
 export async function countPatients(q: Queryable, search: string | undefined): Promise<number> {

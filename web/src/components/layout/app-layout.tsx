@@ -2,8 +2,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
-import { recheckSession } from '../../api/current-user.ts';
+import { recheckSession } from '../../api/auth/current-user.ts';
 import { useIsMobile } from '../../hooks/use-is-mobile.ts';
+import { LiveConnectionProvider } from '../../lib/live/live-provider.tsx';
 import { Sidebar } from './sidebar.tsx';
 import { TopBar } from './top-bar.tsx';
 
@@ -35,42 +36,45 @@ export function AppLayout({ user, children }: { user: TCurrentUser; children: Re
   }, [isMobile, mobileOpen]);
 
   return (
-    <div className="flex h-full flex-col bg-slate-50">
-      <a
-        href="#main-content"
-        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:shadow"
-      >
-        Skip to main content
-      </a>
-      <TopBar
-        user={user}
-        sidebarOpen={sidebarOpen}
-        toggleButtonRef={toggleRef}
-        onToggleSidebar={() => (isMobile ? setMobileOpen((open) => !open) : setDesktopOpen((open) => !open))}
-      />
-      <div className="relative flex min-h-0 flex-1">
-        <Sidebar
+    // The one live socket of the signed-in page: it lives as long as the layout and its user.
+    <LiveConnectionProvider userId={user.id}>
+      <div className="flex h-full flex-col bg-slate-50">
+        <a
+          href="#main-content"
+          className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:shadow"
+        >
+          Skip to main content
+        </a>
+        <TopBar
           user={user}
-          isMobile={isMobile}
-          open={sidebarOpen}
-          closeButtonRef={closeRef}
-          onClose={() => closeMobile(true)}
-          // Following a link closes the drawer on small screens; on wide screens it stays.
-          onNavigate={() => isMobile && closeMobile(false)}
+          sidebarOpen={sidebarOpen}
+          toggleButtonRef={toggleRef}
+          onToggleSidebar={() => (isMobile ? setMobileOpen((open) => !open) : setDesktopOpen((open) => !open))}
         />
-        {isMobile && mobileOpen && (
-          <div
-            aria-hidden="true"
-            data-testid="sidebar-overlay"
-            className="fixed inset-0 z-30 bg-black/50"
-            onClick={() => closeMobile(true)}
+        <div className="relative flex min-h-0 flex-1">
+          <Sidebar
+            user={user}
+            isMobile={isMobile}
+            open={sidebarOpen}
+            closeButtonRef={closeRef}
+            onClose={() => closeMobile(true)}
+            // Following a link closes the drawer on small screens; on wide screens it stays.
+            onNavigate={() => isMobile && closeMobile(false)}
           />
-        )}
-        <main id="main-content" tabIndex={-1} className="min-w-0 flex-1 overflow-y-auto p-4 focus:outline-none md:p-6">
-          {children}
-        </main>
+          {isMobile && mobileOpen && (
+            <div
+              aria-hidden="true"
+              data-testid="sidebar-overlay"
+              className="fixed inset-0 z-30 bg-black/50"
+              onClick={() => closeMobile(true)}
+            />
+          )}
+          <main id="main-content" tabIndex={-1} className="min-w-0 flex-1 overflow-y-auto p-4 focus:outline-none md:p-6">
+            {children}
+          </main>
+        </div>
       </div>
-    </div>
+    </LiveConnectionProvider>
   );
 }
 

@@ -2,15 +2,14 @@ import { CalendarDays, X } from 'lucide-react';
 import type { Ref } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
-import { can } from '#domain/permissions';
-import { useDashboardStats } from '../../api/dashboard-stats.ts';
+import { useDashboardStats } from '../../api/dashboard/dashboard-stats.ts';
 import { PRODUCT_NAME } from '../../lib/brand.ts';
 import { formatBadgeCount, fullName, userInitial } from '../../lib/user-display.ts';
 import { cn } from '../../lib/utils.ts';
 import { Badge } from '../ui/badge.tsx';
 import { Button } from '../ui/button.tsx';
 import { RoleBadge } from './role-badge.tsx';
-import { ADMIN_ENTRIES, entriesFor, MAIN_ENTRIES, type TSidebarEntry } from './sidebar-entries.ts';
+import { sidebarScreens, type TSidebarScreen } from '../../screens.ts';
 
 export const SIDEBAR_ID = 'app-sidebar';
 
@@ -26,6 +25,7 @@ interface SidebarProps {
 export function Sidebar({ user, isMobile, open, onClose, onNavigate, closeButtonRef }: SidebarProps) {
   const { data: stats } = useDashboardStats();
   const hidden = !open;
+  const adminEntries = sidebarScreens(user, 'admin');
 
   return (
     <aside
@@ -53,13 +53,13 @@ export function Sidebar({ user, isMobile, open, onClose, onNavigate, closeButton
       )}
 
       <nav aria-label="Main navigation" className="flex-1 overflow-y-auto px-3 py-4">
-        <SidebarList entries={entriesFor(MAIN_ENTRIES, user)} unreadMessages={stats?.unreadMessages ?? 0} onNavigate={onNavigate} />
-        {can(user, 'admin.panel') && (
+        <SidebarList entries={sidebarScreens(user, 'main')} unreadMessages={stats?.unreadMessages ?? 0} onNavigate={onNavigate} />
+        {adminEntries.length > 0 && (
           <div role="group" aria-labelledby="sidebar-admin-heading" className="mt-6">
             <h2 id="sidebar-admin-heading" className="px-3 pb-2 text-xs font-semibold uppercase tracking-wider text-slate-600">
               Administration
             </h2>
-            <SidebarList entries={ADMIN_ENTRIES} unreadMessages={0} onNavigate={onNavigate} />
+            <SidebarList entries={adminEntries} unreadMessages={0} onNavigate={onNavigate} />
           </div>
         )}
       </nav>
@@ -88,18 +88,18 @@ function SidebarList({
   unreadMessages,
   onNavigate,
 }: {
-  entries: TSidebarEntry[];
+  entries: TSidebarScreen[];
   unreadMessages: number;
   onNavigate: () => void;
 }) {
   return (
     <ul className="space-y-1">
       {entries.map((entry) => (
-        <li key={entry.href}>
-          {entry.soon ? (
+        <li key={entry.path}>
+          {entry.sidebar.soon ? (
             <SoonEntry entry={entry} />
           ) : (
-            <SidebarLink entry={entry} badge={entry.unreadBadge ? unreadMessages : 0} onNavigate={onNavigate} />
+            <SidebarLink entry={entry} badge={entry.sidebar.unreadBadge ? unreadMessages : 0} onNavigate={onNavigate} />
           )}
         </li>
       ))}
@@ -109,13 +109,13 @@ function SidebarList({
 
 const entryClasses = 'flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium';
 
-function SidebarLink({ entry, badge, onNavigate }: { entry: TSidebarEntry; badge: number; onNavigate: () => void }) {
+function SidebarLink({ entry, badge, onNavigate }: { entry: TSidebarScreen; badge: number; onNavigate: () => void }) {
   const [location] = useLocation();
-  const active = location === entry.href;
-  const Icon = entry.icon;
+  const active = location === entry.path;
+  const Icon = entry.sidebar.icon;
   return (
     <Link
-      href={entry.href}
+      href={entry.path}
       onClick={onNavigate}
       aria-current={active ? 'page' : undefined}
       className={cn(
@@ -125,7 +125,7 @@ function SidebarLink({ entry, badge, onNavigate }: { entry: TSidebarEntry; badge
       )}
     >
       <Icon className="size-4 shrink-0" aria-hidden="true" />
-      <span className="flex-1">{entry.label}</span>
+      <span className="flex-1">{entry.sidebar.label}</span>
       {badge > 0 && (
         <Badge variant="destructive" className="px-2" data-testid="unread-messages-badge">
           {formatBadgeCount(badge)}
@@ -137,12 +137,12 @@ function SidebarLink({ entry, badge, onNavigate }: { entry: TSidebarEntry; badge
 }
 
 /** Not a link: the screen does not exist yet. aria-disabled keeps it discoverable to screen readers. */
-function SoonEntry({ entry }: { entry: TSidebarEntry }) {
-  const Icon = entry.icon;
+function SoonEntry({ entry }: { entry: TSidebarScreen }) {
+  const Icon = entry.sidebar.icon;
   return (
     <span aria-disabled="true" data-soon-entry className={cn(entryClasses, 'cursor-not-allowed text-slate-500')}>
       <Icon className="size-4 shrink-0" aria-hidden="true" />
-      <span className="flex-1">{entry.label}</span>
+      <span className="flex-1">{entry.sidebar.label}</span>
       <Badge variant="secondary" className="text-slate-700">
         Soon
       </Badge>

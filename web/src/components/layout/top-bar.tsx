@@ -45,13 +45,13 @@ export function TopBar({ user, sidebarOpen, onToggleSidebar, toggleButtonRef }: 
       <div className="ml-auto flex items-center gap-1 sm:gap-3">
         <NotificationBell />
         <UserSummary user={user} />
-        <Button asChild variant="ghost" size="sm" className="text-slate-700">
-          {/* A full-page navigation: the server ends the session and redirects to '/'. */}
-          <a href={LOGOUT_PATH}>
+        {/* A plain form POST (full-page): the server ends the session and redirects to '/'. */}
+        <form method="post" action={LOGOUT_PATH}>
+          <Button type="submit" variant="ghost" size="sm" className="text-slate-700">
             <LogOut aria-hidden="true" />
             <span className="sr-only sm:not-sr-only">Logout</span>
-          </a>
-        </Button>
+          </Button>
+        </form>
       </div>
     </header>
   );

@@ -1,11 +1,13 @@
 import { format } from 'date-fns';
 import type { TCurrentUser } from '#domain/auth';
+import { LiveStatusDot } from '../../components/live-status-dot.tsx';
 import { PageHeader } from '../../components/layout/page-header.tsx';
+import { ActiveNotifications } from './active-notifications.tsx';
 import { StatCards } from './stat-cards.tsx';
 
 /**
- * The frame of '/' for signed-in users. The live-updates issue adds the 'Active Notifications'
- * and 'Today's Schedule' panels below the figures.
+ * '/' for signed-in users: the figures and the 'Active Notifications' panel. The appointments
+ * issue adds 'Today's Schedule' beside the panel.
  */
 export function DashboardPage({ user }: { user: TCurrentUser }) {
   const firstName = user.firstName?.trim();
@@ -14,8 +16,11 @@ export function DashboardPage({ user }: { user: TCurrentUser }) {
       <PageHeader
         title={firstName ? `Welcome back, ${firstName}` : 'Welcome back'}
         subtitle={`${format(new Date(), 'EEEE, MMMM d, yyyy')} · Here's what's happening at your clinic today.`}
+        actions={<LiveStatusDot showText className="rounded-full border bg-white px-3 py-1.5" />}
       />
       <StatCards />
+      {/* Full width until 'Today's Schedule' (appointments issue) takes the other half. */}
+      <ActiveNotifications />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { CalendarDays, FlaskConical, MessageSquare, Users, type LucideIcon } from 'lucide-react';
 import type { TDashboardStats } from '#domain/dashboard';
-import { useDashboardStats } from '../../api/dashboard-stats.ts';
+import { useDashboardStats } from '../../api/dashboard/dashboard-stats.ts';
 import { ErrorState } from '../../components/error-state.tsx';
 import { Card, CardContent } from '../../components/ui/card.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';

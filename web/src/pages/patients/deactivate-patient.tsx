@@ -2,9 +2,10 @@ import { UserX } from 'lucide-react';
 import { useState } from 'react';
 import type { TPatient } from '#domain/patients';
 import { Button } from '../../components/ui/button.tsx';
-import { describeApiError, isUnauthorizedError } from '../../lib/api-errors.ts';
+import { isStaleEdit, useUpdatePatient } from '../../api/patients/update-patient.ts';
+import { describeApiError } from '../../lib/api-errors.ts';
+import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { toast } from '../../lib/toast.ts';
-import { isStaleEdit, useUpdatePatient } from './api/update-patient.ts';
 import { fullName } from './patient-format.ts';
 
 /**
@@ -31,9 +32,8 @@ export function DeactivatePatient({ patient, disabled, onDone, onStale }: {
         },
         onError: (error) => {
           setConfirming(false);
-          if (isUnauthorizedError(error)) return;
           if (isStaleEdit(error)) onStale(describeApiError(error).message);
-          toast({ title: 'Error', description: 'Failed to update patient', variant: 'destructive' });
+          reportMutationError(error, 'Failed to update patient');
         },
       },
     );

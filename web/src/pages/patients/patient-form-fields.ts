@@ -58,7 +58,3 @@ export type TPatientFormValues = Record<TPatientFieldName, string>;
 export function toFormValues(patient: TPatient | null): TPatientFormValues {
   return Object.fromEntries(PATIENT_FIELD_NAMES.map((name) => [name, patient?.[name] ?? ''])) as TPatientFormValues;
 }
-
-export function isPatientFieldName(path: string): path is TPatientFieldName {
-  return (PATIENT_FIELD_NAMES as string[]).includes(path);
-}

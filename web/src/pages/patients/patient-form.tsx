@@ -6,8 +6,10 @@ import { useForm, type UseFormRegister, type FieldError } from 'react-hook-form'
 import { format } from 'date-fns';
 import { ZPatientFields, type TDuplicatePatients, type TPatient, type TPatientFieldsInput } from '#domain/patients';
 import type { z } from 'zod';
-import { reloadPatient } from '../../api/patient.ts';
-import { invalidatePatients } from '../../api/patients.ts';
+import { possibleDuplicates, useCreatePatient } from '../../api/patients/create-patient.ts';
+import { reloadPatient } from '../../api/patients/patient.ts';
+import { invalidatePatients } from '../../api/patients/patients.ts';
+import { isStaleEdit, useUpdatePatient } from '../../api/patients/update-patient.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { DialogClose, DialogFooter } from '../../components/ui/dialog.tsx';
 import { Input } from '../../components/ui/input.tsx';
@@ -15,14 +17,14 @@ import { FormField } from '../../components/ui/form-field.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { describeApiError, isUnauthorizedError, type TDisplayError } from '../../lib/api-errors.ts';
+import { placeFieldErrors } from '../../lib/form-errors.ts';
+import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { toast } from '../../lib/toast.ts';
 import { cn } from '../../lib/utils.ts';
-import { possibleDuplicates, useCreatePatient } from './api/create-patient.ts';
-import { isStaleEdit, useUpdatePatient } from './api/update-patient.ts';
 import { DeactivatePatient } from './deactivate-patient.tsx';
 import { DuplicateWarning } from './duplicate-warning.tsx';
 import {
-  isPatientFieldName, PATIENT_FIELD_NAMES, PATIENT_FORM_SECTIONS, toFormValues,
+  PATIENT_FIELD_NAMES, PATIENT_FORM_SECTIONS, toFormValues,
   type TPatientFieldName, type TPatientFieldSpec,
 } from './patient-form-fields.ts';
 
@@ -68,7 +70,7 @@ export function PatientForm({ patient: initialPatient, canDeactivate, onDone }: 
     resolver: zodResolver(ZPatientFields),
     defaultValues: toFormValues(initialPatient),
   });
-  const { register, handleSubmit, setError, reset, watch, formState } = form;
+  const { register, handleSubmit, reset, watch, formState } = form;
 
   // A warning about people with this name and birth date no longer applies once those change.
   useEffect(() => {
@@ -79,16 +81,12 @@ export function PatientForm({ patient: initialPatient, canDeactivate, onDone }: 
   }, [watch]);
 
   const failed = (error: unknown, description: string) => {
-    // A lost session has its own toast and redirect (the query client's handler).
-    if (isUnauthorizedError(error)) return;
-    const described = describeApiError(error);
-    const unplaced = described.fieldErrors.filter((fieldError) => !isPatientFieldName(fieldError.path));
-    const placed = described.fieldErrors.filter((fieldError) => isPatientFieldName(fieldError.path));
-    placed.forEach((fieldError, index) => {
-      setError(fieldError.path as TPatientFieldName, { type: 'server', message: fieldError.message }, { shouldFocus: index === 0 });
-    });
-    setFormError(placed.length > 0 && unplaced.length === 0 ? null : { ...described, fieldErrors: unplaced });
-    toast({ title: 'Error', description, variant: 'destructive' });
+    const described = reportMutationError(error, description);
+    if (!described) return;
+    // Errors on the form's own fields show under them; only the rest need the summary box.
+    const unplaced = placeFieldErrors(form, described.fieldErrors, PATIENT_FIELD_NAMES);
+    const allPlaced = described.fieldErrors.length > 0 && unplaced.length === 0;
+    setFormError(allPlaced ? null : { ...described, fieldErrors: unplaced });
   };
 
   const submitCreate = (values: TPatientFields, confirmDuplicate: boolean) => {
@@ -125,7 +123,7 @@ export function PatientForm({ patient: initialPatient, canDeactivate, onDone }: 
         onError: (error) => {
           if (isStaleEdit(error)) {
             setStaleMessage(describeApiError(error).message);
-            toast({ title: 'Error', description: 'Failed to update patient', variant: 'destructive' });
+            reportMutationError(error, 'Failed to update patient');
           } else {
             failed(error, 'Failed to update patient');
           }
@@ -234,7 +232,7 @@ function FormError({ error }: { error: TDisplayError }) {
     <div role="alert" data-testid="patient-form-error" className="flex gap-3 rounded-md border border-red-200 bg-red-50 p-3 text-sm">
       <CircleExclamationPoint className="mt-0.5 size-4 shrink-0 text-red-700" aria-hidden="true" />
       <div>
-        <p className="font-semibold text-red-900">{error.status === 403 ? 'Not allowed' : 'Could not save'}</p>
+        <p className="font-semibold text-red-900">{error.code === 'auth.forbidden' ? 'Not allowed' : 'Could not save'}</p>
         <p className="text-red-800">{error.message}</p>
         {error.fieldErrors.length > 0 && (
           <ul className="mt-1 list-disc pl-4 text-red-800">

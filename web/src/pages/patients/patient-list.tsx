@@ -1,7 +1,7 @@
 import { UserSearch } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import type { TPatient } from '#domain/patients';
-import { usePatients } from '../../api/patients.ts';
+import { usePatients } from '../../api/patients/patients.ts';
 import { ErrorState } from '../../components/error-state.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent } from '../../components/ui/card.tsx';

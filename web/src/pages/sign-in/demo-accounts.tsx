@@ -2,7 +2,7 @@ import type { TDemoAccounts } from '#domain/auth';
 import { ROLE_DESCRIPTIONS } from '#domain/roles';
 import { RoleBadge } from '../../components/layout/role-badge.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
-import { useDemoAccounts } from './api/demo-accounts.ts';
+import { useDemoAccounts } from '../../api/auth/demo-accounts.ts';
 
 type TDemoUser = TDemoAccounts['users'][number];
 

@@ -1,17 +1,20 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, type Ref } from 'react';
+import type { Ref } from 'react';
 import { useForm, type UseFormReturn } from 'react-hook-form';
 import { useLocation } from 'wouter';
 import { ZLogin, type TLogin } from '#domain/auth';
+import { useSignIn } from '../../api/auth/sign-in.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { describeApiError } from '../../lib/api-errors.ts';
-import { useSignIn } from './api/sign-in.ts';
+import { placeFieldErrors } from '../../lib/form-errors.ts';
 import { SignInError } from './sign-in-error.tsx';
 
 export type TSignInForm = UseFormReturn<TLogin>;
+
+const SIGN_IN_FIELDS = ['email', 'password'] as const;
 
 export function useSignInForm(): TSignInForm {
   return useForm<TLogin>({ resolver: zodResolver(ZLogin), defaultValues: { email: '', password: '' } });
@@ -20,20 +23,15 @@ export function useSignInForm(): TSignInForm {
 export function SignInForm({ form, submitRef }: { form: TSignInForm; submitRef: Ref<HTMLButtonElement> }) {
   const [, navigate] = useLocation();
   const signIn = useSignIn();
-  const { register, handleSubmit, setError, formState } = form;
+  const { register, handleSubmit, formState } = form;
   const error = signIn.error ? describeApiError(signIn.error) : null;
 
-  // A 400 names the fields at fault: show each under its field as well.
-  useEffect(() => {
-    for (const fieldError of error?.fieldErrors ?? []) {
-      if (fieldError.path === 'email' || fieldError.path === 'password') {
-        setError(fieldError.path, { message: fieldError.message });
-      }
-    }
-  }, [signIn.error]);
-
   const onSubmit = handleSubmit((values) =>
-    signIn.mutate(values, { onSuccess: () => navigate('/', { replace: true }) }),
+    signIn.mutate(values, {
+      onSuccess: () => navigate('/', { replace: true }),
+      // The alert above the form says what happened; a 400 also names the fields at fault.
+      onError: (failure) => void placeFieldErrors(form, describeApiError(failure).fieldErrors, SIGN_IN_FIELDS),
+    }),
   );
 
   return (

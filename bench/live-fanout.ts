@@ -1,0 +1,125 @@
+/**
+ * Live delivery latency: one notification event reaching 200 open sockets (one user's, as 200
+ * tabs would be), from the moment the raising transaction starts to each socket's receipt.
+ * - one instance: the event is raised on the instance that holds the sockets;
+ * - two instances (PostgreSQL only): raised on A, sockets on B, carried by LISTEN/NOTIFY.
+ * Both apps run in this process with their own database event bus, on PGlite or on a fresh
+ * database on the server in BENCH_DATABASE_URL. Prints JSON figures; nothing asserts a time.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import WebSocket from 'ws';
+import { LIVE_PATH } from '#domain/live-events';
+import { buildApp } from '../server/app.ts';
+import { loadConfig } from '../server/config.ts';
+import { openDatabase, type Database } from '../server/db/database.ts';
+import { inTransaction } from '../server/db/transaction.ts';
+import { createDatabaseEventBus, type EventBus } from '../server/events/event-bus.ts';
+import { notify } from '../server/modules/notifications/notifications.service.ts';
+import { seedDemoClinic } from '../server/seed/demo-clinic.ts';
+
+const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 200);
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 50);
+/** Raised first and not counted: the first events pay for compiling and planning. */
+const WARMUP_EVENTS = 5;
+const adminUrl = process.env.BENCH_DATABASE_URL;
+
+async function adminQuery(text: string) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try { await client.query(text); } finally { await client.end(); }
+}
+
+const dbName = `ehr_bench_live_${randomBytes(4).toString('hex')}`;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ehr-bench-live-'));
+let database: Database;
+if (adminUrl) {
+  await adminQuery(`create database ${dbName}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${dbName}`;
+  database = await openDatabase({ url: url.toString() });
+} else {
+  database = await openDatabase({ pgliteDir: path.join(dir, 'pg') });
+}
+await seedDemoClinic(database.db, 'UTC');
+const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'warn', DEMO: '0', WEB_DIST: '/nonexistent', CLINIC_TIME_ZONE: 'UTC' });
+
+async function instance() {
+  const events = await createDatabaseEventBus(database);
+  const app = await buildApp(config, database.db, { events });
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, events, base };
+}
+
+async function signIn(base: string): Promise<{ cookie: string; userId: string }> {
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'admin@demo.clinic', password: 'demo-clinic-2026' }),
+  });
+  const cookie = /sid=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
+  if (res.status !== 200 || !cookie) throw new Error(`sign-in failed: ${res.status}`);
+  return { cookie, userId: ((await res.json()) as { id: string }).id };
+}
+
+/** Opens the sockets; each reports the receipt time of every notification it gets. */
+async function openSockets(base: string, cookie: string, onReceipt: (notificationId: string, at: number) => void) {
+  const sockets = await Promise.all(Array.from({ length: SOCKETS }, () => new Promise<WebSocket>((resolve, reject) => {
+    const ws = new WebSocket(`${base.replace(/^http/, 'ws')}${LIVE_PATH}`, { headers: { cookie: `sid=${cookie}`, origin: base } });
+    ws.on('message', (raw) => {
+      const message = JSON.parse(raw.toString()) as { type: string; notificationId?: string };
+      if (message.type === 'notification' && message.notificationId) onReceipt(message.notificationId, performance.now());
+    });
+    ws.once('open', () => resolve(ws));
+    ws.once('error', reject);
+  })));
+  return () => { for (const ws of sockets) ws.close(); };
+}
+
+/** Raises EVENTS notifications one after another on `via`, each awaited by every socket. */
+async function measure(via: { events: EventBus }, holder: { base: string }, who: { cookie: string; userId: string }) {
+  // Receipt times by notification; a receipt may arrive before its id is known here.
+  const receipts = new Map<string, number[]>();
+  let waiting: { id: string; done: () => void } | null = null;
+  const close = await openSockets(holder.base, who.cookie, (id, at) => {
+    const times = receipts.get(id) ?? [];
+    times.push(at);
+    receipts.set(id, times);
+    if (waiting?.id === id && times.length === SOCKETS) waiting.done();
+  });
+  const latencies: number[] = [];
+  for (let i = -WARMUP_EVENTS; i < EVENTS; i++) {
+    const started = performance.now();
+    const id = await inTransaction({ db: database.db, events: via.events }, (tx, raise) =>
+      notify(tx, raise, { userId: who.userId, type: 'lab_received', title: `Bench ${i}` }));
+    await new Promise<void>((resolve, reject) => {
+      if ((receipts.get(id)?.length ?? 0) === SOCKETS) return resolve();
+      waiting = { id, done: resolve };
+      setTimeout(() => reject(new Error(`event ${i} not delivered to every socket`)), 10_000).unref();
+    });
+    if (i >= 0) latencies.push(...receipts.get(id)!.map((at) => at - started));
+  }
+  close();
+  latencies.sort((x, y) => x - y);
+  const at = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]! * 10) / 10;
+  return { sockets: SOCKETS, events: EVENTS, deliveries: latencies.length, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: at(1) };
+}
+
+const a = await instance();
+const admin = await signIn(a.base);
+const results: Record<string, unknown> = { engine: database.engine, oneInstance: await measure(a, a, admin) };
+if (adminUrl) {
+  const b = await instance();
+  results.twoInstances = await measure(a, b, admin);
+  await b.app.close();
+  await b.events.close();
+}
+console.log(JSON.stringify(results, null, 2));
+
+await a.app.close();
+await a.events.close();
+await database.close();
+if (adminUrl) await adminQuery(`drop database if exists ${dbName} with (force)`);
+fs.rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+
+/**
+ * Domain events: what happened, raised by a service inside its transaction and delivered only
+ * after that transaction commits (server/events). They carry ids only, never clinical text or
+ * names: whoever passes one on reads what its recipient may see at that moment.
+ */
+const id = z.string().uuid();
+
+export const ZDomainEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('patient.created'), patientId: id, actorId: id }),
+  z.object({ type: z.literal('patient.updated'), patientId: id, actorId: id }),
+  z.object({ type: z.literal('notification.created'), notificationId: id, userId: id }),
+  z.object({ type: z.literal('notification.read'), notificationId: id, userId: id }),
+  /** A session ended (sign-out, rotation at sign-in); `sessionId` is the stored hash, never the token. */
+  z.object({ type: z.literal('session.ended'), sessionId: z.string().regex(/^[0-9a-f]{64}$/) }),
+  /** A user's access changed (deactivated, reactivated, new role): cached sessions re-read them. */
+  z.object({ type: z.literal('user.accessChanged'), userId: id }),
+]);
+export type TDomainEvent = z.infer<typeof ZDomainEvent>;
+export type TDomainEventType = TDomainEvent['type'];
+
+/**
+ * The live socket's messages (spec section 4). The client sends `auth` on open (with the last
+ * event it saw, after a reconnect, to be sent what it missed) and `join_room` for the open room;
+ * the server sends `new_message` and `notification`, each with its event id, `error` when it
+ * refuses a client message, and after `auth` either the missed events or `resync`, then `ready`.
+ * Both sides parse with these.
+ */
+export const LIVE_PATH = '/ws';
+/** A client message longer than this is dropped unread. */
+export const LIVE_MAX_MESSAGE_BYTES = 4096;
+/**
+ * Why the server closed a socket (4000-4999 are the application's): the session ended or the
+ * user's access changed, a forged `auth`, or a flood. 1001 is a server shutting down.
+ */
+export const LIVE_CLOSE = { sessionEnded: 4001, refused: 4003, flood: 4008 } as const;
+
+export const ZClientMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('auth'), userId: id, lastEventId: z.number().int().nonnegative().optional() }),
+  z.object({ type: z.literal('join_room'), roomId: id }),
+]);
+export type TClientMessage = z.infer<typeof ZClientMessage>;
+
+const eventId = z.number().int().positive();
+
+export const ZServerMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('new_message'), eventId, roomId: id, messageId: id }),
+  z.object({
+    type: z.literal('notification'),
+    eventId,
+    notificationId: id,
+    title: z.string().optional(),
+    message: z.string().optional(),
+  }),
+  z.object({ type: z.literal('error'), code: z.string(), message: z.string() }),
+  /**
+   * Sent after a valid `auth` (and after any replay): the latest event id, so a client that has
+   * not seen an event yet still knows where to resume from.
+   */
+  z.object({ type: z.literal('ready'), eventId: z.number().int().nonnegative() }),
+  /** The events a client missed are no longer kept (or too many): it reads its lists afresh. */
+  z.object({ type: z.literal('resync') }),
+]);
+export type TServerMessage = z.infer<typeof ZServerMessage>;

@@ -1,0 +1,71 @@
+import type { TNoteStatus } from './notes.ts';
+import { can, type TCapability } from './permissions.ts';
+import type { TRole } from './roles.ts';
+
+/**
+ * Which records, and which fields of them, a user may see or change. Each rule is data written
+ * once here: the server turns it into `where` clauses and column choices (a record out of scope
+ * is a 404), and the web runs the same functions to hide what the user may not do.
+ */
+
+/**
+ * Notes a role sees (spec section 4): any note matching one of the clauses. An empty list
+ * means none at all.
+ */
+export interface TNoteScopeClause {
+  /** Notes this user wrote. */
+  authoredBySelf?: true;
+  /** Notes in one of these statuses. */
+  statusIn?: readonly TNoteStatus[];
+  /** Notes this user reviewed as scribe. */
+  scribedBySelf?: true;
+}
+
+export const NOTE_SCOPE: Record<TRole, readonly TNoteScopeClause[]> = {
+  nurse: [{ authoredBySelf: true }, { statusIn: ['draft'] }],
+  scribe: [{ statusIn: ['submitted_to_scribe', 'reviewed_by_scribe'] }, { scribedBySelf: true }],
+  admin: [{ statusIn: ['finalized', 'submitted_to_admin'] }],
+  scheduler: [{ statusIn: ['finalized', 'submitted_to_admin'] }],
+  supplier: [],
+};
+
+export function noteVisibleTo(
+  user: { id: string; role: TRole },
+  note: { authorId: string; status: TNoteStatus; scribeId: string | null },
+): boolean {
+  return NOTE_SCOPE[user.role].some((clause) =>
+    (clause.authoredBySelf === true && note.authorId === user.id)
+    || (clause.statusIn?.includes(note.status) ?? false)
+    || (clause.scribedBySelf === true && note.scribeId === user.id));
+}
+
+/**
+ * Spec section 6: an appointment's patient name goes to scheduler and admin, and to the nurse
+ * or scribe assigned to that appointment; everyone else sees 'Patient #' and the id's last four.
+ */
+export const PATIENT_NAME_ROLES: readonly TRole[] = ['scheduler', 'admin'];
+
+export function seesAppointmentPatientName(
+  user: { id: string; role: TRole },
+  appointment: { assignedNurseId: string | null; assignedScribeId: string | null },
+): boolean {
+  return PATIENT_NAME_ROLES.includes(user.role)
+    || appointment.assignedNurseId === user.id
+    || appointment.assignedScribeId === user.id;
+}
+
+/** 'Patient #' plus the last four characters of the id: the label for those without the name. */
+export const patientLabel = (patientId: string) => `Patient #${patientId.slice(-4)}`;
+
+/**
+ * Fields of a patient record that need more than `patients.write` to change. Sending one
+ * unchanged (a record read back and sent again) needs nothing.
+ */
+export const PATIENT_FIELD_CAPABILITY: Partial<Record<string, TCapability>> = {
+  isActive: 'patients.deactivate',
+};
+
+export function mayChangePatientField(user: { role: TRole }, field: string): boolean {
+  const capability = PATIENT_FIELD_CAPABILITY[field];
+  return capability ? can(user, capability) : true;
+}

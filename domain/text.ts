@@ -1,0 +1,127 @@
+import { z } from 'zod';
+
+/**
+ * The text rules every free-text field of every schema uses, so a name, a note or a search term
+ * is checked the same way on both sides. What they keep out, and why:
+ * - NUL: PostgreSQL cannot store it in text, so it would fail the query.
+ * - other control characters (BEL, ESC sequences, a CR/LF inside a name): they garble lists,
+ *   logs and exports; multi-line text keeps tab and newline.
+ * - bidirectional controls (U+202A-E, U+2066-9): they make text display in another order than
+ *   it is stored ("Trojan Source"), so a record could read differently than it is.
+ * - lone surrogates: not Unicode text at all; storing them silently turns them into U+FFFD.
+ * - in single-line text, every other invisible format character, so a name made only of
+ *   zero-width spaces is not a name. The zero-width joiner and non-joiner stay allowed inside a
+ *   word: Persian and Indic names need them (see docs/decisions/input-text.md).
+ * Text is stored in Unicode NFC, so the same name typed two ways is one name.
+ */
+
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/u;
+/** Tab, LF and CR (folded to LF) are the line structure of multi-line text. */
+const CONTROL_EXCEPT_TAB_NEWLINE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/u;
+const CONTROL = /[\p{Cc}\u2028\u2029]/u;
+/** Format characters other than the joiners (ZWNJ U+200C, ZWJ U+200D). */
+const FORMAT_EXCEPT_JOINERS = /[^\P{Cf}\u200C\u200D]/u;
+/** A joiner must sit between two visible characters. */
+const STRAY_JOINER = /(^|[\s\u200C\u200D])[\u200C\u200D]|[\u200C\u200D]($|\s)/u;
+const VISIBLE = /[\p{L}\p{N}\p{P}\p{S}]/u;
+
+/** Why a string cannot be stored as any text at all, or null. Used as a last guard on every request too. */
+export function unstorableTextReason(value: string): string | null {
+  if (value.includes('\u0000')) return 'Must not contain a NUL character';
+  if (LONE_SURROGATE.test(value)) return 'Must be valid Unicode text';
+  return null;
+}
+
+function singleLineReason(value: string): string | null {
+  const unstorable = unstorableTextReason(value);
+  if (unstorable) return unstorable;
+  if (CONTROL.test(value)) return 'Must not contain control characters or line breaks';
+  if (BIDI_CONTROL.test(value)) return 'Must not contain text-direction control characters';
+  if (FORMAT_EXCEPT_JOINERS.test(value) || STRAY_JOINER.test(value)) return 'Must not contain invisible characters';
+  return null;
+}
+
+function multiLineReason(value: string): string | null {
+  const unstorable = unstorableTextReason(value);
+  if (unstorable) return unstorable;
+  if (CONTROL_EXCEPT_TAB_NEWLINE.test(value)) return 'Must not contain control characters';
+  if (BIDI_CONTROL.test(value)) return 'Must not contain text-direction control characters';
+  return null;
+}
+
+const tooLong = (max: number) => `Must be at most ${max} characters`;
+
+/** One line of visible text (names, titles): trimmed, NFC, at least one visible character. */
+export const requiredLine = (label: string, max: number) => textSchema(max, label, singleLineReason, (v) => v.trim());
+/** The same, optional: blank or absent is stored as null. */
+export const optionalLine = (max: number) => optional(textSchema(max, null, singleLineReason, (v) => v.trim()));
+
+/** Multi-line text (notes, addresses, histories): tab and newline allowed, CR/LF folded to LF. */
+export const requiredText = (label: string, max: number) => textSchema(max, label, multiLineReason, tidyMultiLine);
+export const optionalText = (max: number) => optional(textSchema(max, null, multiLineReason, tidyMultiLine));
+
+const tidyMultiLine = (v: string) => v.replace(/\r\n?/g, '\n').trim();
+
+const optional = <T extends z.ZodType<string | null, string>>(schema: T) =>
+  schema.nullish().transform((v) => v ?? null);
+
+/**
+ * Checks, tidies, normalises and bounds one text. A text with nothing visible in it is
+ * "required" when a label is given and null otherwise.
+ */
+function textSchema(max: number, label: string, reason: (v: string) => string | null, tidy: (v: string) => string): z.ZodType<string, string>;
+function textSchema(max: number, label: null, reason: (v: string) => string | null, tidy: (v: string) => string): z.ZodType<string | null, string>;
+function textSchema(max: number, label: string | null, reason: (v: string) => string | null, tidy: (v: string) => string): z.ZodType<string | null, string> {
+  const requiredMessage = `${label ?? 'This field'} is required`;
+  return z.string({ error: (issue) => (issue.input == null ? requiredMessage : 'Expected text') }).transform((raw, ctx) => {
+    const why = reason(raw);
+    if (why) {
+      ctx.addIssue({ code: 'custom', message: why });
+      return z.NEVER;
+    }
+    const value = tidy(raw).normalize('NFC');
+    if (value.length > max) {
+      ctx.addIssue({ code: 'custom', message: tooLong(max) });
+      return z.NEVER;
+    }
+    if (VISIBLE.test(value)) return value;
+    if (label === null) return null;
+    ctx.addIssue({ code: 'custom', message: requiredMessage });
+    return z.NEVER;
+  });
+}
+
+/** A calendar date, exactly YYYY-MM-DD, that exists. */
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/**
+ * An instant, ISO 8601 with an explicit offset: YYYY-MM-DDTHH:MM[:SS[.fff]](Z|±HH:MM).
+ * Years are bounded to 1900-2999: wide enough for any clinic record, and always a value both
+ * JavaScript and PostgreSQL read the same way (year 0000, for one, PostgreSQL refuses).
+ */
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.\d{1,6})?)?(Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
+export const TIMESTAMP_YEARS = { min: 1900, max: 2999 } as const;
+
+/** The date if `value` names a real calendar day, else null. */
+export function realDate(value: string): string | null {
+  const m = DATE.exec(value);
+  if (!m) return null;
+  const [, y, mo, d] = m.map(Number) as [number, number, number, number];
+  const probe = new Date(Date.UTC(y, mo - 1, d));
+  return probe.getUTCFullYear() === y && probe.getUTCMonth() === mo - 1 && probe.getUTCDate() === d ? value : null;
+}
+
+/** Strict date: YYYY-MM-DD and a day that exists. */
+export const ZDate = z.string({ error: 'Expected a date as YYYY-MM-DD' }).refine((v) => realDate(v) !== null, 'Enter a real date as YYYY-MM-DD');
+
+/** Strict timestamp, returned as the canonical UTC ISO string. */
+export const ZTimestamp = z.string({ error: 'Expected a timestamp' }).transform((v, ctx) => {
+  const m = TIMESTAMP.exec(v);
+  const date = m ? realDate(`${m[1]}-${m[2]}-${m[3]}`) : null;
+  const year = Number(m?.[1]);
+  if (!m || !date || year < TIMESTAMP_YEARS.min || year > TIMESTAMP_YEARS.max) {
+    ctx.addIssue({ code: 'custom', message: `Enter a timestamp as YYYY-MM-DDTHH:MM:SSZ, years ${TIMESTAMP_YEARS.min}-${TIMESTAMP_YEARS.max}` });
+    return z.NEVER;
+  }
+  return new Date(v).toISOString();
+});

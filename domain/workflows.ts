@@ -1,0 +1,126 @@
+import { APPOINTMENT_STATUSES, type TAppointmentStatus } from './appointments.ts';
+import { NOTE_STATUSES, type TNoteStatus } from './notes.ts';
+import { LAB_ORDER_STATUSES, SUPPLY_ORDER_STATUSES, type TLabOrderStatus, type TSupplyOrderStatus } from './orders.ts';
+import type { TRole } from './roles.ts';
+
+/**
+ * The state machines of the product, each written once: the moves allowed, the roles that may
+ * make each one, and the fields the server sets on the move (never the client). The server
+ * enforces them (an unknown move is a 409, a role outside a move a 403); the web uses the same
+ * table to offer only the buttons a user may press. Decisions: docs/decisions/workflows.md.
+ */
+
+/** What the server writes on a move: the current time, or the id of the user making it. */
+export type TSetValue = 'now' | 'actor';
+
+export interface TMove<S extends string, F extends string> {
+  from: S;
+  to: S;
+  roles: readonly TRole[];
+  /** The button's text. */
+  label: string;
+  sets: Partial<Record<F, TSetValue>>;
+  /** The move may carry a short reason (cancellation, no-show). */
+  takesReason?: boolean;
+}
+
+export interface TWorkflow<S extends string, F extends string> {
+  name: string;
+  statuses: readonly S[];
+  initial: S;
+  moves: readonly TMove<S, F>[];
+}
+
+const ALL_STAFF_WHO_SEE_PATIENTS: readonly TRole[] = ['admin', 'scheduler', 'nurse'];
+const FRONT_DESK: readonly TRole[] = ['scheduler', 'admin'];
+
+/** Spec section 4 (Appointment), with cancel and no-show as issue 16 settles them. */
+export const APPOINTMENT_WORKFLOW: TWorkflow<TAppointmentStatus, 'checkedInAt' | 'completedAt'> = {
+  name: 'appointment',
+  statuses: APPOINTMENT_STATUSES,
+  initial: 'scheduled',
+  moves: [
+    { from: 'scheduled', to: 'checked_in', roles: ALL_STAFF_WHO_SEE_PATIENTS, label: 'Check In', sets: { checkedInAt: 'now' } },
+    { from: 'checked_in', to: 'in_progress', roles: ALL_STAFF_WHO_SEE_PATIENTS, label: 'Start Visit', sets: {} },
+    { from: 'in_progress', to: 'completed', roles: ALL_STAFF_WHO_SEE_PATIENTS, label: 'Complete', sets: { completedAt: 'now' } },
+    { from: 'scheduled', to: 'cancelled', roles: FRONT_DESK, label: 'Cancel', sets: {}, takesReason: true },
+    { from: 'checked_in', to: 'cancelled', roles: FRONT_DESK, label: 'Cancel', sets: {}, takesReason: true },
+    { from: 'scheduled', to: 'no_show', roles: FRONT_DESK, label: 'No-show', sets: {}, takesReason: true },
+    { from: 'checked_in', to: 'no_show', roles: FRONT_DESK, label: 'No-show', sets: {}, takesReason: true },
+  ],
+};
+
+/**
+ * Spec sections 4 and 6 (Patient note). submitted_to_admin is reserved: no move produces it
+ * (the spec shows it in the illustration and counts only).
+ */
+export const NOTE_WORKFLOW: TWorkflow<TNoteStatus, 'scribeId' | 'reviewedAt' | 'finalizedAt'> = {
+  name: 'note',
+  statuses: NOTE_STATUSES,
+  initial: 'draft',
+  moves: [
+    { from: 'draft', to: 'submitted_to_scribe', roles: ['nurse', 'admin'], label: 'Submit to Scribe', sets: {} },
+    { from: 'submitted_to_scribe', to: 'reviewed_by_scribe', roles: ['scribe'], label: 'Mark as Reviewed', sets: { scribeId: 'actor', reviewedAt: 'now' } },
+    // Admin or scheduler from the form, scribe or admin from the Reviewed tab.
+    { from: 'reviewed_by_scribe', to: 'finalized', roles: ['admin', 'scheduler', 'scribe'], label: 'Finalize Note', sets: { finalizedAt: 'now' } },
+    // 'Save Draft' while the note is not finalized, by those who edit notes under review.
+    { from: 'submitted_to_scribe', to: 'draft', roles: ['scribe', 'admin'], label: 'Save Draft', sets: {} },
+    { from: 'reviewed_by_scribe', to: 'draft', roles: ['scribe', 'admin'], label: 'Save Draft', sets: {} },
+  ],
+};
+
+/** The spec gives only the statuses; the moves are ours (docs/decisions/workflows.md). */
+export const LAB_ORDER_WORKFLOW: TWorkflow<TLabOrderStatus, 'receivedAt'> = {
+  name: 'lab order',
+  statuses: LAB_ORDER_STATUSES,
+  initial: 'ordered',
+  moves: [
+    { from: 'ordered', to: 'pending', roles: ['admin', 'nurse'], label: 'Mark Pending', sets: {} },
+    { from: 'pending', to: 'received', roles: ['admin', 'nurse'], label: 'Mark Received', sets: { receivedAt: 'now' } },
+    // Results can arrive for an order nobody marked as sent to the lab.
+    { from: 'ordered', to: 'received', roles: ['admin', 'nurse'], label: 'Mark Received', sets: { receivedAt: 'now' } },
+  ],
+};
+
+export const SUPPLY_ORDER_WORKFLOW: TWorkflow<TSupplyOrderStatus, 'readyAt' | 'pickedUpAt' | 'pickedUpById'> = {
+  name: 'supply order',
+  statuses: SUPPLY_ORDER_STATUSES,
+  initial: 'ordered',
+  moves: [
+    { from: 'ordered', to: 'processing', roles: ['supplier', 'admin'], label: 'Start Processing', sets: {} },
+    { from: 'processing', to: 'ready_for_pickup', roles: ['supplier', 'admin'], label: 'Ready for Pickup', sets: { readyAt: 'now' } },
+    { from: 'ready_for_pickup', to: 'completed', roles: ['admin', 'scheduler', 'nurse'], label: 'Picked Up', sets: { pickedUpAt: 'now', pickedUpById: 'actor' } },
+  ],
+};
+
+export function findMove<S extends string, F extends string>(workflow: TWorkflow<S, F>, from: S, to: S): TMove<S, F> | undefined {
+  return workflow.moves.find((m) => m.from === from && m.to === to);
+}
+
+/**
+ * Whether a user may move a record from one status to another:
+ * - 'allowed';
+ * - 'illegal': the machine has no such move (the server answers 409 workflow.illegalMove);
+ * - 'forbidden': the move exists but not for this role (403).
+ */
+export function moveDecision<S extends string, F extends string>(
+  workflow: TWorkflow<S, F>, user: { role: TRole }, from: S, to: S,
+): 'allowed' | 'illegal' | 'forbidden' {
+  const move = findMove(workflow, from, to);
+  if (!move) return 'illegal';
+  return move.roles.includes(user.role) ? 'allowed' : 'forbidden';
+}
+
+/** The moves a user may make from a status: the buttons the web offers. */
+export function movesFrom<S extends string, F extends string>(workflow: TWorkflow<S, F>, user: { role: TRole }, from: S): TMove<S, F>[] {
+  return workflow.moves.filter((m) => m.from === from && m.roles.includes(user.role));
+}
+
+/** The values the server writes on a move, from its clock and the acting user. */
+export function serverSetFields<F extends string>(move: TMove<string, F>, at: { now: Date; actorId: string }): Partial<Record<F, Date | string>> {
+  const out: Partial<Record<F, Date | string>> = {};
+  for (const [field, value] of Object.entries(move.sets) as [F, TSetValue][]) {
+    out[field] = value === 'now' ? at.now : at.actorId;
+  }
+  return out;
+}

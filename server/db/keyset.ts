@@ -1,0 +1,46 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import { unstorableTextReason } from '#domain/text';
+import { invalid } from '../http/errors.ts';
+
+/**
+ * Keyset paging for every list: a page is the rows after the sort key of the previous page's
+ * last row, so page 10 costs what page 1 does and rows added meanwhile are neither skipped nor
+ * shown twice. The cursor is that sort key, as base64url JSON, opaque to the client.
+ */
+
+/** A text member of a cursor: it came from the client, so it is checked like any input. */
+export const ZCursorText = z.string().max(200).refine((v) => unstorableTextReason(v) === null);
+export const ZCursorUuid = z.string().uuid();
+
+export function encodeCursor(key: readonly (string | number)[]): string {
+  return Buffer.from(JSON.stringify(key)).toString('base64url');
+}
+
+/** The sort key a cursor holds, or a 400 naming `cursor` when it is not one this list made. */
+export function decodeCursor<T extends z.ZodTuple>(raw: string, shape: T): z.infer<T> {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid('cursor', 'Invalid cursor');
+  }
+  const parsed = shape.safeParse(value);
+  if (!parsed.success) throw invalid('cursor', 'Invalid cursor');
+  return parsed.data;
+}
+
+/** `(a, b, c) > (x, y, z)`: rows after a sort key, in the order the columns are sorted. */
+export function after(columns: readonly SQL[], key: readonly SQL[]): SQL {
+  return sql`(${sql.join([...columns], sql`, `)}) > (${sql.join([...key], sql`, `)})`;
+}
+
+/**
+ * Splits the `limit + 1` rows a page query asked for into the page and the cursor of the next
+ * one (the extra row only tells that another page exists).
+ */
+export function takePage<R>(rows: R[], limit: number, keyOf: (row: R) => readonly (string | number)[]): { page: R[]; nextCursor: string | null } {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { page, nextCursor: rows.length > limit && last ? encodeCursor(keyOf(last)) : null };
+}

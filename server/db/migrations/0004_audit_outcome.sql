@@ -1,0 +1,1 @@
+ALTER TABLE "audit_events" ADD COLUMN "outcome" varchar(20) DEFAULT 'allowed' NOT NULL;

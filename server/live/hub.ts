@@ -1,0 +1,168 @@
+import { and, eq } from 'drizzle-orm';
+import type { WebSocket } from 'ws';
+import type { TCurrentUser } from '#domain/auth';
+import { ERRORS, type TErrorCode } from '#domain/errors';
+import { LIVE_CLOSE as CLOSE, LIVE_MAX_MESSAGE_BYTES, ZClientMessage, type TServerMessage } from '#domain/live-events';
+import type { Db } from '../db/database.ts';
+import { users } from '../db/schema/auth.ts';
+import { notifications } from '../db/schema/collaboration.ts';
+import { eventsForUserSince, outboxBounds, type LiveEvent } from '../events/event-bus.ts';
+
+/** One open socket: whose it is, and which session opened it. */
+interface Connection {
+  ws: WebSocket;
+  user: TCurrentUser;
+  /** The stored hash of the session that opened it: its end closes the socket. */
+  sessionId: string;
+  alive: boolean;
+  /** Arrival times of the client's recent messages, for the flood limit. */
+  recent: number[];
+}
+
+/** Missed events sent one by one at most; past this a reconnecting socket is told to resync. */
+const REPLAY_LIMIT = 200;
+
+/** A client may send this many messages in the window; more and it is closed. */
+const FLOOD = { messages: 20, windowMs: 10_000 } as const;
+
+/**
+ * This instance's open sockets. Committed events arrive from the bus; for each, the hub reads
+ * what its recipient may see at that moment (a notification must still be theirs, the user
+ * still active) before it sends, so a permission changed a second ago is respected.
+ */
+export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => void }) {
+  const byUser = new Map<string, Set<Connection>>();
+
+  /** One message to many sockets: encoded once, sent as the same text frame to each. */
+  const sendAll = (conns: Iterable<Connection>, message: TServerMessage) => {
+    const frame = Buffer.from(JSON.stringify(message));
+    for (const conn of conns) if (conn.ws.readyState === conn.ws.OPEN) conn.ws.send(frame, { binary: false });
+  };
+  const send = (conn: Connection, message: TServerMessage) => sendAll([conn], message);
+  const refuse = (conn: Connection, code: TErrorCode) => send(conn, { type: 'error', code, message: ERRORS[code].message });
+  const forEachOf = (userId: string, fn: (conn: Connection) => void) => { for (const conn of byUser.get(userId) ?? []) fn(conn); };
+
+  /** A notification, sent only to its owner, and only while the owner is an active user. */
+  async function pushNotification(conns: Iterable<Connection>, live: LiveEvent & { event: { type: 'notification.created' } }) {
+    const [row] = await db.select({ title: notifications.title, message: notifications.message })
+      .from(notifications).innerJoin(users, eq(users.id, notifications.userId))
+      .where(and(eq(notifications.id, live.event.notificationId), eq(notifications.userId, live.event.userId), eq(users.isActive, true)));
+    if (!row) return;
+    sendAll(conns, { type: 'notification', eventId: live.seq, notificationId: live.event.notificationId, title: row.title, message: row.message ?? undefined });
+  }
+
+  function remove(conn: Connection) {
+    const set = byUser.get(conn.user.id);
+    set?.delete(conn);
+    if (set?.size === 0) byUser.delete(conn.user.id);
+  }
+
+  async function onMessage(conn: Connection, raw: Buffer, isBinary: boolean) {
+    const now = Date.now();
+    conn.recent = conn.recent.filter((t) => now - t < FLOOD.windowMs);
+    conn.recent.push(now);
+    if (conn.recent.length > FLOOD.messages) {
+      conn.ws.close(CLOSE.flood, 'Too many messages');
+      return;
+    }
+    // Oversized or unparseable: dropped, with a typed error; the socket stays open.
+    if (isBinary || raw.length > LIVE_MAX_MESSAGE_BYTES) return refuse(conn, 'live.invalidMessage');
+    let parsed;
+    try {
+      parsed = ZClientMessage.safeParse(JSON.parse(raw.toString('utf8')));
+    } catch {
+      return refuse(conn, 'live.invalidMessage');
+    }
+    if (!parsed.success) return refuse(conn, 'live.invalidMessage');
+    const message = parsed.data;
+    if (message.type === 'auth') {
+      // The socket is already the session's; an auth for anyone else is a forgery, and ends it.
+      if (message.userId !== conn.user.id) {
+        refuse(conn, 'live.notYourUser');
+        conn.ws.close(CLOSE.refused, 'Not your user');
+        return;
+      }
+      const { oldest, latest } = await outboxBounds(db);
+      if (message.lastEventId !== undefined) await replay(conn, message.lastEventId, oldest);
+      send(conn, { type: 'ready', eventId: latest });
+      return;
+    }
+    // No room has members until team chat exists: every room is someone else's.
+    refuse(conn, 'live.notYourRoom');
+  }
+
+  /**
+   * What a reconnecting socket missed: its user's events after the last one it saw, in order;
+   * or `resync` when some of them are no longer kept, or there are too many to send one by one.
+   */
+  async function replay(conn: Connection, afterSeq: number, oldestKept: number | null) {
+    const missed = await eventsForUserSince(db, conn.user.id, afterSeq, REPLAY_LIMIT + 1);
+    if ((oldestKept !== null && afterSeq < oldestKept - 1) || missed.length > REPLAY_LIMIT) {
+      send(conn, { type: 'resync' });
+      return;
+    }
+    for (const live of missed) {
+      if (live.event.type === 'notification.created') await pushNotification([conn], live as LiveEvent & { event: { type: 'notification.created' } });
+    }
+  }
+
+  return {
+    add(ws: WebSocket, user: TCurrentUser, sessionId: string) {
+      const conn: Connection = { ws, user, sessionId, alive: true, recent: [] };
+      if (!byUser.has(user.id)) byUser.set(user.id, new Set());
+      byUser.get(user.id)!.add(conn);
+      ws.on('message', (raw: Buffer, isBinary: boolean) => {
+        onMessage(conn, raw, isBinary).catch((error: unknown) => log.error({ err: error }, 'live message failed'));
+      });
+      ws.on('pong', () => { conn.alive = true; });
+      ws.on('close', () => remove(conn));
+      ws.on('error', () => remove(conn));
+    },
+
+    /** Hands a committed event to the sockets it concerns. */
+    async onEvent(live: LiveEvent) {
+      const { event } = live;
+      if (event.type === 'notification.created') {
+        await pushNotification(byUser.get(event.userId) ?? [], live as LiveEvent & { event: { type: 'notification.created' } });
+      } else if (event.type === 'session.ended') {
+        for (const conns of byUser.values()) {
+          for (const conn of conns) if (conn.sessionId === event.sessionId) conn.ws.close(CLOSE.sessionEnded, 'Session ended');
+        }
+      } else if (event.type === 'user.accessChanged') {
+        // Whatever changed (deactivated, another role), the socket was opened under the old
+        // access: it closes, and the client reconnects under the new one if it still may.
+        forEachOf(event.userId, (conn) => conn.ws.close(CLOSE.sessionEnded, 'Access changed'));
+      }
+    },
+
+    /**
+     * Pings every socket; one that did not answer the last ping is dropped. Each socket's session
+     * is checked again too, so one that expired or whose user was deactivated closes.
+     */
+    async sweep(stillValid: (conn: { user: TCurrentUser; sessionId: string }) => Promise<boolean>) {
+      for (const conns of [...byUser.values()]) {
+        for (const conn of [...conns]) {
+          if (!conn.alive) {
+            conn.ws.terminate();
+            remove(conn);
+            continue;
+          }
+          if (!(await stillValid(conn))) {
+            conn.ws.close(CLOSE.sessionEnded, 'Session ended');
+            continue;
+          }
+          conn.alive = false;
+          conn.ws.ping();
+        }
+      }
+    },
+
+    count: () => [...byUser.values()].reduce((n, s) => n + s.size, 0),
+    closeAll() {
+      for (const conns of byUser.values()) for (const conn of conns) conn.ws.close(1001, 'Server shutting down');
+      byUser.clear();
+    },
+  };
+}
+
+export type Hub = ReturnType<typeof createHub>;

@@ -1,0 +1,41 @@
+import { zonedDate, zonedDayRange } from '#domain/clinic-time';
+import { shortLived } from '../../cache/short-lived.ts';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import { clinicCounts, type TClinicCounts } from './dashboard.queries.ts';
+
+export interface ClinicCounts {
+  /** The clinic-wide figures for the clinic's today. */
+  get(): Promise<TClinicCounts>;
+  /** Forgets them (a patient change: forgetPatientReads). */
+  clear(): void;
+}
+
+/** How long clinic-wide figures are reused when nothing this instance saw has moved them. */
+export const CLINIC_COUNTS_TTL_MS = 5_000;
+
+/**
+ * The clinic-wide figures every dashboard, sidebar and unfiltered patient list shows, counted
+ * once for everyone rather than once per request (counting every active patient costs more the
+ * larger the clinic), keyed by the clinic's day.
+ */
+export function createClinicCounts(db: Db, config: Config): ClinicCounts {
+  const cache = shortLived<string, TClinicCounts>({ ttlMs: CLINIC_COUNTS_TTL_MS, now: () => config.now().getTime(), maxKeys: 2 });
+  // The clinic's day is worked out again only once it has ended (it is asked on every request).
+  let today: { day: string; start: Date; end: Date } | null = null;
+  const clinicDay = () => {
+    const now = config.now();
+    if (!today || now < today.start || now >= today.end) {
+      const day = zonedDate(now, config.clinicTimeZone);
+      today = { day, ...zonedDayRange(day, config.clinicTimeZone) };
+    }
+    return today;
+  };
+  return {
+    get() {
+      const { day, start, end } = clinicDay();
+      return cache.get(day, () => clinicCounts(db, { start, end }));
+    },
+    clear: () => cache.clear(),
+  };
+}

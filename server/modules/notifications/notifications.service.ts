@@ -1,0 +1,54 @@
+import type { TNotification, TNotificationType } from '#domain/notifications';
+import type { Queryable } from '../../db/database.ts';
+import { inTransaction, type Raise } from '../../db/transaction.ts';
+import { notifications } from '../../db/schema/collaboration.ts';
+import type { Deps } from '../../deps.ts';
+import { notFound } from '../../http/errors.ts';
+import type { SignedInContext } from '../../http/request-context.ts';
+import { recordAudit } from '../audit/audit.ts';
+import { listNotifications, markAllNotificationsRead, markNotificationRead } from './notifications.queries.ts';
+
+export interface TNewNotification {
+  userId: string;
+  type: TNotificationType;
+  title: string;
+  message?: string | null;
+  /** The record it is about (an appointment, a note...), for the screen to link to. */
+  entityId?: string | null;
+}
+
+/**
+ * The one way a notification is made: inside the transaction of the change it tells about, so
+ * it exists exactly when the change does, and pushed live to its user once that commits. Every
+ * area (appointments, notes, labs, supplies, chat) notifies through this.
+ */
+export async function notify(tx: Queryable, raise: Raise, input: TNewNotification): Promise<string> {
+  const [row] = await tx.insert(notifications).values({
+    userId: input.userId, type: input.type, title: input.title, message: input.message ?? null, entityId: input.entityId ?? null,
+  }).returning({ id: notifications.id });
+  raise({ type: 'notification.created', notificationId: row!.id, userId: input.userId });
+  return row!.id;
+}
+
+export function notificationsFor(deps: Deps, ctx: SignedInContext): Promise<TNotification[]> {
+  return listNotifications(deps.db, ctx.user.id);
+}
+
+/** Dismisses one of the caller's own notifications; anyone else's is a 404, never touched. */
+export async function markRead(deps: Deps, ctx: SignedInContext, id: string): Promise<{ id: string }> {
+  return inTransaction(deps, async (tx, raise) => {
+    if (!(await markNotificationRead(tx, ctx.user.id, id, deps.config.now()))) throw notFound();
+    await recordAudit(tx, ctx, { action: 'notification.read', entityType: 'notification', entityId: id });
+    raise({ type: 'notification.read', notificationId: id, userId: ctx.user.id });
+    return { id };
+  });
+}
+
+/** Marks every unread notification of the caller read. */
+export async function markAllRead(deps: Deps, ctx: SignedInContext): Promise<{ count: number }> {
+  return inTransaction(deps, async (tx) => {
+    const count = await markAllNotificationsRead(tx, ctx.user.id, deps.config.now());
+    if (count > 0) await recordAudit(tx, ctx, { action: 'notification.read_all', entityType: 'notification' });
+    return { count };
+  });
+}

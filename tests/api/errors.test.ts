@@ -1,0 +1,50 @@
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { ERROR_CODES, ERRORS, errorCodeOf, ZErrorBody } from '#domain/errors';
+import { HttpError } from '../../server/http/errors.ts';
+import { errorHandlerPlugin } from '../../server/plugins/error-handler.ts';
+
+/** Each code's status, written out here so a change to the table is a deliberate one. */
+const STATUS: Record<string, number> = {
+  'auth.unauthenticated': 401, 'auth.forbidden': 403,
+  'signIn.invalidCredentials': 401, 'signIn.deactivated': 403, 'signIn.throttled': 429,
+  'signIn.expired': 400, 'signIn.providerFailed': 400, 'signIn.noAccount': 403,
+  'request.validation': 400, 'request.malformedJson': 400, 'request.emptyJson': 400, 'request.invalid': 400,
+  'request.tooLarge': 413, 'request.unsupportedMediaType': 415, 'request.crossSite': 403,
+  'route.notFound': 404, 'record.notFound': 404, 'record.stale': 409, 'record.conflict': 409,
+  'patient.duplicate': 409, 'workflow.illegalMove': 409,
+  'live.invalidMessage': 400, 'live.notYourUser': 403, 'live.notYourRoom': 403,
+  'server.internal': 500, 'server.unavailable': 503,
+};
+
+describe('the error table', () => {
+  it('gives every code the status listed here', () => {
+    expect(Object.fromEntries(ERROR_CODES.map((code) => [code, ERRORS[code].status]))).toEqual(STATUS);
+  });
+
+  it('keeps the texts the contract fixes', () => {
+    expect(ERRORS['auth.unauthenticated'].message).toBe('Unauthorized');
+    expect(ERRORS['signIn.invalidCredentials'].message).toBe('Invalid email or password');
+  });
+
+  it('sends each code with its status and a {message, code} body through the error handler', async () => {
+    const app = Fastify();
+    await app.register(errorHandlerPlugin);
+    app.get('/fail/:code', async (request) => {
+      throw new HttpError((request.params as { code: keyof typeof ERRORS }).code);
+    });
+    for (const code of ERROR_CODES) {
+      const res = await app.inject({ method: 'GET', url: `/fail/${code}` });
+      expect(res.statusCode, code).toBe(STATUS[code]);
+      expect(res.json(), code).toEqual({ message: ERRORS[code].message, code });
+      expect(ZErrorBody.safeParse(res.json()).success).toBe(true);
+      expect(errorCodeOf(res.json())).toBe(code);
+    }
+    await app.close();
+  });
+
+  it('reads no code from a body that is not one of ours', () => {
+    expect(errorCodeOf({ message: 'x', code: 'made.up' })).toBeNull();
+    expect(errorCodeOf('<html>')).toBeNull();
+  });
+});

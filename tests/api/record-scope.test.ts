@@ -1,0 +1,63 @@
+import { and, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NOTE_STATUSES } from '#domain/notes';
+import { noteVisibleTo, seesAppointmentPatientName } from '#domain/record-scope';
+import { ROLES } from '#domain/roles';
+import { appointments, patientNotes } from '../../server/db/schema/clinical.ts';
+import { seesPatientName } from '../../server/modules/appointments/appointments.scope.ts';
+import { visibleNotes } from '../../server/modules/notes/notes.scope.ts';
+import { createUser, insertPatient } from '../helpers/factories.ts';
+import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
+
+// The server's `where` clauses and the web's predicates come from the same table in
+// domain/record-scope.ts; on a seeded mix of rows they must pick exactly the same ones.
+let t: TestApp;
+beforeAll(async () => { t = await buildTestApp(); });
+afterAll(async () => { await t?.close(); });
+
+describe('note visibility as a where clause', () => {
+  it('selects, for every role, exactly the notes noteVisibleTo allows', async () => {
+    const viewers = await Promise.all(ROLES.map((role) => createUser(t.db, { role })));
+    const otherNurse = await createUser(t.db, { role: 'nurse' });
+    const otherScribe = await createUser(t.db, { role: 'scribe' });
+    const patient = await insertPatient(t.db);
+    const authors = [...viewers, otherNurse];
+    const scribes = [null, otherScribe, ...viewers];
+    const rows = await t.db.insert(patientNotes).values(NOTE_STATUSES.flatMap((status) =>
+      authors.flatMap((author, i) => ({
+        patientId: patient.id, authorId: author.id, noteType: 'Progress Note', content: 'x', status,
+        scribeId: scribes[i % scribes.length]?.id ?? null,
+      })))).returning();
+    const ids = rows.map((r) => r.id);
+
+    for (const viewer of viewers) {
+      const fromSql = await t.db.select({ id: patientNotes.id }).from(patientNotes)
+        .where(and(inArray(patientNotes.id, ids), visibleNotes(viewer)));
+      const fromDomain = rows.filter((r) => noteVisibleTo(viewer, r)).map((r) => r.id);
+      expect(fromSql.map((r) => r.id).sort(), viewer.role).toEqual(fromDomain.sort());
+      if (viewer.role === 'supplier') expect(fromSql).toEqual([]);
+      else expect(fromSql.length, viewer.role).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('who receives an appointment\'s patient name, as a condition', () => {
+  it('matches seesAppointmentPatientName for every role, assigned or not', async () => {
+    const viewers = await Promise.all(ROLES.map((role) => createUser(t.db, { role })));
+    const provider = viewers.find((v) => v.role === 'scheduler')!;
+    const patient = await insertPatient(t.db);
+    const staff = [null, ...viewers];
+    const rows = await t.db.insert(appointments).values(staff.flatMap((nurse, i) => staff.map((scribe, j) => ({
+      patientId: patient.id, providerId: provider.id, appointmentDate: new Date(Date.UTC(2030, 0, 1, i, j)),
+      assignedNurseId: nurse?.id ?? null, assignedScribeId: scribe?.id ?? null,
+    })))).returning();
+    const ids = rows.map((r) => r.id);
+
+    for (const viewer of viewers) {
+      const named = await t.db.select({ id: appointments.id }).from(appointments)
+        .where(and(inArray(appointments.id, ids), seesPatientName(viewer)));
+      const expected = rows.filter((r) => seesAppointmentPatientName(viewer, r)).map((r) => r.id);
+      expect(named.map((r) => r.id).sort(), viewer.role).toEqual(expected.sort());
+    }
+  });
+});

@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../server/db/schema/auth.ts';
+import { auditTrailOfPatient } from '../../server/modules/audit/audit.queries.ts';
+import { patientInput, TEST_PASSWORD } from '../helpers/factories.ts';
+import { anonymous, signInAs } from '../helpers/sign-in.ts';
+import { buildTestApp, Client, type TestApp } from '../helpers/test-app.ts';
+
+let t: TestApp;
+beforeAll(async () => { t = await buildTestApp(); });
+afterAll(async () => { await t?.close(); });
+
+describe('signing out', () => {
+  it('POST /api/logout ends the session and leads to /', async () => {
+    const client = await signInAs(t, 'nurse');
+    const token = client.cookie!;
+    const res = await client.post('/api/logout', undefined, { origin: 'http://localhost:80', host: 'localhost:80' });
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe('/');
+    expect((await new Client(t.app, token).get('/api/auth/user')).statusCode).toBe(401);
+  });
+
+  it('the sign-out button\'s plain form post works too', async () => {
+    const client = await signInAs(t, 'nurse');
+    const res = await client.request('POST', '/api/logout', '', { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(res.statusCode).toBe(303);
+    expect((await client.get('/api/auth/user')).statusCode).toBe(401);
+  });
+
+  it('a foreign site cannot sign anyone out with a POST', async () => {
+    const client = await signInAs(t, 'nurse');
+    const res = await client.post('/api/logout', undefined, { origin: 'https://evil.example' });
+    expect(res.statusCode).toBe(403);
+    expect((await client.get('/api/auth/user')).statusCode).toBe(200);
+  });
+
+  it('a cross-site navigation to GET /api/logout asks to confirm instead of signing out', async () => {
+    const client = await signInAs(t, 'nurse');
+    const res = await client.get('/api/logout', { 'sec-fetch-site': 'cross-site' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.body).toContain('<form method="post" action="/api/logout">');
+    expect((await client.get('/api/auth/user')).statusCode).toBe(200);
+    // The app's own link (same-origin, or a browser that says nothing) still signs out.
+    expect((await client.get('/api/logout', { 'sec-fetch-site': 'same-origin' })).statusCode).toBe(302);
+    expect((await client.get('/api/auth/user')).statusCode).toBe(401);
+  });
+});
+
+describe('a deactivated user', () => {
+  it('has every session deleted, so reactivation revives none of them', async () => {
+    const client = await signInAs(t, 'scheduler');
+    const token = client.cookie!;
+    await t.db.update(users).set({ isActive: false }).where(eq(users.id, client.user.id));
+    await t.db.update(users).set({ isActive: true }).where(eq(users.id, client.user.id));
+    t.clock.advance(t.config.sessionRevalidateMs);
+    expect((await new Client(t.app, token).get('/api/auth/user')).statusCode).toBe(401);
+    // Signing in again works.
+    const again = await anonymous(t).post('/api/auth/login', { email: client.user.email, password: TEST_PASSWORD });
+    expect(again.statusCode).toBe(200);
+  });
+});
+
+describe('a short idle timeout', () => {
+  it('slides with activity: a request every 15 s keeps a one-minute session alive', async () => {
+    const short = await buildTestApp({ SESSION_IDLE_MINUTES: '1' });
+    try {
+      const client = await signInAs(short, 'nurse');
+      for (let elapsed = 0; elapsed < 3 * 60_000; elapsed += 15_000) {
+        short.clock.advance(15_000);
+        expect((await client.get('/api/auth/user')).statusCode, `after ${elapsed + 15_000} ms`).toBe(200);
+      }
+      short.clock.advance(61_000);
+      expect((await client.get('/api/auth/user')).statusCode).toBe(401);
+    } finally {
+      await short.close();
+    }
+  });
+});
+
+describe('refused attempts on patient records are audited', () => {
+  it('a 401, a 403 and a 404 each leave a row: who (or nobody), from where, which id, and why', async () => {
+    const nurse = await signInAs(t, 'nurse');
+    const supplier = await signInAs(t, 'supplier');
+    const patient = (await nurse.post('/api/patients', patientInput())).json();
+    const missing = randomUUID();
+
+    expect((await anonymous(t).get(`/api/patients/${patient.id}`)).statusCode).toBe(401);
+    expect((await supplier.get(`/api/patients/${patient.id}`)).statusCode).toBe(403);
+    expect((await supplier.put(`/api/patients/${patient.id}`, { phone: '1' })).statusCode).toBe(403);
+    expect((await nurse.get(`/api/patients/${missing}`)).statusCode).toBe(404);
+
+    const refused = (await auditTrailOfPatient(t.db, patient.id)).filter((r) => r.outcome !== 'allowed');
+    expect(refused.map((r) => [r.action, r.outcome, r.actorId, r.ip]).sort()).toEqual([
+      ['patient.read', 'forbidden', supplier.user.id, '127.0.0.1'],
+      ['patient.read', 'unauthenticated', null, '127.0.0.1'],
+      ['patient.update', 'forbidden', supplier.user.id, '127.0.0.1'],
+    ].sort());
+    const notFound = await auditTrailOfPatient(t.db, missing);
+    expect(notFound.map((r) => [r.action, r.outcome, r.actorId, r.entityId])).toEqual([['patient.read', 'not_found', nurse.user.id, missing]]);
+  });
+
+  it('what is allowed is recorded as allowed', async () => {
+    const nurse = await signInAs(t, 'nurse');
+    const patient = (await nurse.post('/api/patients', patientInput())).json();
+    await nurse.get(`/api/patients/${patient.id}`);
+    const rows = await auditTrailOfPatient(t.db, patient.id, 'patient.read');
+    expect(rows.map((r) => r.outcome)).toEqual(['allowed']);
+  });
+});

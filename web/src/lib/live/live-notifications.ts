@@ -1,0 +1,30 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { TServerMessage } from '#domain/live-events';
+import { invalidateDashboardStats } from '../../api/dashboard/dashboard-stats.ts';
+import { invalidateNotifications } from '../../api/notifications/notifications.ts';
+import { toast } from '../toast.ts';
+
+/** Spec section 4: the toast's texts when the server sends none. */
+export const LIVE_NOTIFICATION_DEFAULTS = { title: 'New Notification', message: 'You have a new notification' } as const;
+
+type TLiveNotification = Extract<TServerMessage, { type: 'notification' }>;
+
+/** A notification arrived: the bell, the dashboard panel and the figures re-read; a toast says so. */
+export function onLiveNotification(client: QueryClient, message: TLiveNotification): void {
+  void invalidateNotifications(client);
+  void invalidateDashboardStats(client);
+  toast({
+    title: message.title?.trim() || LIVE_NOTIFICATION_DEFAULTS.title,
+    description: message.message?.trim() || LIVE_NOTIFICATION_DEFAULTS.message,
+  });
+}
+
+/**
+ * After a reconnect: the server replays what it still holds since the last event seen, but a
+ * page that had seen none yet, or a gap longer than the server keeps, is only covered by
+ * reading the lists again.
+ */
+export function refreshAfterGap(client: QueryClient): void {
+  void invalidateNotifications(client);
+  void invalidateDashboardStats(client);
+}

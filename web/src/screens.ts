@@ -1,0 +1,143 @@
+import {
+  CalendarDays,
+  ChartColumn,
+  FileText,
+  FlaskConical,
+  LayoutDashboard,
+  MessageSquare,
+  Package,
+  Pill,
+  Settings,
+  UserCog,
+  Users,
+  type LucideIcon,
+} from 'lucide-react';
+import { lazy, type ComponentType } from 'react';
+import type { TCurrentUser } from '#domain/auth';
+import { can, type TCapability } from '#domain/permissions';
+
+export type TScreenComponent = ComponentType<{ user: TCurrentUser }>;
+
+// Each screen (and each denial) is its own chunk, loaded when first opened, so the first page a
+// visitor sees does not wait for every screen's code.
+const lazyScreen = <K extends string>(load: () => Promise<Record<K, TScreenComponent>>, name: K): TScreenComponent =>
+  lazy<TScreenComponent>(async () => ({ default: (await load())[name] }));
+
+export interface TSidebarEntry {
+  label: string;
+  icon: LucideIcon;
+  /** 'admin': the Administration group, shown only when can(user, 'admin.panel'). */
+  group: 'main' | 'admin';
+  /** Carries the unread-message badge. */
+  unreadBadge?: boolean;
+  /** Shown disabled with a 'Soon' mark: the screen does not exist yet (spec section 2). */
+  soon?: boolean;
+}
+
+/**
+ * A screen without a capability is open to every signed-in user. One with a capability names
+ * what a user without it sees instead, because the spec answers differently per screen.
+ */
+type TScreenAccess =
+  | { capability?: undefined; Denied?: undefined }
+  | { capability: TCapability; Denied: TScreenComponent };
+
+export type TScreen = TScreenAccess & {
+  path: string;
+  /** For the browser tab. */
+  title: string;
+  /** Absent for a 'Soon' entry: its path keeps showing the not-found page. */
+  Screen?: TScreenComponent;
+  /** Absent for a screen reached only from another screen. */
+  sidebar?: TSidebarEntry;
+};
+
+/**
+ * Spec section 2: the signed-in rows of the route table and every sidebar entry, in sidebar
+ * order. Visitors who open a screen's path are sent to sign in.
+ */
+export const SCREENS: readonly TScreen[] = [
+  {
+    path: '/',
+    title: 'Dashboard',
+    Screen: lazyScreen(() => import('./pages/dashboard/dashboard-page.tsx'), 'DashboardPage'),
+    sidebar: { label: 'Dashboard', icon: LayoutDashboard, group: 'main' },
+  },
+  {
+    path: '/patients',
+    title: 'Patients',
+    Screen: lazyScreen(() => import('./pages/patients/patients-page.tsx'), 'PatientsPage'),
+    // A supplier has no access to patient records (minimum necessary): no link, and a clear
+    // answer without calling the API (which would refuse) when the address is opened.
+    capability: 'patients.read',
+    Denied: lazyScreen(() => import('./pages/patients/no-patient-access.tsx'), 'NoPatientAccess'),
+    sidebar: { label: 'Patients', icon: Users, group: 'main' },
+  },
+  {
+    path: '/appointments',
+    title: 'Appointments',
+    Screen: lazyScreen(() => import('./pages/appointments/appointments-page.tsx'), 'AppointmentsPage'),
+    sidebar: { label: 'Appointments', icon: CalendarDays, group: 'main' },
+  },
+  {
+    path: '/schedule-appointment',
+    title: 'Schedule Appointment',
+    Screen: lazyScreen(() => import('./pages/schedule-appointment/schedule-appointment-page.tsx'), 'ScheduleAppointmentPage'),
+    capability: 'appointments.schedule',
+    Denied: lazyScreen(() => import('./pages/schedule-appointment/schedule-access-denied.tsx'), 'ScheduleAccessDenied'),
+  },
+  {
+    path: '/notes',
+    title: 'Patient Notes',
+    Screen: lazyScreen(() => import('./pages/notes/notes-page.tsx'), 'NotesPage'),
+    sidebar: { label: 'Patient Notes', icon: FileText, group: 'main' },
+  },
+  {
+    path: '/team-chat',
+    title: 'Team Chat',
+    Screen: lazyScreen(() => import('./pages/team-chat/team-chat-page.tsx'), 'TeamChatPage'),
+    sidebar: { label: 'Team Chat', icon: MessageSquare, group: 'main', unreadBadge: true },
+  },
+  { path: '/prescriptions', title: 'Prescriptions', sidebar: { label: 'Prescriptions', icon: Pill, group: 'main', soon: true } },
+  { path: '/lab-orders', title: 'Lab Orders', sidebar: { label: 'Lab Orders', icon: FlaskConical, group: 'main', soon: true } },
+  { path: '/supply-orders', title: 'Supply Orders', sidebar: { label: 'Supply Orders', icon: Package, group: 'main', soon: true } },
+  {
+    path: '/admin',
+    title: 'Admin Panel',
+    Screen: lazyScreen(() => import('./pages/admin/admin-page.tsx'), 'AdminPage'),
+    capability: 'admin.panel',
+    Denied: lazyScreen(() => import('./pages/admin/admin-access-denied.tsx'), 'AdminAccessDenied'),
+    sidebar: { label: 'User Management', icon: UserCog, group: 'admin' },
+  },
+  { path: '/reports', title: 'Reports', sidebar: { label: 'Reports', icon: ChartColumn, group: 'admin', soon: true } },
+  { path: '/settings', title: 'Settings', sidebar: { label: 'Settings', icon: Settings, group: 'admin', soon: true } },
+];
+
+export type TOpenableScreen = TScreen & { Screen: TScreenComponent };
+export type TSidebarScreen = TScreen & { sidebar: TSidebarEntry };
+
+const isOpenable = (screen: TScreen): screen is TOpenableScreen => screen.Screen !== undefined;
+
+/** Screens that exist (not 'Soon'): the paths a signed-in user can open. */
+export const OPENABLE_SCREENS: readonly TOpenableScreen[] = SCREENS.filter(isOpenable);
+
+export function findScreen(path: string): TOpenableScreen | undefined {
+  return OPENABLE_SCREENS.find((screen) => screen.path === path);
+}
+
+/** Whether the user may use the screen; one who may not is shown its `Denied` instead. */
+export function mayOpen(user: TCurrentUser, screen: TScreen): boolean {
+  return !screen.capability || can(user, screen.capability);
+}
+
+/**
+ * A sidebar group's entries for this user: a link that could only lead to a denial helps nobody.
+ * The Administration group as a whole is for can(user, 'admin.panel').
+ */
+export function sidebarScreens(user: TCurrentUser, group: TSidebarEntry['group']): TSidebarScreen[] {
+  if (group === 'admin' && !can(user, 'admin.panel')) return [];
+  return SCREENS.filter((screen): screen is TSidebarScreen => screen.sidebar?.group === group && mayOpen(user, screen));
+}
+
+/** The sign-in page that GET /api/login leads to (when no single sign-on is configured). */
+export const SIGN_IN_PATH = '/login';
