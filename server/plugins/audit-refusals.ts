@@ -22,19 +22,20 @@ const OUTCOME: Record<number, TAuditOutcome> = { 401: 'unauthenticated', 403: 'f
 /**
  * Part of the module shape: a route declares `config.audit`, and every refusal on it leaves a
  * row, whether the auth hook refused it before the handler or the service found no record.
- * Written after the answer is sent; a refusal changes nothing else to be atomic with.
+ * Written before the answer leaves (onSend, not onResponse): whoever gets the refusal can
+ * rely on the row being there, and a crash right after the answer cannot lose it.
  */
 export const auditRefusalsPlugin = fp(async (app: FastifyInstance, opts: { db: Db }) => {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onSend', async (request, reply, payload) => {
     const audit = request.routeOptions.config?.audit;
     const outcome = OUTCOME[reply.statusCode];
-    if (!audit || !outcome) return;
+    if (!audit || !outcome) return payload;
     const target = (request.params as { id?: unknown } | undefined)?.id;
     const id = typeof target === 'string' ? target.slice(0, 100) : null;
     const aboutPatient = audit.entityType === 'patient' && z.uuid().safeParse(id).success;
     await recordAudit(opts.db, visitorContextOf(request), {
       action: audit.action, entityType: audit.entityType, entityId: id, patientId: aboutPatient ? id : null, outcome,
     }).catch((error: unknown) => request.log.error({ err: loggableError(error) }, 'could not record a refused attempt'));
-    return;
+    return payload;
   });
 });

@@ -101,6 +101,16 @@ describe('refused attempts on patient records are audited', () => {
     expect(notFound.map((r) => [r.action, r.outcome, r.actorId, r.entityId])).toEqual([['patient.read', 'not_found', nurse.user.id, missing]]);
   });
 
+  it('the row is written before the refusal is answered', async () => {
+    // It was once written after the answer, and a caller reading the trail at once raced it.
+    const nurse = await signInAs(t, 'nurse');
+    for (let attempt = 0; attempt < 20; attempt += 1) {
+      const missing = randomUUID();
+      expect((await nurse.get(`/api/patients/${missing}`)).statusCode).toBe(404);
+      expect(await auditTrailOfPatient(t.db, missing), `attempt ${attempt}`).toHaveLength(1);
+    }
+  });
+
   it('what is allowed is recorded as allowed', async () => {
     const nurse = await signInAs(t, 'nurse');
     const patient = (await nurse.post('/api/patients', patientInput())).json();
