@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, date, index, integer, jsonb, pgTable, text, uuid, varchar } from 'drizzle-orm/pg-core';
-import { DEFAULT_APPOINTMENT_DURATION } from '#domain/appointments';
+import { boolean, check, date, index, integer, jsonb, pgTable, text, uuid, varchar } from 'drizzle-orm/pg-core';
+import { APPOINTMENT_DURATIONS, DEFAULT_APPOINTMENT_DURATION } from '#domain/appointments';
 import { appointmentStatus, labOrderStatus, noteStatus, supplyOrderStatus } from './enums.ts';
 import { at, id, timestamps } from './columns.ts';
 import { users } from './auth.ts';
@@ -33,12 +33,21 @@ export const patients = pgTable('patients', {
   index('patients_identity_idx').on(sql`lower(${t.lastName})`, sql`lower(${t.firstName})`, t.dateOfBirth),
 ]);
 
+/**
+ * Appointments. No two that still hold their time (status not cancelled or no_show) may overlap
+ * for the same patient, room, assigned nurse or assigned scribe: four exclusion constraints in
+ * migration 0007 (drizzle cannot express them) make that a database guarantee, whatever races.
+ */
 export const appointments = pgTable('appointments', {
   id: id(),
   patientId: uuid('patient_id').notNull().references(() => patients.id),
   providerId: uuid('provider_id').notNull().references(() => users.id),
   appointmentDate: at('appointment_date').notNull(),
   duration: integer('duration').notNull().default(DEFAULT_APPOINTMENT_DURATION),
+  // Kept by the database from the start and duration, so the conflict constraints and queries
+  // read one column that can never disagree with them. appointment_end() is defined in 0007:
+  // adding whole minutes to an instant does not depend on the time zone, so it is immutable.
+  endsAt: at('ends_at').notNull().generatedAlwaysAs(sql`appointment_end(appointment_date, duration)`),
   appointmentType: varchar('appointment_type', { length: 100 }),
   status: appointmentStatus('status').notNull().default('scheduled'),
   reason: text('reason'),
@@ -48,12 +57,24 @@ export const appointments = pgTable('appointments', {
   assignedScribeId: uuid('assigned_scribe_id').references(() => users.id),
   checkedInAt: at('checked_in_at'),
   completedAt: at('completed_at'),
+  // Why it was cancelled or marked no-show, when the person who did it said.
+  statusReason: text('status_reason'),
+  // When check-missing-notes told its staff that notes are missing, or the schedulers that the
+  // visit never happened: set once, in the transaction that sends, so nobody is told twice.
+  notesReminderSentAt: at('notes_reminder_sent_at'),
+  missedNoticeSentAt: at('missed_notice_sent_at'),
   ...timestamps(),
 }, (t) => [
-  index('appointments_date_idx').on(t.appointmentDate),
+  check('appointments_duration_allowed', sql.raw(`duration in (${APPOINTMENT_DURATIONS.join(', ')})`)),
+  // Time order, and the keyset cursor of every list (appointment_date, id).
+  index('appointments_date_idx').on(t.appointmentDate, t.id),
   index('appointments_patient_idx').on(t.patientId, t.appointmentDate),
   index('appointments_nurse_idx').on(t.assignedNurseId, t.appointmentDate),
   index('appointments_scribe_idx').on(t.assignedScribeId, t.appointmentDate),
+  // What check-missing-notes still has to look at: small, whatever the history.
+  index('appointments_notes_reminder_due_idx').on(t.completedAt)
+    .where(sql`status = 'completed' and notes_reminder_sent_at is null and assigned_nurse_id is not null`),
+  index('appointments_missed_notice_due_idx').on(t.endsAt).where(sql`status = 'scheduled' and missed_notice_sent_at is null`),
 ]);
 
 export const patientNotes = pgTable('patient_notes', {
