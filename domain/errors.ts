@@ -27,6 +27,8 @@ export const ERRORS = {
   'record.conflict': { status: 409, message: 'This conflicts with an existing record' },
   'patient.duplicate': { status: 409, message: 'A patient with the same name and date of birth already exists' },
   'workflow.illegalMove': { status: 409, message: 'This move is not allowed from the current status' },
+  /** The body also lists each clash (domain/appointments.ts ZAppointmentConflictBody). */
+  'appointment.conflict': { status: 409, message: 'This time overlaps another appointment of the same patient, room, nurse or scribe' },
   'live.invalidMessage': { status: 400, message: 'Not a message this socket understands' },
   'live.notYourUser': { status: 403, message: 'This socket is signed in as another user' },
   'live.notYourRoom': { status: 403, message: 'You are not a member of this room' },

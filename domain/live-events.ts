@@ -10,6 +10,8 @@ const id = z.string().uuid();
 export const ZDomainEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('patient.created'), patientId: id, actorId: id }),
   z.object({ type: z.literal('patient.updated'), patientId: id, actorId: id }),
+  /** An appointment was booked or changed (times, staff, status): the clinic's counts move. */
+  z.object({ type: z.literal('appointment.changed'), appointmentId: id, actorId: id }),
   z.object({ type: z.literal('notification.created'), notificationId: id, userId: id }),
   z.object({ type: z.literal('notification.read'), notificationId: id, userId: id }),
   /** A session ended (sign-out, rotation at sign-in); `sessionId` is the stored hash, never the token. */

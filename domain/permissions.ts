@@ -8,6 +8,13 @@ import type { TRole } from './roles.ts';
 export const CAPABILITIES = {
   /** Administration group in the sidebar and the Admin Panel. */
   'admin.panel': ['admin', 'scheduler'],
+  /** The appointment lists and calendar: minimum necessary, so a supplier has none. */
+  'appointments.read': ['admin', 'scheduler', 'nurse', 'scribe'],
+  /**
+   * PUT /api/appointments/{id}: the visit flow's moves (which ones, the workflow decides) and,
+   * for those who may schedule, rescheduling.
+   */
+  'appointments.update': ['admin', 'scheduler', 'nurse'],
   /** Schedule Appointment and Check Missing Notes. */
   'appointments.schedule': ['scheduler', 'admin'],
   /** Assigned nurse and scribe names on calendar entries. */
