@@ -26,6 +26,8 @@ import { createOidcSignIn } from './modules/auth/oidc.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
 import { patientRoutes } from './modules/patients/patients.routes.ts';
+import { appointmentRoutes } from './modules/appointments/appointments.routes.ts';
+import { staffRoutes } from './modules/staff/staff.routes.ts';
 
 /**
  * One log line per request, when it completes (with method, path, status and time), instead of
@@ -84,6 +86,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     if (event.type === 'session.ended') sessions.forget(event.sessionId);
     if (event.type === 'user.accessChanged') sessions.forgetUser(event.userId);
     if (event.type === 'patient.created' || event.type === 'patient.updated') forgetPatientReads(deps);
+    if (event.type === 'appointment.changed') counts.clear();
   });
   await app.register(errorHandlerPlugin);
   await app.register(cookie);
@@ -98,6 +101,8 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await app.register(dashboardRoutes, deps);
   await app.register(notificationRoutes, deps);
   await app.register(patientRoutes, deps);
+  await app.register(appointmentRoutes, deps);
+  await app.register(staffRoutes, deps);
 
   await app.register(livePlugin, { deps });
   await app.register(webPlugin, { config });

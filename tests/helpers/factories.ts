@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { TRole } from '#domain/roles';
 import type { Db } from '../../server/db/database.ts';
 import { users } from '../../server/db/schema/auth.ts';
-import { patients } from '../../server/db/schema/clinical.ts';
+import { appointments, patients } from '../../server/db/schema/clinical.ts';
 import { notifications } from '../../server/db/schema/collaboration.ts';
 import { hashPassword } from '../../server/modules/auth/passwords.ts';
 
@@ -65,4 +65,40 @@ export async function insertNotification(
     ...overrides,
   }).returning();
   return notification!;
+}
+
+/**
+ * An appointment row written straight to the database (no route, no conflict check beyond the
+ * database's own, no notification), for tests that need one in a given state or in the past.
+ * Each gets its own patient unless one is given, and no room or staff, so it clashes with nothing.
+ */
+export async function insertAppointment(
+  db: Db,
+  providerId: string,
+  overrides: Partial<Omit<typeof appointments.$inferInsert, 'providerId'>> = {},
+) {
+  const patientId = overrides.patientId ?? (await insertPatient(db)).id;
+  const [appointment] = await db.insert(appointments).values({
+    patientId,
+    providerId,
+    appointmentDate: new Date(Date.UTC(2030, 0, 1, 15, 0)),
+    ...overrides,
+  }).returning();
+  return appointment!;
+}
+
+/** The schedule form's payload (spec section 7) for a patient, at a time in the future by default. */
+export function appointmentInput(patientId: string, overrides: Record<string, unknown> = {}) {
+  return {
+    patientId,
+    appointmentDate: '2031-03-04T15:00:00.000Z',
+    duration: 30,
+    appointmentType: 'consultation',
+    reason: 'Check-up',
+    notes: null,
+    roomNumber: null,
+    assignedNurseId: null,
+    assignedScribeId: null,
+    ...overrides,
+  };
 }

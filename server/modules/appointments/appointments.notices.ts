@@ -1,0 +1,73 @@
+import type { Queryable } from '../../db/database.ts';
+import type { Raise } from '../../db/transaction.ts';
+import { notify } from '../notifications/notifications.service.ts';
+
+/**
+ * What staff are told about appointments, and in which words. Every notice names the
+ * appointment by its time in the clinic's time zone; the patient's name goes only to people
+ * allowed to see it on that appointment (its assigned nurse and scribe, the schedulers).
+ * Notification types (docs/decisions/appointments.md): `notes_pending` for an assignment and for
+ * missing notes, `visitation_expired` for a visit that never happened.
+ */
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** "Mon, Mar 9, 2026, 10:30 AM EDT": the clinic's wall clock, with its zone so nobody guesses. */
+export function clinicDateTime(instant: Date, timeZone: string): string {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone, weekday: 'short', month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short',
+    });
+    formatters.set(timeZone, f);
+  }
+  return f.format(instant);
+}
+
+export type TStaffRole = 'nurse' | 'scribe';
+
+export interface TAppointmentNotice {
+  appointmentId: string;
+  patientName: string;
+  start: Date;
+  roomNumber: string | null;
+  timeZone: string;
+}
+
+const where = (n: TAppointmentNotice) => `${clinicDateTime(n.start, n.timeZone)}${n.roomNumber ? `, room ${n.roomNumber}` : ''}`;
+
+/** A nurse or scribe was put on an appointment: they will owe its notes. */
+export function noticeAssigned(tx: Queryable, raise: Raise, userId: string, as: TStaffRole, n: TAppointmentNotice) {
+  return notify(tx, raise, {
+    userId, type: 'notes_pending', entityId: n.appointmentId,
+    title: 'Assigned to an appointment',
+    message: `You are the ${as} for ${n.patientName}'s appointment on ${where(n)}. Please provide notes for this visit after the appointment.`,
+  });
+}
+
+/** An appointment a nurse or scribe stays on moved to another time or room. */
+export function noticeRescheduled(tx: Queryable, raise: Raise, userId: string, as: TStaffRole, n: TAppointmentNotice) {
+  return notify(tx, raise, {
+    userId, type: 'notes_pending', entityId: n.appointmentId,
+    title: 'Appointment rescheduled',
+    message: `${n.patientName}'s appointment, for which you are the ${as}, is now on ${where(n)}. Please provide notes for this visit after the appointment.`,
+  });
+}
+
+/** check-missing-notes: a completed visit has no note from its nurse. */
+export function noticeNotesMissing(tx: Queryable, raise: Raise, userId: string, n: TAppointmentNotice) {
+  return notify(tx, raise, {
+    userId, type: 'notes_pending', entityId: n.appointmentId,
+    title: 'Notes missing for a completed visit',
+    message: `${n.patientName}'s visit on ${where(n)} is completed, but its nurse has written no note for it yet. Please provide the notes.`,
+  });
+}
+
+/** check-missing-notes: an appointment's time passed with nobody checked in. */
+export function noticeVisitMissed(tx: Queryable, raise: Raise, userId: string, n: TAppointmentNotice) {
+  return notify(tx, raise, {
+    userId, type: 'visitation_expired', entityId: n.appointmentId,
+    title: 'Appointment time passed without a check-in',
+    message: `${n.patientName}'s appointment on ${where(n)} has passed and the patient was never checked in. Mark it as a no-show, or reschedule it.`,
+  });
+}

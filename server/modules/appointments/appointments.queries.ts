@@ -1,0 +1,145 @@
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import type { TCurrentUser } from '#domain/auth';
+import { RELEASED_APPOINTMENT_STATUSES, type TAppointment } from '#domain/appointments';
+import { can } from '#domain/permissions';
+import type { TRole } from '#domain/roles';
+import { preparedRows, queryRows, type Queryable } from '../../db/database.ts';
+import { after, decodeCursor, takePage, ZCursorUuid } from '../../db/keyset.ts';
+import { users } from '../../db/schema/auth.ts';
+import { appointments, patients } from '../../db/schema/clinical.ts';
+import { seesPatientName } from './appointments.scope.ts';
+
+type Viewer = Pick<TCurrentUser, 'id' | 'role'>;
+
+/** An instant as the API writes it (UTC, milliseconds), made by the database so both engines agree. */
+export const isoText = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** `status not in ('cancelled', 'no_show')`: the rows that hold their time, as the constraints say. */
+export const holdsItsTimeSql = (status: SQL) =>
+  sql`${status} not in (${sql.raw(RELEASED_APPOINTMENT_STATUSES.map((s) => `'${s}'`).join(', '))})`;
+
+const fullName = (alias: string) => sql.raw(`nullif(concat_ws(' ', ${alias}.first_name, ${alias}.last_name), '')`);
+
+/**
+ * The columns of an appointment as `viewer` may see it. Names are joined only where the viewer
+ * may see them (the join condition is the rule), so a name never leaves the database for a
+ * reader who may not see it: the patient's for spec section 6's readers (`seesPatientName`),
+ * the staff's for those who may see staff names.
+ */
+function visibleAppointment(viewer: Viewer): { columns: SQL; joins: SQL } {
+  const staffNames = can(viewer, 'appointments.seeStaffNames');
+  const columns = sql`appointments.id, appointments.patient_id as "patientId", appointments.provider_id as "providerId",
+    ${isoText(sql`appointments.appointment_date`)} as "appointmentDate", ${isoText(sql`appointments.ends_at`)} as "endsAt",
+    appointments.duration, appointments.appointment_type as "appointmentType", appointments.status,
+    appointments.reason, appointments.notes, appointments.room_number as "roomNumber",
+    appointments.assigned_nurse_id as "assignedNurseId", appointments.assigned_scribe_id as "assignedScribeId",
+    ${isoText(sql`appointments.checked_in_at`)} as "checkedInAt", ${isoText(sql`appointments.completed_at`)} as "completedAt",
+    appointments.status_reason as "statusReason",
+    ${isoText(sql`appointments.created_at`)} as "createdAt", ${isoText(sql`appointments.updated_at`)} as "updatedAt",
+    ${fullName('named_patient')} as "patientName",
+    ${staffNames ? fullName('nurse') : sql`null::text`} as "assignedNurseName",
+    ${staffNames ? fullName('scribe') : sql`null::text`} as "assignedScribeName"`;
+  const joins = sql`left join patients named_patient on named_patient.id = appointments.patient_id and ${seesPatientName(viewer)}
+    ${staffNames ? sql`left join users nurse on nurse.id = appointments.assigned_nurse_id
+    left join users scribe on scribe.id = appointments.assigned_scribe_id` : sql``}`;
+  return { columns, joins };
+}
+
+/** One appointment as `viewer` may see it, or null. */
+export async function readAppointment(q: Queryable, viewer: Viewer, id: string): Promise<TAppointment | null> {
+  const { columns, joins } = visibleAppointment(viewer);
+  const [row] = await queryRows<TAppointment>(q, sql`select ${columns} from appointments ${joins} where appointments.id = ${id}::uuid`);
+  return row ?? null;
+}
+
+/** The sort key a cursor holds: the start (UTC, microseconds, as the database orders) and the id. */
+const ZAppointmentCursor = z.tuple([z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/), ZCursorUuid]);
+export type TAppointmentCursor = z.infer<typeof ZAppointmentCursor>;
+export const decodeAppointmentCursor = (raw: string): TAppointmentCursor => decodeCursor(raw, ZAppointmentCursor);
+
+export interface TAppointmentFilter {
+  /** [start, end) as instants: the clinic days asked for. */
+  from?: Date | undefined;
+  to?: Date | undefined;
+  patientId?: string | undefined;
+}
+
+function matching(filter: TAppointmentFilter): SQL {
+  const conditions: SQL[] = [sql`true`];
+  if (filter.from) conditions.push(sql`appointments.appointment_date >= ${filter.from.toISOString()}::timestamptz`);
+  if (filter.to) conditions.push(sql`appointments.appointment_date < ${filter.to.toISOString()}::timestamptz`);
+  if (filter.patientId) conditions.push(sql`appointments.patient_id = ${filter.patientId}::uuid`);
+  return sql.join(conditions, sql` and `);
+}
+
+type TListedRow = TAppointment & { sort_time: unknown; sort_at: string; total: number | null };
+
+/**
+ * One page of appointments in time order, as `viewer` may see them; on the first page the
+ * total too; and (given `audit`) the audit row naming every patient shown. One statement: a
+ * single round trip, and the audit row lands with the read or not at all.
+ */
+export async function listAppointmentsAudited(q: Queryable, viewer: Viewer, audit: { head: SQL; tail: SQL }, opts: {
+  filter: TAppointmentFilter; limit: number; after: TAppointmentCursor | null;
+}) {
+  const { columns, joins } = visibleAppointment(viewer);
+  const where = [matching(opts.filter)];
+  if (opts.after) {
+    where.push(after([sql`appointments.appointment_date`, sql`appointments.id`], [sql`${opts.after[0]}::timestamptz`, sql`${opts.after[1]}::uuid`]));
+  }
+  // The total is counted by the same statement, on the first page only (later pages know it).
+  const total = opts.after ? sql`null::int` : sql`(select count(*)::int from appointments where ${matching(opts.filter)})`;
+  const statement = sql`
+    with page as (
+      select ${columns}, appointments.appointment_date as sort_time,
+        to_char(appointments.appointment_date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as sort_at
+      from appointments ${joins}
+      where ${sql.join(where, sql` and `)}
+      order by appointments.appointment_date, appointments.id
+      limit ${opts.limit + 1}
+    ), shown as (
+      select array_agg(distinct "patientId") as ids
+      from (select "patientId" from page order by sort_time, id limit ${opts.limit}) first_rows
+    ), recorded as (
+      insert into audit_events (actor_id, action, entity_type, patient_ids, ip, user_agent)
+      select ${audit.head}, ids, ${audit.tail} from shown where ids is not null
+    )
+    select page.*, ${total} as total from page order by sort_time, id`;
+  // The plan is the time-order index walk whatever the values, except for one patient's
+  // appointments, which its own index serves better.
+  const rows = opts.filter.patientId
+    ? await queryRows<TListedRow>(q, statement)
+    : await preparedRows<TListedRow>(q, 'appointments_page', statement);
+  const { page, nextCursor } = takePage(rows, opts.limit, (r) => [r.sort_at, r.id]);
+  return {
+    items: page.map(({ sort_time: _time, sort_at: _at, total: _total, ...item }): TAppointment => item),
+    // No row on a first page: nothing matched.
+    total: opts.after ? null : (rows[0]?.total ?? 0),
+    nextCursor,
+  };
+}
+
+/** The appointment row, locked until the transaction ends so concurrent edits queue. */
+export async function lockAppointment(q: Queryable, id: string) {
+  const [row] = await q.select().from(appointments).where(eq(appointments.id, id)).for('update');
+  return row ?? null;
+}
+export type TAppointmentRow = NonNullable<Awaited<ReturnType<typeof lockAppointment>>>;
+
+export async function findPatientForBooking(q: Queryable, id: string) {
+  const [row] = await q.select({ isActive: patients.isActive, firstName: patients.firstName, lastName: patients.lastName })
+    .from(patients).where(eq(patients.id, id));
+  return row ?? null;
+}
+
+export async function findUsers(q: Queryable, ids: string[]): Promise<{ id: string; role: TRole; isActive: boolean }[]> {
+  if (ids.length === 0) return [];
+  return q.select({ id: users.id, role: users.role, isActive: users.isActive }).from(users).where(inArray(users.id, ids));
+}
+
+/** Active users of a role (who is told that a visit was missed). */
+export async function activeUserIds(q: Queryable, role: TRole): Promise<string[]> {
+  const rows = await q.select({ id: users.id }).from(users).where(and(eq(users.role, role), eq(users.isActive, true)));
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,267 @@
+import { eq } from 'drizzle-orm';
+import {
+  APPOINTMENT_PLACEMENT_FIELDS, mayReschedule, type TAppointment, type TAppointmentConflict, type TAppointmentFieldName,
+  type TAppointmentListQuery, type TAppointmentStatus, type TConflictQuery, type TCreateAppointment, type TUpdateAppointment,
+} from '#domain/appointments';
+import { addDays, startOfZonedDay, zonedDate, zonedDayRange } from '#domain/clinic-time';
+import type { TFieldError } from '#domain/errors';
+import { can } from '#domain/permissions';
+import { APPOINTMENT_WORKFLOW, findMove, moveDecision, serverSetFields } from '#domain/workflows';
+import type { Queryable } from '../../db/database.ts';
+import { appointments } from '../../db/schema/clinical.ts';
+import { inTransaction, type Raise } from '../../db/transaction.ts';
+import type { Deps } from '../../deps.ts';
+import { forbidden, HttpError, invalid, invalidFields, notFound, stale } from '../../http/errors.ts';
+import type { TServedPage } from '../../http/paging.ts';
+import type { SignedInContext } from '../../http/request-context.ts';
+import { auditColumns, recordAudit } from '../audit/audit.ts';
+import { findConflicts, refuseConflicts, withConflictRefusal, type TPlacement } from './appointments.conflicts.ts';
+import { noticeAssigned, noticeRescheduled, type TAppointmentNotice, type TStaffRole } from './appointments.notices.ts';
+import {
+  decodeAppointmentCursor, findPatientForBooking, findUsers, listAppointmentsAudited, lockAppointment, readAppointment,
+  type TAppointmentFilter, type TAppointmentRow,
+} from './appointments.queries.ts';
+
+const NOT_FOUND = 'Appointment not found';
+
+/**
+ * Appointments visible to the caller (every one, for every role that reads appointments), in
+ * time order, a page at a time. Days are the clinic's (CLINIC_TIME_ZONE): an appointment belongs
+ * to the day it starts on. The request is recorded once in the audit trail with every patient shown.
+ */
+export async function listAppointmentsFor(deps: Deps, ctx: SignedInContext, query: TAppointmentListQuery): Promise<TServedPage<TAppointment>> {
+  const after = query.cursor ? decodeAppointmentCursor(query.cursor) : null;
+  const audit = auditColumns(ctx, 'appointment.list', 'appointment');
+  return listAppointmentsAudited(deps.db, ctx.user, audit, { filter: clinicDays(deps, query), limit: query.limit, after });
+}
+
+function clinicDays(deps: Deps, query: TAppointmentListQuery): TAppointmentFilter {
+  const zone = deps.config.clinicTimeZone;
+  if (query.date) {
+    const { start, end } = zonedDayRange(query.date, zone);
+    return { from: start, to: end, patientId: query.patientId };
+  }
+  return {
+    from: query.from ? startOfZonedDay(query.from, zone) : undefined,
+    to: query.to ? startOfZonedDay(addDays(query.to, 1), zone) : undefined,
+    patientId: query.patientId,
+  };
+}
+
+export async function getAppointmentFor(deps: Deps, ctx: SignedInContext, id: string): Promise<TAppointment> {
+  return deps.db.transaction(async (tx) => {
+    const appointment = await readAppointment(tx, ctx.user, id);
+    if (!appointment) throw notFound(NOT_FOUND);
+    await recordAudit(tx, ctx, { action: 'appointment.read', entityType: 'appointment', entityId: id, patientId: appointment.patientId });
+    return appointment;
+  });
+}
+
+/**
+ * What a booking would clash with, asked before submitting: the same question, in the same
+ * words, as the 409 of a create or a reschedule. A clash with a patient's appointment reveals
+ * when they are booked, so an answer that lists any is audited.
+ */
+export async function conflictsFor(deps: Deps, ctx: SignedInContext, query: TConflictQuery): Promise<{ conflicts: TAppointmentConflict[] }> {
+  const conflicts = await findConflicts(deps.db, {
+    start: new Date(query.appointmentDate), durationMinutes: query.duration, patientId: query.patientId ?? null,
+    roomNumber: query.roomNumber ?? null, assignedNurseId: query.assignedNurseId ?? null, assignedScribeId: query.assignedScribeId ?? null,
+  }, query.excludeId ?? null);
+  if (conflicts.some((c) => c.kind === 'patient') && query.patientId) {
+    await recordAudit(deps.db, ctx, { action: 'appointment.conflicts', entityType: 'appointment', patientId: query.patientId });
+  }
+  return { conflicts };
+}
+
+/**
+ * Books an appointment. It is always `scheduled` and its provider is always the caller. The
+ * patient must be active and the assigned staff active nurses and scribes (else 400 naming the
+ * field); a clash is a 409 listing what it clashes with, also when a concurrent booking got
+ * there first (the database refuses it). The assigned nurse and scribe are told, in the same
+ * transaction.
+ */
+export async function createAppointment(deps: Deps, ctx: SignedInContext, input: TCreateAppointment): Promise<TAppointment> {
+  const { providerId: _provider, status: _status, ...fields } = input;
+  const now = deps.config.now();
+  refuseBeforeToday(deps, fields.appointmentDate, now);
+  const placement: TPlacement = {
+    start: new Date(fields.appointmentDate), durationMinutes: fields.duration, patientId: fields.patientId,
+    roomNumber: fields.roomNumber, assignedNurseId: fields.assignedNurseId, assignedScribeId: fields.assignedScribeId,
+  };
+  const created = await withConflictRefusal(deps.db, () => placement, null, () => inTransaction(deps, async (tx, raise) => {
+    const patient = await findPatientForBooking(tx, fields.patientId);
+    await refuseBadReferences(tx, {
+      patient: patient?.isActive ? null : 'Must be an active patient',
+      assignedNurseId: fields.assignedNurseId, assignedScribeId: fields.assignedScribeId,
+    });
+    await refuseConflicts(tx, placement, null);
+    const [row] = await tx.insert(appointments).values({
+      ...fields, appointmentDate: placement.start, providerId: ctx.user.id, status: APPOINTMENT_WORKFLOW.initial,
+      createdAt: now, updatedAt: now,
+    }).returning();
+    const id = row!.id;
+    await recordAudit(tx, ctx, { action: 'appointment.create', entityType: 'appointment', entityId: id, patientId: fields.patientId });
+    const notice = noticeOf(deps, row!, patient!);
+    for (const [userId, as] of staffOf(row!)) await noticeAssigned(tx, raise, userId, as, notice);
+    raise({ type: 'appointment.changed', appointmentId: id, actorId: ctx.user.id });
+    return (await readAppointment(tx, ctx.user, id))!;
+  }));
+  deps.counts.clear();
+  return created;
+}
+
+/**
+ * Changes an appointment: a status move, a reschedule, or both.
+ * - A move follows APPOINTMENT_WORKFLOW: no such move is a 409, a role outside it a 403. The
+ *   server stamps checkedInAt/completedAt; a cancellation or no-show may carry a reason.
+ * - Every other field is the booking, for those who may schedule (else 403). Time, duration,
+ *   room and staff change only while the appointment is scheduled or checked in (else 409),
+ *   and every such change is checked for clashes again, as a create is.
+ * - A nurse may move any appointment of the clinic; she still sees its patient's name only
+ *   when she is assigned to it (docs/decisions/appointments.md).
+ * Fields sent unchanged need no right; nothing changed means nothing written.
+ */
+export async function updateAppointment(deps: Deps, ctx: SignedInContext, id: string, input: TUpdateAppointment): Promise<TAppointment> {
+  const { id: sentId, updatedAt: version, patientId: sentPatientId, status, statusReason, ...rest } = input;
+  if (sentId !== undefined && sentId !== id) throw invalid('id', 'Must be the id of the appointment in the path');
+  const sent = bookingFieldsOf(rest);
+  const now = deps.config.now();
+  let placement: TPlacement | null = null;
+  let changed = false;
+  const result = await withConflictRefusal(deps.db, () => placement, id, () => inTransaction(deps, async (tx, raise) => {
+    const current = await lockAppointment(tx, id);
+    if (!current) throw notFound(NOT_FOUND);
+    if (sentPatientId !== undefined && sentPatientId !== current.patientId) throw invalid('patientId', 'An appointment cannot move to another patient');
+    if (version !== undefined && version !== current.updatedAt.toISOString()) {
+      throw stale('This appointment was changed by someone else. Reload to see their changes, then edit again.');
+    }
+
+    const to = status !== undefined && status !== current.status ? status : null;
+    const move = to ? decideMove(ctx, current.status, to) : null;
+    if (statusReason !== undefined && statusReason !== current.statusReason && !move?.takesReason) {
+      throw invalid('statusReason', 'Only a cancellation or a no-show takes a reason');
+    }
+    const changes = changedBookingFields(current, sent);
+    const changedNames = Object.keys(changes) as TAppointmentFieldName[];
+    if (changedNames.length > 0 && !can(ctx.user, 'appointments.schedule')) throw forbidden();
+    const moves = changedNames.some((f) => (APPOINTMENT_PLACEMENT_FIELDS as readonly string[]).includes(f));
+    if (moves && !(mayReschedule(current.status) && mayReschedule(to ?? current.status))) {
+      throw new HttpError('workflow.illegalMove', { message: 'Only a scheduled or checked-in appointment can be rescheduled' });
+    }
+    if (!move && changedNames.length === 0) return (await readAppointment(tx, ctx.user, id))!;
+
+    if (changes.appointmentDate) refuseBeforeToday(deps, changes.appointmentDate, now);
+    await refuseBadReferences(tx, { patient: null, assignedNurseId: changes.assignedNurseId ?? null, assignedScribeId: changes.assignedScribeId ?? null });
+    const next = { ...bookingOf(current), ...changes };
+    if (moves) {
+      placement = {
+        start: new Date(next.appointmentDate), durationMinutes: next.duration, patientId: current.patientId,
+        roomNumber: next.roomNumber, assignedNurseId: next.assignedNurseId, assignedScribeId: next.assignedScribeId,
+      };
+      await refuseConflicts(tx, placement, id);
+    }
+
+    const { appointmentDate: newStart, ...otherChanges } = changes;
+    const [row] = await tx.update(appointments).set({
+      ...otherChanges,
+      ...(newStart ? { appointmentDate: new Date(newStart) } : {}),
+      ...(move ? { status: move.to, statusReason: move.takesReason ? (statusReason ?? null) : null, ...stampsOf(move, now, ctx) } : {}),
+      updatedAt: now,
+    }).where(eq(appointments.id, id)).returning();
+
+    const audits = [];
+    if (move) audits.push({ action: `appointment.${move.to}`, entityType: 'appointment', entityId: id, patientId: current.patientId });
+    if (changedNames.length > 0) audits.push({ action: moves ? 'appointment.reschedule' : 'appointment.update', entityType: 'appointment', entityId: id, patientId: current.patientId });
+    await recordAudit(tx, ctx, audits);
+    if (moves) await noticeStaffOfMove(deps, tx, raise, current, row!, changedNames);
+    raise({ type: 'appointment.changed', appointmentId: id, actorId: ctx.user.id });
+    changed = true;
+    return (await readAppointment(tx, ctx.user, id))!;
+  }));
+  if (changed) deps.counts.clear();
+  return result;
+}
+
+function decideMove(ctx: SignedInContext, from: TAppointmentStatus, to: TAppointmentStatus) {
+  const decision = moveDecision(APPOINTMENT_WORKFLOW, ctx.user, from, to);
+  if (decision === 'illegal') throw new HttpError('workflow.illegalMove', { message: `An appointment cannot go from ${from} to ${to}` });
+  if (decision === 'forbidden') throw forbidden();
+  return findMove(APPOINTMENT_WORKFLOW, from, to)!;
+}
+
+/** What the server writes on a move: an appointment's moves stamp only instants (checkedInAt, completedAt). */
+const stampsOf = (move: NonNullable<ReturnType<typeof findMove<TAppointmentStatus, 'checkedInAt' | 'completedAt'>>>, now: Date, ctx: SignedInContext) =>
+  serverSetFields(move, { now, actorId: ctx.user.id }) as Partial<Record<'checkedInAt' | 'completedAt', Date>>;
+
+/** The schedule form's minimum date is today; the server holds the same line, in clinic time. */
+function refuseBeforeToday(deps: Deps, appointmentDate: string, now: Date): void {
+  const zone = deps.config.clinicTimeZone;
+  if (new Date(appointmentDate) < startOfZonedDay(zonedDate(now, zone), zone)) {
+    throw invalid('appointmentDate', 'Must not be before today');
+  }
+}
+
+/** A reason the patient cannot be booked (null when fine), and the staff ids to check. */
+async function refuseBadReferences(q: Queryable, refs: { patient: string | null; assignedNurseId: string | null; assignedScribeId: string | null }) {
+  const errors: TFieldError[] = refs.patient ? [{ path: 'patientId', message: refs.patient }] : [];
+  const wanted: [string | null, 'assignedNurseId' | 'assignedScribeId', TStaffRole][] = [
+    [refs.assignedNurseId, 'assignedNurseId', 'nurse'], [refs.assignedScribeId, 'assignedScribeId', 'scribe'],
+  ];
+  const found = await findUsers(q, wanted.flatMap(([userId]) => (userId ? [userId] : [])));
+  for (const [userId, path, role] of wanted) {
+    const user = found.find((u) => u.id === userId);
+    if (userId && !(user?.isActive && user.role === role)) errors.push({ path, message: `Must be an active ${role}` });
+  }
+  if (errors.length > 0) throw invalidFields(errors);
+}
+
+type TBooking = {
+  appointmentDate: string; duration: number; appointmentType: string | null; reason: string | null; notes: string | null;
+  roomNumber: string | null; assignedNurseId: string | null; assignedScribeId: string | null;
+};
+
+const bookingOf = (row: TAppointmentRow): TBooking => ({
+  appointmentDate: row.appointmentDate.toISOString(), duration: row.duration, appointmentType: row.appointmentType,
+  reason: row.reason, notes: row.notes, roomNumber: row.roomNumber, assignedNurseId: row.assignedNurseId, assignedScribeId: row.assignedScribeId,
+});
+
+function bookingFieldsOf(sent: Omit<TUpdateAppointment, 'id' | 'updatedAt' | 'patientId' | 'status' | 'statusReason'>): Partial<TBooking> {
+  const { appointmentDate, duration, appointmentType, reason, notes, roomNumber, assignedNurseId, assignedScribeId } = sent;
+  const fields = { appointmentDate, duration, appointmentType, reason, notes, roomNumber, assignedNurseId, assignedScribeId };
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+}
+
+function changedBookingFields(current: TAppointmentRow, sent: Partial<TBooking>): Partial<TBooking> {
+  const now = bookingOf(current);
+  return Object.fromEntries(Object.entries(sent).filter(([field, value]) => now[field as keyof TBooking] !== value));
+}
+
+/** The nurse and scribe of an appointment, each with the part they play. */
+function staffOf(row: { assignedNurseId: string | null; assignedScribeId: string | null }): [string, TStaffRole][] {
+  return [
+    ...(row.assignedNurseId ? [[row.assignedNurseId, 'nurse'] as [string, TStaffRole]] : []),
+    ...(row.assignedScribeId ? [[row.assignedScribeId, 'scribe'] as [string, TStaffRole]] : []),
+  ];
+}
+
+function noticeOf(deps: Deps, row: TAppointmentRow, patient: { firstName: string; lastName: string }): TAppointmentNotice {
+  return {
+    appointmentId: row.id, patientName: `${patient.firstName} ${patient.lastName}`, start: row.appointmentDate,
+    roomNumber: row.roomNumber, timeZone: deps.config.clinicTimeZone,
+  };
+}
+
+/**
+ * After a reschedule: staff newly put on the appointment are told they are assigned; staff who
+ * stay on it are told when its time or room changed. Nobody is told twice for one change.
+ */
+async function noticeStaffOfMove(deps: Deps, tx: Queryable, raise: Raise, before: TAppointmentRow, after: TAppointmentRow, changed: TAppointmentFieldName[]) {
+  const patient = (await findPatientForBooking(tx, after.patientId))!;
+  const notice = noticeOf(deps, after, patient);
+  const timeOrRoom = changed.some((f) => f === 'appointmentDate' || f === 'duration' || f === 'roomNumber');
+  const had = new Set(staffOf(before).map(([userId, as]) => `${as}:${userId}`));
+  for (const [userId, as] of staffOf(after)) {
+    if (!had.has(`${as}:${userId}`)) await noticeAssigned(tx, raise, userId, as, notice);
+    else if (timeOrRoom) await noticeRescheduled(tx, raise, userId, as, notice);
+  }
+}

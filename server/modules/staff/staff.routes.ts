@@ -1,0 +1,24 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ZAdminUserList, ZAdminUserQuery, ZStaffList, ZStaffQuery } from '#domain/staff';
+import type { Deps } from '../../deps.ts';
+import { errorResponses } from '../../http/error-body.ts';
+import { sendPage } from '../../http/paging.ts';
+import { staffFor, usersForAdmin } from './staff.service.ts';
+
+/**
+ * Spec section 7: GET /api/staff (the chat's team picker) and GET /api/scheduler/staff (the
+ * schedule form's pickers) for admin and scheduler; GET /api/admin/users for admins.
+ */
+export const staffRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
+  for (const url of ['/api/staff', '/api/scheduler/staff']) {
+    app.get(url, {
+      config: { access: 'staff.list' },
+      schema: { querystring: ZStaffQuery, response: { 200: ZStaffList, ...errorResponses } },
+    }, async (request, reply) => sendPage(reply, await staffFor(deps, request.query)));
+  }
+
+  app.get('/api/admin/users', {
+    config: { access: 'users.manage' },
+    schema: { querystring: ZAdminUserQuery, response: { 200: ZAdminUserList, ...errorResponses } },
+  }, async (request, reply) => sendPage(reply, await usersForAdmin(deps, request.query)));
+};
