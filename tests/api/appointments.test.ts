@@ -233,3 +233,18 @@ describe('GET /api/appointments query', () => {
     expect(res.headers['x-total-count']).toBe('2');
   });
 });
+
+describe('the API reference', () => {
+  it('documents every appointment and staff route with its access rule and the clash body', async () => {
+    const doc = (await anonymous(t).get('/api/openapi.json')).json();
+    const expected = [
+      ['/api/appointments', 'get', 'appointments.read'], ['/api/appointments', 'post', 'appointments.schedule'],
+      ['/api/appointments/conflicts', 'get', 'appointments.schedule'], ['/api/appointments/{id}', 'get', 'appointments.read'],
+      ['/api/appointments/{id}', 'put', 'appointments.update'], ['/api/appointments/check-missing-notes', 'post', 'appointments.schedule'],
+      ['/api/staff', 'get', 'staff.list'], ['/api/scheduler/staff', 'get', 'staff.list'], ['/api/admin/users', 'get', 'users.manage'],
+    ];
+    for (const [path, method, access] of expected) expect(doc.paths[path!]?.[method!]?.['x-access'], `${method} ${path}`).toBe(access);
+    const clash = doc.paths['/api/appointments'].post.responses['409'].content['application/json'].schema;
+    expect(clash.properties.conflicts).toBeDefined();
+  });
+});
