@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { precompress } from './web/build/precompress.ts';
 
 // The SPA lives in web/ and is built into dist/web, which the server serves in production.
 // In development Vite proxies the API and the live socket to the server (see scripts/dev.mjs).
@@ -8,19 +9,21 @@ const apiPort = Number(process.env.API_PORT ?? 5001);
 
 export default defineConfig({
   root: 'web',
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), precompress()],
   build: {
     outDir: '../dist/web',
     emptyOutDir: true,
     // Maps for debugging by hand, named by no bundle; the server never serves them in production.
     sourcemap: 'hidden',
+    // Read by the weight budget test (tests/unit/weight-budget.test.ts): which chunks each page loads.
+    manifest: true,
     rolldownOptions: {
       output: {
-        // React changes least often: its own chunk stays cached across deploys.
+        // React changes least often: its own chunk stays cached across deploys. Every other
+        // library goes with the code that uses it, so a screen's libraries load with that screen.
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
-            { name: 'vendor', test: /node_modules[\\/]/ },
           ],
         },
       },

@@ -15,6 +15,7 @@ import { clientAddress } from './http/client-address.ts';
 import { loggableError } from './http/loggable-error.ts';
 import { securityHeaders, securityPlugin } from './plugins/security.ts';
 import { auditRefusalsPlugin } from './plugins/audit-refusals.ts';
+import { compressionPlugin } from './plugins/compression.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { inputGuardPlugin } from './plugins/input-guard.ts';
 import { livePlugin } from './plugins/live.ts';
@@ -91,6 +92,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await app.register(errorHandlerPlugin);
   await app.register(cookie);
   await app.register(securityPlugin, { config });
+  await app.register(compressionPlugin);
   await app.register(authPlugin, { db, config, sessions });
   await app.register(auditRefusalsPlugin, { db });
   await app.register(inputGuardPlugin);

@@ -24,6 +24,9 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { config: Config 
     root,
     wildcard: false,
     index: false,
+    // The build wrote .br and .gz copies of every text file (web/build/precompress.ts): send the
+    // one the browser accepts, with Vary: Accept-Encoding.
+    preCompressed: true,
     ...(servesMaps ? {} : { globIgnore: ['**/*.map'] }),
     setHeaders(res, filePath) {
       res.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`)
@@ -41,6 +44,8 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { config: Config 
     if (url.startsWith('/api/') || url === '/api') return reply.callNotFound();
     const file = path.join(root, path.normalize(decodeURIComponent(url)).replace(/^([/\\])+/, ''));
     if (!servesMaps && file.endsWith('.map')) return reply.callNotFound();
+    // Nothing under a dot name (the build's .vite/manifest.json) is part of the site.
+    if (path.relative(root, file).split(path.sep).some((part) => part.startsWith('.'))) return reply.callNotFound();
     if (file.startsWith(root + path.sep) && fs.existsSync(file) && fs.statSync(file).isFile()) {
       return reply.sendFile(path.relative(root, file));
     }

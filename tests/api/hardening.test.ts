@@ -16,7 +16,7 @@ const login = () => ({ email: `nobody-${++attempt}@example.org`, password: 'wron
 let t: TestApp;
 /** NODE_ENV=production with a built web app and PUBLIC_URL set. */
 let prod: TestApp;
-const dist = fakeWebDist();
+const dist = await fakeWebDist();
 beforeAll(async () => {
   t = await buildTestApp();
   prod = await buildTestApp({ NODE_ENV: 'production', WEB_DIST: dist.dir, PUBLIC_URL });

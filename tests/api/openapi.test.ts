@@ -6,7 +6,7 @@ import { fakeWebDist } from '../helpers/web-dist.ts';
 
 let t: TestApp;
 // With a built web app, so its routes are registered too.
-const dist = fakeWebDist();
+const dist = await fakeWebDist();
 beforeAll(async () => { t = await buildTestApp({ WEB_DIST: dist.dir }); });
 afterAll(async () => { await t?.close(); dist.remove(); });
 
