@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects, run in this order: fast domain rules, API tests against a real database
-// (a fresh one per file), and browser journeys in Debian's Chromium against the real server
-// (one file at a time).
+// Four projects, run in this order: fast domain rules, API tests against a real database
+// (a fresh one per file), the build's weight budget, and browser journeys in Debian's Chromium
+// against the real server (one file at a time).
 export default defineConfig({
   test: {
     projects: [
@@ -18,6 +18,8 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
         },
       },
+      // Reads the build that npm test makes first (the weight budget).
+      { test: { name: 'build', include: ['tests/build/**/*.test.ts'], sequence: { groupOrder: 2 } } },
       {
         test: {
           name: 'e2e',
@@ -26,7 +28,7 @@ export default defineConfig({
           hookTimeout: 120_000,
           fileParallelism: false,
           // After the others: the browser and its server want both cores to themselves.
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 3 },
         },
       },
     ],

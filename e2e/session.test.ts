@@ -45,6 +45,9 @@ describe('logged-out handling', () => {
     // The real session is still valid, so the server sends this browser on from /api/login to
     // '/'; what matters here is that the app left for /api/login.
     await leaving;
+    // Back on '/', the intercepted call would send it round again: stop the loop.
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    await page.goto('about:blank');
   });
 
   it('a visitor opening a signed-in screen is sent to sign in', async () => {
@@ -57,17 +60,39 @@ describe('logged-out handling', () => {
 
   it("shows a full-screen 'Loading...' while the sign-in check runs", async () => {
     const { page } = e2e;
+    await signInAs(page, 'nurse');
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/api/auth/user', async (route) => {
       await held;
       await route.continue();
     });
-    await page.goto('/');
+    await page.reload();
     await page.getByRole('status').getByText('Loading...').waitFor();
     release();
-    await page.getByRole('link', { name: 'Get Started' }).waitFor();
+    await page.getByRole('heading', { name: /^Welcome back/ }).waitFor();
     expect(await page.getByText('Loading...').count()).toBe(0);
+  });
+
+  it('shows a visitor the landing page without asking who is signed in', async () => {
+    const { page } = e2e;
+    const checks: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/auth/user') checks.push(request.url());
+    });
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Get Started' }).waitFor();
+    // No check, so no 401 for the browser to log as an error (Lighthouse counts those).
+    expect(checks).toEqual([]);
+  });
+
+  it('a signed-in hint without a session costs one check, then shows the landing page', async () => {
+    const { page, context, baseUrl } = e2e;
+    await context.addCookies([{ name: 'signed_in', value: '1', url: baseUrl }]);
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Get Started' }).waitFor();
+    // The 401 cleared the stale hint, so the next visit asks nothing.
+    expect((await context.cookies()).map((cookie) => cookie.name)).not.toContain('signed_in');
   });
 
   it('shows the not-found page to a signed-in user too', async () => {

@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { TCurrentUser } from '#domain/auth';
+import { SIGNED_IN_HINT_COOKIE } from '#domain/signed-in-hint';
 import { can, type TCapability } from '#domain/permissions';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import { clearSessionCookie, SESSION_COOKIE, setSignedInHint } from '../http/cookies.ts';
 import { forbidden, unauthorized } from '../http/errors.ts';
 import type { SessionCache } from '../modules/auth/session-cache.ts';
 import { resolveSession } from '../modules/auth/session-store.ts';
@@ -31,7 +33,6 @@ declare module 'fastify' {
   }
 }
 
-export const SESSION_COOKIE = 'sid';
 
 export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; config: Config; sessions: SessionCache }) => {
   const policy = { idleMs: opts.config.sessionIdleMs, maxMs: opts.config.sessionMaxMs };
@@ -57,8 +58,12 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; config
     if (token) {
       request.sessionToken = token;
       request.user = await resolveSession(opts.db, opts.sessions, token, opts.config.now(), policy);
-      if (!request.user) reply.clearCookie(SESSION_COOKIE, { path: '/' });
     }
+    // Keep the page's hint true to the session: put it back for a session from before the hint
+    // existed, and drop it (with a dead token) once there is no session.
+    const hinted = request.cookies[SIGNED_IN_HINT_COOKIE] !== undefined;
+    if (request.user && !hinted) setSignedInHint(reply, request, opts.config);
+    if (!request.user && (token || hinted)) clearSessionCookie(reply);
     if (access === 'public') return;
     if (!request.user) throw unauthorized();
     if (access !== 'signedIn' && !can(request.user, access)) throw forbidden();

@@ -8,7 +8,7 @@ import type { Deps } from '../deps.ts';
 import { loggableError } from '../http/loggable-error.ts';
 import { createHub } from '../live/hub.ts';
 import { hashToken, resolveSession, sessionIsLive } from '../modules/auth/session-store.ts';
-import { SESSION_COOKIE } from './auth.ts';
+import { SESSION_COOKIE } from '../http/cookies.ts';
 import { isOwnOrigin } from './security.ts';
 
 /** How often sockets are pinged, and their sessions checked again. */

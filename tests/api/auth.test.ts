@@ -181,3 +181,35 @@ describe('GET /api/auth/demo-users', () => {
     expect((await anonymous(t).get('/api/auth/demo-users')).statusCode).toBe(404);
   });
 });
+
+describe('the signed-in hint cookie', () => {
+  const hintOf = (res: { cookies: { name: string; value: string; httpOnly?: boolean; expires?: Date }[] }) =>
+    res.cookies.find((c) => c.name === 'signed_in');
+
+  it('is set, readable by the page, with the session cookie at sign-in', async () => {
+    const user = await createUser(t.db);
+    const res = await login(anonymous(t), user.email);
+    expect(hintOf(res)).toMatchObject({ value: '1', sameSite: 'Lax', path: '/' });
+    expect(hintOf(res)!.httpOnly).toBeFalsy();
+  });
+
+  it('is put back for a session that lacks it, and dropped where there is no session', async () => {
+    const client = await signInAs(t, 'nurse');
+    const restored = await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie: `sid=${client.cookie}` } });
+    expect(hintOf(restored)?.value).toBe('1');
+    const kept = await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie: `sid=${client.cookie}; signed_in=1` } });
+    expect(hintOf(kept)).toBeUndefined();
+
+    const stale = await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie: 'signed_in=1' } });
+    expect(stale.statusCode).toBe(401);
+    expect(hintOf(stale)!.expires!.getTime()).toBeLessThan(Date.now());
+    const visitor = await t.app.inject({ method: 'GET', url: '/api/auth/user' });
+    expect(visitor.cookies).toEqual([]);
+  });
+
+  it('goes at sign-out with the session', async () => {
+    const client = await signInAs(t, 'nurse');
+    const res = await client.post('/api/logout', undefined, { origin: 'http://localhost:80', host: 'localhost:80' });
+    expect(hintOf(res)!.expires!.getTime()).toBeLessThan(Date.now());
+  });
+});

@@ -138,6 +138,3 @@ export function sidebarScreens(user: TCurrentUser, group: TSidebarEntry['group']
   if (group === 'admin' && !can(user, 'admin.panel')) return [];
   return SCREENS.filter((screen): screen is TSidebarScreen => screen.sidebar?.group === group && mayOpen(user, screen));
 }
-
-/** The sign-in page that GET /api/login leads to (when no single sign-on is configured). */
-export const SIGN_IN_PATH = '/login';

@@ -7,3 +7,6 @@ export const SALES_EMAIL: string = import.meta.env.VITE_SALES_EMAIL || 'sales@ex
 /** Server routes that start and end a session; both are full-page navigations, not fetches. */
 export const LOGIN_PATH = '/api/login';
 export const LOGOUT_PATH = '/api/logout';
+
+/** The sign-in page that GET /api/login leads to (when no single sign-on is configured). */
+export const SIGN_IN_PATH = '/login';

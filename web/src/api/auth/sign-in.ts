@@ -1,7 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import type { TCurrentUser, TLogin } from '#domain/auth';
-import { setSignedInUser } from './current-user.ts';
 import { apiRequest } from '../../lib/api-request.ts';
+import { setSignedInUser } from '../../lib/session.ts';
 
 /** POST /api/auth/login: 200 with the user and a session cookie, or 400/401/403/429 with a message. */
 export async function signIn(credentials: TLogin): Promise<TCurrentUser> {
@@ -10,11 +10,10 @@ export async function signIn(credentials: TLogin): Promise<TCurrentUser> {
 }
 
 export function useSignIn() {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: signIn,
     // Nothing from another user can be cached here: signing out and losing the session both
     // end in a full page load, which empties the cache.
-    onSuccess: (user) => setSignedInUser(queryClient, user),
+    onSuccess: setSignedInUser,
   });
 }

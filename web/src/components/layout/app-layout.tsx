@@ -1,10 +1,9 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
-import { recheckSession } from '../../api/auth/current-user.ts';
 import { useIsMobile } from '../../hooks/use-is-mobile.ts';
 import { LiveConnectionProvider } from '../../lib/live/live-provider.tsx';
+import { checkSession } from '../../lib/session.ts';
 import { Sidebar } from './sidebar.tsx';
 import { TopBar } from './top-bar.tsx';
 
@@ -85,11 +84,10 @@ export function AppLayout({ user, children }: { user: TCurrentUser; children: Re
  */
 function useSessionRecheckOnNavigation(): void {
   const [location] = useLocation();
-  const queryClient = useQueryClient();
   const lastLocation = useRef(location);
   useEffect(() => {
     if (location === lastLocation.current) return;
     lastLocation.current = location;
-    void recheckSession(queryClient);
-  }, [location, queryClient]);
+    void checkSession();
+  }, [location]);
 }

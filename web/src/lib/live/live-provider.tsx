@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, use, useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { TServerMessage } from '#domain/live-events';
-import { currentUserQueryOptions, recheckSession } from '../../api/auth/current-user.ts';
 import { createLiveConnection, liveUrl, type TLiveConnection, type TLiveStatus } from './live-connection.ts';
 import { onLiveNotification, refreshAfterGap } from './live-notifications.ts';
+import { checkSession, signedInUserId } from '../session.ts';
 
 const LiveContext = createContext<TLiveConnection | null>(null);
 
@@ -21,10 +21,10 @@ export function LiveConnectionProvider({ userId, children }: { userId: string; c
       userId,
       url: liveUrl(),
       checkSession: async () => {
-        await recheckSession(queryClient);
+        await checkSession();
         // Gone (null) lets the app's logged-out handling run; another user means another
         // provider, and this one is about to unmount.
-        return queryClient.getQueryData(currentUserQueryOptions().queryKey)?.id === userId;
+        return signedInUserId() === userId;
       },
       onReopen: () => refreshAfterGap(queryClient),
     });

@@ -1,4 +1,4 @@
-import { Button } from '../../components/ui/button.tsx';
+import { buttonClass } from '../../components/ui/button-variants.ts';
 import { LOGIN_PATH, SALES_EMAIL } from '../../lib/brand.ts';
 
 /**
@@ -17,15 +17,14 @@ export function CallToAction() {
           Start your 30-day free trial today. No setup fees, and all 5 user roles included.
         </p>
         <div className="mt-8 flex flex-col items-center justify-center gap-3 sm:flex-row">
-          <Button asChild size="lg" variant="inverse">
-            <a href={LOGIN_PATH}>Start Free Trial</a>
-          </Button>
-          <Button asChild size="lg" variant="outline-inverse">
-            <a href={`mailto:${SALES_EMAIL}?subject=${encodeURIComponent('Sales enquiry')}`}>Contact Sales</a>
-          </Button>
-          <Button asChild size="lg" variant="outline-inverse">
-            <a href={LOGIN_PATH}>View Demo</a>
-          </Button>
+          <a href={LOGIN_PATH} className={buttonClass({ size: 'lg', variant: 'inverse' })}>Start Free Trial</a>
+          <a
+            href={`mailto:${SALES_EMAIL}?subject=${encodeURIComponent('Sales enquiry')}`}
+            className={buttonClass({ size: 'lg', variant: 'outline-inverse' })}
+          >
+            Contact Sales
+          </a>
+          <a href={LOGIN_PATH} className={buttonClass({ size: 'lg', variant: 'outline-inverse' })}>View Demo</a>
         </div>
       </div>
     </section>

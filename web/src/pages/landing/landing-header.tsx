@@ -1,6 +1,6 @@
 import { ShieldCheck, Stethoscope } from 'lucide-react';
 import { Badge } from '../../components/ui/badge.tsx';
-import { Button } from '../../components/ui/button.tsx';
+import { buttonClass } from '../../components/ui/button-variants.ts';
 import { LOGIN_PATH, PRODUCT_NAME } from '../../lib/brand.ts';
 
 export function LandingHeader() {
@@ -16,9 +16,9 @@ export function LandingHeader() {
           HIPAA<span className="hidden sm:inline"> Compliant</span>
         </Badge>
         {/* Compact under 640 px: at 375 px the full-size row was wider than the screen. */}
-        <Button asChild size="sm" className="ml-auto shrink-0 sm:h-10 sm:px-4">
-          <a href={LOGIN_PATH}>Get Started</a>
-        </Button>
+        <a href={LOGIN_PATH} className={buttonClass({ size: 'sm', className: 'ml-auto shrink-0 sm:h-10 sm:px-4' })}>
+          Get Started
+        </a>
       </div>
     </header>
   );

@@ -1,0 +1,35 @@
+/**
+ * The weight budget of the web app, in KB (1000 bytes) of gzip at level 9, the .gz the server
+ * sends (brotli, which browsers prefer, is smaller still). Checked by weight-budget.test.ts
+ * against every build. Raise a number only with a reason in the commit message.
+ */
+
+/** What a visitor's first page loads before it can show anything: index.html's scripts. */
+export const LANDING_BUDGET_KB = 90;
+
+/** The signed-in app's frame (layout, sidebar, live socket, toasts), before any screen. */
+export const SHELL_BUDGET_KB = 200;
+
+/**
+ * Each screen's own code, beyond the shell: what opening it adds. Keyed by the module that
+ * screens.ts loads. Heavy parts a screen uses only sometimes (the calendar, charts, the upload
+ * widget) load on use and are budgeted by what they add on top of their screen.
+ */
+export const SCREEN_BUDGETS_KB: Record<string, number> = {
+  'src/pages/dashboard/dashboard-page.tsx': 15,
+  'src/pages/patients/patients-page.tsx': 40,
+  'src/pages/patients/no-patient-access.tsx': 5,
+  'src/pages/appointments/appointments-page.tsx': 40,
+  'src/pages/schedule-appointment/schedule-appointment-page.tsx': 40,
+  'src/pages/schedule-appointment/schedule-access-denied.tsx': 5,
+  'src/pages/notes/notes-page.tsx': 40,
+  'src/pages/team-chat/team-chat-page.tsx': 40,
+  'src/pages/admin/admin-page.tsx': 40,
+  'src/pages/admin/admin-access-denied.tsx': 5,
+};
+
+/** Any other lazily loaded part (a calendar, a chart, an upload widget), beyond what loaded it. */
+export const LAZY_PART_BUDGET_KB = 60;
+
+/** The module whose static imports make up the signed-in shell. */
+export const SHELL_MODULE = 'src/signed-in-app.tsx';

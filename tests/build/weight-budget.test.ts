@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { BuildManifest, overBudgetMessage } from './build-manifest.ts';
+import {
+  LANDING_BUDGET_KB, LAZY_PART_BUDGET_KB, SCREEN_BUDGETS_KB, SHELL_BUDGET_KB, SHELL_MODULE,
+} from './budgets.ts';
+
+// Sizes of a build are deterministic, so the budget is a test: it reads the manifest of the
+// build that `npm test` makes before any test runs.
+const build = new BuildManifest();
+const landing = build.staticClosure(build.entry);
+const shell = build.staticClosure(build.entry, SHELL_MODULE);
+
+describe('the weight budget of the web app', () => {
+  it(`the landing page's initial JS stays within ${LANDING_BUDGET_KB} KB gzip`, () => {
+    const weight = build.weigh(landing);
+    expect(weight.kb, overBudgetMessage('The landing page\'s initial JS', weight, LANDING_BUDGET_KB)).toBeLessThanOrEqual(LANDING_BUDGET_KB);
+  });
+
+  it('the landing page loads none of the signed-in app', () => {
+    expect(landing.has(SHELL_MODULE)).toBe(false);
+    expect([...landing].filter((key) => key.startsWith('src/pages/') && !key.startsWith('src/pages/landing/'))).toEqual([]);
+  });
+
+  it(`the signed-in shell's initial JS stays within ${SHELL_BUDGET_KB} KB gzip`, () => {
+    const weight = build.weigh(shell);
+    expect(weight.kb, overBudgetMessage('The signed-in shell\'s initial JS', weight, SHELL_BUDGET_KB)).toBeLessThanOrEqual(SHELL_BUDGET_KB);
+  });
+
+  it.each(Object.entries(SCREEN_BUDGETS_KB))('%s adds at most %d KB gzip to the shell', (screen, budgetKb) => {
+    const weight = build.weigh(build.staticClosure(screen), shell);
+    expect(weight.kb, overBudgetMessage(`What ${screen} adds`, weight, budgetKb)).toBeLessThanOrEqual(budgetKb);
+  });
+
+  it(`every other lazily loaded part adds at most ${LAZY_PART_BUDGET_KB} KB gzip`, () => {
+    const screens = new Set(Object.keys(SCREEN_BUDGETS_KB));
+    const others = build.dynamicEntries().filter((key) => !screens.has(key) && key !== SHELL_MODULE);
+    for (const part of others) {
+      const weight = build.weigh(build.staticClosure(part), shell);
+      expect(weight.kb, overBudgetMessage(`What ${part} adds`, weight, LAZY_PART_BUDGET_KB)).toBeLessThanOrEqual(LAZY_PART_BUDGET_KB);
+    }
+  });
+
+  it('every screen that screens.ts loads has a budget', () => {
+    const screens = build.dynamicEntries().filter((key) => key.startsWith('src/pages/'));
+    expect(screens.filter((key) => !(key in SCREEN_BUDGETS_KB))).toEqual([]);
+  });
+});

@@ -1,0 +1,84 @@
+import { useSyncExternalStore } from 'react';
+import type { TCurrentUser } from '#domain/auth';
+import { SIGNED_IN_HINT_COOKIE } from '#domain/signed-in-hint';
+import { apiRequest, ApiError } from './api-request.ts';
+
+/**
+ * Who is signed in on this page, as the whole app sees it (spec section 2: a spinner while the
+ * check runs, then the landing page or the signed-in app). Kept outside any query library so the
+ * landing page, which every visitor loads first, carries none of the signed-in app's code.
+ */
+export type TSession =
+  | { status: 'checking' }
+  | { status: 'visitor' }
+  | { status: 'signedIn'; user: TCurrentUser }
+  /** Was signed in on this page, and the session is gone (expired, revoked, signed out elsewhere). */
+  | { status: 'ended' }
+  /** The first check got no answer it could read; the screen offers to try again. */
+  | { status: 'failed'; error: unknown };
+
+let session: TSession = { status: 'checking' };
+const listeners = new Set<() => void>();
+
+function publish(next: TSession): void {
+  session = next;
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function useSession(): TSession {
+  return useSyncExternalStore(subscribe, () => session);
+}
+
+/** The signed-in user's id, or null: for code outside React (the live socket). */
+export function signedInUserId(): string | null {
+  return session.status === 'signedIn' ? session.user.id : null;
+}
+
+// Spec section 4: 'not signed in' is an answer of GET /api/auth/user, not a failure. Read
+// from the body's code by hand: the error table's schemas would bring zod into the first page.
+function isNotSignedIn(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return false;
+  try {
+    return (JSON.parse(error.bodyText) as { code?: unknown }).code === 'auth.unauthenticated';
+  } catch {
+    return false;
+  }
+}
+
+function hasSignedInHint(): boolean {
+  return document.cookie.split('; ').some((cookie) => cookie.startsWith(`${SIGNED_IN_HINT_COOKIE}=`));
+}
+
+/**
+ * GET /api/auth/user. The user on screen stays while a re-check runs, and stays when a re-check
+ * fails for another reason than a lost session (a network blip must not sign anyone out).
+ */
+export async function checkSession(): Promise<void> {
+  // A browser without the hint has no session: the landing page shows at once.
+  if (session.status === 'checking' && !hasSignedInHint()) return publish({ status: 'visitor' });
+  try {
+    const response = await apiRequest('GET', '/api/auth/user');
+    publish({ status: 'signedIn', user: (await response.json()) as TCurrentUser });
+  } catch (error) {
+    const wasSignedIn = session.status === 'signedIn' || session.status === 'ended';
+    if (isNotSignedIn(error)) publish(wasSignedIn ? { status: 'ended' } : { status: 'visitor' });
+    else if (!wasSignedIn) publish({ status: 'failed', error });
+  }
+}
+
+/** Try the first check again after it failed: the spinner shows while it runs. */
+export function retrySessionCheck(): void {
+  publish({ status: 'checking' });
+  void checkSession();
+}
+
+/** After sign-in: show the new user at once, then re-read it from the server. */
+export function setSignedInUser(user: TCurrentUser): void {
+  publish({ status: 'signedIn', user });
+  void checkSession();
+}

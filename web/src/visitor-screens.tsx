@@ -1,0 +1,31 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useLocation } from 'wouter';
+import { LeaveForSignIn } from './components/leave-for-sign-in.tsx';
+import { Toaster } from './components/ui/toaster.tsx';
+import { queryClient } from './lib/query-client.ts';
+import { NotFoundPage } from './pages/not-found/not-found-page.tsx';
+import { SignInPage } from './pages/sign-in/sign-in-page.tsx';
+import { findScreen } from './screens.ts';
+
+/** What a visitor reaches beyond the landing page; loaded only when they go there. */
+
+export function SignInScreen() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <SignInPage />
+      <Toaster />
+    </QueryClientProvider>
+  );
+}
+
+/** A signed-in screen's path is sent to sign in (spec section 2); anything else is not found. */
+export function VisitorElsewhere() {
+  const [location] = useLocation();
+  if (!findScreen(location)) return <NotFoundPage />;
+  return (
+    <>
+      <LeaveForSignIn />
+      <Toaster />
+    </>
+  );
+}
