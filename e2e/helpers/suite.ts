@@ -38,6 +38,7 @@ export function useE2E(): TE2E {
   let contexts: BrowserContext[] = [];
   let page: Page | undefined;
   let browserErrors: string[] = [];
+  let cspViolations: string[] = [];
 
   async function openContext(options: BrowserContextOptions = {}): Promise<Page> {
     if (!browser || !server) throw new Error('useE2E: the server or browser did not start');
@@ -48,7 +49,15 @@ export function useE2E(): TE2E {
     opened.on('pageerror', (error) => browserErrors.push(`pageerror: ${error.message}`));
     opened.on('console', (message) => {
       if (message.type() === 'error') browserErrors.push(`console: ${message.text()}`);
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(`${opened.url()}: ${message.text()}`);
     });
+    // Some violations never reach the console (an eval that a library tries and catches); the
+    // browser still reports them as issues, and so does Lighthouse.
+    const devtools = await context.newCDPSession(opened);
+    devtools.on('Audits.issueAdded', ({ issue }) => {
+      if (issue.code === 'ContentSecurityPolicyIssue') cspViolations.push(`${opened.url()}: ${JSON.stringify(issue.details)}`);
+    });
+    await devtools.send('Audits.enable');
     return opened;
   }
 
@@ -64,6 +73,7 @@ export function useE2E(): TE2E {
 
   beforeEach(async () => {
     browserErrors = [];
+    cspViolations = [];
     page = await openContext();
   });
 
@@ -82,9 +92,17 @@ export function useE2E(): TE2E {
       }
       if (browserErrors.length) console.error(`Browser errors:\n${browserErrors.join('\n')}`);
     }
+    // A route handler still running (a page that keeps reloading into an intercepted call)
+    // can hold context.close() for minutes; drop the handlers first, without waiting on them.
+    for (const context of contexts) {
+      await Promise.all(context.pages().map((open) => open.unrouteAll({ behavior: 'ignoreErrors' }).catch(() => undefined)));
+      await context.unrouteAll({ behavior: 'ignoreErrors' }).catch(() => undefined);
+    }
     await Promise.all(contexts.map((context) => context.close().catch(() => undefined)));
     contexts = [];
     page = undefined;
+    // Every browser test also checks that no screen it visited broke the CSP.
+    if (cspViolations.length) throw new Error(`Content Security Policy violations:\n${cspViolations.join('\n')}`);
   });
 
   return {

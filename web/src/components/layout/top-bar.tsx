@@ -65,6 +65,7 @@ function SearchBox() {
         <Search className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-slate-500" aria-hidden="true" />
         <Input
           type="search"
+          name="q"
           aria-label="Search patients and appointments"
           placeholder="Search patients, appointments..."
           className="bg-slate-50 pl-9"

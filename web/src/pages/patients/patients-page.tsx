@@ -37,6 +37,7 @@ export function PatientsPage({ user }: { user: TCurrentUser }) {
         <Search className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-slate-500" aria-hidden="true" />
         <Input
           type="search"
+          name="search"
           aria-label="Search patients"
           placeholder="Search patients by name or email..."
           maxLength={PATIENT_PAGE.maxSearch}
