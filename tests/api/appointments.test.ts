@@ -17,9 +17,11 @@ let supplier: SignedIn;
 
 beforeAll(async () => {
   t = await buildTestApp();
-  [admin, scheduler, nurse, scribe, supplier] = await Promise.all(
-    (['admin', 'scheduler', 'nurse', 'scribe', 'supplier'] as const).map((role) => signInAs(t, role)),
-  );
+  admin = await signInAs(t, 'admin');
+  scheduler = await signInAs(t, 'scheduler');
+  nurse = await signInAs(t, 'nurse');
+  scribe = await signInAs(t, 'scribe');
+  supplier = await signInAs(t, 'supplier');
 });
 afterAll(async () => { await t?.close(); });
 

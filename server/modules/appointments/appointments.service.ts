@@ -90,10 +90,7 @@ export async function createAppointment(deps: Deps, ctx: SignedInContext, input:
   };
   const created = await withConflictRefusal(deps.db, () => placement, null, () => inTransaction(deps, async (tx, raise) => {
     const patient = await findPatientForBooking(tx, fields.patientId);
-    await refuseBadReferences(tx, {
-      patient: patient?.isActive ? null : 'Must be an active patient',
-      assignedNurseId: fields.assignedNurseId, assignedScribeId: fields.assignedScribeId,
-    });
+    await refuseBadReferences(tx, { patient, assignedNurseId: fields.assignedNurseId, assignedScribeId: fields.assignedScribeId });
     await refuseConflicts(tx, placement, null);
     const [row] = await tx.insert(appointments).values({
       ...fields, appointmentDate: placement.start, providerId: ctx.user.id, status: APPOINTMENT_WORKFLOW.initial,
@@ -151,7 +148,7 @@ export async function updateAppointment(deps: Deps, ctx: SignedInContext, id: st
     if (!move && changedNames.length === 0) return (await readAppointment(tx, ctx.user, id))!;
 
     if (changes.appointmentDate) refuseBeforeToday(deps, changes.appointmentDate, now);
-    await refuseBadReferences(tx, { patient: null, assignedNurseId: changes.assignedNurseId ?? null, assignedScribeId: changes.assignedScribeId ?? null });
+    await refuseBadReferences(tx, { assignedNurseId: changes.assignedNurseId ?? null, assignedScribeId: changes.assignedScribeId ?? null });
     const next = { ...bookingOf(current), ...changes };
     if (moves) {
       placement = {
@@ -201,9 +198,14 @@ function refuseBeforeToday(deps: Deps, appointmentDate: string, now: Date): void
   }
 }
 
-/** A reason the patient cannot be booked (null when fine), and the staff ids to check. */
-async function refuseBadReferences(q: Queryable, refs: { patient: string | null; assignedNurseId: string | null; assignedScribeId: string | null }) {
-  const errors: TFieldError[] = refs.patient ? [{ path: 'patientId', message: refs.patient }] : [];
+/**
+ * Refuses (400, naming each field) a patient who is not an active patient, when one is being
+ * booked, and assigned staff who are not an active nurse and an active scribe.
+ */
+async function refuseBadReferences(q: Queryable, refs: {
+  patient?: { isActive: boolean } | null; assignedNurseId: string | null; assignedScribeId: string | null;
+}) {
+  const errors: TFieldError[] = refs.patient === undefined || refs.patient?.isActive ? [] : [{ path: 'patientId', message: 'Must be an active patient' }];
   const wanted: [string | null, 'assignedNurseId' | 'assignedScribeId', TStaffRole][] = [
     [refs.assignedNurseId, 'assignedNurseId', 'nurse'], [refs.assignedScribeId, 'assignedScribeId', 'scribe'],
   ];
