@@ -141,8 +141,8 @@ export async function updateAppointment(deps: Deps, ctx: SignedInContext, id: st
     const changes = changedBookingFields(current, sent);
     const changedNames = Object.keys(changes) as TAppointmentFieldName[];
     if (changedNames.length > 0 && !can(ctx.user, 'appointments.schedule')) throw forbidden();
-    const moves = changedNames.some((f) => (APPOINTMENT_PLACEMENT_FIELDS as readonly string[]).includes(f));
-    if (moves && !(mayReschedule(current.status) && mayReschedule(to ?? current.status))) {
+    const placementChanged = changedNames.some((f) => (APPOINTMENT_PLACEMENT_FIELDS as readonly string[]).includes(f));
+    if (placementChanged && !(mayReschedule(current.status) && mayReschedule(to ?? current.status))) {
       throw new HttpError('workflow.illegalMove', { message: 'Only a scheduled or checked-in appointment can be rescheduled' });
     }
     if (!move && changedNames.length === 0) return (await readAppointment(tx, ctx.user, id))!;
@@ -150,7 +150,7 @@ export async function updateAppointment(deps: Deps, ctx: SignedInContext, id: st
     if (changes.appointmentDate) refuseBeforeToday(deps, changes.appointmentDate, now);
     await refuseBadReferences(tx, { assignedNurseId: changes.assignedNurseId ?? null, assignedScribeId: changes.assignedScribeId ?? null });
     const next = { ...bookingOf(current), ...changes };
-    if (moves) {
+    if (placementChanged) {
       placement = {
         start: new Date(next.appointmentDate), durationMinutes: next.duration, patientId: current.patientId,
         roomNumber: next.roomNumber, assignedNurseId: next.assignedNurseId, assignedScribeId: next.assignedScribeId,
@@ -168,9 +168,9 @@ export async function updateAppointment(deps: Deps, ctx: SignedInContext, id: st
 
     const audits = [];
     if (move) audits.push({ action: `appointment.${move.to}`, entityType: 'appointment', entityId: id, patientId: current.patientId });
-    if (changedNames.length > 0) audits.push({ action: moves ? 'appointment.reschedule' : 'appointment.update', entityType: 'appointment', entityId: id, patientId: current.patientId });
+    if (changedNames.length > 0) audits.push({ action: placementChanged ? 'appointment.reschedule' : 'appointment.update', entityType: 'appointment', entityId: id, patientId: current.patientId });
     await recordAudit(tx, ctx, audits);
-    if (moves) await noticeStaffOfMove(deps, tx, raise, current, row!, changedNames);
+    if (placementChanged) await noticeStaffOfMove(deps, tx, raise, current, row!, changedNames);
     raise({ type: 'appointment.changed', appointmentId: id, actorId: ctx.user.id });
     changed = true;
     return (await readAppointment(tx, ctx.user, id))!;
