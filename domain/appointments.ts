@@ -204,3 +204,34 @@ export const ZMissingNotesResult = z.object({
   more: z.boolean(),
 });
 export type TMissingNotesResult = z.infer<typeof ZMissingNotesResult>;
+
+/** The most clinic days one GET /api/appointments/day-counts covers: a month grid's six weeks, with room. */
+export const DAY_COUNTS_MAX_DAYS = 62;
+
+/**
+ * GET /api/appointments/day-counts: how many appointments hold their time on each clinic day
+ * from `from` to `to` (both inclusive, at most DAY_COUNTS_MAX_DAYS days), for the calendar's
+ * load colours. Counted by the database, so they are right however many a day holds.
+ */
+export const ZDayCountsQuery = z.object({ from: ZDate, to: ZDate }).strict().superRefine((q, ctx) => {
+  if (q.from > q.to) {
+    ctx.addIssue({ code: 'custom', path: ['to'], message: 'Must not be before from' });
+    return;
+  }
+  const days = (Date.parse(`${q.to}T00:00:00Z`) - Date.parse(`${q.from}T00:00:00Z`)) / 86_400_000 + 1;
+  if (days > DAY_COUNTS_MAX_DAYS) ctx.addIssue({ code: 'custom', path: ['to'], message: `At most ${DAY_COUNTS_MAX_DAYS} days at once` });
+});
+export type TDayCountsQuery = z.infer<typeof ZDayCountsQuery>;
+
+export const ZDayCount = z.object({ date: z.string(), count: z.number().int() });
+export type TDayCount = z.infer<typeof ZDayCount>;
+/** Only the days with at least one appointment that holds its time (not cancelled or no-show), in date order. */
+export const ZDayCounts = z.object({ days: z.array(ZDayCount) });
+export type TDayCounts = z.infer<typeof ZDayCounts>;
+
+/**
+ * GET /api/appointments/clinic-time: the clinic's time zone (CLINIC_TIME_ZONE), so the web shows
+ * times, and finds "today", in the clinic's zone rather than the browser's.
+ */
+export const ZClinicTime = z.object({ timeZone: z.string() });
+export type TClinicTime = z.infer<typeof ZClinicTime>;

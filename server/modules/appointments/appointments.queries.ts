@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { TCurrentUser } from '#domain/auth';
-import { RELEASED_APPOINTMENT_STATUSES, type TAppointment } from '#domain/appointments';
+import { RELEASED_APPOINTMENT_STATUSES, type TAppointment, type TDayCount } from '#domain/appointments';
 import { can } from '#domain/permissions';
 import type { TRole } from '#domain/roles';
 import { preparedRows, queryRows, type Queryable } from '../../db/database.ts';
@@ -142,4 +142,19 @@ export async function findUsers(q: Queryable, ids: string[]): Promise<{ id: stri
 export async function activeUserIds(q: Queryable, role: TRole): Promise<string[]> {
   const rows = await q.select({ id: users.id }).from(users).where(and(eq(users.role, role), eq(users.isActive, true)));
   return rows.map((r) => r.id);
+}
+
+/**
+ * How many appointments that hold their time start on each clinic day of [from, to), days
+ * taken in `timeZone`: only the days with any, in date order. One grouped count by the
+ * database (an index range scan of `appointments_date_idx`), however many a month holds.
+ */
+export async function countAppointmentsByDay(q: Queryable, range: { from: Date; to: Date; timeZone: string }): Promise<TDayCount[]> {
+  return queryRows<TDayCount>(q, sql`
+    select to_char(appointment_date at time zone ${range.timeZone}, 'YYYY-MM-DD') as date, count(*)::int as count
+    from appointments
+    where appointment_date >= ${range.from.toISOString()}::timestamptz and appointment_date < ${range.to.toISOString()}::timestamptz
+      and ${holdsItsTimeSql(sql`status`)}
+    group by 1
+    order by 1`);
 }

@@ -1,15 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  ZAppointment, ZAppointmentConflictBody, ZAppointmentList, ZAppointmentListQuery, ZConflictQuery, ZConflicts, ZCreateAppointment,
-  ZMissingNotesResult, ZUpdateAppointment,
+  ZAppointment, ZAppointmentConflictBody, ZAppointmentList, ZAppointmentListQuery, ZClinicTime, ZConflictQuery, ZConflicts,
+  ZCreateAppointment, ZDayCounts, ZDayCountsQuery, ZMissingNotesResult, ZUpdateAppointment,
 } from '#domain/appointments';
 import type { Deps } from '../../deps.ts';
 import { errorResponses } from '../../http/error-body.ts';
 import { sendPage } from '../../http/paging.ts';
 import { contextOf } from '../../http/request-context.ts';
 import {
-  conflictsFor, createAppointment, getAppointmentFor, listAppointmentsFor, updateAppointment,
+  clinicTimeOf, conflictsFor, createAppointment, dayCountsFor, getAppointmentFor, listAppointmentsFor, updateAppointment,
 } from './appointments.service.ts';
 import { checkMissingNotes } from './missing-notes.service.ts';
 
@@ -27,6 +27,17 @@ export const appointmentRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
     config: { access: 'appointments.schedule', audit: { action: 'appointment.conflicts', entityType: 'appointment' } },
     schema: { querystring: ZConflictQuery, response: { 200: ZConflicts, ...errorResponses } },
   }, async (request) => conflictsFor(deps, contextOf(request), request.query));
+
+  // Counts per day and the clinic's zone name no patient: nothing to audit.
+  app.get('/api/appointments/day-counts', {
+    config: { access: 'appointments.read' },
+    schema: { querystring: ZDayCountsQuery, response: { 200: ZDayCounts, ...errorResponses } },
+  }, async (request) => dayCountsFor(deps, request.query));
+
+  app.get('/api/appointments/clinic-time', {
+    config: { access: 'appointments.read' },
+    schema: { response: { 200: ZClinicTime, ...errorResponses } },
+  }, async () => clinicTimeOf(deps));
 
   app.get('/api/appointments/:id', {
     config: { access: 'appointments.read', audit: { action: 'appointment.read', entityType: 'appointment' } },

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import {
   APPOINTMENT_PLACEMENT_FIELDS, mayReschedule, type TAppointment, type TAppointmentConflict, type TAppointmentFieldName,
-  type TAppointmentListQuery, type TAppointmentStatus, type TConflictQuery, type TCreateAppointment, type TUpdateAppointment,
+  type TAppointmentListQuery, type TAppointmentStatus, type TClinicTime, type TConflictQuery, type TCreateAppointment,
+  type TDayCounts, type TDayCountsQuery, type TUpdateAppointment,
 } from '#domain/appointments';
 import { addDays, startOfZonedDay, zonedDate, zonedDayRange } from '#domain/clinic-time';
 import type { TFieldError } from '#domain/errors';
@@ -18,7 +19,7 @@ import { auditColumns, recordAudit } from '../audit/audit.ts';
 import { findConflicts, refuseConflicts, withConflictRefusal, type TPlacement } from './appointments.conflicts.ts';
 import { noticeAssigned, noticeRescheduled, type TAppointmentNotice, type TStaffRole } from './appointments.notices.ts';
 import {
-  decodeAppointmentCursor, findPatientForBooking, findUsers, listAppointmentsAudited, lockAppointment, readAppointment,
+  countAppointmentsByDay, decodeAppointmentCursor, findPatientForBooking, findUsers, listAppointmentsAudited, lockAppointment, readAppointment,
   type TAppointmentFilter, type TAppointmentRow,
 } from './appointments.queries.ts';
 
@@ -46,6 +47,23 @@ function clinicDays(deps: Deps, query: TAppointmentListQuery): TAppointmentFilte
     to: query.to ? startOfZonedDay(addDays(query.to, 1), zone) : undefined,
     patientId: query.patientId,
   };
+}
+
+/**
+ * The calendar's load per clinic day, from `from` to `to` (both inclusive), counting the
+ * appointments that hold their time. Counts only: no patient is named, so nothing is audited.
+ */
+export async function dayCountsFor(deps: Deps, query: TDayCountsQuery): Promise<TDayCounts> {
+  const timeZone = deps.config.clinicTimeZone;
+  const days = await countAppointmentsByDay(deps.db, {
+    from: startOfZonedDay(query.from, timeZone), to: startOfZonedDay(addDays(query.to, 1), timeZone), timeZone,
+  });
+  return { days };
+}
+
+/** The clinic's time zone, in which the web shows times and finds today. */
+export function clinicTimeOf(deps: Deps): TClinicTime {
+  return { timeZone: deps.config.clinicTimeZone };
 }
 
 export async function getAppointmentFor(deps: Deps, ctx: SignedInContext, id: string): Promise<TAppointment> {
