@@ -1,13 +1,15 @@
 import { format } from 'date-fns';
 import type { TCurrentUser } from '#domain/auth';
+import { can } from '#domain/permissions';
 import { LiveStatusDot } from '../../components/live-status-dot.tsx';
 import { PageHeader } from '../../components/layout/page-header.tsx';
 import { ActiveNotifications } from './active-notifications.tsx';
 import { StatCards } from './stat-cards.tsx';
+import { TodaysSchedule } from './todays-schedule.tsx';
 
 /**
- * '/' for signed-in users: the figures and the 'Active Notifications' panel. The appointments
- * issue adds 'Today's Schedule' beside the panel.
+ * '/' for signed-in users: the figures, the 'Active Notifications' panel and, for those who read
+ * appointments (not a supplier), 'Today's Schedule' beside it.
  */
 export function DashboardPage({ user }: { user: TCurrentUser }) {
   const firstName = user.firstName?.trim();
@@ -19,8 +21,14 @@ export function DashboardPage({ user }: { user: TCurrentUser }) {
         actions={<LiveStatusDot showText className="rounded-full border bg-white px-3 py-1.5" />}
       />
       <StatCards />
-      {/* Full width until 'Today's Schedule' (appointments issue) takes the other half. */}
-      <ActiveNotifications />
+      {can(user, 'appointments.read') ? (
+        <div className="grid gap-6 lg:grid-cols-2">
+          <ActiveNotifications />
+          <TodaysSchedule />
+        </div>
+      ) : (
+        <ActiveNotifications />
+      )}
     </div>
   );
 }

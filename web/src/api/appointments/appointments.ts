@@ -1,0 +1,81 @@
+import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
+import type { TAppointment } from '#domain/appointments';
+import { PAGE_HEADERS } from '#domain/paging';
+import { apiRequest, queryKeyToUrl } from '../../lib/api-request.ts';
+
+/** Every appointment read (lists, days, counts, conflicts) starts with this segment. */
+export const appointmentsRootKey = ['/api/appointments'] as const;
+
+/** Rows per request for a day or a patient: a whole ordinary day in one page. */
+export const APPOINTMENTS_PAGE_SIZE = 100;
+/** Spec section 9: the All tab lists the first 20. */
+export const ALL_TAB_LIMIT = 20;
+
+/** One of the list's filters (GET /api/appointments): a clinic day, a range of days, a patient. */
+export interface TAppointmentFilter {
+  date?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+  patientId?: string | undefined;
+}
+
+export interface TAppointmentsPage {
+  appointments: TAppointment[];
+  /** Matching appointments; always present on the first page. */
+  total: number | null;
+  nextCursor: string | null;
+}
+
+const listKey = (filter: TAppointmentFilter, limit: number) => [...appointmentsRootKey, { ...filter, limit }] as const;
+
+/** GET /api/appointments?date=|from=&to=|patientId=&limit=&cursor=: one page, in time order. */
+export async function fetchAppointmentsPage(filter: TAppointmentFilter, limit: number, cursor: string | null): Promise<TAppointmentsPage> {
+  const [path, params] = listKey(filter, limit);
+  const response = await apiRequest('GET', queryKeyToUrl([path, { ...params, cursor: cursor ?? undefined }]));
+  const total = response.headers.get(PAGE_HEADERS.total);
+  return {
+    appointments: (await response.json()) as TAppointment[],
+    total: total === null ? null : Number(total),
+    nextCursor: response.headers.get(PAGE_HEADERS.nextCursor),
+  };
+}
+
+/** A filter's appointments a page at a time (a day, a patient): 'Load more' reads the next. */
+export function appointmentsQueryOptions(filter: TAppointmentFilter, limit = APPOINTMENTS_PAGE_SIZE) {
+  return infiniteQueryOptions({
+    queryKey: listKey(filter, limit),
+    queryFn: ({ pageParam }) => fetchAppointmentsPage(filter, limit, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (lastPage) => lastPage.nextCursor ?? undefined,
+  });
+}
+
+/** One clinic day's appointments (the Today tab, the calendar's day panel, the dashboard). */
+export function useDayAppointments(date: string | null) {
+  return useInfiniteQuery({ ...appointmentsQueryOptions({ date: date ?? undefined }), enabled: date !== null });
+}
+
+/** Every appointment of one patient, in time order. */
+export function usePatientAppointments(patientId: string) {
+  return useInfiniteQuery(appointmentsQueryOptions({ patientId }));
+}
+
+/**
+ * The All tab: the first 20 from the start of the clinic's today on, soonest first
+ * (docs/decisions/appointments-screens.md), with the total of upcoming ones.
+ */
+export function useUpcomingAppointments(today: string | null) {
+  const filter = { from: today ?? undefined };
+  return useQuery({
+    ...queryOptions({
+      queryKey: listKey(filter, ALL_TAB_LIMIT),
+      queryFn: () => fetchAppointmentsPage(filter, ALL_TAB_LIMIT, null),
+    }),
+    enabled: today !== null,
+  });
+}
+
+/** After any appointment write: every list, day and count is read again. */
+export function invalidateAppointments(client: QueryClient): Promise<void> {
+  return client.invalidateQueries({ queryKey: appointmentsRootKey });
+}

@@ -1,0 +1,47 @@
+// Types only from domain/appointments: its schemas would otherwise ride along into the
+// dashboard's chunk. Each table below is a Record over the domain's own union, so a status or
+// type added there fails the type check here until it has its label.
+import type { TAppointment, TAppointmentConflictKind, TAppointmentStatus, TAppointmentType } from '#domain/appointments';
+import { patientLabel } from '#domain/record-scope';
+
+/** The patient as this reader may see them: the name when the server sent it, else 'Patient #' and the id's last four. */
+export const patientShown = (appointment: Pick<TAppointment, 'patientId' | 'patientName'>) =>
+  appointment.patientName ?? patientLabel(appointment.patientId);
+
+const TYPE_LABELS: Record<TAppointmentType, string> = {
+  consultation: 'Consultation',
+  follow_up: 'Follow-up',
+  urgent_care: 'Urgent care',
+  physical_exam: 'Physical exam',
+  lab_review: 'Lab review',
+};
+
+/** 'Follow-up' for follow_up; `fallback` when no type is set ('General' on the appointments screen). */
+export function appointmentTypeLabel(type: string | null, fallback = 'General'): string {
+  if (!type) return fallback;
+  return (TYPE_LABELS as Record<string, string>)[type] ?? type;
+}
+
+/** The room, or 'TBD' when none is set (spec section 3). */
+export const roomLabel = (room: string | null) => (room ? `Room ${room}` : 'Room TBD');
+
+export const STATUS_LABELS: Record<TAppointmentStatus, string> = {
+  scheduled: 'Scheduled',
+  checked_in: 'Checked in',
+  in_progress: 'In progress',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+  no_show: 'No-show',
+};
+
+export const CONFLICT_KIND_LABELS: Record<TAppointmentConflictKind, string> = {
+  patient: 'Patient',
+  room: 'Room',
+  nurse: 'Nurse',
+  scribe: 'Scribe',
+};
+
+/** Spec section 4: an unknown status is displayed as scheduled. */
+export function knownStatus(status: string): TAppointmentStatus {
+  return Object.hasOwn(STATUS_LABELS, status) ? (status as TAppointmentStatus) : 'scheduled';
+}

@@ -1,0 +1,108 @@
+import { CalendarClock, FileText } from 'lucide-react';
+import { lazy, Suspense, useState } from 'react';
+import { Link } from 'wouter';
+import { mayReschedule, type TAppointment, type TAppointmentStatus } from '#domain/appointments';
+import type { TCurrentUser } from '#domain/auth';
+import { can } from '#domain/permissions';
+import { APPOINTMENT_WORKFLOW, movesFrom, type TMove } from '#domain/workflows';
+import { useUpdateAppointment } from '../../api/appointments/update-appointment.ts';
+import { knownStatus, patientShown } from '../../components/appointments/appointment-format.ts';
+import { formatTime } from '../../components/appointments/appointment-time.ts';
+import { reportAppointmentError } from '../../components/appointments/report-error.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { toast } from '../../lib/toast.ts';
+import { ReasonDialog } from './reason-dialog.tsx';
+
+// The reschedule form loads the first time someone opens it: most visits only move statuses.
+const RescheduleDialog = lazy(async () => ({ default: (await import('./reschedule-dialog.tsx')).RescheduleDialog }));
+
+type TAppointmentMove = TMove<TAppointmentStatus, 'checkedInAt' | 'completedAt'>;
+
+const REASON_TITLES: Partial<Record<TAppointmentStatus, { title: string; confirm: string }>> = {
+  cancelled: { title: 'Cancel appointment', confirm: 'Cancel appointment' },
+  no_show: { title: 'Mark as no-show', confirm: 'Mark no-show' },
+};
+
+/**
+ * The buttons of one appointment (spec sections 2 and 4): the workflow's moves this user may make
+ * from its status ('Check In', 'Start Visit', 'Complete'; 'Cancel' and 'No-show' with an optional
+ * reason), 'Reschedule' while its time may still change, for those who schedule, and 'Notes'.
+ */
+export function AppointmentActions({ appointment, user, timeZone, showNotes = true }: {
+  appointment: TAppointment;
+  user: TCurrentUser;
+  timeZone: string;
+  showNotes?: boolean;
+}) {
+  const update = useUpdateAppointment();
+  const [asking, setAsking] = useState<TAppointmentMove | null>(null);
+  const [rescheduling, setRescheduling] = useState(false);
+  const status = knownStatus(appointment.status);
+  const moves = movesFrom(APPOINTMENT_WORKFLOW, user, status);
+  const reschedulable = can(user, 'appointments.schedule') && mayReschedule(status);
+  const who = patientShown(appointment);
+  const subject = `${who} at ${formatTime(appointment.appointmentDate, timeZone)}`;
+
+  const move = (to: TAppointmentStatus, statusReason?: string | null) =>
+    update.mutate(
+      { id: appointment.id, changes: { status: to, updatedAt: appointment.updatedAt, ...(statusReason ? { statusReason } : {}) } },
+      {
+        onSuccess: () => {
+          setAsking(null);
+          toast({ title: 'Appointment updated successfully', variant: 'success' });
+        },
+        onError: (error) => {
+          setAsking(null);
+          reportAppointmentError(error, 'Failed to update appointment');
+        },
+      },
+    );
+
+  return (
+    <div className="flex flex-wrap items-center gap-2" data-testid="appointment-actions">
+      {moves.map((m) =>
+        m.takesReason ? (
+          <Button key={m.to} size="sm" variant="outline" className="text-red-700 hover:bg-red-50" disabled={update.isPending} onClick={() => setAsking(m)}>
+            {m.label}
+            <span className="sr-only">: {subject}</span>
+          </Button>
+        ) : (
+          <Button key={m.to} size="sm" disabled={update.isPending} onClick={() => move(m.to)}>
+            {m.label}
+            <span className="sr-only">: {subject}</span>
+          </Button>
+        ),
+      )}
+      {reschedulable && (
+        <Button size="sm" variant="outline" disabled={update.isPending} onClick={() => setRescheduling(true)}>
+          <CalendarClock aria-hidden="true" />
+          Reschedule<span className="sr-only">: {subject}</span>
+        </Button>
+      )}
+      {showNotes && (
+        <Button asChild size="sm" variant="ghost">
+          <Link href={`/notes?patientId=${encodeURIComponent(appointment.patientId)}`}>
+            <FileText aria-hidden="true" />
+            Notes<span className="sr-only">: {who}</span>
+          </Link>
+        </Button>
+      )}
+      {asking && (
+        <ReasonDialog
+          open
+          title={REASON_TITLES[asking.to]?.title ?? asking.label}
+          confirmLabel={REASON_TITLES[asking.to]?.confirm ?? asking.label}
+          subject={subject}
+          pending={update.isPending}
+          onConfirm={(reason) => move(asking.to, reason)}
+          onClose={() => setAsking(null)}
+        />
+      )}
+      {rescheduling && (
+        <Suspense fallback={null}>
+          <RescheduleDialog appointment={appointment} user={user} timeZone={timeZone} onClose={() => setRescheduling(false)} />
+        </Suspense>
+      )}
+    </div>
+  );
+}

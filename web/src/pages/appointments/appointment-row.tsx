@@ -1,0 +1,95 @@
+import { Clock, DoorOpen, Stethoscope, UserRound } from 'lucide-react';
+import type { TAppointment } from '#domain/appointments';
+import type { TCurrentUser } from '#domain/auth';
+import { appointmentTypeLabel, patientShown, roomLabel } from '../../components/appointments/appointment-format.ts';
+import { formatDate, formatTime } from '../../components/appointments/appointment-time.ts';
+import { AppointmentStatusBadge } from '../../components/appointments/status-badge.tsx';
+import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { cn } from '../../lib/utils.ts';
+import { AppointmentActions } from './appointment-actions.tsx';
+
+/**
+ * One appointment: time, the patient as this reader may see them (the name only where the
+ * server sent it), type or 'General', room or 'TBD', the assigned staff's names where sent,
+ * the status badge and, unless `readOnly`, the buttons this user may press.
+ */
+export function AppointmentRow({ appointment, user, timeZone, showDate = false, compact = false }: {
+  appointment: TAppointment;
+  user: TCurrentUser;
+  timeZone: string;
+  showDate?: boolean;
+  /** The calendar's side panel: narrower, the buttons on their own line. */
+  compact?: boolean;
+}) {
+  const staff = [
+    appointment.assignedNurseName && `Nurse ${appointment.assignedNurseName}`,
+    appointment.assignedScribeName && `Scribe ${appointment.assignedScribeName}`,
+  ].filter(Boolean);
+  return (
+    <li
+      data-testid="appointment-row"
+      data-appointment-id={appointment.id}
+      data-status={appointment.status}
+      className={cn('flex flex-col gap-3 rounded-lg border bg-white p-3', !compact && 'sm:p-4 lg:flex-row lg:items-center')}
+    >
+      <div className="flex min-w-0 flex-1 items-start gap-3">
+        <div className={cn('shrink-0 whitespace-nowrap text-sm', compact ? 'w-[4.75rem]' : 'w-20 sm:w-24')}>
+          {showDate && <p className="text-xs font-medium text-slate-600">{formatDate(appointment.appointmentDate, timeZone)}</p>}
+          <p className="flex items-center gap-1 font-semibold text-slate-900" data-testid="appointment-time">
+            <Clock className="size-3.5 shrink-0 text-slate-500" aria-hidden="true" />
+            {formatTime(appointment.appointmentDate, timeZone)}
+          </p>
+          <p className="text-xs text-slate-600">{appointment.duration} min</p>
+        </div>
+        <div className="min-w-0 flex-1">
+          <div className="flex flex-wrap items-center gap-2">
+            <p className="flex min-w-0 items-center gap-1.5 font-medium text-slate-900" data-testid="appointment-patient">
+              <UserRound className="size-4 shrink-0 text-slate-500" aria-hidden="true" />
+              <span className="truncate">{patientShown(appointment)}</span>
+            </p>
+            <AppointmentStatusBadge status={appointment.status} />
+          </div>
+          <p className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-600">
+            <span className="flex items-center gap-1" data-testid="appointment-type">
+              <Stethoscope className="size-3.5 shrink-0" aria-hidden="true" />
+              {appointmentTypeLabel(appointment.appointmentType)}
+            </span>
+            <span className="flex items-center gap-1" data-testid="appointment-room">
+              <DoorOpen className="size-3.5 shrink-0" aria-hidden="true" />
+              {roomLabel(appointment.roomNumber)}
+            </span>
+          </p>
+          {staff.length > 0 && <p className="mt-1 text-xs text-slate-600" data-testid="appointment-staff">{staff.join(' · ')}</p>}
+          {appointment.statusReason && <p className="mt-1 text-xs text-slate-600">Reason: {appointment.statusReason}</p>}
+        </div>
+      </div>
+      <div className={cn(!compact && 'lg:justify-end')}>
+        <AppointmentActions appointment={appointment} user={user} timeZone={timeZone} />
+      </div>
+    </li>
+  );
+}
+
+/** Spec section 9: skeleton rows (3 or 5) while appointments load, with a status line for screen readers. */
+export function AppointmentRowsSkeleton({ rows, label }: { rows: 3 | 5; label: string }) {
+  return (
+    <div>
+      <p role="status" className="sr-only">{label}</p>
+      <ul className="space-y-3" aria-hidden="true">
+        {Array.from({ length: rows }, (_, i) => (
+          <li key={i} data-testid="appointment-row-skeleton" className="flex items-center gap-3 rounded-lg border bg-white p-4">
+            <div className="w-20 space-y-2">
+              <Skeleton className="h-4 w-16" />
+              <Skeleton className="h-3 w-10" />
+            </div>
+            <div className="flex-1 space-y-2">
+              <Skeleton className="h-4 w-1/2" />
+              <Skeleton className="h-3 w-1/3" />
+            </div>
+            <Skeleton className="hidden h-9 w-24 sm:block" />
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

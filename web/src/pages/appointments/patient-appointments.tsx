@@ -1,0 +1,62 @@
+import { CalendarPlus, X } from 'lucide-react';
+import { Link } from 'wouter';
+import type { TCurrentUser } from '#domain/auth';
+import { can } from '#domain/permissions';
+import { patientLabel } from '#domain/record-scope';
+import { usePatientAppointments } from '../../api/appointments/appointments.ts';
+import { usePatient } from '../../api/patients/patient.ts';
+import { Button } from '../../components/ui/button.tsx';
+import { AppointmentList } from './appointment-list.tsx';
+import { AppointmentRowsSkeleton } from './appointment-row.tsx';
+import { AppointmentsHeader } from './appointments-header.tsx';
+
+/** /appointments?patientId= (the patients screen's View): that patient's appointments, oldest first, and a way back to all. */
+export function PatientAppointments({ patientId, user, timeZone }: { patientId: string; user: TCurrentUser; timeZone: string | null }) {
+  const patient = usePatient(patientId);
+  const query = usePatientAppointments(patientId);
+  const name = patient.data ? `${patient.data.firstName} ${patient.data.lastName}` : patientLabel(patientId);
+  const total = query.data?.pages[0]?.total;
+  return (
+    <>
+      <AppointmentsHeader
+        subtitle={total !== undefined && total !== null ? `${total} ${total === 1 ? 'appointment' : 'appointments'} of this patient, in time order` : undefined}
+        actions={
+          can(user, 'appointments.schedule') && (
+            <Button asChild>
+              <Link href={`/schedule-appointment?patientId=${encodeURIComponent(patientId)}`}>
+                <CalendarPlus aria-hidden="true" />
+                Schedule for this patient
+              </Link>
+            </Button>
+          )
+        }
+      />
+      <section aria-labelledby="patient-appointments-heading">
+        <div className="mb-4 flex flex-wrap items-center justify-between gap-2 rounded-lg border bg-blue-50 px-4 py-3">
+          <h2 id="patient-appointments-heading" className="font-semibold text-blue-950" data-testid="patient-filter">
+            Appointments for {name}
+          </h2>
+          <Button asChild variant="outline" size="sm">
+            <Link href="/appointments">
+              <X aria-hidden="true" />
+              Show all appointments
+            </Link>
+          </Button>
+        </div>
+        {timeZone === null ? (
+          <AppointmentRowsSkeleton rows={5} label="Loading appointments" />
+        ) : (
+          <AppointmentList
+            query={query}
+            user={user}
+            timeZone={timeZone}
+            showDate
+            loadingLabel={`Loading the appointments of ${name}`}
+            errorTitle="Could not load this patient's appointments"
+            empty={<p className="font-medium text-slate-900">No appointments for this patient</p>}
+          />
+        )}
+      </section>
+    </>
+  );
+}

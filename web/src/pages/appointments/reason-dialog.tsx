@@ -1,0 +1,60 @@
+import { useId, useState } from 'react';
+import { APPOINTMENT_LIMITS } from '#domain/appointments';
+import { Button } from '../../components/ui/button.tsx';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
+import { Label } from '../../components/ui/label.tsx';
+import { Textarea } from '../../components/ui/textarea.tsx';
+
+/**
+ * Confirms a cancellation or a no-show, with an optional reason the server keeps with the
+ * appointment (at most 500 characters). Both are final, so the user says so twice.
+ */
+export function ReasonDialog({ open, title, confirmLabel, subject, pending, onConfirm, onClose }: {
+  open: boolean;
+  title: string;
+  confirmLabel: string;
+  /** Which appointment: the patient as the reader may see them, and its time. */
+  subject: string;
+  pending: boolean;
+  onConfirm: (reason: string | null) => void;
+  onClose: () => void;
+}) {
+  const id = useId();
+  const [reason, setReason] = useState('');
+  return (
+    <Dialog open={open} onOpenChange={(next) => !next && onClose()}>
+      <DialogContent data-testid="reason-dialog">
+        <DialogHeader className="pr-6">
+          <DialogTitle>{title}</DialogTitle>
+          <DialogDescription>{subject}. This cannot be undone; book a new appointment if plans change.</DialogDescription>
+        </DialogHeader>
+        <form
+          className="space-y-4"
+          onSubmit={(event) => {
+            event.preventDefault();
+            onConfirm(reason.trim() || null);
+          }}
+        >
+          <div className="space-y-2">
+            <Label htmlFor={`${id}-reason`}>Reason (optional)</Label>
+            <Textarea
+              id={`${id}-reason`}
+              rows={3}
+              maxLength={APPOINTMENT_LIMITS.statusReason}
+              value={reason}
+              onChange={(event) => setReason(event.target.value)}
+            />
+          </div>
+          <DialogFooter>
+            <Button variant="outline" onClick={onClose} disabled={pending}>
+              Keep appointment
+            </Button>
+            <Button type="submit" variant="destructive" disabled={pending}>
+              {pending ? 'Saving...' : confirmLabel}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
