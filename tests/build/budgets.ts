@@ -17,7 +17,7 @@ export const SHELL_BUDGET_KB = 200;
  */
 export const SCREEN_BUDGETS_KB: Record<string, number> = {
   'src/pages/dashboard/dashboard-page.tsx': 15,
-  'src/pages/patients/patients-page.tsx': 40,
+  'src/pages/patients/patients-page.tsx': 20,
   'src/pages/patients/no-patient-access.tsx': 5,
   'src/pages/appointments/appointments-page.tsx': 40,
   'src/pages/schedule-appointment/schedule-appointment-page.tsx': 40,

@@ -3,12 +3,15 @@ import { Route, Switch } from 'wouter';
 import { FullScreenLoading } from './components/full-screen-loading.tsx';
 import { SignInCheckFailed } from './components/sign-in-check-failed.tsx';
 import { PRODUCT_NAME, SIGN_IN_PATH } from './lib/brand.ts';
-import { checkSession, retrySessionCheck, useSession } from './lib/session.ts';
+import { checkSession, hasSignedInHint, retrySessionCheck, useSession } from './lib/session.ts';
 import { LandingPage } from './pages/landing/landing-page.tsx';
 
 // The first page a visitor sees carries only the landing page: the signed-in app, the sign-in
 // page and every other path load their code when they are reached (docs/decisions/front-end-delivery.md).
-const SignedInApp = lazy(async () => ({ default: (await import('./signed-in-app.tsx')).SignedInApp }));
+const loadSignedInApp = () => import('./signed-in-app.tsx');
+// A returning user's app starts loading now, alongside the sign-in check, not after it.
+if (hasSignedInHint()) void loadSignedInApp();
+const SignedInApp = lazy(async () => ({ default: (await loadSignedInApp()).SignedInApp }));
 const SignInScreen = lazy(async () => ({ default: (await import('./visitor-screens.tsx')).SignInScreen }));
 const VisitorElsewhere = lazy(async () => ({ default: (await import('./visitor-screens.tsx')).VisitorElsewhere }));
 

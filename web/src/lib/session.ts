@@ -50,7 +50,11 @@ function isNotSignedIn(error: unknown): boolean {
   }
 }
 
-function hasSignedInHint(): boolean {
+function sameUser(a: TCurrentUser, b: TCurrentUser): boolean {
+  return a.id === b.id && a.email === b.email && a.firstName === b.firstName && a.lastName === b.lastName && a.role === b.role;
+}
+
+export function hasSignedInHint(): boolean {
   return document.cookie.split('; ').some((cookie) => cookie.startsWith(`${SIGNED_IN_HINT_COOKIE}=`));
 }
 
@@ -63,7 +67,10 @@ export async function checkSession(): Promise<void> {
   if (session.status === 'checking' && !hasSignedInHint()) return publish({ status: 'visitor' });
   try {
     const response = await apiRequest('GET', '/api/auth/user');
-    publish({ status: 'signedIn', user: (await response.json()) as TCurrentUser });
+    const user = (await response.json()) as TCurrentUser;
+    // The same answer again keeps the same object: every screen takes the user as a prop, and a
+    // new one would redraw the whole app after each re-check.
+    if (session.status !== 'signedIn' || !sameUser(session.user, user)) publish({ status: 'signedIn', user });
   } catch (error) {
     const wasSignedIn = session.status === 'signedIn' || session.status === 'ended';
     if (isNotSignedIn(error)) publish(wasSignedIn ? { status: 'ended' } : { status: 'visitor' });

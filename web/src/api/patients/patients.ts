@@ -4,10 +4,11 @@ import type { TPatient } from '#domain/patients';
 import { apiRequest, queryKeyToUrl } from '../../lib/api-request.ts';
 
 /**
- * Cards per request. Divisible by 1, 2 and 3 so every page ends on a full row of the grid;
- * under the server's default of 50 and far under its maximum of 200.
+ * Cards per request. Divisible by 1, 2 and 3 so every page ends on a full row of the grid.
+ * Two screens' worth on a wide screen: the next page loads as the user scrolls, and drawing
+ * 48 cards at once was most of the screen's blocking time on a phone (bench/lighthouse.ts).
  */
-export const PATIENTS_PAGE_SIZE = 48;
+export const PATIENTS_PAGE_SIZE = 24;
 
 /** Every patient read (the lists and single records) starts with this segment. */
 const patientsRootKey = ['/api/patients'] as const;

@@ -1,7 +1,12 @@
+import { lazy, Suspense } from 'react';
 import type { TPatient } from '#domain/patients';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
-import { PatientForm } from './patient-form.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
 import { fullName } from './patient-format.ts';
+
+// The form (its form library, validation and date helpers) loads when the dialog first opens:
+// most visits to the screen only read the list.
+const PatientForm = lazy(async () => ({ default: (await import('./patient-form.tsx')).PatientForm }));
 
 /** What the dialog holds: nothing (closed), a new patient, or the patient being edited. */
 export type TPatientDialogState = { mode: 'create' } | { mode: 'edit'; patient: TPatient } | null;
@@ -24,9 +29,20 @@ export function PatientFormDialog({ state, canDeactivate, onClose }: { state: TP
           </DialogDescription>
         </DialogHeader>
         {state && (
-          <PatientForm key={patient?.id ?? 'new'} patient={patient} canDeactivate={canDeactivate} onDone={onClose} />
+          <Suspense fallback={<FormLoading />}>
+            <PatientForm key={patient?.id ?? 'new'} patient={patient} canDeactivate={canDeactivate} onDone={onClose} />
+          </Suspense>
         )}
       </DialogContent>
     </Dialog>
+  );
+}
+
+function FormLoading() {
+  return (
+    <div className="flex justify-center py-10" role="status">
+      <Spinner className="size-6" />
+      <span className="sr-only">Loading...</span>
+    </div>
   );
 }
