@@ -25,8 +25,8 @@ const bellCount = (page: Page) => page.getByTestId('notification-count');
 const panel = (page: Page) => page.getByTestId('active-notifications');
 
 /**
- * The browser's console errors from now on. The visitor check before sign-in answers 401 by
- * design, so tests start watching once signed in; a CSP refusal of the socket would show here.
+ * The browser's console errors from now on, watched once signed in; a CSP refusal of the socket
+ * would show here.
  */
 function consoleErrors(page: Page): string[] {
   const errors: string[] = [];
@@ -114,6 +114,41 @@ describe('live connection dot', () => {
     await liveDot(page, 'offline').waitFor();
     await toastText(page, 'You are logged out. Logging in again...').waitFor();
     await page.waitForURL('/login');
+  });
+});
+
+describe('a notification raised for the signed-in user', () => {
+  it("appears as the spec's toast and in the bell without a reload, and the dashboard panel dismisses it", async () => {
+    const { page } = e2e;
+    await signInAs(page, 'nurse2');
+    await liveDot(page, 'live').waitFor();
+    const { json: mine } = await api<{ isRead: boolean }[]>(page, 'GET', '/api/notifications');
+    const before = mine.filter((n) => !n.isRead).length;
+    const shows = (count: number) => (count === 0 ? null : String(count));
+    const { json: nurse } = await api<{ id: string }>(page, 'GET', '/api/auth/user');
+    const loads: string[] = [];
+    page.on('framenavigated', (frame) => frame === page.mainFrame() && loads.push(frame.url()));
+
+    // A scheduler, elsewhere, books a visit with this nurse: the server notifies her.
+    const scheduler = await e2e.newPage();
+    await signInAs(scheduler, 'scheduler');
+    const { json: patients } = await api<{ id: string }[]>(scheduler, 'GET', '/api/patients?limit=1');
+    const when = new Date(Date.now() + 40 * 86_400_000);
+    when.setUTCHours(4, 0, 0, 0); // an hour no demo visit uses
+    const booked = await api(scheduler, 'POST', '/api/appointments', {
+      patientId: patients[0]!.id, appointmentDate: when.toISOString(), duration: 15, assignedNurseId: nurse.id,
+      roomNumber: `E2E-${Date.now() % 100000}`,
+    });
+    expect(booked.status).toBe(201);
+
+    await toastText(page, 'Assigned to an appointment').waitFor();
+    await page.waitForFunction((text) => (document.querySelector('[data-testid="notification-count"]')?.textContent ?? null) === text, shows(before + 1));
+    expect(loads).toEqual([]);
+
+    // In the dashboard panel too; dismissing it there takes it off the bell's count.
+    await panel(page).getByRole('button', { name: 'Dismiss: Assigned to an appointment' }).click();
+    await page.waitForFunction((text) => (document.querySelector('[data-testid="notification-count"]')?.textContent ?? null) === text, shows(before));
+    expect(await panel(page).getByText('Assigned to an appointment', { exact: true }).count()).toBe(0);
   });
 });
 
