@@ -95,7 +95,7 @@ export function CalendarMonth({ month, selected, onSelect, today, user, timeZone
                   className={cn(
                     'flex h-12 w-full flex-col items-center justify-between rounded-md border p-1 text-sm transition-colors hover:border-slate-400 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring sm:h-20 sm:items-start sm:p-2',
                     LOAD_STYLES[load],
-                    !inMonth && 'opacity-60',
+                    !inMonth && 'border-dashed',
                     isSelected && 'ring-2 ring-primary ring-offset-1',
                   )}
                 >

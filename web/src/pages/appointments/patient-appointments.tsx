@@ -14,7 +14,8 @@ import { AppointmentsHeader } from './appointments-header.tsx';
 export function PatientAppointments({ patientId, user, timeZone }: { patientId: string; user: TCurrentUser; timeZone: string | null }) {
   const patient = usePatient(patientId);
   const query = usePatientAppointments(patientId);
-  const name = patient.data ? `${patient.data.firstName} ${patient.data.lastName}` : patientLabel(patientId);
+  // Until the record is read, no label that the name would then replace.
+  const name = patient.data ? `${patient.data.firstName} ${patient.data.lastName}` : patient.isPending ? 'this patient' : patientLabel(patientId);
   const total = query.data?.pages[0]?.total;
   return (
     <>
