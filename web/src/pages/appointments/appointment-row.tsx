@@ -33,7 +33,7 @@ export function AppointmentRow({ appointment, user, timeZone, showDate = false, 
       className={cn('flex flex-col gap-3 rounded-lg border bg-white p-3', !compact && 'sm:p-4 lg:flex-row lg:items-center')}
     >
       <div className="flex min-w-0 flex-1 items-start gap-3">
-        <div className={cn('shrink-0 whitespace-nowrap text-sm', compact ? 'w-[4.75rem]' : 'w-20 sm:w-24')}>
+        <div className={cn('shrink-0 whitespace-nowrap text-sm', compact ? 'w-[5.25rem]' : 'w-20 sm:w-24')}>
           {showDate && <p className="text-xs font-medium text-slate-600">{formatDate(appointment.appointmentDate, timeZone)}</p>}
           <p className="flex items-center gap-1 font-semibold text-slate-900" data-testid="appointment-time">
             <Clock className="size-3.5 shrink-0 text-slate-500" aria-hidden="true" />

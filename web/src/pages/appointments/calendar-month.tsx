@@ -59,7 +59,7 @@ export function CalendarMonth({ month, selected, onSelect, today, user, timeZone
 
   return (
     <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
-      <Card className="p-2 sm:p-4" data-testid="calendar-grid" aria-busy={!shownCounts || undefined}>
+      <Card className="self-start p-2 sm:p-4" data-testid="calendar-grid" aria-busy={!shownCounts || undefined}>
         {counts.isError && (
           <div role="alert" className="mb-2 flex flex-wrap items-center justify-between gap-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
             Could not load how busy each day is.
