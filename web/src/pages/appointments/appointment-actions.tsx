@@ -8,7 +8,7 @@ import { APPOINTMENT_WORKFLOW, movesFrom, type TMove } from '#domain/workflows';
 import { useUpdateAppointment } from '../../api/appointments/update-appointment.ts';
 import { knownStatus, patientShown } from '../../components/appointments/appointment-format.ts';
 import { formatTime } from '../../components/appointments/appointment-time.ts';
-import { reportAppointmentError } from '../../components/appointments/report-error.tsx';
+import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { toast } from '../../lib/toast.ts';
 import { ReasonDialog } from './reason-dialog.tsx';
@@ -53,7 +53,7 @@ export function AppointmentActions({ appointment, user, timeZone, showNotes = tr
         },
         onError: (error) => {
           setAsking(null);
-          reportAppointmentError(error, 'Failed to update appointment');
+          reportMutationError(error, 'Failed to update appointment', { withReason: true });
         },
       },
     );

@@ -8,7 +8,7 @@ import { useUpdateAppointment } from '../../api/appointments/update-appointment.
 import { patientShown } from '../../components/appointments/appointment-format.ts';
 import { clinicInstant, clinicToday, clinicWallClock, formatDate, formatTime } from '../../components/appointments/appointment-time.ts';
 import { ConflictList } from '../../components/appointments/conflict-list.tsx';
-import { reportAppointmentError } from '../../components/appointments/report-error.tsx';
+import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { SELECT_CLASS, StaffSelect } from '../../components/appointments/staff-select.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
@@ -108,7 +108,7 @@ export function RescheduleDialog({ appointment, user, timeZone, onClose }: {
         onClose();
       },
       onError: (error) => {
-        const described = reportAppointmentError(error, 'Failed to update appointment');
+        const described = reportMutationError(error, 'Failed to update appointment', { withReason: true });
         if (!described) return;
         const clashes = conflictsOfError(error);
         if (clashes) return setRefused(clashes);

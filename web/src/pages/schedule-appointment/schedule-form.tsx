@@ -17,7 +17,7 @@ import { appointmentTypeLabel } from '../../components/appointments/appointment-
 import { clinicInstant, clinicToday } from '../../components/appointments/appointment-time.ts';
 import { ConflictList } from '../../components/appointments/conflict-list.tsx';
 import { PatientPicker } from '../../components/appointments/patient-picker.tsx';
-import { reportAppointmentError } from '../../components/appointments/report-error.tsx';
+import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { SELECT_CLASS, StaffSelect } from '../../components/appointments/staff-select.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
@@ -126,7 +126,7 @@ export function ScheduleForm({ user, timeZone, initialPatientId }: { user: TCurr
         navigate('/appointments');
       },
       onError: (error) => {
-        const described = reportAppointmentError(error, 'Failed to schedule appointment');
+        const described = reportMutationError(error, 'Failed to schedule appointment', { withReason: true });
         if (!described) return;
         const clashes = conflictsOfError(error);
         if (clashes) return setRefused(clashes);
