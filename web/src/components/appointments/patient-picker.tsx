@@ -3,6 +3,7 @@ import { useId, useState, type KeyboardEvent } from 'react';
 import type { TPatient } from '#domain/patients';
 import { usePatients } from '../../api/patients/patients.ts';
 import { useDebouncedValue } from '../../hooks/use-debounced-value.ts';
+import { formatDateOfBirth } from '../../lib/patient-format.ts';
 import { cn } from '../../lib/utils.ts';
 import { Button } from '../ui/button.tsx';
 import type { TFieldControlProps } from '../ui/form-field.tsx';
@@ -138,7 +139,7 @@ export function PatientPicker({ control, value, onChange, onBlur }: {
               >
                 <span className="font-medium">{patient.firstName} {patient.lastName}</span>
                 <span className="text-slate-600"> #{patient.id.slice(-4)}</span>
-                {patient.dateOfBirth && <span className="text-slate-600"> · born {patient.dateOfBirth}</span>}
+                {patient.dateOfBirth && <span className="text-slate-600"> · born {formatDateOfBirth(patient.dateOfBirth)}</span>}
               </li>
             ))
           )}

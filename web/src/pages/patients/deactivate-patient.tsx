@@ -6,7 +6,7 @@ import { isStaleEdit, useUpdatePatient } from '../../api/patients/update-patient
 import { describeApiError } from '../../lib/api-errors.ts';
 import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { toast } from '../../lib/toast.ts';
-import { fullName } from './patient-format.ts';
+import { fullName } from '../../lib/patient-format.ts';
 
 /**
  * Admin and scheduler only (the server refuses others): patients are never deleted, they are set

@@ -2,7 +2,7 @@ import { TriangleAlert } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import type { TDuplicatePatients } from '#domain/patients';
 import { Button } from '../../components/ui/button.tsx';
-import { formatDateOfBirth, fullName } from './patient-format.ts';
+import { formatDateOfBirth, fullName } from '../../lib/patient-format.ts';
 
 /**
  * Shown when the server finds patients with the same name and date of birth: the user either

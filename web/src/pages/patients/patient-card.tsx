@@ -7,7 +7,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { cn } from '../../lib/utils.ts';
-import { formatDateOfBirth, fullName } from './patient-format.ts';
+import { formatDateOfBirth, fullName } from '../../lib/patient-format.ts';
 
 /** Spec section 2: name, email, 'Active', phone, date of birth, insurance, each with its fallback text. */
 export function PatientCard({ patient, onEdit }: { patient: TPatient; onEdit?: (patient: TPatient) => void }) {

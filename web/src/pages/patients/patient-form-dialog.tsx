@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import type { TPatient } from '#domain/patients';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
-import { fullName } from './patient-format.ts';
+import { fullName } from '../../lib/patient-format.ts';
 
 // The form (its form library, validation and date helpers) loads when the dialog first opens:
 // most visits to the screen only read the list.
