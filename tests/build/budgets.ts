@@ -20,6 +20,7 @@ export const SCREEN_BUDGETS_KB: Record<string, number> = {
   'src/pages/patients/patients-page.tsx': 20,
   'src/pages/patients/no-patient-access.tsx': 5,
   'src/pages/appointments/appointments-page.tsx': 40,
+  'src/pages/appointments/no-appointment-access.tsx': 5,
   'src/pages/schedule-appointment/schedule-appointment-page.tsx': 40,
   'src/pages/schedule-appointment/schedule-access-denied.tsx': 5,
   'src/pages/notes/notes-page.tsx': 40,

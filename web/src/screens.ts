@@ -77,6 +77,9 @@ export const SCREENS: readonly TScreen[] = [
     path: '/appointments',
     title: 'Appointments',
     Screen: lazyScreen(() => import('./pages/appointments/appointments-page.tsx'), 'AppointmentsPage'),
+    // A supplier has no access to appointments (spec section 6 lists none for her), as for patients.
+    capability: 'appointments.read',
+    Denied: lazyScreen(() => import('./pages/appointments/no-appointment-access.tsx'), 'NoAppointmentAccess'),
     sidebar: { label: 'Appointments', icon: CalendarDays, group: 'main' },
   },
   {

@@ -1,7 +1,6 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useLocation, useSearch } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
-import { can } from '#domain/permissions';
 import { useDayAppointments } from '../../api/appointments/appointments.ts';
 import { useClinicTimeZone } from '../../api/appointments/clinic-time.ts';
 import { clinicToday } from '../../components/appointments/appointment-time.ts';
@@ -9,7 +8,6 @@ import { AppointmentRowsSkeleton } from './appointment-row.tsx';
 import { AllTab } from './all-tab.tsx';
 import { AppointmentsHeader } from './appointments-header.tsx';
 import { CalendarTab } from './calendar-tab.tsx';
-import { NoAppointmentAccess } from './no-appointment-access.tsx';
 import { PatientAppointments } from './patient-appointments.tsx';
 import { TodayTab } from './today-tab.tsx';
 
@@ -30,12 +28,6 @@ const TRIGGER =
  * (?tab=), so a reload or a link returns to it.
  */
 export function AppointmentsPage({ user }: { user: TCurrentUser }) {
-  // A supplier keeps the sidebar entry (spec section 2) and is told plainly, with no API call.
-  if (!can(user, 'appointments.read')) return <NoAppointmentAccess />;
-  return <Appointments user={user} />;
-}
-
-function Appointments({ user }: { user: TCurrentUser }) {
   const params = new URLSearchParams(useSearch());
   const [, navigate] = useLocation();
   const patientId = params.get('patientId');
