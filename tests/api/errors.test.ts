@@ -12,7 +12,7 @@ const STATUS: Record<string, number> = {
   'request.validation': 400, 'request.malformedJson': 400, 'request.emptyJson': 400, 'request.invalid': 400,
   'request.tooLarge': 413, 'request.unsupportedMediaType': 415, 'request.crossSite': 403,
   'route.notFound': 404, 'record.notFound': 404, 'record.stale': 409, 'record.conflict': 409,
-  'patient.duplicate': 409, 'workflow.illegalMove': 409,
+  'patient.duplicate': 409, 'workflow.illegalMove': 409, 'appointment.conflict': 409,
   'live.invalidMessage': 400, 'live.notYourUser': 403, 'live.notYourRoom': 403,
   'server.internal': 500, 'server.unavailable': 503,
 };

@@ -47,8 +47,9 @@ describe('who receives an appointment\'s patient name, as a condition', () => {
     const provider = viewers.find((v) => v.role === 'scheduler')!;
     const patient = await insertPatient(t.db);
     const staff = [null, ...viewers];
+    // One after another (30 minutes each): one patient and the same staff cannot be double-booked.
     const rows = await t.db.insert(appointments).values(staff.flatMap((nurse, i) => staff.map((scribe, j) => ({
-      patientId: patient.id, providerId: provider.id, appointmentDate: new Date(Date.UTC(2030, 0, 1, i, j)),
+      patientId: patient.id, providerId: provider.id, appointmentDate: new Date(Date.UTC(2030, 0, 1) + (i * staff.length + j) * 30 * 60_000),
       assignedNurseId: nurse?.id ?? null, assignedScribeId: scribe?.id ?? null,
     })))).returning();
     const ids = rows.map((r) => r.id);
