@@ -52,9 +52,16 @@ describe('logged-out handling', () => {
 
   it('a visitor opening a signed-in screen is sent to sign in', async () => {
     const { page } = e2e;
+    // The toast shows for 500 ms before the page leaves: watched from inside the page, so a busy
+    // machine cannot make the test miss it.
+    await page.addInitScript((text) => {
+      new MutationObserver(() => {
+        if (document.body?.innerText.includes(text)) sessionStorage.setItem('sawLoggedOut', 'yes');
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    }, LOGGED_OUT_TEXT);
     await page.goto('/notes');
-    await page.getByText(LOGGED_OUT_TEXT, { exact: true }).waitFor();
     await page.waitForURL('/login');
+    expect(await page.evaluate(() => sessionStorage.getItem('sawLoggedOut'))).toBe('yes');
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   });
 
