@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { TCurrentUser } from '#domain/auth';
+import { can } from '#domain/permissions';
 import type { TAdminUser, TStaffMember } from '#domain/staff';
 import { fetchQueryKey } from '../../lib/api-request.ts';
 
@@ -12,7 +13,8 @@ export type TAssignableRole = 'nurse' | 'scribe';
  * (every account, so the inactive ones and other roles are left out here). In name order.
  */
 export function useAssignableStaff(user: TCurrentUser, role: TAssignableRole) {
-  const asAdmin = user.role === 'admin';
+  // The same capability the server asks of GET /api/admin/users.
+  const asAdmin = can(user, 'users.manage');
   const key = asAdmin ? (['/api/admin/users'] as const) : (['/api/scheduler/staff', { role }] as const);
   return useQuery({
     queryKey: key,
