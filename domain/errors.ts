@@ -29,6 +29,12 @@ export const ERRORS = {
   'workflow.illegalMove': { status: 409, message: 'This move is not allowed from the current status' },
   /** The body also lists each clash (domain/appointments.ts ZAppointmentConflictBody). */
   'appointment.conflict': { status: 409, message: 'This time overlaps another appointment of the same patient, room, nurse or scribe' },
+  'upload.expired': { status: 403, message: 'Request has expired' },
+  'upload.invalid': { status: 403, message: 'This upload link is not valid' },
+  'upload.used': { status: 403, message: 'This upload link has already been used' },
+  'upload.tooLarge': { status: 413, message: 'File exceeds maximum allowed size of 10 MB' },
+  'upload.badType': { status: 400, message: 'Only JPG, PNG, PDF, DOC and DOCX files are accepted' },
+  'upload.mismatch': { status: 400, message: 'The file does not match its name or size' },
   'live.invalidMessage': { status: 400, message: 'Not a message this socket understands' },
   'live.notYourUser': { status: 403, message: 'This socket is signed in as another user' },
   'live.notYourRoom': { status: 403, message: 'You are not a member of this room' },

@@ -32,6 +32,13 @@ export const CAPABILITIES = {
   'chat.manageRooms': ['admin', 'scheduler'],
   /** See rooms, read and send messages. */
   'chat.use': ['admin', 'scheduler', 'nurse', 'scribe', 'supplier'],
+  /**
+   * POST /api/objects/upload: a signed URL to send one file to. Anyone who may attach a file to
+   * something (a note, a chat message: every role chats) may ask; confirming decides for what.
+   */
+  'files.upload': ['admin', 'scheduler', 'nurse', 'scribe', 'supplier'],
+  /** PUT /api/patient-attachments: those who write or edit note content (docs/decisions/files.md). */
+  'files.attachToNotes': ['admin', 'nurse', 'scribe'],
   /** GET /api/staff and GET /api/scheduler/staff. */
   'staff.list': ['admin', 'scheduler'],
   /** GET /api/admin/users and role assignment. */

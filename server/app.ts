@@ -29,6 +29,8 @@ import { notificationRoutes } from './modules/notifications/notifications.routes
 import { patientRoutes } from './modules/patients/patients.routes.ts';
 import { appointmentRoutes } from './modules/appointments/appointments.routes.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
+import { fileRoutes } from './modules/files/files.routes.ts';
+import { openFileStorage } from './storage/storage.ts';
 
 /**
  * One log line per request, when it completes (with method, path, status and time), instead of
@@ -81,7 +83,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   const patientPages = shortLived<number, { items: TPatient[]; nextCursor: string | null; encoded: string }>({
     ttlMs: CLINIC_COUNTS_TTL_MS, now: () => config.now().getTime(), maxKeys: 8,
   });
-  const deps: Deps = { db, config, events, sessions, counts, patientPages };
+  const deps: Deps = { db, config, events, sessions, counts, files: openFileStorage(config), patientPages };
   // What this instance keeps in memory hears of every committed change, on any instance.
   events.subscribe(({ event }) => {
     if (event.type === 'session.ended') sessions.forget(event.sessionId);
@@ -105,6 +107,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await app.register(patientRoutes, deps);
   await app.register(appointmentRoutes, deps);
   await app.register(staffRoutes, deps);
+  await app.register(fileRoutes, deps);
 
   await app.register(livePlugin, { deps });
   await app.register(webPlugin, { config });

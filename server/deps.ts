@@ -5,6 +5,7 @@ import type { SessionCache } from './modules/auth/session-cache.ts';
 import type { TPatient } from '#domain/patients';
 import type { ShortLived } from './cache/short-lived.ts';
 import type { ClinicCounts } from './modules/dashboard/clinic-counts.ts';
+import type { FileStorage } from './storage/storage.ts';
 
 /** What services need from the app; passed in, never read from globals. */
 export interface Deps {
@@ -16,6 +17,8 @@ export interface Deps {
   sessions: SessionCache;
   /** The clinic-wide figures, shared by every request (modules/dashboard/clinic-counts.ts). */
   counts: ClinicCounts;
+  /** Where attachment bytes live, and the key upload links are signed with (storage/storage.ts). */
+  files: FileStorage;
   /** The unfiltered patient list's first page by page size, shared for a few seconds (patients.service.ts). */
   patientPages: ShortLived<number, { items: TPatient[]; nextCursor: string | null; encoded: string }>;
 }

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { TDomainEvent } from '#domain/live-events';
@@ -45,10 +48,14 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Te
   bus.subscribe(({ event }) => { events.push(event); });
   let offset = 0;
   const clock: TestClock = { now: () => new Date(Date.now() + offset), advance: (ms) => { offset += ms; } };
+  // Files (and their key) go to a directory of this app's own unless the test names one; a
+  // second instance shares the first one's, as instances share storage in production.
+  const ownDataDir = env.DATA_DIR || options.sharing ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'ehr-test-data-'));
+  const dataDir = ownDataDir ?? options.sharing?.config.dataDir;
   const config: Config = {
     ...loadConfig({
       NODE_ENV: 'test', LOG_LEVEL: options.captureLog ? 'info' : 'silent', DEMO: '0',
-      CLINIC_TIME_ZONE: 'America/New_York', WEB_DIST: '/nonexistent', ...env,
+      CLINIC_TIME_ZONE: 'America/New_York', WEB_DIST: '/nonexistent', ...(dataDir ? { DATA_DIR: dataDir } : {}), ...env,
     }),
     now: clock.now,
   };
@@ -60,6 +67,7 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Te
       await app.close();
       await bus.close();
       if (!options.sharing) await database.close();
+      if (ownDataDir) fs.rmSync(ownDataDir, { recursive: true, force: true });
     },
   };
 }
