@@ -1,0 +1,90 @@
+import { z } from 'zod';
+
+/**
+ * Attachments (spec sections 5, 7 and 9): a file is uploaded to a signed URL, confirmed for a
+ * purpose, then claimed by the record it belongs to. These are the rules both sides share.
+ */
+
+/** Spec section 9: each note or chat attachment is at most 10 MB. */
+export const MAX_UPLOAD_BYTES = 10_485_760;
+/** A signed upload URL works once, for this long. */
+export const UPLOAD_URL_LIFETIME_MS = 15 * 60_000;
+/** An upload nobody confirmed within this long is removed, with its bytes. */
+export const UNCONFIRMED_OBJECT_LIFETIME_MS = 24 * 3_600_000;
+
+export const OBJECT_PURPOSES = ['patient-attachment', 'chat-attachment'] as const;
+export type TObjectPurpose = (typeof OBJECT_PURPOSES)[number];
+
+/** The records a file can belong to. */
+export const OBJECT_OWNER_TYPES = ['note', 'chat_message', 'lab_order'] as const;
+export type TObjectOwnerType = (typeof OBJECT_OWNER_TYPES)[number];
+
+/** Which purpose a file must have been confirmed for before an owner of this type may claim it. */
+export const PURPOSE_OF_OWNER: Record<TObjectOwnerType, TObjectPurpose> = {
+  note: 'patient-attachment',
+  lab_order: 'patient-attachment',
+  chat_message: 'chat-attachment',
+};
+
+/**
+ * The types confirmation recognises from the bytes, each with the file name extensions that
+ * may claim it. Anything else (HTML, SVG, scripts, archives) is refused.
+ */
+export const FILE_TYPES = {
+  'image/jpeg': ['.jpg', '.jpeg'],
+  'image/png': ['.png'],
+  'application/pdf': ['.pdf'],
+  'application/msword': ['.doc'],
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': ['.docx'],
+  'text/plain': ['.txt', '.text', '.log', '.csv', '.md'],
+} as const satisfies Record<string, readonly string[]>;
+export type TFileType = keyof typeof FILE_TYPES;
+
+export const ALLOWED_TYPES: Record<TObjectPurpose, readonly TFileType[]> = {
+  'patient-attachment': ['image/jpeg', 'image/png', 'application/pdf', 'application/msword',
+    'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+  'chat-attachment': ['image/jpeg', 'image/png', 'application/pdf', 'application/msword',
+    'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'text/plain'],
+};
+
+/** Shown in the browser (images, PDFs); everything else is downloaded as an attachment. */
+export const INLINE_TYPES: readonly TFileType[] = ['image/jpeg', 'image/png', 'application/pdf'];
+
+/** Where a confirmed file is downloaded from: the `objectPath` the confirm calls return. */
+export const OBJECT_PATH_PREFIX = '/api/objects/';
+export const objectPathOf = (id: string) => `${OBJECT_PATH_PREFIX}${id}`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The object id an objectPath names, or null for anything else (another path, a traversal). */
+export function objectIdOfPath(objectPath: string): string | null {
+  if (!objectPath.startsWith(OBJECT_PATH_PREFIX)) return null;
+  const id = objectPath.slice(OBJECT_PATH_PREFIX.length);
+  return UUID.test(id) ? id : null;
+}
+
+/**
+ * A file name as a user gave it: a name, never a path. Separators, dot-only names and control
+ * characters are refused rather than cleaned, so what is stored is what was shown.
+ */
+export const ZFileName = z.string().trim().min(1, 'Required').max(255, 'At most 255 characters')
+  .refine((name) => !/[/\\]/.test(name), 'A file name, not a path')
+  .refine((name) => !/^\.+$/.test(name), 'A file name, not a path')
+  .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), 'Control characters are not allowed');
+
+export const ZUploadURL = z.object({ uploadURL: z.string() });
+export type TUploadURL = z.infer<typeof ZUploadURL>;
+
+export const ZPatientAttachment = z.object({ fileURL: z.string().min(1, 'Required').max(2000) }).strict();
+export const ZChatAttachment = z.object({
+  fileURL: z.string().min(1, 'Required').max(2000),
+  fileName: ZFileName,
+  fileSize: z.number().int().min(0).max(MAX_UPLOAD_BYTES, `At most ${MAX_UPLOAD_BYTES} bytes`),
+}).strict();
+export type TChatAttachment = z.infer<typeof ZChatAttachment>;
+
+export const ZObjectPath = z.object({ objectPath: z.string() });
+export type TObjectPath = z.infer<typeof ZObjectPath>;
+
+/** What the upload URL answers once the bytes are stored. */
+export const ZUploaded = z.object({ size: z.number().int(), sha256: z.string() });
