@@ -1,6 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseFilesKey } from './storage/files-key.ts';
 
 const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 
@@ -48,6 +49,8 @@ const ZEnv = z.object({
   OIDC_ISSUER: z.string().url().optional(),
   OIDC_CLIENT_ID: z.string().optional(),
   OIDC_CLIENT_SECRET: z.string().optional(),
+  FILES_KEY: z.string().optional(),
+  S3_BUCKET: z.string().optional(),
 });
 
 export interface Config {
@@ -72,6 +75,14 @@ export interface Config {
   webDist: string;
   logLevel: string;
   oidc: { issuer: string; clientId: string; clientSecret: string } | undefined;
+  files: {
+    /** Where the local driver keeps objects (DATA_DIR/objects). */
+    objectsDir: string;
+    /** Where the files key is created on first start, when FILES_KEY does not give it. */
+    keyFile: string;
+    /** From FILES_KEY (checked here: a malformed key stops the app). */
+    key: Buffer | undefined;
+  };
   /** The server's clock; tests move it to check idle and absolute session expiry. */
   now: () => Date;
 }
@@ -86,6 +97,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.OIDC_ISSUER && (!e.OIDC_CLIENT_ID || !e.OIDC_CLIENT_SECRET)) {
     throw new Error('Invalid environment:\n  OIDC_ISSUER needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET');
   }
+  // Storing files on local disk when the operator meant a bucket would be a silent surprise.
+  if (e.S3_BUCKET) {
+    throw new Error('Invalid environment:\n  S3_BUCKET: the S3 storage driver is not built yet; unset S3_BUCKET to store files under DATA_DIR/objects');
+  }
+  let filesKey: Buffer | undefined;
+  try {
+    filesKey = e.FILES_KEY === undefined ? undefined : parseFilesKey(e.FILES_KEY, 'FILES_KEY');
+  } catch (error) {
+    throw new Error(`Invalid environment:\n  ${(error as Error).message}`);
+  }
+  const dataDir = path.resolve(e.DATA_DIR);
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: e.CLINIC_TIME_ZONE });
   } catch {
@@ -95,7 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
-    dataDir: path.resolve(e.DATA_DIR),
+    dataDir,
     databaseUrl: e.DATABASE_URL,
     // Demo data only where nobody could mistake it for a real clinic's: by default only on the
     // embedded engine, never on a configured PostgreSQL unless asked for.
@@ -111,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oidc: e.OIDC_ISSUER
       ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID!, clientSecret: e.OIDC_CLIENT_SECRET! }
       : undefined,
+    files: { objectsDir: path.join(dataDir, 'objects'), keyFile: path.join(dataDir, 'files.key'), key: filesKey },
     now: () => new Date(),
   };
 }
