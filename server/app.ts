@@ -83,7 +83,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   const patientPages = shortLived<number, { items: TPatient[]; nextCursor: string | null; encoded: string }>({
     ttlMs: CLINIC_COUNTS_TTL_MS, now: () => config.now().getTime(), maxKeys: 8,
   });
-  const deps: Deps = { db, config, events, sessions, counts, files: openFileStorage(config), patientPages };
+  const deps: Deps = { db, config, events, sessions, counts, files: await openFileStorage(config), patientPages };
   // What this instance keeps in memory hears of every committed change, on any instance.
   events.subscribe(({ event }) => {
     if (event.type === 'session.ended') sessions.forget(event.sessionId);

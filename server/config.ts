@@ -2,6 +2,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseFilesKey } from './storage/files-key.ts';
+import type { S3Settings } from './storage/s3-driver.ts';
 
 const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 
@@ -51,6 +52,13 @@ const ZEnv = z.object({
   OIDC_CLIENT_SECRET: z.string().optional(),
   FILES_KEY: z.string().optional(),
   S3_BUCKET: z.string().optional(),
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_REGION: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: flag.optional(),
+  S3_SERVER_SIDE_ENCRYPTION: z.enum(['AES256', 'aws:kms', 'none']).default('AES256'),
+  LARGE_UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(2 * 1024 ** 3),
 });
 
 export interface Config {
@@ -82,6 +90,10 @@ export interface Config {
     keyFile: string;
     /** From FILES_KEY (checked here: a malformed key stops the app). */
     key: Buffer | undefined;
+    /** The bucket, when attachments live in an S3-compatible store rather than on disk. */
+    s3: S3Settings | undefined;
+    /** The most a multipart upload may hold in all (LARGE_UPLOAD_MAX_BYTES). */
+    largeUploadMaxBytes: number;
   };
   /** The server's clock; tests move it to check idle and absolute session expiry. */
   now: () => Date;
@@ -97,9 +109,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.OIDC_ISSUER && (!e.OIDC_CLIENT_ID || !e.OIDC_CLIENT_SECRET)) {
     throw new Error('Invalid environment:\n  OIDC_ISSUER needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET');
   }
-  // Storing files on local disk when the operator meant a bucket would be a silent surprise.
-  if (e.S3_BUCKET) {
-    throw new Error('Invalid environment:\n  S3_BUCKET: the S3 storage driver is not built yet; unset S3_BUCKET to store files under DATA_DIR/objects');
+  // Half a bucket configuration must stop the app, not quietly store files somewhere else.
+  if (e.S3_BUCKET && !e.S3_REGION) throw new Error('Invalid environment:\n  S3_BUCKET needs S3_REGION');
+  if ((e.S3_ACCESS_KEY_ID === undefined) !== (e.S3_SECRET_ACCESS_KEY === undefined)) {
+    throw new Error('Invalid environment:\n  S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
   }
   let filesKey: Buffer | undefined;
   try {
@@ -133,7 +146,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oidc: e.OIDC_ISSUER
       ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID!, clientSecret: e.OIDC_CLIENT_SECRET! }
       : undefined,
-    files: { objectsDir: path.join(dataDir, 'objects'), keyFile: path.join(dataDir, 'files.key'), key: filesKey },
+    files: {
+      objectsDir: path.join(dataDir, 'objects'),
+      keyFile: path.join(dataDir, 'files.key'),
+      key: filesKey,
+      s3: e.S3_BUCKET ? {
+        bucket: e.S3_BUCKET,
+        endpoint: e.S3_ENDPOINT,
+        region: e.S3_REGION!,
+        credentials: e.S3_ACCESS_KEY_ID ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY! } : undefined,
+        // Self-hosted stores (an S3_ENDPOINT) mostly want the bucket in the path.
+        forcePathStyle: e.S3_FORCE_PATH_STYLE ?? e.S3_ENDPOINT !== undefined,
+        serverSideEncryption: e.S3_SERVER_SIDE_ENCRYPTION === 'none' ? null : e.S3_SERVER_SIDE_ENCRYPTION,
+      } : undefined,
+      largeUploadMaxBytes: e.LARGE_UPLOAD_MAX_BYTES,
+    },
     now: () => new Date(),
   };
 }

@@ -26,8 +26,7 @@ export async function requestUpload(deps: FilesDeps, ctx: SignedInContext, origi
   const now = deps.config.now();
   const grant = { id: randomUUID(), uploaderId: ctx.user.id, expiresAt: new Date(now.getTime() + UPLOAD_URL_LIFETIME_MS) };
   await insertUploadGrant(deps.db, { ...grant, createdAt: now });
-  const direct = await deps.files.storage.directUploadUrl(grant.id, grant.expiresAt);
-  return { uploadURL: direct ?? `${origin}${uploadLinkOf(deps.files.uploadSigningKey, grant)}` };
+  return { uploadURL: `${origin}${uploadLinkOf(deps.files.uploadSigningKey, grant)}` };
 }
 
 /**
