@@ -27,6 +27,16 @@ export const PURPOSE_OF_OWNER: Record<TObjectOwnerType, TObjectPurpose> = {
 };
 
 /**
+ * The most a file may hold to be attached to each kind of record: notes and chat messages take
+ * 10 MB (spec section 9); lab orders take large files (lab images), up to the multipart limit.
+ */
+export const MAX_BYTES_OF_OWNER: Record<TObjectOwnerType, number> = {
+  note: MAX_UPLOAD_BYTES,
+  chat_message: MAX_UPLOAD_BYTES,
+  lab_order: Number.MAX_SAFE_INTEGER,
+};
+
+/**
  * The types confirmation recognises from the bytes, each with the file name extensions that
  * may claim it. Anything else (HTML, SVG, scripts, archives) is refused.
  */
@@ -88,3 +98,38 @@ export type TObjectPath = z.infer<typeof ZObjectPath>;
 
 /** What the upload URL answers once the bytes are stored. */
 export const ZUploaded = z.object({ size: z.number().int(), sha256: z.string() });
+
+/**
+ * Large files in parts (spec section 7's companion calls, what Uppy's AWS S3 plugin sends above
+ * 100 MB): S3's own limits, so a client written for S3 works here unchanged.
+ */
+export const MULTIPART_MIN_PART_BYTES = 5 * 1024 * 1024;
+export const MULTIPART_MAX_PARTS = 10_000;
+/** Above this the upload widget switches to parts (spec section 9). */
+export const MULTIPART_THRESHOLD_BYTES = 104_857_600;
+/** The companion's answer when a sign request lacks what it needs (spec section 8). */
+export const CANNOT_SIGN_MESSAGE = 'Cannot sign without a key, an uploadId, and a partNumber';
+
+export const ZMultipartCreate = z.object({
+  filename: ZFileName,
+  type: z.string().max(200).optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+export const ZMultipartCreated = z.object({ uploadId: z.string(), key: z.string() });
+export const ZUploadedPart = z.object({ PartNumber: z.number().int(), Size: z.number().int(), ETag: z.string() });
+export type TUploadedPart = z.infer<typeof ZUploadedPart>;
+export const ZSignedPart = z.object({ url: z.string(), expires: z.number().int() });
+export const ZMultipartComplete = z.object({
+  parts: z.array(z.object({
+    PartNumber: z.number().int().min(1).max(MULTIPART_MAX_PARTS),
+    ETag: z.string().max(100),
+  })).min(1, 'At least one part').max(MULTIPART_MAX_PARTS),
+});
+export const ZMultipartCompleted = z.object({ location: z.string() });
+/** GET s3/params: where a single-request upload goes (the same signed link as POST /api/objects/upload). */
+export const ZUploadParams = z.object({
+  method: z.literal('PUT'),
+  url: z.string(),
+  fields: z.record(z.string(), z.string()),
+  headers: z.record(z.string(), z.string()),
+});

@@ -14,6 +14,7 @@ const STATUS: Record<string, number> = {
   'route.notFound': 404, 'record.notFound': 404, 'record.stale': 409, 'record.conflict': 409,
   'patient.duplicate': 409, 'workflow.illegalMove': 409, 'appointment.conflict': 409,
   'upload.expired': 403, 'upload.invalid': 403, 'upload.used': 403, 'upload.tooLarge': 413, 'upload.badType': 400, 'upload.mismatch': 400,
+  'upload.cannotSign': 400, 'upload.badParts': 400, 'upload.closed': 410, 'upload.noCredentials': 501,
   'live.invalidMessage': 400, 'live.notYourUser': 403, 'live.notYourRoom': 403,
   'server.internal': 500, 'server.unavailable': 503,
 };

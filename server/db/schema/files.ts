@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, char, index, pgEnum, pgTable, uuid, varchar } from 'drizzle-orm/pg-core';
+import { bigint, char, index, integer, pgEnum, pgTable, primaryKey, uuid, varchar } from 'drizzle-orm/pg-core';
 import { OBJECT_OWNER_TYPES, OBJECT_PURPOSES } from '#domain/files';
 import { at } from './columns.ts';
 import { users } from './auth.ts';
@@ -48,3 +48,31 @@ export const storedObjects = pgTable('stored_objects', {
   // What the clean-up looks for: uploads nobody confirmed, oldest first.
   index('stored_objects_unconfirmed_idx').on(t.createdAt).where(sql`confirmed_at is null`),
 ]);
+
+/**
+ * A large upload in parts (the companion calls under /api/uploads/s3/multipart). `id` is the
+ * uploadId the client holds, `object_id` the key it names and, once complete, the stored
+ * object's id. Open until completed or aborted; one untouched for a day is swept away.
+ */
+export const multipartUploads = pgTable('multipart_uploads', {
+  id: uuid('id').primaryKey(),
+  objectId: uuid('object_id').notNull().unique(),
+  uploaderId: uuid('uploader_id').notNull().references(() => users.id),
+  /** What the client said at creation: hints only, checked against the bytes at confirmation. */
+  fileName: varchar('file_name', { length: 255 }),
+  declaredType: varchar('declared_type', { length: 200 }),
+  createdAt: at('created_at').notNull(),
+  /** The last part received: the clean-up counts a day from here. */
+  touchedAt: at('touched_at').notNull(),
+  completedAt: at('completed_at'),
+}, (t) => [index('multipart_uploads_touched_idx').on(t.touchedAt)]);
+
+/** The parts received so far, each a blob of its own until completion joins them. */
+export const multipartParts = pgTable('multipart_parts', {
+  uploadId: uuid('upload_id').notNull().references(() => multipartUploads.id, { onDelete: 'cascade' }),
+  partNumber: integer('part_number').notNull(),
+  storageKey: uuid('storage_key').notNull().unique(),
+  size: bigint('size', { mode: 'number' }).notNull(),
+  /** The part's SHA-256, given back as its ETag. */
+  etag: char('etag', { length: 64 }).notNull(),
+}, (t) => [primaryKey({ columns: [t.uploadId, t.partNumber] })]);

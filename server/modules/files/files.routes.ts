@@ -1,4 +1,3 @@
-import { PassThrough, Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,23 +7,18 @@ import type { Deps } from '../../deps.ts';
 import { errorResponses } from '../../http/error-body.ts';
 import { contextOf } from '../../http/request-context.ts';
 import { loggableError } from '../../http/loggable-error.ts';
-import { confirmUpload, downloadObject, receiveUpload, removeStaleObjects, requestUpload } from './files.service.ts';
+import { withRawBodies, uploadedBytes } from './raw-body.ts';
+import { removeStaleFiles } from './files.cleanup.ts';
+import { confirmUpload, downloadObject, receiveUpload, requestUpload } from './files.service.ts';
 
 const ZObjectParams = z.object({ id: z.string().uuid('Invalid file id') });
-const ZUploadQuery = z.object({ expires: z.coerce.number().int(), signature: z.string().max(100) });
+export const ZLinkQuery = z.object({ expires: z.coerce.number().int(), signature: z.string().max(100) });
 
 /** How often the clean-up of unconfirmed uploads runs; what it removes is a day old anyway. */
 export const CLEANUP_INTERVAL_MS = 15 * 60_000;
 
-/** The body of an upload PUT, handed on unread. Not a plain object, so no hook walks the stream. */
-class UploadBody {
-  readonly #stream: Readable;
-  constructor(stream: Readable) { this.#stream = stream; }
-  get stream(): Readable { return this.#stream; }
-}
-
 /** Where this server is reached: PUBLIC_URL when set, else what the request was sent to. */
-const originOf = (deps: Deps, request: FastifyRequest) => deps.config.publicUrl?.replace(/\/+$/, '') ?? `${request.protocol}://${request.host}`;
+export const originOf = (deps: Deps, request: FastifyRequest) => deps.config.publicUrl?.replace(/\/+$/, '') ?? `${request.protocol}://${request.host}`;
 
 export const fileRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.post('/api/objects/upload', {
@@ -76,31 +70,20 @@ export const fileRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
     return reply.send(file.stream);
   });
 
-  // The upload link takes any content type, as its raw bytes: the API's JSON-only parsing is
-  // replaced in this scope only. It needs no session: the signed link names its uploader.
-  await app.register(async (plain) => {
-    const scope = plain.withTypeProvider<ZodTypeProvider>();
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', (_request, payload, done) => done(null, new UploadBody(payload)));
-    scope.put('/api/objects/uploads/:id', {
+  // The upload link takes any content type, as its raw bytes. It needs no session: the
+  // signed link names its uploader.
+  await withRawBodies(app, (plain) => {
+    plain.withTypeProvider<ZodTypeProvider>().put('/api/objects/uploads/:id', {
       config: { access: 'public' },
       // Stored as sent: the size limit counts the bytes that arrive.
       decompress: false,
       schema: {
         description: 'Takes the bytes of one file at a link from POST /api/objects/upload (any content type).',
-        params: ZObjectParams, querystring: ZUploadQuery,
+        params: ZObjectParams, querystring: ZLinkQuery,
         response: { 200: ZUploaded, ...errorResponses, 413: ZErrorBody },
       },
     }, async (request, reply) => {
-      // Through a pass-through: cutting off an oversized body ends that, not the request,
-      // which must stay open for the 413 answer.
-      const body = request.body instanceof UploadBody ? request.body.stream.pipe(new PassThrough()) : null;
-      const length = request.headers['content-length'];
-      const stored = await receiveUpload(deps, request.params.id, request.query, {
-        stream: body ?? Readable.from([]),
-        declaredLength: length !== undefined && /^\d+$/.test(length) ? Number(length) : null,
-        declaredType: request.headers['content-type'] ?? null,
-      });
+      const stored = await receiveUpload(deps, request.params.id, request.query, uploadedBytes(request));
       return reply.header('etag', `"${stored.sha256}"`).send(stored);
     });
   });
@@ -109,7 +92,7 @@ export const fileRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   let sweep: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     sweep = setInterval(() => {
-      removeStaleObjects(deps).catch((error: unknown) => app.log.error({ err: loggableError(error) }, 'file clean-up failed'));
+      removeStaleFiles(deps).catch((error: unknown) => app.log.error({ err: loggableError(error) }, 'file clean-up failed'));
     }, CLEANUP_INTERVAL_MS);
     sweep.unref();
   });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import {
-  ALLOWED_TYPES, FILE_TYPES, MAX_UPLOAD_BYTES, objectIdOfPath, objectPathOf, PURPOSE_OF_OWNER, UNCONFIRMED_OBJECT_LIFETIME_MS,
+  ALLOWED_TYPES, FILE_TYPES, MAX_BYTES_OF_OWNER, MAX_UPLOAD_BYTES, objectIdOfPath, objectPathOf, PURPOSE_OF_OWNER, UNCONFIRMED_OBJECT_LIFETIME_MS,
   UPLOAD_URL_LIFETIME_MS, type TFileType, type TObjectOwnerType, type TObjectPath, type TObjectPurpose, type TUploadURL,
 } from '#domain/files';
 import { can } from '#domain/permissions';
@@ -43,18 +43,10 @@ export async function receiveUpload(
   const now = deps.config.now();
   if (grant.expiresAt <= now) throw new HttpError('upload.expired');
   if (grant.usedAt) throw new HttpError('upload.used');
-  if (body.declaredLength !== null && body.declaredLength > MAX_UPLOAD_BYTES) throw new HttpError('upload.tooLarge');
+  if (body.declaredLength !== null && body.declaredLength > MAX_UPLOAD_BYTES) throw tooLarge(MAX_UPLOAD_BYTES);
   if (!(await useUploadGrant(deps.db, id, now))) throw new HttpError('upload.used');
 
-  let stored: { size: number; sha256: string };
-  try {
-    stored = await deps.files.storage.write(id, body.stream, { maxBytes: MAX_UPLOAD_BYTES });
-  } catch (error) {
-    if (error instanceof ObjectTooLargeError) throw new HttpError('upload.tooLarge');
-    // The client went away mid-upload: its fault, not the server's, and nothing was kept.
-    if (isCutOff(error)) throw new HttpError('request.invalid', { message: 'The upload was cut off before its end' });
-    throw error;
-  }
+  const stored = await storeBody(deps, id, body.stream, MAX_UPLOAD_BYTES);
   try {
     await insertStoredObject(deps.db, {
       id, storageKey: id, sha256: stored.sha256, size: stored.size, declaredType: body.declaredType?.slice(0, 200) ?? null,
@@ -67,12 +59,34 @@ export async function receiveUpload(
   return stored;
 }
 
+/** The sizes users see in refusals: '10 MB', '2 GB'. */
+export function sizeLabel(bytes: number): string {
+  return bytes >= 1024 ** 3 ? `${+(bytes / 1024 ** 3).toFixed(1)} GB` : `${+(bytes / 1024 ** 2).toFixed(1)} MB`;
+}
+
+/**
+ * Streams a request body into storage under `key`, refusing it the moment it passes `maxBytes`
+ * (413) or if the client goes away (400); either way nothing is kept.
+ */
+export async function storeBody(deps: FilesDeps, key: string, body: Readable, maxBytes: number): Promise<{ size: number; sha256: string }> {
+  try {
+    return await deps.files.storage.write(key, body, { maxBytes });
+  } catch (error) {
+    if (error instanceof ObjectTooLargeError) throw tooLarge(maxBytes);
+    // The client went away mid-upload: its fault, not the server's, and nothing was kept.
+    if (isCutOff(error)) throw new HttpError('request.invalid', { message: 'The upload was cut off before its end' });
+    throw error;
+  }
+}
+
+export const tooLarge = (maxBytes: number) => new HttpError('upload.tooLarge', { message: `File exceeds maximum allowed size of ${sizeLabel(maxBytes)}` });
+
 const isCutOff = (error: unknown) => {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   return code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNRESET' || (error as Error | null)?.message === 'aborted';
 };
 
-const UPLOAD_NOT_FOUND = 'Upload not found';
+export const UPLOAD_NOT_FOUND = 'Upload not found';
 
 /**
  * PUT /api/patient-attachments and /api/chat-attachments: the caller's own upload becomes a
@@ -170,9 +184,9 @@ export async function claimObjects(
   const rows = await findStoredObjects(tx, unique);
   const mine = (row: StoredObjectRow) => row.ownerId === owner.id && row.ownerType === owner.type;
   const claimable = (row: StoredObjectRow) => row.ownerId === null && row.confirmedAt !== null
-    && row.uploaderId === ctx.user.id && row.purpose === PURPOSE_OF_OWNER[owner.type];
+    && row.uploaderId === ctx.user.id && row.purpose === PURPOSE_OF_OWNER[owner.type] && row.size <= MAX_BYTES_OF_OWNER[owner.type];
   if (rows.length !== unique.length || !rows.every((row) => mine(row) || claimable(row))) {
-    throw invalid(field, 'A file is unknown, not yours, not confirmed, or attached elsewhere');
+    throw invalid(field, 'A file is unknown, not yours, not confirmed, too large for this record, or attached elsewhere');
   }
   const fresh = rows.filter((row) => !mine(row)).map((row) => row.id);
   if (fresh.length > 0) await markClaimed(tx, fresh, owner, now);
