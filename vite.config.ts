@@ -32,7 +32,9 @@ export default defineConfig({
   server: {
     port: Number(process.env.PORT ?? 5000),
     proxy: {
-      '/api': `http://127.0.0.1:${apiPort}`,
+      // The Host header is kept (a string target would rewrite it): the API's same-origin check
+      // compares the browser's Origin with it, and the links it hands out point back here.
+      '/api': { target: `http://127.0.0.1:${apiPort}`, changeOrigin: false },
       '/ws': { target: `ws://127.0.0.1:${apiPort}`, ws: true },
     },
   },

@@ -3,6 +3,11 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { createServer, type ViteDevServer } from 'vite';
 import { REPO_ROOT } from './server.ts';
+import appConfig from '../../vite.config.ts';
+
+const proxied = appConfig.server?.proxy?.['/api'];
+if (typeof proxied !== 'object') throw new Error('vite.config.ts: expected an object for the /api proxy');
+const devApiProxy: object = proxied;
 
 /**
  * A component harness page (e2e/harness/<name>/) on a Vite dev server that proxies /api to a
@@ -18,8 +23,8 @@ export async function startHarness(name: string, apiBaseUrl: string): Promise<{ 
     server: {
       host: '127.0.0.1',
       port: 0,
-      // No changeOrigin: the API sees the harness's host, so its links point back here.
-      proxy: { '/api': { target: apiBaseUrl, changeOrigin: false } },
+      // The proxy `npm run dev` uses, pointed at this server.
+      proxy: { '/api': { ...devApiProxy, target: apiBaseUrl } },
       fs: { allow: [REPO_ROOT] },
     },
   });
