@@ -85,7 +85,8 @@ export const ZFileName = z.string().trim().min(1, 'Required').max(255, 'At most 
 export const ZUploadURL = z.object({ uploadURL: z.string() });
 export type TUploadURL = z.infer<typeof ZUploadURL>;
 
-export const ZPatientAttachment = z.object({ fileURL: z.string().min(1, 'Required').max(2000) }).strict();
+/** `fileName` is optional (spec section 7 sends only fileURL); given, it is checked against the bytes and kept for display. */
+export const ZPatientAttachment = z.object({ fileURL: z.string().min(1, 'Required').max(2000), fileName: ZFileName.optional() }).strict();
 export const ZChatAttachment = z.object({
   fileURL: z.string().min(1, 'Required').max(2000),
   fileName: ZFileName,

@@ -1,4 +1,147 @@
+import { z } from 'zod';
+import { MAX_UPLOAD_BYTES } from './files.ts';
+import { pageQuery } from './paging.ts';
+import { can } from './permissions.ts';
+import type { TRole } from './roles.ts';
+
 export const NOTE_STATUSES = [
   'draft', 'submitted_to_scribe', 'reviewed_by_scribe', 'finalized', 'submitted_to_admin',
 ] as const;
 export type TNoteStatus = (typeof NOTE_STATUSES)[number];
+
+/** Spec section 3: the note types offered. */
+export const NOTE_TYPES = [
+  'Nurse Assessment', 'Progress Note', 'Procedure Note', 'Discharge Summary', 'Treatment Plan', 'Medication Review',
+  'Follow-up Note', 'Consultation Note',
+] as const;
+
+/** Spec section 9: at most 5 attachments per note, each at most 10 MB. */
+export const MAX_NOTE_ATTACHMENTS = 5;
+export const MAX_NOTE_ATTACHMENT_BYTES = MAX_UPLOAD_BYTES;
+
+/** The badge text per status (spec section 2's Workflow tab names the stages). */
+export const NOTE_STATUS_LABELS: Record<TNoteStatus, string> = {
+  draft: 'Draft',
+  submitted_to_scribe: 'Submitted',
+  reviewed_by_scribe: 'Reviewed',
+  finalized: 'Finalized',
+  submitted_to_admin: 'Submitted to Admin',
+};
+
+/**
+ * Who may change a note's content, type or attachments (docs/decisions/notes.md):
+ * - its author while it is a draft (spec section 4: 'Edit' on a draft);
+ * - a scribe while it waits for review ('Edit & Review');
+ * - an admin at any status before it is finalized;
+ * - a finalized note is locked: only an admin may amend it, giving a reason.
+ */
+export function mayEditNote(user: { id: string; role: TRole }, note: { authorId: string; status: TNoteStatus }): boolean {
+  if (note.status === 'finalized' || note.status === 'submitted_to_admin') return false;
+  if (user.role === 'admin') return true;
+  if (note.status === 'draft') return note.authorId === user.id;
+  return user.role === 'scribe' && note.status === 'submitted_to_scribe';
+}
+
+/** An admin amends a finalized note (with a reason); nobody edits it in place. */
+export function mayAmendNote(user: { role: TRole }, note: { status: TNoteStatus }): boolean {
+  return note.status === 'finalized' && can(user, 'notes.amend');
+}
+
+/** One attached file as the note shows it: the path the note stores, and what the file is. */
+export const ZNoteAttachment = z.object({
+  objectPath: z.string(),
+  fileName: z.string().nullable(),
+  size: z.number().int().nullable(),
+  contentType: z.string().nullable(),
+});
+export type TNoteAttachment = z.infer<typeof ZNoteAttachment>;
+
+export const ZNote = z.object({
+  id: z.string().uuid(),
+  patientId: z.string().uuid(),
+  /** Null where the patient is unknown or the reader may not see patient records: show 'Patient #' and the id's last 4. */
+  patientName: z.string().nullable(),
+  authorId: z.string().uuid(),
+  authorName: z.string(),
+  noteType: z.string(),
+  content: z.string(),
+  /** Object paths (spec section 3). */
+  attachments: z.array(z.string()),
+  attachmentFiles: z.array(ZNoteAttachment),
+  status: z.enum(NOTE_STATUSES),
+  scribeId: z.string().uuid().nullable(),
+  scribeName: z.string().nullable(),
+  reviewedAt: z.string().nullable(),
+  finalizedAt: z.string().nullable(),
+  submittedToAdminAt: z.string().nullable(),
+  /** When a finalized note was last amended; null if never. */
+  amendedAt: z.string().nullable(),
+  createdAt: z.string(),
+  /** Also the note's version: a PUT sends back the one it read (a stale one is a 409). */
+  updatedAt: z.string(),
+});
+export type TNote = z.infer<typeof ZNote>;
+export const ZNoteList = z.array(ZNote);
+
+export const NOTE_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
+export const ZNoteListQuery = pageQuery(NOTE_PAGE).extend({
+  patientId: z.string().uuid('Invalid patient id').optional(),
+  status: z.enum(NOTE_STATUSES).optional(),
+});
+export type TNoteListQuery = z.infer<typeof ZNoteListQuery>;
+
+const ZNoteType = z.string().trim().min(1, 'Note type is required').max(100, 'At most 100 characters');
+const ZContent = z.string().refine((text) => text.trim().length > 0, 'Content is required').pipe(z.string().max(100_000, 'At most 100000 characters'));
+const ZAttachments = z.array(z.string().max(200)).max(MAX_NOTE_ATTACHMENTS, `At most ${MAX_NOTE_ATTACHMENTS} attachments`);
+
+/**
+ * POST /api/notes (spec section 7). The author is always the caller, and a note starts as a
+ * draft; `status: 'submitted_to_scribe'` submits it at once (the workflow decides who may).
+ * Fields the server sets (authorId, scribeId, reviewedAt, finalizedAt) are ignored if sent.
+ */
+export const ZCreateNote = z.object({
+  patientId: z.string({ error: 'Patient is required' }).uuid('Patient is required'),
+  noteType: ZNoteType,
+  content: ZContent,
+  status: z.enum(NOTE_STATUSES).optional(),
+  attachments: ZAttachments.optional(),
+});
+export type TCreateNote = z.infer<typeof ZCreateNote>;
+
+/**
+ * PUT /api/notes/{id}: the fields that change, and `updatedAt` as read (the version). A status
+ * is a move of the note workflow. A finalized note takes only an amendment: new content (or
+ * type, or attachments) with `amendmentReason`, by an admin.
+ */
+export const ZUpdateNote = z.object({
+  updatedAt: z.string({ error: 'Required: the version of the note you edited' }).min(1, 'Required: the version of the note you edited'),
+  noteType: ZNoteType.optional(),
+  content: ZContent.optional(),
+  attachments: ZAttachments.optional(),
+  status: z.enum(NOTE_STATUSES).optional(),
+  amendmentReason: z.string().trim().min(1, 'A reason is required').max(500, 'At most 500 characters').optional(),
+});
+export type TUpdateNote = z.infer<typeof ZUpdateNote>;
+
+export const NOTE_REVISION_ACTIONS = ['created', 'edited', 'moved', 'amended'] as const;
+
+/** One change of a note: who, when, what move, and the text before and after. */
+export const ZNoteRevision = z.object({
+  id: z.string().uuid(),
+  noteId: z.string().uuid(),
+  at: z.string(),
+  actorId: z.string().uuid(),
+  actorName: z.string(),
+  action: z.enum(NOTE_REVISION_ACTIONS),
+  fromStatus: z.enum(NOTE_STATUSES).nullable(),
+  toStatus: z.enum(NOTE_STATUSES).nullable(),
+  noteTypeBefore: z.string().nullable(),
+  noteTypeAfter: z.string().nullable(),
+  contentBefore: z.string().nullable(),
+  contentAfter: z.string().nullable(),
+  attachmentsBefore: z.array(z.string()).nullable(),
+  attachmentsAfter: z.array(z.string()).nullable(),
+  reason: z.string().nullable(),
+});
+export type TNoteRevision = z.infer<typeof ZNoteRevision>;
+export const ZNoteRevisionList = z.array(ZNoteRevision);

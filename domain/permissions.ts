@@ -24,8 +24,12 @@ export const CAPABILITIES = {
   'patients.write': ['admin', 'scheduler', 'nurse'],
   /** Setting a patient inactive (patients are never hard-deleted). */
   'patients.deactivate': ['admin', 'scheduler'],
+  /** The notes screen and GET /api/notes: which notes, the note scope decides (domain/record-scope.ts). */
+  'notes.read': ['admin', 'scheduler', 'nurse', 'scribe'],
   /** 'Create New Note' button. */
   'notes.create': ['nurse', 'admin'],
+  /** Amending a finalized note, with a reason (docs/decisions/notes.md). */
+  'notes.amend': ['admin'],
   /** 'Add Scribe' button. */
   'notes.addScribe': ['scheduler'],
   /** Create chat rooms, add members, load the staff list. */

@@ -24,8 +24,11 @@ export interface TNoteScopeClause {
 export const NOTE_SCOPE: Record<TRole, readonly TNoteScopeClause[]> = {
   nurse: [{ authoredBySelf: true }, { statusIn: ['draft'] }],
   scribe: [{ statusIn: ['submitted_to_scribe', 'reviewed_by_scribe'] }, { scribedBySelf: true }],
-  admin: [{ statusIn: ['finalized', 'submitted_to_admin'] }],
-  scheduler: [{ statusIn: ['finalized', 'submitted_to_admin'] }],
+  // Also the reviewed notes they are to finalize (spec section 4's 'Finalize Note'), which the
+  // spec's list would hide from them (docs/decisions/notes.md).
+  // An admin also writes notes ('Create New Note'): like a nurse, she sees her own.
+  admin: [{ statusIn: ['reviewed_by_scribe', 'finalized', 'submitted_to_admin'] }, { authoredBySelf: true }],
+  scheduler: [{ statusIn: ['reviewed_by_scribe', 'finalized', 'submitted_to_admin'] }],
   supplier: [],
 };
 

@@ -20,8 +20,13 @@ describe('which notes a role sees (spec section 4)', () => {
     expect(visibleStatuses('scribe', { authorId: OTHER, scribeId: ME })).toEqual([...NOTE_STATUSES]);
   });
 
-  it.each(['admin', 'scheduler'] as const)('%s: finalized and submitted_to_admin notes', (role) => {
-    expect(visibleStatuses(role, { authorId: ME, scribeId: ME })).toEqual(['finalized', 'submitted_to_admin']);
+  it.each(['admin', 'scheduler'] as const)('%s: finalized and submitted_to_admin notes, and the reviewed ones they finalize', (role) => {
+    expect(visibleStatuses(role, { authorId: OTHER, scribeId: ME })).toEqual(['reviewed_by_scribe', 'finalized', 'submitted_to_admin']);
+  });
+
+  it('an admin also sees the notes she wrote, in any status', () => {
+    expect(visibleStatuses('admin', { authorId: ME, scribeId: null })).toEqual([...NOTE_STATUSES]);
+    expect(visibleStatuses('scheduler', { authorId: ME, scribeId: null })).toEqual(['reviewed_by_scribe', 'finalized', 'submitted_to_admin']);
   });
 
   it('a supplier: none', () => {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, date, index, integer, jsonb, pgTable, text, uuid, varchar } from 'drizzle-orm/pg-core';
 import { APPOINTMENT_DURATIONS, DEFAULT_APPOINTMENT_DURATION } from '#domain/appointments';
+import { NOTE_REVISION_ACTIONS } from '#domain/notes';
 import { appointmentStatus, labOrderStatus, noteStatus, supplyOrderStatus } from './enums.ts';
 import { at, id, timestamps } from './columns.ts';
 import { users } from './auth.ts';
@@ -89,9 +90,13 @@ export const patientNotes = pgTable('patient_notes', {
   reviewedAt: at('reviewed_at'),
   finalizedAt: at('finalized_at'),
   submittedToAdminAt: at('submitted_to_admin_at'),
+  /** When an admin last amended the finalized note (docs/decisions/notes.md); its revisions keep every version. */
+  amendedAt: at('amended_at'),
   ...timestamps(),
 }, (t) => [
   index('patient_notes_patient_idx').on(t.patientId, t.status),
+  // The notes list's order and keyset cursor: newest change first.
+  index('patient_notes_list_idx').on(t.updatedAt, t.id),
   index('patient_notes_status_idx').on(t.status, t.updatedAt),
   index('patient_notes_author_idx').on(t.authorId),
 ]);
@@ -130,3 +135,25 @@ export const supplyOrders = pgTable('supply_orders', {
   notes: text('notes'),
   ...timestamps(),
 }, (t) => [index('supply_orders_status_idx').on(t.status)]);
+
+/**
+ * Every change of a note, in the same transaction as the change: who, when, which move, and
+ * the type, text and attachments before and after (null where that part did not change). The
+ * text of a note is never lost: an amendment keeps the finalized text here.
+ */
+export const noteRevisions = pgTable('note_revisions', {
+  id: id(),
+  noteId: uuid('note_id').notNull().references(() => patientNotes.id),
+  at: at('at').notNull(),
+  actorId: uuid('actor_id').notNull().references(() => users.id),
+  action: varchar('action', { length: 20, enum: NOTE_REVISION_ACTIONS }).notNull(),
+  fromStatus: noteStatus('from_status'),
+  toStatus: noteStatus('to_status'),
+  noteTypeBefore: varchar('note_type_before', { length: 100 }),
+  noteTypeAfter: varchar('note_type_after', { length: 100 }),
+  contentBefore: text('content_before'),
+  contentAfter: text('content_after'),
+  attachmentsBefore: jsonb('attachments_before').$type<string[]>(),
+  attachmentsAfter: jsonb('attachments_after').$type<string[]>(),
+  reason: varchar('reason', { length: 500 }),
+}, (t) => [index('note_revisions_note_idx').on(t.noteId, t.at)]);

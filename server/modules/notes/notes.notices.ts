@@ -1,0 +1,51 @@
+import type { TNoteStatus } from '#domain/notes';
+import type { Queryable } from '../../db/database.ts';
+import type { Raise } from '../../db/transaction.ts';
+import { notify } from '../notifications/notifications.service.ts';
+import { activeUsersWithRoles } from './notes.queries.ts';
+
+/**
+ * Who is told about a note's progress, and in which words (docs/decisions/notes.md). Notices
+ * name the note's type and never its text or patient: the note itself is one click away, behind
+ * the note scope. Nobody is told of their own action.
+ */
+export interface TNoteNotice {
+  noteId: string;
+  noteType: string;
+  authorId: string;
+  actorId: string;
+  actorName: string;
+}
+
+/** The finalizers: who is told a reviewed note waits for them (spec section 4's 'Finalize Note'). */
+const FINALIZER_ROLES = ['admin', 'scheduler'] as const;
+
+async function tell(tx: Queryable, raise: Raise, userIds: Iterable<string>, n: TNoteNotice, notice: { type: 'notes_pending' | 'notes_received'; title: string; message: string }) {
+  for (const userId of new Set(userIds)) {
+    if (userId !== n.actorId) await notify(tx, raise, { userId, entityId: n.noteId, ...notice });
+  }
+}
+
+/** After a move: submitted notifies the scribes; reviewed, the author and the finalizers; finalized, the author. */
+export async function noticeMoved(tx: Queryable, raise: Raise, to: TNoteStatus, n: TNoteNotice): Promise<void> {
+  if (to === 'submitted_to_scribe') {
+    await tell(tx, raise, await activeUsersWithRoles(tx, ['scribe']), n, {
+      type: 'notes_pending', title: 'Note awaiting review', message: `A ${n.noteType} was submitted by ${n.actorName} and waits for review.`,
+    });
+  } else if (to === 'reviewed_by_scribe') {
+    await tell(tx, raise, [n.authorId, ...(await activeUsersWithRoles(tx, FINALIZER_ROLES))], n, {
+      type: 'notes_received', title: 'Note reviewed', message: `A ${n.noteType} was reviewed by ${n.actorName} and is ready to be finalized.`,
+    });
+  } else if (to === 'finalized') {
+    await tell(tx, raise, [n.authorId], n, {
+      type: 'notes_received', title: 'Note finalized', message: `Your ${n.noteType} was finalized by ${n.actorName}.`,
+    });
+  }
+}
+
+/** An admin amended a finalized note: its author is told (the reason stays in the history). */
+export async function noticeAmended(tx: Queryable, raise: Raise, n: TNoteNotice): Promise<void> {
+  await tell(tx, raise, [n.authorId], n, {
+    type: 'notes_received', title: 'Note amended', message: `Your finalized ${n.noteType} was amended by ${n.actorName}. See its history for what changed and why.`,
+  });
+}

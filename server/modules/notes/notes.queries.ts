@@ -1,0 +1,120 @@
+import { asc, eq, sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import type { TCurrentUser } from '#domain/auth';
+import type { TNote, TNoteRevision, TNoteStatus } from '#domain/notes';
+import { can } from '#domain/permissions';
+import { queryRows, type Queryable } from '../../db/database.ts';
+import { decodeCursor, takePage, ZCursorUuid } from '../../db/keyset.ts';
+import { users } from '../../db/schema/auth.ts';
+import { noteRevisions, patientNotes, patients } from '../../db/schema/clinical.ts';
+import { isoText } from '../appointments/appointments.queries.ts';
+import { visibleNotes } from './notes.scope.ts';
+
+type Viewer = Pick<TCurrentUser, 'id' | 'role'>;
+export type NoteRow = typeof patientNotes.$inferSelect;
+
+const fullName = (alias: string) => sql.raw(`nullif(concat_ws(' ', ${alias}.first_name, ${alias}.last_name), '')`);
+
+/**
+ * A note as the API gives it: names joined in (the patient's only for readers of patient
+ * records), and each attachment with what its stored file says it is.
+ */
+function noteColumns(viewer: Viewer): { columns: SQL; joins: SQL } {
+  const columns = sql`patient_notes.id, patient_notes.patient_id as "patientId",
+    ${can(viewer, 'patients.read') ? fullName('patient') : sql`null::text`} as "patientName",
+    patient_notes.author_id as "authorId", coalesce(${fullName('author')}, author.email) as "authorName",
+    patient_notes.note_type as "noteType", patient_notes.content, patient_notes.attachments,
+    coalesce((
+      select json_agg(json_build_object('objectPath', a.path, 'fileName', o.file_name, 'size', o.size, 'contentType', o.content_type) order by a.n)
+      from jsonb_array_elements_text(patient_notes.attachments) with ordinality as a(path, n)
+      left join stored_objects o on o.id::text = replace(a.path, '/api/objects/', '')
+    ), '[]'::json) as "attachmentFiles",
+    patient_notes.status, patient_notes.scribe_id as "scribeId", ${fullName('scribe')} as "scribeName",
+    ${isoText(sql`patient_notes.reviewed_at`)} as "reviewedAt", ${isoText(sql`patient_notes.finalized_at`)} as "finalizedAt",
+    ${isoText(sql`patient_notes.submitted_to_admin_at`)} as "submittedToAdminAt", ${isoText(sql`patient_notes.amended_at`)} as "amendedAt",
+    ${isoText(sql`patient_notes.created_at`)} as "createdAt", ${isoText(sql`patient_notes.updated_at`)} as "updatedAt"`;
+  const joins = sql`left join patients patient on patient.id = patient_notes.patient_id
+    join users author on author.id = patient_notes.author_id
+    left join users scribe on scribe.id = patient_notes.scribe_id`;
+  return { columns, joins };
+}
+
+/**
+ * One note, if `viewer` may see it (the note scope), else null. `unscoped` only for the answer
+ * to a write: its writer gets the note back even when her move took it out of her scope.
+ */
+export async function readNote(q: Queryable, viewer: Viewer, id: string, options: { unscoped?: true } = {}): Promise<TNote | null> {
+  const { columns, joins } = noteColumns(viewer);
+  const [row] = await queryRows<TNote>(q, sql`select ${columns} from patient_notes ${joins}
+    where patient_notes.id = ${id}::uuid and ${options.unscoped ? sql`true` : visibleNotes(viewer)}`);
+  return row ?? null;
+}
+
+/** The sort key of the list: the last change (microseconds, as the database orders) and the id, newest first. */
+const ZNoteCursor = z.tuple([z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/), ZCursorUuid]);
+export const decodeNoteCursor = (raw: string) => decodeCursor(raw, ZNoteCursor);
+
+/** One page of the notes `viewer` may see, newest change first, with the total on the first page. */
+export async function listNotes(q: Queryable, viewer: Viewer, opts: {
+  patientId?: string | undefined; status?: TNoteStatus | undefined; limit: number; after: z.infer<typeof ZNoteCursor> | null;
+}): Promise<{ items: TNote[]; total: number | null; nextCursor: string | null }> {
+  const { columns, joins } = noteColumns(viewer);
+  const where: SQL[] = [visibleNotes(viewer)];
+  if (opts.patientId) where.push(sql`patient_notes.patient_id = ${opts.patientId}::uuid`);
+  if (opts.status) where.push(sql`patient_notes.status = ${opts.status}`);
+  const filter = sql.join(where, sql` and `);
+  // Newest first, so the rows after a key are the ones below it.
+  const keyset = opts.after
+    ? sql` and (patient_notes.updated_at, patient_notes.id) < (${opts.after[0]}::timestamptz, ${opts.after[1]}::uuid)`
+    : sql``;
+  const rows = await queryRows<TNote & { sort_at: string; total: number | null }>(q, sql`
+    select ${columns},
+      to_char(patient_notes.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as sort_at,
+      ${opts.after ? sql`null::int` : sql`(select count(*)::int from patient_notes where ${filter})`} as total
+    from patient_notes ${joins}
+    where ${filter}${keyset}
+    order by patient_notes.updated_at desc, patient_notes.id desc
+    limit ${opts.limit + 1}`);
+  const { page: items, nextCursor } = takePage(rows, opts.limit, (r) => [r.sort_at, r.id]);
+  return {
+    items: items.map(({ sort_at: _at, total: _total, ...note }): TNote => note),
+    total: opts.after ? null : (rows[0]?.total ?? 0),
+    nextCursor,
+  };
+}
+
+/** The note row, locked until the transaction ends, so concurrent edits queue and each sees the last. */
+export async function lockNote(q: Queryable, id: string): Promise<NoteRow | undefined> {
+  const [row] = await q.select().from(patientNotes).where(eq(patientNotes.id, id)).for('update');
+  return row;
+}
+
+export async function findPatientForNote(q: Queryable, id: string): Promise<{ id: string; isActive: boolean } | undefined> {
+  const [row] = await q.select({ id: patients.id, isActive: patients.isActive }).from(patients).where(eq(patients.id, id));
+  return row;
+}
+
+export async function insertRevision(q: Queryable, revision: typeof noteRevisions.$inferInsert): Promise<void> {
+  await q.insert(noteRevisions).values(revision);
+}
+
+/** A note's history, oldest first, with who made each change. */
+export async function listRevisions(q: Queryable, noteId: string): Promise<TNoteRevision[]> {
+  const rows = await q.select({
+    revision: noteRevisions,
+    actorName: sql<string>`coalesce(nullif(concat_ws(' ', ${users.firstName}, ${users.lastName}), ''), ${users.email})`,
+  }).from(noteRevisions).innerJoin(users, eq(users.id, noteRevisions.actorId))
+    .where(eq(noteRevisions.noteId, noteId)).orderBy(asc(noteRevisions.at), asc(noteRevisions.id));
+  return rows.map(({ revision: r, actorName }) => ({
+    id: r.id, noteId: r.noteId, at: r.at.toISOString(), actorId: r.actorId, actorName, action: r.action,
+    fromStatus: r.fromStatus, toStatus: r.toStatus, noteTypeBefore: r.noteTypeBefore, noteTypeAfter: r.noteTypeAfter,
+    contentBefore: r.contentBefore, contentAfter: r.contentAfter, attachmentsBefore: r.attachmentsBefore, attachmentsAfter: r.attachmentsAfter,
+    reason: r.reason,
+  }));
+}
+
+/** Active users of these roles: who is told about a note's move. */
+export async function activeUsersWithRoles(q: Queryable, roles: readonly string[]): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(q, sql`select id from users where is_active and role in (${sql.join(roles.map((r) => sql`${r}`), sql`, `)})`);
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,42 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ZErrorBody } from '#domain/errors';
+import { ZCreateNote, ZNote, ZNoteList, ZNoteListQuery, ZNoteRevisionList, ZUpdateNote } from '#domain/notes';
+import type { Deps } from '../../deps.ts';
+import { errorResponses } from '../../http/error-body.ts';
+import { sendPage } from '../../http/paging.ts';
+import { contextOf } from '../../http/request-context.ts';
+import { createNote, getNoteFor, listNotesFor, noteHistoryFor, updateNote } from './notes.service.ts';
+
+const ZParams = z.object({ id: z.string().uuid('Invalid note id') });
+
+/**
+ * Patient notes (spec section 7). Which notes a caller sees is the note scope; who may move or
+ * edit one, the note workflow and the edit rule (notes.service.ts).
+ */
+export const noteRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
+  app.get('/api/notes', {
+    config: { access: 'notes.read', audit: { action: 'note.list', entityType: 'note' } },
+    schema: { querystring: ZNoteListQuery, response: { 200: ZNoteList, ...errorResponses } },
+  }, async (request, reply) => sendPage(reply, await listNotesFor(deps, contextOf(request), request.query)));
+
+  app.get('/api/notes/:id', {
+    config: { access: 'notes.read', audit: { action: 'note.read', entityType: 'note' } },
+    schema: { params: ZParams, response: { 200: ZNote, ...errorResponses } },
+  }, async (request) => getNoteFor(deps, contextOf(request), request.params.id));
+
+  app.get('/api/notes/:id/revisions', {
+    config: { access: 'notes.read', audit: { action: 'note.history', entityType: 'note' } },
+    schema: { params: ZParams, response: { 200: ZNoteRevisionList, ...errorResponses } },
+  }, async (request) => noteHistoryFor(deps, contextOf(request), request.params.id));
+
+  app.post('/api/notes', {
+    config: { access: 'notes.create', audit: { action: 'note.create', entityType: 'note' } },
+    schema: { body: ZCreateNote, response: { 201: ZNote, ...errorResponses, 409: ZErrorBody } },
+  }, async (request, reply) => reply.code(201).send(await createNote(deps, contextOf(request), request.body)));
+
+  app.put('/api/notes/:id', {
+    config: { access: 'notes.read', audit: { action: 'note.update', entityType: 'note' } },
+    schema: { params: ZParams, body: ZUpdateNote, response: { 200: ZNote, ...errorResponses, 409: ZErrorBody } },
+  }, async (request) => updateNote(deps, contextOf(request), request.params.id, request.body));
+};

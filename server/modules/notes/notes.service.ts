@@ -1,0 +1,204 @@
+import { eq } from 'drizzle-orm';
+import {
+  mayAmendNote, mayEditNote, type TCreateNote, type TNote, type TNoteListQuery, type TNoteRevision, type TNoteStatus, type TUpdateNote,
+} from '#domain/notes';
+import { can } from '#domain/permissions';
+import { noteVisibleTo } from '#domain/record-scope';
+import { findMove, moveDecision, NOTE_WORKFLOW, serverSetFields } from '#domain/workflows';
+import type { Tx } from '../../db/database.ts';
+import { patientNotes } from '../../db/schema/clinical.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import type { Deps } from '../../deps.ts';
+import { forbidden, HttpError, invalid, notFound, stale } from '../../http/errors.ts';
+import type { TServedPage } from '../../http/paging.ts';
+import type { SignedInContext } from '../../http/request-context.ts';
+import { recordAudit } from '../audit/audit.ts';
+import { claimObjects } from '../files/files.service.ts';
+import { noticeAmended, noticeMoved, type TNoteNotice } from './notes.notices.ts';
+import { decodeNoteCursor, findPatientForNote, insertRevision, listNotes, listRevisions, lockNote, readNote, type NoteRow } from './notes.queries.ts';
+
+const NOT_FOUND = 'Note not found';
+const STALE = 'This note was changed by someone else. Reload to see their changes, then edit again.';
+
+/**
+ * The notes the caller may see (the note scope, domain/record-scope.ts), newest change first, a
+ * page at a time. The read is audited with every patient it showed; no clinical text goes into
+ * the audit trail.
+ */
+export async function listNotesFor(deps: Deps, ctx: SignedInContext, query: TNoteListQuery): Promise<TServedPage<TNote>> {
+  const after = query.cursor ? decodeNoteCursor(query.cursor) : null;
+  return deps.db.transaction(async (tx) => {
+    const page = await listNotes(tx, ctx.user, { patientId: query.patientId, status: query.status, limit: query.limit, after });
+    const patientIds = [...new Set(page.items.map((note) => note.patientId))];
+    if (patientIds.length > 0) await recordAudit(tx, ctx, { action: 'note.list', entityType: 'note', patientIds });
+    return page;
+  });
+}
+
+/** One note in the caller's scope; anything else is the same 404. */
+export async function getNoteFor(deps: Deps, ctx: SignedInContext, id: string): Promise<TNote> {
+  return deps.db.transaction(async (tx) => {
+    const note = await readNote(tx, ctx.user, id);
+    if (!note) throw notFound(NOT_FOUND);
+    await recordAudit(tx, ctx, { action: 'note.read', entityType: 'note', entityId: id, patientId: note.patientId });
+    return note;
+  });
+}
+
+/** A note's history, oldest first, to whoever may see the note. */
+export async function noteHistoryFor(deps: Deps, ctx: SignedInContext, id: string): Promise<TNoteRevision[]> {
+  return deps.db.transaction(async (tx) => {
+    const note = await readNote(tx, ctx.user, id);
+    if (!note) throw notFound(NOT_FOUND);
+    await recordAudit(tx, ctx, { action: 'note.history', entityType: 'note', entityId: id, patientId: note.patientId });
+    return listRevisions(tx, id);
+  });
+}
+
+function decideMove(ctx: SignedInContext, from: TNoteStatus, to: TNoteStatus) {
+  const decision = moveDecision(NOTE_WORKFLOW, ctx.user, from, to);
+  if (decision === 'illegal') throw new HttpError('workflow.illegalMove', { message: `A note cannot go from ${from} to ${to}` });
+  if (decision === 'forbidden') throw forbidden();
+  return findMove(NOTE_WORKFLOW, from, to)!;
+}
+
+type TNoteMove = ReturnType<typeof decideMove>;
+
+/** What the server writes on a move (scribeId, reviewedAt, finalizedAt), whatever the client sent. */
+const stampsOf = (move: TNoteMove, now: Date, ctx: SignedInContext) =>
+  serverSetFields(move, { now, actorId: ctx.user.id }) as Partial<{ scribeId: string; reviewedAt: Date; finalizedAt: Date }>;
+
+const noticeOf = (ctx: SignedInContext, note: Pick<NoteRow, 'id' | 'noteType' | 'authorId'>): TNoteNotice => ({
+  noteId: note.id, noteType: note.noteType, authorId: note.authorId, actorId: ctx.user.id,
+  actorName: [ctx.user.firstName, ctx.user.lastName].filter(Boolean).join(' ') || ctx.user.email,
+});
+
+/** The caller's view of a note just written; the writer sees it even when a move took it out of her scope. */
+async function written(tx: Tx, ctx: SignedInContext, id: string): Promise<TNote> {
+  return (await readNote(tx, ctx.user, id)) ?? (await readNote(tx, ctx.user, id, { unscoped: true }))!;
+}
+
+/**
+ * POST /api/notes: a note by the caller (always its author) for an active patient. It starts
+ * as a draft; asked for `submitted_to_scribe`, it is submitted at once, if the workflow lets
+ * the caller. Its attachments must be the caller's confirmed uploads. The creation (and the
+ * move) are the note's first revisions.
+ */
+export async function createNote(deps: Deps, ctx: SignedInContext, input: TCreateNote): Promise<TNote> {
+  const { patientId, noteType, content, status } = input;
+  const attachments = [...new Set(input.attachments ?? [])];
+  const initial = NOTE_WORKFLOW.initial;
+  const move = status !== undefined && status !== initial ? decideMove(ctx, initial, status) : null;
+  return inTransaction(deps, async (tx, raise) => {
+    const patient = await findPatientForNote(tx, patientId);
+    if (!patient) throw invalid('patientId', 'Patient is required');
+    if (!patient.isActive) throw invalid('patientId', 'Must be an active patient');
+    const now = deps.config.now();
+    const [row] = await tx.insert(patientNotes).values({
+      patientId, authorId: ctx.user.id, noteType, content, attachments,
+      status: move?.to ?? initial, ...(move ? stampsOf(move, now, ctx) : {}), createdAt: now, updatedAt: now,
+    }).returning();
+    const note = row!;
+    await claimObjects(tx, ctx, attachments, { type: 'note', id: note.id }, now);
+    await insertRevision(tx, {
+      noteId: note.id, at: now, actorId: ctx.user.id, action: 'created', toStatus: initial,
+      noteTypeAfter: noteType, contentAfter: content, attachmentsAfter: attachments,
+    });
+    const audits = [{ action: 'note.create', entityType: 'note', entityId: note.id, patientId }];
+    if (move) {
+      await insertRevision(tx, { noteId: note.id, at: now, actorId: ctx.user.id, action: 'moved', fromStatus: initial, toStatus: move.to });
+      audits.push({ action: `note.${move.to}`, entityType: 'note', entityId: note.id, patientId });
+      await noticeMoved(tx, raise, move.to, noticeOf(ctx, note));
+    }
+    await recordAudit(tx, ctx, audits);
+    return written(tx, ctx, note.id);
+  });
+}
+
+type TContent = Pick<NoteRow, 'noteType' | 'content' | 'attachments'>;
+
+/** The parts of the note's content the request changes (sent and different). */
+function contentChanges(current: NoteRow, input: TUpdateNote): Partial<TContent> {
+  const changes: Partial<TContent> = {};
+  if (input.noteType !== undefined && input.noteType !== current.noteType) changes.noteType = input.noteType;
+  if (input.content !== undefined && input.content !== current.content) changes.content = input.content;
+  if (input.attachments !== undefined) {
+    const attachments = [...new Set(input.attachments)];
+    if (JSON.stringify(attachments) !== JSON.stringify(current.attachments)) changes.attachments = attachments;
+  }
+  return changes;
+}
+
+/**
+ * Refuses a content change the caller may not make: a finalized note only by amendment (an
+ * admin, with a reason); otherwise mayEditNote. The answer says why: 403 for a role that never
+ * edits such a note, 409 for one that could have before the note moved on.
+ */
+function refuseContentChange(ctx: SignedInContext, current: NoteRow, reason: string | undefined): 'edit' | 'amend' {
+  if (current.status === 'finalized' || current.status === 'submitted_to_admin') {
+    if (!can(ctx.user, 'notes.amend')) throw forbidden();
+    if (!mayAmendNote(ctx.user, current)) throw new HttpError('workflow.illegalMove', { message: 'This note is locked' });
+    if (!reason) throw invalid('amendmentReason', 'A reason is required to amend a finalized note');
+    return 'amend';
+  }
+  if (reason !== undefined) throw invalid('amendmentReason', 'Only an amendment of a finalized note takes a reason');
+  if (mayEditNote(ctx.user, current)) return 'edit';
+  const editsSomeStatus = ctx.user.role === 'admin' || ctx.user.role === 'scribe' || current.authorId === ctx.user.id;
+  if (editsSomeStatus) throw new HttpError('workflow.illegalMove', { message: 'This note can no longer be edited in its current status' });
+  throw forbidden();
+}
+
+/**
+ * PUT /api/notes/{id}: content changes, a workflow move, or both, against the version the
+ * editor read (`updatedAt`; another is a 409, never an overwrite). Content follows the edit
+ * rule (refuseContentChange); a move follows NOTE_WORKFLOW, and the server stamps its fields.
+ * Every change writes its revision, with the text before and after; an amendment keeps the
+ * finalized text there and marks the note amended. Nothing changed means nothing written.
+ */
+export async function updateNote(deps: Deps, ctx: SignedInContext, id: string, input: TUpdateNote): Promise<TNote> {
+  return inTransaction(deps, async (tx, raise) => {
+    const current = await lockNote(tx, id);
+    if (!current || !noteVisibleTo(ctx.user, current)) throw notFound(NOT_FOUND);
+    if (input.updatedAt !== current.updatedAt.toISOString()) throw stale(STALE);
+
+    const changes = contentChanges(current, input);
+    const kind = Object.keys(changes).length > 0 || input.amendmentReason !== undefined
+      ? refuseContentChange(ctx, current, input.amendmentReason) : null;
+    const move = input.status !== undefined && input.status !== current.status ? decideMove(ctx, current.status, input.status) : null;
+    if (kind === 'amend' && Object.keys(changes).length === 0) throw invalid('content', 'An amendment changes the note');
+    if (!kind && !move) return written(tx, ctx, id);
+
+    // Strictly after the version read, so a second writer holding it is refused even within one millisecond.
+    const now = new Date(Math.max(deps.config.now().getTime(), current.updatedAt.getTime() + 1));
+    await tx.update(patientNotes).set({
+      ...changes,
+      ...(move ? { status: move.to, ...stampsOf(move, now, ctx) } : {}),
+      ...(kind === 'amend' ? { amendedAt: now } : {}),
+      updatedAt: now,
+    }).where(eq(patientNotes.id, id));
+    if (changes.attachments) await claimObjects(tx, ctx, changes.attachments, { type: 'note', id }, now);
+
+    const audits = [];
+    if (kind) {
+      await insertRevision(tx, {
+        noteId: id, at: now, actorId: ctx.user.id, action: kind === 'amend' ? 'amended' : 'edited',
+        fromStatus: current.status, toStatus: current.status,
+        ...(changes.noteType !== undefined ? { noteTypeBefore: current.noteType, noteTypeAfter: changes.noteType } : {}),
+        ...(changes.content !== undefined ? { contentBefore: current.content, contentAfter: changes.content } : {}),
+        ...(changes.attachments !== undefined ? { attachmentsBefore: current.attachments, attachmentsAfter: changes.attachments } : {}),
+        reason: kind === 'amend' ? input.amendmentReason! : null,
+      });
+      audits.push({ action: kind === 'amend' ? 'note.amend' : 'note.update', entityType: 'note', entityId: id, patientId: current.patientId });
+    }
+    if (move) {
+      await insertRevision(tx, { noteId: id, at: now, actorId: ctx.user.id, action: 'moved', fromStatus: current.status, toStatus: move.to });
+      audits.push({ action: `note.${move.to}`, entityType: 'note', entityId: id, patientId: current.patientId });
+    }
+    await recordAudit(tx, ctx, audits);
+    const notice = noticeOf(ctx, { ...current, ...changes });
+    if (move) await noticeMoved(tx, raise, move.to, notice);
+    if (kind === 'amend') await noticeAmended(tx, raise, notice);
+    return written(tx, ctx, id);
+  });
+}
+

@@ -1,0 +1,306 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MULTIPART_MIN_PART_BYTES } from '#domain/files';
+import { NOTE_STATUSES, ZNote, type TNote, type TNoteStatus } from '#domain/notes';
+import { noteVisibleTo } from '#domain/record-scope';
+import { ROLES } from '#domain/roles';
+import { moveDecision, NOTE_WORKFLOW } from '#domain/workflows';
+import { queryRows } from '../../server/db/database.ts';
+import { auditEvents } from '../../server/db/schema/auth.ts';
+import { noteRevisions, patientNotes } from '../../server/db/schema/clinical.ts';
+import { notifications } from '../../server/db/schema/collaboration.ts';
+import { createUser, insertPatient } from '../helpers/factories.ts';
+import { anonymous, signInAs, type SignedIn } from '../helpers/sign-in.ts';
+import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
+
+let t: TestApp;
+let admin: SignedIn;
+let scheduler: SignedIn;
+let nurse: SignedIn;
+let nurse2: SignedIn;
+let scribe: SignedIn;
+let supplier: SignedIn;
+let patientId: string;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  [admin, scheduler, nurse, nurse2, scribe, supplier] = await Promise.all([
+    signInAs(t, 'admin'), signInAs(t, 'scheduler'), signInAs(t, 'nurse'), signInAs(t, 'nurse'), signInAs(t, 'scribe'), signInAs(t, 'supplier'),
+  ]);
+  patientId = (await insertPatient(t.db)).id;
+});
+afterAll(async () => { await t?.close(); });
+
+const byRole = () => ({ admin, scheduler, nurse, scribe, supplier });
+const row = async (id: string) => (await t.db.select().from(patientNotes).where(eq(patientNotes.id, id)))[0]!;
+const revisionsOf = (id: string) => t.db.select().from(noteRevisions).where(eq(noteRevisions.noteId, id)).orderBy(noteRevisions.at, noteRevisions.id);
+const noticesOf = (userId: string, noteId: string) =>
+  t.db.select().from(notifications).where(and(eq(notifications.userId, userId), eq(notifications.entityId, noteId)));
+
+async function create(client: SignedIn, body: Record<string, unknown> = {}): Promise<TNote> {
+  const res = await client.post('/api/notes', { patientId, noteType: 'Progress Note', content: 'Patient stable, vitals normal.', ...body });
+  expect(res.statusCode, res.body).toBe(201);
+  return ZNote.parse(res.json());
+}
+const put = (client: SignedIn, note: { id: string; updatedAt: string }, body: Record<string, unknown>) =>
+  client.put(`/api/notes/${note.id}`, { updatedAt: note.updatedAt, ...body });
+async function moved(client: SignedIn, note: TNote, status: TNoteStatus, extra: Record<string, unknown> = {}): Promise<TNote> {
+  const res = await put(client, note, { status, ...extra });
+  expect(res.statusCode, res.body).toBe(200);
+  return ZNote.parse(res.json());
+}
+
+/** A note put straight into a status, as if it got there by the workflow (authored by `nurse`). */
+async function noteIn(status: TNoteStatus, scribeId: string | null = null): Promise<typeof patientNotes.$inferSelect> {
+  const [note] = await t.db.insert(patientNotes).values({ patientId, authorId: nurse.user.id, noteType: 'Progress Note', content: `in ${status}`, status, scribeId }).returning();
+  return note!;
+}
+
+describe('the whole path, by the four roles', () => {
+  it('a nurse drafts and submits, the scribe reviews, the scheduler finalizes, the admin amends; each step is a revision and a notice', async () => {
+    const draft = await create(nurse, { content: 'BP 120/80. Mild headache.' });
+    expect(draft).toMatchObject({ status: 'draft', authorId: nurse.user.id, scribeId: null, amendedAt: null });
+
+    const edited = ZNote.parse((await put(nurse, draft, { content: 'BP 120/80. Mild headache, resolved.' })).json());
+    const submitted = await moved(nurse, edited, 'submitted_to_scribe');
+    const scribes = await noticesOf(scribe.user.id, draft.id);
+    expect(scribes.map((n) => [n.type, n.title])).toEqual([['notes_pending', 'Note awaiting review']]);
+
+    const reviewed = await moved(scribe, submitted, 'reviewed_by_scribe');
+    expect(reviewed).toMatchObject({ status: 'reviewed_by_scribe', scribeId: scribe.user.id, reviewedAt: expect.any(String) });
+    for (const told of [nurse, admin, scheduler]) {
+      expect((await noticesOf(told.user.id, draft.id)).map((n) => n.type), told.user.role).toContain('notes_received');
+    }
+
+    const finalized = await moved(scheduler, reviewed, 'finalized');
+    expect(finalized).toMatchObject({ status: 'finalized', finalizedAt: expect.any(String) });
+    expect((await noticesOf(nurse.user.id, draft.id)).map((n) => n.title)).toContain('Note finalized');
+
+    // Locked: no edit, not even by the admin without an amendment, and no move out.
+    expect((await put(nurse, finalized, { content: 'changed' })).statusCode).toBe(403);
+    const unreasoned = await put(admin, finalized, { content: 'BP 120/80. Headache resolved with rest.' });
+    expect(unreasoned.statusCode).toBe(400);
+    expect(unreasoned.json().errors).toEqual([{ path: 'amendmentReason', message: 'A reason is required to amend a finalized note' }]);
+    expect((await put(admin, finalized, { status: 'draft' })).statusCode).toBe(409);
+
+    const amendedRes = await put(admin, finalized, { content: 'BP 120/80. Headache resolved with rest.', amendmentReason: 'Corrected the outcome' });
+    expect(amendedRes.statusCode, amendedRes.body).toBe(200);
+    const amended = ZNote.parse(amendedRes.json());
+    expect(amended).toMatchObject({ status: 'finalized', content: 'BP 120/80. Headache resolved with rest.', amendedAt: expect.any(String) });
+    expect((await noticesOf(nurse.user.id, draft.id)).map((n) => n.title)).toContain('Note amended');
+
+    const history = await admin.get(`/api/notes/${draft.id}/revisions`);
+    expect(history.statusCode).toBe(200);
+    expect(history.json().map((r: { action: string; fromStatus: string | null; toStatus: string | null; actorId: string }) => [r.action, r.fromStatus, r.toStatus, r.actorId])).toEqual([
+      ['created', null, 'draft', nurse.user.id],
+      ['edited', 'draft', 'draft', nurse.user.id],
+      ['moved', 'draft', 'submitted_to_scribe', nurse.user.id],
+      ['moved', 'submitted_to_scribe', 'reviewed_by_scribe', scribe.user.id],
+      ['moved', 'reviewed_by_scribe', 'finalized', scheduler.user.id],
+      ['amended', 'finalized', 'finalized', admin.user.id],
+    ]);
+    // The finalized text stays readable: the amendment holds it as "before".
+    expect(history.json()[5]).toMatchObject({
+      contentBefore: 'BP 120/80. Mild headache, resolved.', contentAfter: 'BP 120/80. Headache resolved with rest.', reason: 'Corrected the outcome',
+    });
+    expect(history.json()[1]).toMatchObject({ contentBefore: 'BP 120/80. Mild headache.', contentAfter: 'BP 120/80. Mild headache, resolved.' });
+  });
+
+  it('a scribe finalizes from the Reviewed tab, and the admin creates and submits in one request', async () => {
+    const note = await create(admin, { status: 'submitted_to_scribe' });
+    expect(note.status).toBe('submitted_to_scribe');
+    const reviewed = await moved(scribe, note, 'reviewed_by_scribe');
+    expect((await moved(scribe, reviewed, 'finalized')).status).toBe('finalized');
+  });
+});
+
+describe('moves and edits outside the rules', () => {
+  it('every move, by every role, from every status: allowed, 409 for the state, 403 for the role, 404 out of sight; refused rows unchanged', async () => {
+    const clients = byRole();
+    const failures: string[] = [];
+    for (const from of NOTE_STATUSES) {
+      for (const to of NOTE_STATUSES.filter((s) => s !== from)) {
+        for (const role of ROLES) {
+          const before = await noteIn(from);
+          const client = clients[role];
+          const res = await put(client, { id: before.id, updatedAt: before.updatedAt.toISOString() }, { status: to });
+          const expected = role === 'supplier' ? 403
+            : !noteVisibleTo(client.user, before) ? 404
+              : { allowed: 200, illegal: 409, forbidden: 403 }[moveDecision(NOTE_WORKFLOW, client.user, from, to)];
+          if (res.statusCode !== expected) failures.push(`${role} ${from}->${to}: ${res.statusCode}, expected ${expected}`);
+          if (expected !== 200) {
+            const after = await row(before.id);
+            if (after.status !== from || after.updatedAt.getTime() !== before.updatedAt.getTime()) failures.push(`${role} ${from}->${to}: row changed`);
+          }
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('content: the author edits her draft, a scribe a note under review, an admin any note before it is final; others are refused', async () => {
+    const draft = await noteIn('draft');
+    const version = (n: { id: string; updatedAt: Date }) => ({ id: n.id, updatedAt: n.updatedAt.toISOString() });
+    expect((await put(nurse2, version(draft), { content: 'not mine' })).statusCode).toBe(403);
+    expect((await put(scribe, version(draft), { content: 'x' })).statusCode).toBe(404);
+    expect((await put(nurse, version(draft), { content: 'mine' })).statusCode).toBe(200);
+
+    const submitted = await noteIn('submitted_to_scribe');
+    // The author may no longer: the note moved on (409); the scribe may (her review).
+    expect((await put(nurse, version(submitted), { content: 'late change' })).statusCode).toBe(409);
+    expect((await put(scribe, version(submitted), { content: 'reviewed wording' })).statusCode).toBe(200);
+
+    const reviewed = await noteIn('reviewed_by_scribe');
+    expect((await put(scheduler, version(reviewed), { content: 'x' })).statusCode).toBe(403);
+    expect((await put(admin, version(reviewed), { content: 'admin fix' })).statusCode).toBe(200);
+    expect((await put(admin, version(await noteIn('reviewed_by_scribe')), { content: 'y', amendmentReason: 'no' })).statusCode).toBe(400);
+    expect((await row(submitted.id)).content).toBe('reviewed wording');
+  });
+
+  it('a stale version is a 409 and changes nothing; of 20 concurrent edits with one version exactly one wins', async () => {
+    const note = await create(nurse);
+    const fresh = ZNote.parse((await put(nurse, note, { content: 'first edit' })).json());
+    const stale = await put(nurse, note, { content: 'from an old screen' });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().code).toBe('record.stale');
+    expect((await row(note.id)).content).toBe('first edit');
+
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => put(nurse, fresh, { content: `edit ${i}` })));
+    const codes = results.map((r) => r.statusCode).sort();
+    expect(codes.filter((c) => c === 200)).toHaveLength(1);
+    expect(codes.filter((c) => c === 409)).toHaveLength(19);
+    const winner = results.find((r) => r.statusCode === 200)!.json().content;
+    expect((await row(note.id)).content).toBe(winner);
+    expect((await revisionsOf(note.id)).filter((r) => r.action === 'edited')).toHaveLength(2);
+  });
+});
+
+describe('what each role sees', () => {
+  it('on a seeded mix: the note scope, and a 404 for an id outside it', async () => {
+    const otherNurse = await createUser(t.db, { role: 'nurse' });
+    const seeded = [];
+    for (const status of NOTE_STATUSES) {
+      for (const [authorId, scribeId] of [[nurse.user.id, null], [otherNurse.id, scribe.user.id], [admin.user.id, null]] as const) {
+        const [n] = await t.db.insert(patientNotes).values({ patientId, authorId, noteType: 'Progress Note', content: 'mix', status, scribeId }).returning();
+        seeded.push(n!);
+      }
+    }
+    const ids = new Set(seeded.map((n) => n.id));
+    for (const [role, client] of Object.entries(byRole())) {
+      if (role === 'supplier') {
+        expect((await client.get(`/api/notes?patientId=${patientId}`)).statusCode).toBe(403);
+        continue;
+      }
+      const seen = new Set<string>();
+      let cursor: string | undefined;
+      do {
+        const res = await client.get(`/api/notes?patientId=${patientId}&limit=7${cursor ? `&cursor=${cursor}` : ''}`);
+        expect(res.statusCode).toBe(200);
+        for (const n of res.json() as TNote[]) {
+          expect(seen.has(n.id), 'no note twice across pages').toBe(false);
+          seen.add(n.id);
+        }
+        cursor = res.headers['x-next-cursor'] as string | undefined;
+      } while (cursor);
+      const expected = seeded.filter((n) => noteVisibleTo(client.user, n)).map((n) => n.id).sort();
+      expect([...seen].filter((id) => ids.has(id)).sort(), role).toEqual(expected);
+      const hidden = seeded.find((n) => !noteVisibleTo(client.user, n));
+      if (hidden) expect((await client.get(`/api/notes/${hidden.id}`)).statusCode, role).toBe(404);
+      if (hidden) expect((await client.get(`/api/notes/${hidden.id}/revisions`)).statusCode, role).toBe(404);
+    }
+    const pending = await scribe.get(`/api/notes?patientId=${patientId}&status=submitted_to_scribe`);
+    expect((pending.json() as TNote[]).every((n) => n.status === 'submitted_to_scribe')).toBe(true);
+    expect((await anonymous(t).get('/api/notes')).statusCode).toBe(401);
+  });
+});
+
+describe('fields the server sets', () => {
+  it('ignores the author, scribe, stamps and a status the workflow would not allow, as sent', async () => {
+    const res = await nurse.post('/api/notes', {
+      patientId, noteType: 'Nurse Assessment', content: 'x', authorId: admin.user.id, scribeId: scribe.user.id,
+      reviewedAt: '2020-01-01T00:00:00Z', finalizedAt: '2020-01-01T00:00:00Z',
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ authorId: nurse.user.id, scribeId: null, reviewedAt: null, finalizedAt: null, status: 'draft' });
+    expect((await nurse.post('/api/notes', { patientId, noteType: 'Progress Note', content: 'x', status: 'finalized' })).statusCode).toBe(409);
+
+    const submitted = await create(nurse, { status: 'submitted_to_scribe' });
+    const other = await createUser(t.db, { role: 'scribe' });
+    const reviewed = await moved(scribe, submitted, 'reviewed_by_scribe', { scribeId: other.id, reviewedAt: '2020-01-01T00:00:00Z' });
+    expect(reviewed.scribeId).toBe(scribe.user.id);
+    expect(new Date(reviewed.reviewedAt!).getFullYear()).toBeGreaterThan(2020);
+  });
+
+  it('refuses what is not a note: no patient, an unknown one, no type, blank content, with the spec\'s messages', async () => {
+    const res = await nurse.post('/api/notes', { noteType: '', content: '   ' });
+    expect(res.statusCode).toBe(400);
+    const messages = Object.fromEntries((res.json().errors as { path: string; message: string }[]).map((e) => [e.path, e.message]));
+    expect(messages).toMatchObject({ patientId: 'Patient is required', noteType: 'Note type is required', content: 'Content is required' });
+    const unknown = await nurse.post('/api/notes', { patientId: '00000000-0000-4000-8000-000000000000', noteType: 'Progress Note', content: 'x' });
+    expect(unknown.statusCode).toBe(400);
+    expect((await scheduler.post('/api/notes', { patientId, noteType: 'Progress Note', content: 'x' })).statusCode).toBe(403);
+  });
+});
+
+describe('attachments', () => {
+  const pdf = (n: number) => Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(n - 9)]);
+  async function confirmed(client: SignedIn, bytes = pdf(2000)): Promise<string> {
+    const { uploadURL } = (await client.post('/api/objects/upload')).json();
+    const url = new URL(uploadURL);
+    expect((await t.app.inject({ method: 'PUT', url: url.pathname + url.search, payload: bytes })).statusCode).toBe(200);
+    const res = await client.put('/api/patient-attachments', { fileURL: uploadURL, fileName: 'scan.pdf' });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().objectPath;
+  }
+
+  it('at most 5, each the caller\'s confirmed upload; shown with their names; kept by the note', async () => {
+    const paths = await Promise.all(Array.from({ length: 6 }, () => confirmed(nurse)));
+    const six = await nurse.post('/api/notes', { patientId, noteType: 'Progress Note', content: 'x', attachments: paths });
+    expect(six.statusCode).toBe(400);
+    expect(six.json().errors[0]).toMatchObject({ path: 'attachments', message: 'At most 5 attachments' });
+
+    const note = await create(nurse, { attachments: paths.slice(0, 2) });
+    expect(note.attachments).toEqual(paths.slice(0, 2));
+    expect(note.attachmentFiles[0]).toMatchObject({ objectPath: paths[0], fileName: 'scan.pdf', size: 2000, contentType: 'application/pdf' });
+    // Another user's file is not the caller's to attach.
+    const notMine = await confirmed(nurse2);
+    expect((await put(nurse, note, { attachments: [...paths.slice(0, 2), notMine] })).statusCode).toBe(400);
+    const withThird = ZNote.parse((await put(nurse, note, { attachments: [...paths.slice(0, 2), paths[2]] })).json());
+    expect(withThird.attachments).toHaveLength(3);
+    const revision = (await revisionsOf(note.id)).at(-1)!;
+    expect(revision).toMatchObject({ action: 'edited', attachmentsBefore: paths.slice(0, 2), attachmentsAfter: paths.slice(0, 3) });
+    expect((await nurse.get(paths[0]!)).statusCode).toBe(200);
+  });
+
+  it('refuses a file of 11 MB (from parts: a single upload cannot even be sent)', async () => {
+    const bytes = pdf(11 * 1024 * 1024);
+    const { uploadId, key } = (await nurse.post('/api/uploads/s3/multipart', { filename: 'big.pdf', type: 'application/pdf' })).json();
+    const parts = [];
+    for (const [n, piece] of [[1, bytes.subarray(0, MULTIPART_MIN_PART_BYTES)], [2, bytes.subarray(MULTIPART_MIN_PART_BYTES)]] as const) {
+      const { url } = (await nurse.get(`/api/uploads/s3/multipart/${uploadId}/${n}?key=${key}`)).json();
+      const sent = await t.app.inject({ method: 'PUT', url: new URL(url).pathname + new URL(url).search, payload: piece });
+      parts.push({ PartNumber: n, ETag: sent.headers.etag });
+    }
+    const { location } = (await nurse.post(`/api/uploads/s3/multipart/${uploadId}/complete?key=${key}`, { parts })).json();
+    const { objectPath } = (await nurse.put('/api/patient-attachments', { fileURL: location })).json();
+    const res = await nurse.post('/api/notes', { patientId, noteType: 'Progress Note', content: 'x', attachments: [objectPath] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0].path).toBe('attachments');
+    expect(await queryRows(t.db, sql`select 1 from patient_notes where attachments @> ${JSON.stringify([objectPath])}::jsonb`)).toEqual([]);
+  });
+});
+
+describe('the audit trail', () => {
+  it('records reads and writes with the patient, and never the text', async () => {
+    const secret = `Confidential-${randomBytes(4).toString('hex')}`;
+    const note = await create(nurse, { content: secret, noteType: 'Treatment Plan' });
+    await nurse.get(`/api/notes/${note.id}`);
+    await nurse.get(`/api/notes?patientId=${patientId}`);
+    const rows = await t.db.select().from(auditEvents).where(inArray(auditEvents.action, ['note.create', 'note.read', 'note.list']));
+    expect(rows.filter((r) => r.entityId === note.id).map((r) => r.action).sort()).toEqual(['note.create', 'note.read']);
+    expect(rows.some((r) => r.action === 'note.list' && r.patientIds?.includes(patientId))).toBe(true);
+    const dump = JSON.stringify(await queryRows(t.db, sql`select * from audit_events`));
+    expect(dump).not.toContain(secret);
+  });
+});
