@@ -138,6 +138,19 @@ describe.each(['local', 's3'] as const)('large uploads in parts, on the %s drive
     expect((await complete(nurse, up, [{ PartNumber: 1, ETag: 'x' }])).statusCode).toBe(404);
   });
 
+  it('answers a completion retried while the first is still joining with a 409, then with the location', async () => {
+    const up = await start(nurse);
+    const part = await sendPart(nurse, up, 1, pdf(1000));
+    // The first completion has closed the upload but not yet made the file.
+    await t.db.update(multipartUploads).set({ completedAt: t.clock.now() }).where(eq(multipartUploads.id, up.uploadId));
+    const early = await complete(nurse, up, [part]);
+    expect(early.statusCode).toBe(409);
+    await t.db.update(multipartUploads).set({ completedAt: null }).where(eq(multipartUploads.id, up.uploadId));
+    const done = await complete(nurse, up, [part]);
+    expect(done.statusCode).toBe(200);
+    expect((await complete(nurse, up, [part])).json()).toEqual(done.json());
+  });
+
   it('refuses a listing that is not what was received, and keeps the upload open', async () => {
     const up = await start(nurse);
     const small = await sendPart(nurse, up, 1, randomBytes(1000));

@@ -6,7 +6,7 @@ import {
 import type { Deps } from '../../deps.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
-import { insertStoredObject } from './files.queries.ts';
+import { findStoredObject, insertStoredObject } from './files.queries.ts';
 import { storeBody, tooLarge, UPLOAD_NOT_FOUND } from './files.service.ts';
 import { partLinkIsGenuine, partLinkOf, UPLOAD_PATH_PREFIX } from './files.tokens.ts';
 import {
@@ -139,7 +139,12 @@ export async function completeMultipartUpload(
 ): Promise<{ location: string }> {
   const upload = await ownUpload(deps, ctx, uploadId, key);
   const location = `${origin}${UPLOAD_PATH_PREFIX}${upload.objectId}`;
-  if (upload.completedAt) return { location };
+  if (upload.completedAt) {
+    // A retry: answered once the first completion has made the file, and not before (the
+    // client would confirm a file that is not there yet). 409 is one the widget retries.
+    if (await findStoredObject(deps.db, upload.objectId)) return { location };
+    throw new HttpError('record.conflict', { message: 'This upload is still being completed; try again in a moment' });
+  }
   const received = new Map((await listParts(deps.db, uploadId)).map((part) => [part.partNumber, part]));
   const refusal = partsRefusal(listed, received);
   if (refusal) throw new HttpError('upload.badParts', { message: refusal });
