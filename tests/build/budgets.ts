@@ -24,6 +24,7 @@ export const SCREEN_BUDGETS_KB: Record<string, number> = {
   'src/pages/schedule-appointment/schedule-appointment-page.tsx': 40,
   'src/pages/schedule-appointment/schedule-access-denied.tsx': 5,
   'src/pages/notes/notes-page.tsx': 40,
+  'src/pages/notes/no-notes-access.tsx': 5,
   'src/pages/team-chat/team-chat-page.tsx': 40,
   'src/pages/admin/admin-page.tsx': 40,
   'src/pages/admin/admin-access-denied.tsx': 5,

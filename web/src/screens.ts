@@ -93,6 +93,9 @@ export const SCREENS: readonly TScreen[] = [
     path: '/notes',
     title: 'Patient Notes',
     Screen: lazyScreen(() => import('./pages/notes/notes-page.tsx'), 'NotesPage'),
+    // A supplier has no access to clinical notes (minimum necessary), as for patients.
+    capability: 'notes.read',
+    Denied: lazyScreen(() => import('./pages/notes/no-notes-access.tsx'), 'NoNotesAccess'),
     sidebar: { label: 'Patient Notes', icon: FileText, group: 'main' },
   },
   {

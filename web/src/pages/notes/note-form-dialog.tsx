@@ -1,0 +1,56 @@
+import { lazy, Suspense } from 'react';
+import type { TCurrentUser } from '#domain/auth';
+import type { TNote } from '#domain/notes';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { notePatientShown } from './note-format.ts';
+
+// The form (with the upload widget and its Uppy) loads when the dialog first opens: most visits
+// to the screen only read the list.
+const NoteForm = lazy(async () => ({ default: (await import('./note-form.tsx')).NoteForm }));
+
+/** What the dialog holds: nothing (closed), a new note (for a patient already chosen, maybe), or the note being edited. */
+export type TNoteDialogState = { mode: 'create'; patientId?: string | undefined } | { mode: 'edit'; note: TNote } | null;
+
+/** Spec section 2: the dialog 'Create New Note' or 'Edit Note' holding the note form. */
+export function NoteFormDialog({ state, user, onClose }: { state: TNoteDialogState; user: TCurrentUser; onClose: () => void }) {
+  const note = state?.mode === 'edit' ? state.note : null;
+  return (
+    <Dialog open={state !== null} onOpenChange={(open) => !open && onClose()}>
+      <DialogContent
+        className="max-w-2xl"
+        data-testid="note-dialog"
+        // A stray click beside the form must not throw away what was typed; Escape, the close
+        // button and 'Cancel' still close it.
+        onInteractOutside={(event) => event.preventDefault()}
+      >
+        <DialogHeader className="pr-6">
+          <DialogTitle>{note ? 'Edit Note' : 'Create New Note'}</DialogTitle>
+          <DialogDescription>
+            {note ? `${note.noteType} for ${notePatientShown(note)}. ` : ''}Fields marked * are required.
+          </DialogDescription>
+        </DialogHeader>
+        {state && (
+          <Suspense fallback={<FormLoading />}>
+            <NoteForm
+              key={note?.id ?? 'new'}
+              user={user}
+              note={note}
+              patientId={state.mode === 'create' ? state.patientId : undefined}
+              onDone={onClose}
+            />
+          </Suspense>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function FormLoading() {
+  return (
+    <div className="flex justify-center py-10" role="status">
+      <Spinner className="size-6" />
+      <span className="sr-only">Loading...</span>
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+import { FileSearch } from 'lucide-react';
+import type { ReactNode } from 'react';
+import type { TCurrentUser } from '#domain/auth';
+import { useNotes, type TNoteFilter } from '../../api/notes/notes.ts';
+import { ErrorState } from '../../components/error-state.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { NoteCard, NoteCardSkeleton, type TNoteCardActions } from './note-card.tsx';
+
+export const NOTE_SKELETON_CARDS = 3;
+
+/**
+ * One tab's notes, newest change first, a page at a time: skeleton cards, an error with a retry,
+ * the tab's empty text, 'Load more'.
+ */
+export function NoteList({ heading, filter, user, timeZone, actions, empty, errorTitle, loadingLabel }: {
+  /** The tab's name, as a heading for screen readers (the cards' headings sit under it). */
+  heading: string;
+  filter: TNoteFilter;
+  user: TCurrentUser;
+  timeZone: string;
+  actions: TNoteCardActions;
+  empty: ReactNode;
+  errorTitle: string;
+  loadingLabel: string;
+}) {
+  return (
+    <section aria-label={heading}>
+      <h2 className="sr-only">{heading}</h2>
+      <NoteListBody filter={filter} user={user} timeZone={timeZone} actions={actions} empty={empty} errorTitle={errorTitle} loadingLabel={loadingLabel} />
+    </section>
+  );
+}
+
+function NoteListBody({ filter, user, timeZone, actions, empty, errorTitle, loadingLabel }: {
+  filter: TNoteFilter;
+  user: TCurrentUser;
+  timeZone: string;
+  actions: TNoteCardActions;
+  empty: ReactNode;
+  errorTitle: string;
+  loadingLabel: string;
+}) {
+  const { data, isPending, isError, error, refetch, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = useNotes(filter);
+
+  if (isPending) {
+    return (
+      <div>
+        <p role="status" className="sr-only">{loadingLabel}</p>
+        <ul className="space-y-3">
+          {Array.from({ length: NOTE_SKELETON_CARDS }, (_, i) => <NoteCardSkeleton key={i} />)}
+        </ul>
+      </div>
+    );
+  }
+  // A failed first page; a failed later page keeps what is shown and offers 'Load more' again.
+  if (isError && !isFetchNextPageError) return <ErrorState title={errorTitle} error={error} onRetry={() => void refetch()} />;
+
+  const notes = data.pages.flatMap((page) => page.notes);
+  const total = data.pages[0]?.total ?? null;
+  if (notes.length === 0) {
+    return (
+      <div data-testid="notes-empty" className="flex flex-col items-center gap-2 rounded-lg border border-dashed bg-white p-10 text-center text-sm text-slate-600">
+        <FileSearch className="size-8 text-slate-400" aria-hidden="true" />
+        {empty}
+      </div>
+    );
+  }
+  return (
+    <div>
+      {total !== null && (
+        <p className="mb-3 text-sm text-slate-600" data-testid="notes-count">
+          {total === notes.length ? `${total} ${total === 1 ? 'note' : 'notes'}` : `${notes.length} of ${total} notes`}
+        </p>
+      )}
+      <ul className="space-y-3" data-testid="note-list">
+        {notes.map((note) => <NoteCard key={note.id} note={note} user={user} timeZone={timeZone} actions={actions} />)}
+      </ul>
+      {hasNextPage && (
+        <div className="mt-4 flex flex-col items-center gap-2">
+          {isFetchNextPageError && <p role="alert" className="text-sm text-red-700">Could not load more notes.</p>}
+          <Button variant="outline" size="sm" onClick={() => void fetchNextPage({ cancelRefetch: false })} disabled={isFetchingNextPage}>
+            {isFetchingNextPage && <Spinner className="size-4" />}
+            {isFetchNextPageError ? 'Try again' : 'Load more'}
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}
