@@ -37,6 +37,11 @@ export function NoteHistoryDialog({ note, timeZone, onClose }: { note: TNote; ti
           </div>
         ) : isError ? (
           <ErrorState title="Could not load the history" error={error} onRetry={() => void refetch()} />
+        ) : data.length === 0 ? (
+          // Notes written before histories were kept have none.
+          <p data-testid="history-empty" className="rounded-lg border border-dashed bg-white p-6 text-center text-sm text-slate-600">
+            No changes have been recorded for this note.
+          </p>
         ) : (
           <ol className="space-y-3" data-testid="history-list">
             {data.map((revision) => <RevisionEntry key={revision.id} revision={revision} timeZone={timeZone} />)}
