@@ -16,6 +16,10 @@ export const ZDomainEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('notification.read'), notificationId: id, userId: id }),
   /** A session ended (sign-out, rotation at sign-in); `sessionId` is the stored hash, never the token. */
   z.object({ type: z.literal('session.ended'), sessionId: z.string().regex(/^[0-9a-f]{64}$/) }),
+  /** A chat message was posted, edited, deleted or reacted to: the room's members are told. */
+  z.object({ type: z.literal('chat.message'), roomId: id, messageId: id, actorId: id }),
+  /** Someone joined or left a room: room lists move. */
+  z.object({ type: z.literal('chat.membership'), roomId: id, userId: id, actorId: id }),
   /** A user's access changed (deactivated, reactivated, new role): cached sessions re-read them. */
   z.object({ type: z.literal('user.accessChanged'), userId: id }),
 ]);

@@ -34,6 +34,8 @@ export const CAPABILITIES = {
   'notes.addScribe': ['scheduler'],
   /** Create chat rooms, add members, load the staff list. */
   'chat.manageRooms': ['admin', 'scheduler'],
+  /** Every room in the room list, to oversee them (reading one still needs membership: docs/decisions/chat.md). */
+  'chat.seeAllRooms': ['admin'],
   /** See rooms, read and send messages. */
   'chat.use': ['admin', 'scheduler', 'nurse', 'scribe', 'supplier'],
   /**

@@ -7,6 +7,7 @@ import type { Db } from '../db/database.ts';
 import { users } from '../db/schema/auth.ts';
 import { notifications } from '../db/schema/collaboration.ts';
 import { eventsForUserSince, outboxBounds, type LiveEvent } from '../events/event-bus.ts';
+import { activeMemberIds } from '../modules/chat/chat.queries.ts';
 
 /** One open socket: whose it is, and which session opened it. */
 interface Connection {
@@ -87,8 +88,20 @@ export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => v
       send(conn, { type: 'ready', eventId: latest });
       return;
     }
-    // No room has members until team chat exists: every room is someone else's.
-    refuse(conn, 'live.notYourRoom');
+    // A room's feed is for its active members; the messages themselves are pushed to members
+    // only, checked again for each one, so joining grants nothing by itself.
+    if (!(await isActiveMember(message.roomId, conn.user.id))) refuse(conn, 'live.notYourRoom');
+  }
+
+  async function isActiveMember(roomId: string, userId: string): Promise<boolean> {
+    return (await activeMemberIds(db, roomId)).includes(userId);
+  }
+
+  /** A chat message changed: every active member of its room at this moment is told, no one else. */
+  async function pushChatMessage(live: LiveEvent & { event: { type: 'chat.message' } }) {
+    const members = await activeMemberIds(db, live.event.roomId);
+    const conns = members.flatMap((userId) => [...(byUser.get(userId) ?? [])]);
+    if (conns.length > 0) sendAll(conns, { type: 'new_message', eventId: live.seq, roomId: live.event.roomId, messageId: live.event.messageId });
   }
 
   /**
@@ -124,6 +137,8 @@ export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => v
       const { event } = live;
       if (event.type === 'notification.created') {
         await pushNotification(byUser.get(event.userId) ?? [], live as LiveEvent & { event: { type: 'notification.created' } });
+      } else if (event.type === 'chat.message') {
+        await pushChatMessage(live as LiveEvent & { event: { type: 'chat.message' } });
       } else if (event.type === 'session.ended') {
         for (const conns of byUser.values()) {
           for (const conn of conns) if (conn.sessionId === event.sessionId) conn.ws.close(CLOSE.sessionEnded, 'Session ended');

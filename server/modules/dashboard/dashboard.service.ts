@@ -1,10 +1,10 @@
 import type { TDashboardStats } from '#domain/dashboard';
 import type { Deps } from '../../deps.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
-import { unreadMessages } from './dashboard.queries.ts';
+import { unreadMessagesOf } from '../chat/chat.queries.ts';
 
 /** The clinic's figures (shared, see clinic-counts.ts) and the caller's own unread messages. */
 export async function dashboardStatsFor(deps: Deps, ctx: SignedInContext): Promise<TDashboardStats> {
-  const [clinic, unread] = await Promise.all([deps.counts.get(), unreadMessages(deps.db, ctx.user.id)]);
+  const [clinic, unread] = await Promise.all([deps.counts.get(), unreadMessagesOf(deps.db, ctx.user.id)]);
   return { ...clinic, unreadMessages: unread };
 }
