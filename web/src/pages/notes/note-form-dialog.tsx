@@ -23,6 +23,11 @@ export function NoteFormDialog({ state, user, onClose }: { state: TNoteDialogSta
         // A stray click beside the form must not throw away what was typed; Escape, the close
         // button and 'Cancel' still close it.
         onInteractOutside={(event) => event.preventDefault()}
+        // Escape in the patient search closes its list of matches, not the whole form.
+        onEscapeKeyDown={(event) => {
+          const target = event.target instanceof HTMLElement ? event.target : null;
+          if (target?.getAttribute('role') === 'combobox' && target.getAttribute('aria-expanded') === 'true') event.preventDefault();
+        }}
       >
         <DialogHeader className="pr-6">
           <DialogTitle>{note ? 'Edit Note' : 'Create New Note'}</DialogTitle>

@@ -77,9 +77,8 @@ export function NotePatientPicker({ control, value, onChange, disabled }: {
         event.preventDefault();
         choose(patient);
       }
-    } else if (event.key === 'Escape' && open) {
-      // Closes the list, not the dialog around it.
-      event.stopPropagation();
+    } else if (event.key === 'Escape') {
+      // The dialog around it leaves an open list's Escape to it (note-form-dialog.tsx).
       setOpen(false);
     }
   };

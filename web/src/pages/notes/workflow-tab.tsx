@@ -51,11 +51,8 @@ export function WorkflowTab({ patientId, active }: { patientId: string | undefin
               )}
               <li data-testid="workflow-stage" data-status={stage.status} className="flex flex-1 flex-col gap-2 rounded-lg border bg-white p-4 lg:min-w-0">
                 <div className="flex items-center justify-between gap-2">
-                  <span className="flex items-center gap-2">
-                    <span className="flex size-6 shrink-0 items-center justify-center rounded-full bg-slate-900 text-xs font-semibold text-white" aria-hidden="true">
-                      {i + 1}
-                    </span>
-                    <NoteStatusBadge status={stage.status} />
+                  <span className="flex size-6 shrink-0 items-center justify-center rounded-full bg-slate-900 text-xs font-semibold text-white" aria-hidden="true">
+                    {i + 1}
                   </span>
                   {count?.isPending ? (
                     <Skeleton className="h-6 w-8" />
@@ -66,6 +63,8 @@ export function WorkflowTab({ patientId, active }: { patientId: string | undefin
                     </span>
                   )}
                 </div>
+                {/* A line of its own: the five stand in a row on a wide screen, and 'Submitted to Admin' is long. */}
+                <NoteStatusBadge status={stage.status} className="self-start whitespace-normal" />
                 <p className="text-sm text-slate-700">{stage.text}</p>
                 {reached && <p className="mt-auto text-xs text-slate-600">{reached}</p>}
               </li>
