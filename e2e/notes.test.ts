@@ -124,14 +124,18 @@ describe('a note from draft to amendment', () => {
     await edit.getByRole('button', { name: 'Cancel' }).click();
     await edit.waitFor({ state: 'detached' });
 
+    // The scribe, in a browser of her own, already on Pending Review: the note arrives there live.
+    const scribe = await e2e.newPage();
+    await openNotes(scribe, 'scribe', '/notes?tab=pending');
+    await cards(scribe).first().waitFor();
+    expect(await cardWith(scribe, word).count()).toBe(0);
+
     await mine.getByRole('button', { name: /^Submit to Scribe/ }).click();
     await toastText(page, 'Note updated successfully').waitFor();
     await expect.poll(() => statusOf(mine)).toBe('submitted_to_scribe');
     expect(await mine.getByRole('button', { name: /^Edit/ }).count()).toBe(0);
 
-    // The scribe, in a browser of her own: Pending Review, then Mark as Reviewed.
-    const scribe = await e2e.newPage();
-    await openNotes(scribe, 'scribe', '/notes?tab=pending');
+    // Then Mark as Reviewed.
     const pending = cardWith(scribe, word);
     await pending.waitFor();
     expect(await pending.getByRole('button', { name: /^Edit & Review/ }).count()).toBe(1);

@@ -1,14 +1,18 @@
 import * as Tabs from '@radix-ui/react-tabs';
+import { useQueryClient } from '@tanstack/react-query';
 import { Plus, UserPlus, X } from 'lucide-react';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
+import type { TServerMessage } from '#domain/live-events';
 import type { TNote } from '#domain/notes';
 import { can } from '#domain/permissions';
 import { patientLabel } from '#domain/record-scope';
 import { useClinicTimeZone } from '../../api/appointments/clinic-time.ts';
+import { invalidateNotes } from '../../api/notes/notes.ts';
 import { usePatient } from '../../api/patients/patient.ts';
 import { Button } from '../../components/ui/button.tsx';
+import { useLiveMessages } from '../../lib/live/live-provider.tsx';
 import { toast } from '../../lib/toast.ts';
 import { fullName } from '../../lib/patient-format.ts';
 import type { TNoteCardActions } from './note-card.tsx';
@@ -60,6 +64,14 @@ export function NotesPage({ user }: { user: TCurrentUser }) {
   const [amending, setAmending] = useState<TNote | null>(null);
   const [history, setHistory] = useState<TNote | null>(null);
   const mayCreate = can(user, 'notes.create');
+  const queryClient = useQueryClient();
+  // A note moving on reaches those it concerns as a notification (a scribe when one is
+  // submitted, the author when it is reviewed or finalized): the lists are read again then,
+  // and after a gap in the live connection.
+  const onLive = useCallback((message: TServerMessage) => {
+    if (message.type === 'notification' || message.type === 'resync') void invalidateNotes(queryClient);
+  }, [queryClient]);
+  useLiveMessages(onLive);
 
   const actions = useMemo<TNoteCardActions>(() => ({
     onEdit: (note) => setDialog({ mode: 'edit', note }),
