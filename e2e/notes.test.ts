@@ -238,6 +238,20 @@ describe('the note form', () => {
     await dialog.getByRole('button', { name: 'Submit to Scribe' }).click();
     expect(await dialog.getByTestId('content-error').innerText()).toBe('Content is required');
     expect(await dialog.getByTestId('noteType-error').count()).toBe(0);
+
+    // While a file is still on its way, nothing can be sent.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/patient-attachments', async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.getByTestId('file-upload-input').setInputFiles({ name: 'scan.pdf', mimeType: 'application/pdf', buffer: pdf(2_000) });
+    await dialog.locator('[data-testid="file-upload-entry"][data-status="processing"]').waitFor();
+    for (const name of ['Save Draft', 'Submit to Scribe']) expect(await dialog.getByRole('button', { name }).isDisabled()).toBe(true);
+    release();
+    await dialog.locator('[data-testid="file-upload-entry"][data-status="done"]').waitFor();
+    for (const name of ['Save Draft', 'Submit to Scribe']) expect(await dialog.getByRole('button', { name }).isDisabled()).toBe(false);
   });
 
   it('drops a patient search the user has typed past: the request is aborted, not just ignored', async () => {
@@ -335,6 +349,9 @@ describe('tabs and states', () => {
       'draft', 'submitted_to_scribe', 'reviewed_by_scribe', 'finalized', 'submitted_to_admin',
     ]);
     expect((await stages.getByTestId('note-status').allInnerTexts())).toEqual(['Draft', 'Submitted', 'Reviewed', 'Finalized', 'Submitted to Admin']);
+    // Spec section 4's badge colours: gray, blue, yellow, green, purple.
+    const colours = await stages.getByTestId('note-status').evaluateAll((els) => els.map((el) => el.className));
+    ['bg-slate-100', 'bg-blue-100', 'bg-yellow-100', 'bg-green-100', 'bg-purple-100'].forEach((colour, i) => expect(colours[i]).toContain(colour));
     const { headers } = await api(page, 'GET', '/api/notes?status=finalized&limit=1');
     await expect.poll(() => stages.nth(3).getByTestId('workflow-count').textContent()).toMatch(new RegExp(`^${headers['x-total-count']} notes?$`));
     expect(await seriousA11yViolations(page)).toEqual([]);
