@@ -7,11 +7,12 @@ import { useE2E } from './helpers/suite.ts';
 
 const e2e = useE2E();
 
-// Spec section 2, less what a role may not use: the supplier has no access to patient records
-// or appointments (docs/decisions/web-shell.md); the Administration group for admin and scheduler only.
+// Spec section 2, less what a role may not use: the supplier has no access to patient records,
+// appointments or notes (docs/decisions/web-shell.md, notes.md); the Administration group for
+// admin and scheduler only.
 const MAIN_LINKS = ['Dashboard', 'Patients', 'Appointments', 'Patient Notes', 'Team Chat'];
 const MAIN_HREFS = ['/', '/patients', '/appointments', '/notes', '/team-chat'];
-const withoutPatients = <T,>(list: T[]) => list.filter((_, i) => i !== 1 && i !== 2);
+const withoutPatients = <T,>(list: T[]) => list.filter((_, i) => i !== 1 && i !== 2 && i !== 3);
 const SOON = ['Prescriptions', 'Lab Orders', 'Supply Orders'];
 const ADMIN_LINKS = ['User Management'];
 const ADMIN_SOON = ['Reports', 'Settings'];

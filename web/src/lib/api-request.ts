@@ -26,13 +26,15 @@ async function throwIfNotOk(response: Response): Promise<void> {
   throw new ApiError(response.status, response.statusText, bodyText);
 }
 
-export async function apiRequest(method: HttpMethod, url: string, body?: unknown): Promise<Response> {
+/** `signal` cancels the request on the wire (a search the user has typed past). */
+export async function apiRequest(method: HttpMethod, url: string, body?: unknown, options: { signal?: AbortSignal } = {}): Promise<Response> {
   const hasBody = body !== undefined;
   const response = await fetch(url, {
     method,
     credentials: 'include',
     headers: hasBody ? { 'Content-Type': 'application/json' } : {},
     body: hasBody ? JSON.stringify(body) : undefined,
+    signal: options.signal,
   });
   await throwIfNotOk(response);
   return response;

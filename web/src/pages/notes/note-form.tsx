@@ -6,7 +6,6 @@ import {
   MAX_NOTE_ATTACHMENTS, mayEditNote, NOTE_TYPES, ZCreateNote,
   type TNote, type TNoteAttachment, type TNoteStatus, type TUpdateNote,
 } from '#domain/notes';
-import type { TPatient } from '#domain/patients';
 import { useCreateNote } from '../../api/notes/create-note.ts';
 import { invalidateNotes, reloadNote } from '../../api/notes/notes.ts';
 import { isStaleNote, useUpdateNote } from '../../api/notes/update-note.ts';
@@ -23,7 +22,7 @@ import { describeApiError, isUnauthorizedError, type TDisplayError } from '../..
 import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { toast } from '../../lib/toast.ts';
 import { formMoves, maySaveDraft, notePatientShown, sizeInKb } from './note-format.ts';
-import { NotePatientPicker } from './note-patient-picker.tsx';
+import { PatientPicker, type TChosenPatient } from '../../components/patient-picker.tsx';
 
 export const ATTACHMENT_HINT = 'Supports: JPG, PNG, PDF, DOC (Max 10MB each)';
 
@@ -57,7 +56,7 @@ export function NoteForm({ user, note: initialNote, patientId, onDone }: {
 }) {
   const queryClient = useQueryClient();
   const [note, setNote] = useState(initialNote);
-  const [chosen, setChosen] = useState<TPatient | null>(null);
+  const [chosen, setChosen] = useState<TChosenPatient | null>(null);
   const [cleared, setCleared] = useState(false);
   const preset = useQuery({ ...patientQueryOptions(patientId ?? ''), enabled: Boolean(patientId) && initialNote === null });
   const patient = chosen ?? (!cleared && patientId && preset.data ? preset.data : null);
@@ -197,7 +196,7 @@ export function NoteForm({ user, note: initialNote, patientId, onDone }: {
             patientId && !cleared && !chosen && preset.isPending ? (
               <p className="flex h-10 items-center gap-2 text-sm text-slate-600" role="status"><Spinner className="size-4" />Loading patient…</p>
             ) : (
-              <NotePatientPicker
+              <PatientPicker
                 control={control}
                 value={patient}
                 disabled={saving}

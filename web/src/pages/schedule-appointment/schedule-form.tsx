@@ -9,14 +9,13 @@ import {
 } from '#domain/appointments';
 import type { TCurrentUser } from '#domain/auth';
 import type { TFieldError } from '#domain/errors';
-import type { TPatient } from '#domain/patients';
 import { conflictsOfError, useConflicts, type TConflictQuestion } from '../../api/appointments/conflicts.ts';
 import { useCreateAppointment } from '../../api/appointments/create-appointment.ts';
 import { patientQueryOptions } from '../../api/patients/patient.ts';
 import { appointmentTypeLabel } from '../../components/appointments/appointment-format.ts';
 import { clinicInstant, clinicToday } from '../../components/appointments/appointment-time.ts';
 import { ConflictList } from '../../components/appointments/conflict-list.tsx';
-import { PatientPicker } from '../../components/appointments/patient-picker.tsx';
+import { PatientPicker, type TChosenPatient } from '../../components/patient-picker.tsx';
 import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { SELECT_CLASS, StaffSelect } from '../../components/appointments/staff-select.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -33,7 +32,6 @@ import { toast } from '../../lib/toast.ts';
 export const REQUIRED_MESSAGE = 'Please fill in all required fields';
 const CONFLICT_CHECK_DEBOUNCE_MS = 400;
 
-type TChosenPatient = Pick<TPatient, 'id' | 'firstName' | 'lastName'>;
 
 interface TScheduleValues {
   patient: TChosenPatient | null;

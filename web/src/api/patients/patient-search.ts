@@ -1,20 +1,18 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { TPatient } from '#domain/patients';
-import { ApiError, queryKeyToUrl } from '../../lib/api-request.ts';
+import { apiRequest, queryKeyToUrl } from '../../lib/api-request.ts';
 
-/** Matches offered at once by the note form's patient picker; typing more narrows them. */
+/** Matches offered at once by a patient picker (notes, chat, scheduling); typing more narrows them. */
 export const PATIENT_CHOICES_LIMIT = 20;
 
 const searchKey = (search: string) => ['/api/patients', { search: search || undefined, limit: PATIENT_CHOICES_LIMIT }] as const;
 
 /**
  * GET /api/patients?search=&limit=20 with the query's AbortSignal, so a search the user has
- * typed past is cancelled on the wire, not just ignored. It answers exactly as apiRequest does
- * (credentials, an ApiError with `status: body` on failure); apiRequest takes no signal yet.
+ * typed past is cancelled on the wire, not just ignored.
  */
 export async function searchPatients(search: string, signal?: AbortSignal): Promise<TPatient[]> {
-  const response = await fetch(queryKeyToUrl(searchKey(search)), { method: 'GET', credentials: 'include', signal });
-  if (!response.ok) throw new ApiError(response.status, response.statusText, await response.text().catch(() => ''));
+  const response = await apiRequest('GET', queryKeyToUrl(searchKey(search)), undefined, { signal });
   return (await response.json()) as TPatient[];
 }
 

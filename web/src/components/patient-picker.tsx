@@ -1,14 +1,14 @@
 import { Search, X } from 'lucide-react';
 import { useId, useState, type KeyboardEvent } from 'react';
 import type { TPatient } from '#domain/patients';
-import { usePatientSearch } from '../../api/notes/patient-search.ts';
-import { Button } from '../../components/ui/button.tsx';
-import type { TFieldControlProps } from '../../components/ui/form-field.tsx';
-import { Input } from '../../components/ui/input.tsx';
-import { Spinner } from '../../components/ui/spinner.tsx';
-import { useDebouncedValue } from '../../hooks/use-debounced-value.ts';
-import { formatDateOfBirth, fullName } from '../../lib/patient-format.ts';
-import { cn } from '../../lib/utils.ts';
+import { usePatientSearch } from '../api/patients/patient-search.ts';
+import { useDebouncedValue } from '../hooks/use-debounced-value.ts';
+import { formatDateOfBirth, fullName } from '../lib/patient-format.ts';
+import { cn } from '../lib/utils.ts';
+import { Button } from './ui/button.tsx';
+import type { TFieldControlProps } from './ui/form-field.tsx';
+import { Input } from './ui/input.tsx';
+import { Spinner } from './ui/spinner.tsx';
 
 /** Typing pauses this long before the server is asked. */
 export const PATIENT_SEARCH_DEBOUNCE_MS = 250;
@@ -17,15 +17,19 @@ export const PATIENT_SEARCH_DEBOUNCE_MS = 250;
 export const patientChoiceLabel = (patient: Pick<TPatient, 'id' | 'firstName' | 'lastName'>) =>
   `${fullName(patient)} #${patient.id.slice(-4)}`;
 
+/** A chosen patient: who, and (when the form has them) what the summary line shows. */
+export type TChosenPatient = Pick<TPatient, 'id' | 'firstName' | 'lastName'> & Partial<Pick<TPatient, 'dateOfBirth' | 'phone' | 'allergies'>>;
+
 /**
- * Chooses the note's patient by searching the server as you type: a combobox with its list of
- * matches, by mouse or keyboard (arrows, Enter, Escape). A search typed past is aborted. Once
- * chosen, the patient's summary line shows, with a way to change them.
+ * The one patient picker (notes, chat rooms, scheduling): searches the server as you type, a
+ * combobox with its list of matches, by mouse or keyboard (arrows, Enter, Escape). A search
+ * typed past is aborted. Once chosen, the patient's summary line shows, with a way to change.
  */
-export function NotePatientPicker({ control, value, onChange, disabled }: {
+export function PatientPicker({ control, value, onChange, onBlur, disabled }: {
   control: TFieldControlProps;
-  value: TPatient | null;
-  onChange: (patient: TPatient | null) => void;
+  value: TChosenPatient | null;
+  onChange: (patient: TChosenPatient | null) => void;
+  onBlur?: () => void;
   disabled?: boolean;
 }) {
   const listId = useId();
@@ -59,7 +63,7 @@ export function NotePatientPicker({ control, value, onChange, disabled }: {
     );
   }
 
-  const choose = (patient: TPatient) => {
+  const choose = (patient: TChosenPatient) => {
     onChange(patient);
     setOpen(false);
   };
@@ -78,7 +82,7 @@ export function NotePatientPicker({ control, value, onChange, disabled }: {
         choose(patient);
       }
     } else if (event.key === 'Escape') {
-      // The dialog around it leaves an open list's Escape to it (note-form-dialog.tsx).
+      // A dialog around it leaves an open list's Escape to it (see note-form-dialog.tsx).
       setOpen(false);
     }
   };
@@ -106,7 +110,10 @@ export function NotePatientPicker({ control, value, onChange, disabled }: {
           setOpen(true);
         }}
         onFocus={() => setOpen(true)}
-        onBlur={() => setOpen(false)}
+        onBlur={() => {
+          setOpen(false);
+          onBlur?.();
+        }}
         onKeyDown={onKeyDown}
       />
       {searching && open && <Spinner className="absolute right-3 top-3 size-4" />}
@@ -149,9 +156,9 @@ export function NotePatientPicker({ control, value, onChange, disabled }: {
 }
 
 /** The summary line of the chosen patient: who, born when, and what a note's writer should not miss. */
-export function PatientSummary({ patient }: { patient: TPatient }) {
+export function PatientSummary({ patient }: { patient: TChosenPatient }) {
   const details = [
-    patient.dateOfBirth ? `Born ${formatDateOfBirth(patient.dateOfBirth)}` : 'No DOB',
+    patient.dateOfBirth ? `Born ${formatDateOfBirth(patient.dateOfBirth)}` : patient.dateOfBirth === null ? 'No DOB' : null,
     patient.phone,
     patient.allergies ? `Allergies: ${patient.allergies}` : null,
   ].filter(Boolean);
