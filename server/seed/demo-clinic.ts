@@ -3,7 +3,7 @@ import { APPOINTMENT_TYPES } from '#domain/appointments';
 import { addDays, startOfZonedDay, zonedDate } from '#domain/clinic-time';
 import type { Db } from '../db/database.ts';
 import { users } from '../db/schema/auth.ts';
-import { appointments, labOrders, patientNotes, patients } from '../db/schema/clinical.ts';
+import { appointments, labOrders, noteRevisions, patientNotes, patients } from '../db/schema/clinical.ts';
 import { chatMessages, chatRoomMembers, notifications, patientChatRooms } from '../db/schema/collaboration.ts';
 import { hashPassword } from '../modules/auth/passwords.ts';
 import { DEMO_PASSWORD, DEMO_USERS } from '../modules/auth/demo-accounts.ts';
@@ -80,7 +80,7 @@ export async function seedDemoClinic(db: Db, timeZone: string, now = new Date())
     ]);
 
     const noteAt = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * 3_600_000);
-    await tx.insert(patientNotes).values([
+    const notes = await tx.insert(patientNotes).values([
       { patientId: people[0]!.id, authorId: nurse.id, noteType: 'Nurse Assessment', status: 'draft',
         content: 'Vitals stable. BP 128/82, HR 72. Patient reports mild headache since yesterday.' },
       { patientId: people[1]!.id, authorId: nurse.id, noteType: 'Progress Note', status: 'submitted_to_scribe',
@@ -92,7 +92,13 @@ export async function seedDemoClinic(db: Db, timeZone: string, now = new Date())
       { patientId: people[4]!.id, authorId: nurse2.id, noteType: 'Medication Review', status: 'submitted_to_admin',
         scribeId: scribe.id, reviewedAt: noteAt(50), finalizedAt: noteAt(48), submittedToAdminAt: noteAt(47),
         content: 'Reviewed all current medications; no interactions found.' },
-    ]);
+    ]).returning();
+    // Every note's history starts with its creation (docs/decisions/notes.md); the demo's
+    // later steps are not replayed.
+    await tx.insert(noteRevisions).values(notes.map((note) => ({
+      noteId: note.id, at: note.createdAt, actorId: note.authorId, action: 'created' as const, toStatus: 'draft' as const,
+      noteTypeAfter: note.noteType, contentAfter: note.content, attachmentsAfter: note.attachments,
+    })));
 
     await tx.insert(labOrders).values([
       { patientId: people[0]!.id, providerId: nurse.id, orderName: 'Complete blood count', status: 'ordered', isUrgent: true },

@@ -47,6 +47,13 @@ describe('demo clinic seed', () => {
     expect(after[0]!.n).toBe(before[0]!.n);
   });
 
+  it('gives every demo note a history that starts with its creation', async () => {
+    await seedDemoClinic(t.db, t.config.clinicTimeZone);
+    const bare = await queryRows(t.db, sql`select n.id from patient_notes n
+      where not exists (select 1 from note_revisions r where r.note_id = n.id and r.action = 'created')`);
+    expect(bare).toEqual([]);
+  });
+
   it('lets every demo user sign in with the demo password', async () => {
     await seedDemoClinic(t.db, t.config.clinicTimeZone);
     const offered = (await anonymous(t).get('/api/auth/demo-users')).json();
