@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import type { TCurrentUser } from '#domain/auth';
 import type { TNote } from '#domain/notes';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
-import { Spinner } from '../../components/ui/spinner.tsx';
+import { LoadingBlock } from '../../components/ui/spinner.tsx';
 import { notePatientShown } from './note-format.ts';
 
 // The form (with the upload widget and its Uppy) loads when the dialog first opens: most visits
@@ -36,7 +36,7 @@ export function NoteFormDialog({ state, user, onClose }: { state: TNoteDialogSta
           </DialogDescription>
         </DialogHeader>
         {state && (
-          <Suspense fallback={<FormLoading />}>
+          <Suspense fallback={<LoadingBlock />}>
             <NoteForm
               key={note?.id ?? 'new'}
               user={user}
@@ -48,14 +48,5 @@ export function NoteFormDialog({ state, user, onClose }: { state: TNoteDialogSta
         )}
       </DialogContent>
     </Dialog>
-  );
-}
-
-function FormLoading() {
-  return (
-    <div className="flex justify-center py-10" role="status">
-      <Spinner className="size-6" />
-      <span className="sr-only">Loading...</span>
-    </div>
   );
 }

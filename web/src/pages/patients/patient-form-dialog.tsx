@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import type { TPatient } from '#domain/patients';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
-import { Spinner } from '../../components/ui/spinner.tsx';
+import { LoadingBlock } from '../../components/ui/spinner.tsx';
 import { fullName } from '../../lib/patient-format.ts';
 
 // The form (its form library, validation and date helpers) loads when the dialog first opens:
@@ -29,20 +29,11 @@ export function PatientFormDialog({ state, canDeactivate, onClose }: { state: TP
           </DialogDescription>
         </DialogHeader>
         {state && (
-          <Suspense fallback={<FormLoading />}>
+          <Suspense fallback={<LoadingBlock />}>
             <PatientForm key={patient?.id ?? 'new'} patient={patient} canDeactivate={canDeactivate} onDone={onClose} />
           </Suspense>
         )}
       </DialogContent>
     </Dialog>
-  );
-}
-
-function FormLoading() {
-  return (
-    <div className="flex justify-center py-10" role="status">
-      <Spinner className="size-6" />
-      <span className="sr-only">Loading...</span>
-    </div>
   );
 }
