@@ -466,20 +466,29 @@ describe.each(['local', 's3'] as const)('on the %s driver', (driver) => {
   });
 
   describe('the clean-up', () => {
-    it('removes an upload never confirmed within 24 hours, bytes and all, and keeps confirmed files', async () => {
+    it('removes an upload never confirmed and a file never claimed within 24 hours, bytes and all, and keeps attached files', async () => {
       const orphan = await uploaded(nurse, png());
+      const abandoned = await confirmedNoteFile(nurse);
       const kept = await confirmedNoteFile(nurse);
+      const patient = await insertPatient(t.db);
+      const [note] = await t.db.insert(patientNotes).values({ patientId: patient.id, authorId: nurse.user.id, noteType: 'Progress Note', content: 'x' }).returning();
+      await t.db.transaction((tx) => claimObjects(tx, nurse, [kept.objectPath], { type: 'note', id: note!.id }, t.clock.now()));
       t.clock.advance(25 * 3_600_000);
       try {
-        expect(await removeStaleObjects({ db: t.db, config: t.config, files: await openFileStorage(t.config) })).toBeGreaterThanOrEqual(1);
+        expect(await removeStaleObjects({ db: t.db, config: t.config, files: await openFileStorage(t.config) })).toBeGreaterThanOrEqual(2);
       } finally {
         t.clock.advance(-(25 * 3_600_000));
       }
-      expect(await rowOf(orphan.id)).toBeUndefined();
-      expect(await atRest(orphan.id)).toBeNull();
+      for (const gone of [orphan, abandoned]) {
+        expect(await rowOf(gone.id)).toBeUndefined();
+        expect(await atRest(gone.id)).toBeNull();
+      }
       expect(await rowOf(kept.id)).toBeDefined();
       expect(await atRest(kept.id)).not.toBeNull();
       expect((await nurse.get(kept.objectPath)).statusCode).toBe(200);
+      // A note cannot take a file the clean-up removed.
+      await expect(t.db.transaction((tx) => claimObjects(tx, nurse, [abandoned.objectPath], { type: 'note', id: note!.id }, t.clock.now())))
+        .rejects.toMatchObject({ statusCode: 400 });
       // Long-expired links go too.
       expect(await t.db.select().from(objectUploads).where(eq(objectUploads.id, orphan.id))).toEqual([]);
     });

@@ -47,9 +47,11 @@ export async function markConfirmed(q: Queryable, id: string, fields: Pick<Store
   await q.update(storedObjects).set(fields).where(eq(storedObjects.id, id));
 }
 
-export async function markClaimed(q: Queryable, ids: string[], owner: { type: TObjectOwnerType; id: string }, now: Date): Promise<void> {
-  await q.update(storedObjects).set({ ownerType: owner.type, ownerId: owner.id, claimedAt: now })
-    .where(and(inArray(storedObjects.id, ids), isNull(storedObjects.ownerId)));
+/** Claims the files still unclaimed; answers how many it claimed (fewer: another got there first, or the clean-up). */
+export async function markClaimed(q: Queryable, ids: string[], owner: { type: TObjectOwnerType; id: string }, now: Date): Promise<number> {
+  const rows = await q.update(storedObjects).set({ ownerType: owner.type, ownerId: owner.id, claimedAt: now })
+    .where(and(inArray(storedObjects.id, ids), isNull(storedObjects.ownerId))).returning({ id: storedObjects.id });
+  return rows.length;
 }
 
 /** Uploads nobody confirmed before `before`, oldest first. */
@@ -57,6 +59,19 @@ export async function findUnconfirmedBefore(q: Queryable, before: Date, limit: n
   return q.select({ id: storedObjects.id, storageKey: storedObjects.storageKey }).from(storedObjects)
     .where(and(isNull(storedObjects.confirmedAt), lt(storedObjects.createdAt, before)))
     .orderBy(storedObjects.createdAt).limit(limit);
+}
+
+/** Files confirmed before `before` that no record claimed (a form abandoned after its upload). */
+export async function findUnclaimedBefore(q: Queryable, before: Date, limit: number) {
+  return q.select({ id: storedObjects.id, storageKey: storedObjects.storageKey }).from(storedObjects)
+    .where(and(isNull(storedObjects.ownerId), lt(storedObjects.confirmedAt, before)))
+    .orderBy(storedObjects.confirmedAt).limit(limit);
+}
+
+/** Deletes the row only while nothing claims it: true when it did. */
+export async function deleteUnclaimedObject(q: Queryable, id: string): Promise<boolean> {
+  const rows = await q.delete(storedObjects).where(and(eq(storedObjects.id, id), isNull(storedObjects.ownerId))).returning({ id: storedObjects.id });
+  return rows.length === 1;
 }
 
 export async function deleteUploadGrantsExpiredBefore(q: Queryable, before: Date): Promise<void> {

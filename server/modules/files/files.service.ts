@@ -13,7 +13,7 @@ import type { SignedInContext } from '../../http/request-context.ts';
 import { ObjectTooLargeError, type ByteRange } from '../../storage/storage.ts';
 import { recordAudit } from '../audit/audit.ts';
 import {
-  deleteStoredObject, deleteUploadGrantsExpiredBefore, findStoredObject, findStoredObjects, findUnconfirmedBefore, findUploadGrant,
+  deleteStoredObject, deleteUnclaimedObject, deleteUploadGrantsExpiredBefore, findUnclaimedBefore, findStoredObject, findStoredObjects, findUnconfirmedBefore, findUploadGrant,
   insertStoredObject, insertUploadGrant, markClaimed, markConfirmed, ownerVisibleTo, useUploadGrant, type StoredObjectRow,
 } from './files.queries.ts';
 import { sniffType } from './files.sniff.ts';
@@ -189,7 +189,9 @@ export async function claimObjects(
     throw invalid(field, 'A file is unknown, not yours, not confirmed, too large for this record, or attached elsewhere');
   }
   const fresh = rows.filter((row) => !mine(row)).map((row) => row.id);
-  if (fresh.length > 0) await markClaimed(tx, fresh, owner, now);
+  if (fresh.length > 0 && (await markClaimed(tx, fresh, owner, now)) !== fresh.length) {
+    throw invalid(field, 'A file was attached elsewhere or removed meanwhile');
+  }
 }
 
 export interface ObjectDownload {
@@ -245,7 +247,9 @@ const CLEANUP_BATCH = 200;
 
 /**
  * Removes uploads nobody confirmed within 24 hours, bytes first (a row without bytes is
- * harmless and goes next time), and spent or expired upload links older than that.
+ * harmless and goes next time); files confirmed a day ago that no note, message or order
+ * claimed (a form abandoned after its upload: no session outlives a day, so nobody can still
+ * send it), row first and only while still unclaimed; and upload links expired that long.
  */
 export async function removeStaleObjects(deps: FilesDeps): Promise<number> {
   const before = new Date(deps.config.now().getTime() - UNCONFIRMED_OBJECT_LIFETIME_MS);
@@ -258,6 +262,18 @@ export async function removeStaleObjects(deps: FilesDeps): Promise<number> {
     }
     removed += stale.length;
     if (stale.length < CLEANUP_BATCH) break;
+  }
+  for (;;) {
+    const abandoned = await findUnclaimedBefore(deps.db, before, CLEANUP_BATCH);
+    let gone = 0;
+    for (const row of abandoned) {
+      // A claim racing this one wins: the row stays, and so do its bytes.
+      if (!(await deleteUnclaimedObject(deps.db, row.id))) continue;
+      await deps.files.storage.remove(row.storageKey);
+      gone += 1;
+    }
+    removed += gone;
+    if (abandoned.length < CLEANUP_BATCH || gone === 0) break;
   }
   await deleteUploadGrantsExpiredBefore(deps.db, before);
   return removed;
