@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { TServerMessage } from '#domain/live-events';
+import { invalidateAllChat, invalidateChatRoom } from '../../api/chat/rooms.ts';
 import { invalidateDashboardStats } from '../../api/dashboard/dashboard-stats.ts';
 import { invalidateNotifications } from '../../api/notifications/notifications.ts';
 import { toast } from '../toast.ts';
@@ -19,6 +20,16 @@ export function onLiveNotification(client: QueryClient, message: TLiveNotificati
   });
 }
 
+type TLiveChatMessage = Extract<TServerMessage, { type: 'new_message' }>;
+
+/**
+ * A message in one of the user's rooms was posted, edited, deleted or reacted to: that room's
+ * history, the room list and the Team Chat badge are read again, on whatever screen is open.
+ */
+export function onLiveChatMessage(client: QueryClient, message: TLiveChatMessage): void {
+  void invalidateChatRoom(client, message.roomId);
+}
+
 /**
  * After a reconnect: the server replays what it still holds since the last event seen, but a
  * page that had seen none yet, or a gap longer than the server keeps, is only covered by
@@ -27,4 +38,5 @@ export function onLiveNotification(client: QueryClient, message: TLiveNotificati
 export function refreshAfterGap(client: QueryClient): void {
   void invalidateNotifications(client);
   void invalidateDashboardStats(client);
+  void invalidateAllChat(client);
 }
