@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, type ServerSideEncryption } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { ServerSideEncryption } from '@aws-sdk/client-s3';
 import { checkedKey } from './object-key.ts';
 import type { BlobStore } from './object-storage.ts';
 
@@ -25,7 +24,11 @@ const PART_BYTES = 8 * 1024 * 1024;
  * upload (one request, or a multipart upload for a large body) and the object exists only once
  * it has completed; a failed body aborts it.
  */
-export function s3BlobStore(settings: S3Settings): BlobStore {
+export async function s3BlobStore(settings: S3Settings): Promise<BlobStore> {
+  // Loaded here, not at the top: a server on local disk never loads the SDK (the bundle keeps
+  // a dynamic import of an external package dynamic).
+  const { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client } = await import('@aws-sdk/client-s3');
+  const { Upload } = await import('@aws-sdk/lib-storage');
   const client = new S3Client({
     region: settings.region,
     endpoint: settings.endpoint,

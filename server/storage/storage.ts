@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import { deriveKey, loadOrCreateFilesKey } from './files-key.ts';
 import { localBlobStore } from './local-driver.ts';
+import { s3BlobStore } from './s3-driver.ts';
 import type { BlobStore, ObjectStorage } from './object-storage.ts';
 import { sealedStorage } from './sealed-storage.ts';
 
@@ -17,10 +18,10 @@ export interface FileStorage {
 
 /**
  * Where the config says bytes live: a bucket when S3_BUCKET is set, else DATA_DIR/objects. The
- * S3 SDK is loaded only when a bucket is configured.
+ * S3 SDK is loaded only when a bucket is configured (s3-driver.ts).
  */
 export async function openBlobStore(files: Config['files']): Promise<BlobStore> {
-  return files.s3 ? (await import('./s3-driver.ts')).s3BlobStore(files.s3) : localBlobStore(files.objectsDir);
+  return files.s3 ? s3BlobStore(files.s3) : localBlobStore(files.objectsDir);
 }
 
 /**
