@@ -22,6 +22,9 @@ beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });
 });
 
+/** Live updates cross two browsers and the server: allow them more than expect.poll's default second. */
+const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000 });
+
 const roomEntry = (page: Page, text: string) => page.getByTestId('room-entry').filter({ hasText: text });
 const messages = (page: Page) => page.getByTestId('chat-message');
 const messageWith = (page: Page, text: string) => messages(page).filter({ hasText: text });
@@ -61,7 +64,7 @@ async function send(page: Page, text: string): Promise<void> {
   await box(page).fill(text);
   await box(page).press('Enter');
   await messageWith(page, text.split('\n')[0]!).first().waitFor();
-  await expect.poll(() => box(page).inputValue()).toBe('');
+  await poll(() => box(page).inputValue()).toBe('');
 }
 
 /** The sidebar's Team Chat badge as a number (0 when it is not shown). */
@@ -144,7 +147,7 @@ describe('creating a room and talking in it', () => {
     // The new room is open for the scheduler: empty, three members, live.
     await page.getByTestId('room-title').filter({ hasText: word }).waitFor();
     expect(await page.getByTestId('room-description').innerText()).toBe('Post-op follow-up team');
-    await expect.poll(() => page.getByTestId('room-member-count').innerText()).toBe('3 members');
+    await poll(() => page.getByTestId('room-member-count').innerText()).toBe('3 members');
     await page.getByText('No messages yet', { exact: true }).waitFor();
     await page.getByText('Start the conversation below', { exact: true }).waitFor();
     await page.getByText('Real-time messaging active', { exact: true }).waitFor();
@@ -227,7 +230,7 @@ describe('edits, deletes, reactions, mentions and files', () => {
     // A mention: '@' offers the room's members (not herself).
     await box(nurse).pressSequentially('Labs are back @Sa');
     const options = nurse.getByTestId('mention-options').getByRole('option');
-    await expect.poll(() => options.allInnerTexts()).toEqual([expect.stringContaining('Sam Rivera')]);
+    await poll(() => options.allInnerTexts()).toEqual([expect.stringContaining('Sam Rivera')]);
     await box(nurse).press('Enter');
     expect(await box(nurse).inputValue()).toBe('Labs are back @Sam Rivera ');
     await box(nurse).pressSequentially(`please check ${word}`);
@@ -253,7 +256,7 @@ describe('edits, deletes, reactions, mentions and files', () => {
     await theirs.getByRole('button', { name: 'Add reaction' }).click();
     await page.getByRole('button', { name: 'React 👍' }).click();
     const reaction = messageWith(nurse, word).getByTestId('message-reaction');
-    await expect.poll(() => reaction.allInnerTexts()).toEqual([expect.stringMatching(/👍\s*1/)]);
+    await poll(() => reaction.allInnerTexts()).toEqual([expect.stringMatching(/👍\s*1/)]);
     expect(await messageWith(page, word).getByTestId('message-reaction').getAttribute('aria-pressed')).toBe('true');
 
     // A file alone (no text) is a message: its name opens in a new tab, its size in KB.
@@ -266,12 +269,12 @@ describe('edits, deletes, reactions, mentions and files', () => {
     await file.waitFor();
     expect(await file.innerText()).toContain('2.9 KB');
     expect(await file.getByRole('link').getAttribute('target')).toBe('_blank');
-    await expect.poll(() => nurse.getByTestId('file-upload-entry').count()).toBe(0);
+    await poll(() => nurse.getByTestId('file-upload-entry').count()).toBe(0);
 
     // The nurse deletes her first message: gone for the scheduler too.
     await messageWith(nurse, word).getByRole('button', { name: 'Delete message' }).click();
     await nurse.getByRole('dialog', { name: 'Delete this message?' }).getByRole('button', { name: 'Delete message' }).click();
-    await expect.poll(() => page.getByTestId('message-deleted').count()).toBe(1);
+    await poll(() => page.getByTestId('message-deleted').count()).toBe(1);
     expect(await messageWith(page, word).count()).toBe(0);
     expect(await page.getByTestId('message-deleted').innerText()).toBe('Message deleted');
     expect(await seriousA11yViolations(nurse)).toEqual([]);
@@ -295,21 +298,20 @@ describe('unread counts', () => {
     for (const text of [`First ${word}`, `Second ${word}`]) {
       expect((await api(page, 'POST', `/api/chat/rooms/${room.id}/messages`, { content: text })).status).toBe(201);
     }
-    await expect.poll(() => roomUnread(entry)).toBe(2);
-    await expect.poll(() => sidebarUnread(nurse)).toBe(before + 2);
+    await poll(() => roomUnread(entry)).toBe(2);
+    await poll(() => sidebarUnread(nurse)).toBe(before + 2);
     await nurse.screenshot({ path: `${SHOTS}/list-unread-1280.png` });
-
     await entry.click();
     await messageWith(nurse, `Second ${word}`).waitFor();
-    await expect.poll(() => roomUnread(entry)).toBe(0);
-    await expect.poll(() => sidebarUnread(nurse)).toBe(before);
+    await poll(() => roomUnread(entry)).toBe(0);
+    await poll(() => sidebarUnread(nurse)).toBe(before);
 
     // A message arriving while the room is open is read at once.
     expect((await api(page, 'POST', `/api/chat/rooms/${room.id}/messages`, { content: `Third ${word}` })).status).toBe(201);
     await messageWith(nurse, `Third ${word}`).waitFor();
     await nurse.waitForTimeout(500);
-    await expect.poll(() => roomUnread(entry)).toBe(0);
-    await expect.poll(() => sidebarUnread(nurse)).toBe(before);
+    await poll(() => roomUnread(entry)).toBe(0);
+    await poll(() => sidebarUnread(nurse)).toBe(before);
   });
 });
 
@@ -349,7 +351,7 @@ describe('states', () => {
     expect(await box(admin).count()).toBe(0);
     await admin.getByRole('button', { name: 'Join room' }).click();
     await messageWith(admin, `Before the admin ${word}`).waitFor();
-    await expect.poll(() => admin.getByTestId('room-member-count').innerText()).toBe('3 members');
+    await poll(() => admin.getByTestId('room-member-count').innerText()).toBe('3 members');
   });
 });
 
