@@ -1,12 +1,11 @@
 import { FileText, Paperclip, RotateCcw, X } from 'lucide-react';
 import { useId, useRef } from 'react';
 import { Button } from '../ui/button.tsx';
+import { sizeInKb } from '../../lib/file-size.ts';
 import { cn } from '../../lib/utils.ts';
 import { acceptedExtensions, type TFileUploader, type TUploadEntry } from './use-file-uploader.ts';
 import type { TObjectPurpose } from '#domain/files';
 
-/** Spec section 9: attachment sizes in KB to one decimal. */
-export const sizeInKb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 const STATUS_TEXT: Record<TUploadEntry['status'], (entry: TUploadEntry) => string> = {
   uploading: (entry) => `Uploading ${entry.progress}%`,

@@ -9,8 +9,9 @@ import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { toast } from '../../lib/toast.ts';
-import { cardMoveLabel, cardMoves, formatNoteTime, notePatientShown, sizeInKb } from './note-format.ts';
+import { cardMoveLabel, cardMoves, formatNoteTime, notePatientShown } from './note-format.ts';
 import { NoteStatusBadge } from './note-status-badge.tsx';
+import { sizeInKb } from '../../lib/file-size.ts';
 
 /** What a card asks the screen to open. */
 export interface TNoteCardActions {

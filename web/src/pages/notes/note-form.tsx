@@ -21,8 +21,9 @@ import { useFileUploader } from '../../components/upload/use-file-uploader.ts';
 import { describeApiError, isUnauthorizedError, type TDisplayError } from '../../lib/api-errors.ts';
 import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { toast } from '../../lib/toast.ts';
-import { formMoves, maySaveDraft, notePatientShown, sizeInKb } from './note-format.ts';
+import { formMoves, maySaveDraft, notePatientShown } from './note-format.ts';
 import { PatientPicker, type TChosenPatient } from '../../components/patient-picker.tsx';
+import { sizeInKb } from '../../lib/file-size.ts';
 
 export const ATTACHMENT_HINT = 'Supports: JPG, PNG, PDF, DOC (Max 10MB each)';
 

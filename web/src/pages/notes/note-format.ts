@@ -10,9 +10,6 @@ export type TNoteMove = TMove<TNoteStatus, 'scribeId' | 'reviewedAt' | 'finalize
 /** The patient as this reader may see them: the name where the server sent it, else 'Patient #' and the id's last four. */
 export const notePatientShown = (note: Pick<TNote, 'patientId' | 'patientName'>) => note.patientName ?? patientLabel(note.patientId);
 
-/** Spec section 9 (as for chat attachments): sizes in KB to one decimal. */
-export const sizeInKb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-
 /** 'Mar 4, 2026, 9:30 AM' in the clinic's time zone. */
 export const formatNoteTime = (instant: string, timeZone: string) => `${formatDate(instant, timeZone)}, ${formatTime(instant, timeZone)}`;
 

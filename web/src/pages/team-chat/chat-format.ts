@@ -5,9 +5,6 @@ import type { TRole } from '#domain/roles';
 /** Spec section 9: 'MMM d, h:mm a', e.g. 'Jan 5, 3:07 PM'. */
 export const formatChatTime = (instant: string) => format(new Date(instant), 'MMM d, h:mm a');
 
-/** Spec section 9: sizes in KB to one decimal. */
-export const sizeInKb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-
 type TNamed = { firstName: string | null; lastName: string | null };
 
 export const personName = (person: TNamed) => [person.firstName, person.lastName].filter(Boolean).join(' ').trim() || 'Unnamed';

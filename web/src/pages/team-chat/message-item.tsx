@@ -11,9 +11,10 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { cn } from '../../lib/utils.ts';
-import { DELETED_TEXT, formatChatTime, initialsOf, MESSAGE_TYPE_LABELS, personName, QUICK_REACTIONS, sizeInKb } from './chat-format.ts';
+import { DELETED_TEXT, formatChatTime, initialsOf, MESSAGE_TYPE_LABELS, personName, QUICK_REACTIONS } from './chat-format.ts';
 import { ChatRoleBadge, Initials } from './chat-role-badge.tsx';
 import { ConfirmDialog } from './confirm-dialog.tsx';
+import { sizeInKb } from '../../lib/file-size.ts';
 
 /** Spec section 4: each message type has its own icon. */
 const TYPE_ICONS: Record<TChatMessageType, LucideIcon> = {
