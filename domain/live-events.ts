@@ -30,7 +30,8 @@ export type TDomainEventType = TDomainEvent['type'];
  * The live socket's messages (spec section 4). The client sends `auth` on open (with the last
  * event it saw, after a reconnect, to be sent what it missed) and `join_room` for the open room;
  * the server sends `new_message` and `notification`, each with its event id, `error` when it
- * refuses a client message, and after `auth` either the missed events or `resync`, then `ready`.
+ * refuses a client message, `room_changed` when a room's members change, and after `auth`
+ * either the missed events or `resync`, then `ready`.
  * Both sides parse with these.
  */
 export const LIVE_PATH = '/ws';
@@ -52,6 +53,8 @@ const eventId = z.number().int().positive();
 
 export const ZServerMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('new_message'), eventId, roomId: id, messageId: id }),
+  /** Someone joined or left a room: its members, and whoever joined or left, re-read the room list and its members. */
+  z.object({ type: z.literal('room_changed'), eventId, roomId: id }),
   z.object({
     type: z.literal('notification'),
     eventId,

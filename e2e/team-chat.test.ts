@@ -156,7 +156,8 @@ describe('creating a room and talking in it', () => {
     // The nurse was told (chat_assignment): the room is in her list, unopened.
     const entry = roomEntry(nurse, word);
     await entry.waitFor();
-    expect(await entry.getByTestId('room-members').innerText()).toBe('3 members');
+    // Members are added one by one; each addition reaches her list live.
+    await poll(() => entry.getByTestId('room-members').innerText()).toBe('3 members');
     expect(await entry.getByTestId('room-activity').innerText()).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{1,2}:\d{2} [AP]M$/);
     await entry.click();
     await nurse.getByTestId('room-title').filter({ hasText: word }).waitFor();

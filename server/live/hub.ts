@@ -139,6 +139,11 @@ export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => v
         await pushNotification(byUser.get(event.userId) ?? [], live as LiveEvent & { event: { type: 'notification.created' } });
       } else if (event.type === 'chat.message') {
         await pushChatMessage(live as LiveEvent & { event: { type: 'chat.message' } });
+      } else if (event.type === 'chat.membership') {
+        // The room's members now, and the one who joined or left (she learns she is out).
+        const told = new Set([...(await activeMemberIds(db, event.roomId)), event.userId]);
+        const conns = [...told].flatMap((userId) => [...(byUser.get(userId) ?? [])]);
+        if (conns.length > 0) sendAll(conns, { type: 'room_changed', eventId: live.seq, roomId: event.roomId });
       } else if (event.type === 'session.ended') {
         for (const conns of byUser.values()) {
           for (const conn of conns) if (conn.sessionId === event.sessionId) conn.ws.close(CLOSE.sessionEnded, 'Session ended');

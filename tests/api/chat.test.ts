@@ -107,7 +107,10 @@ describe('rooms and members', () => {
     const first = await send(scheduler, roomId, { content: 'Before removal' });
     await socket.next(isMessage(roomId, first.id));
 
+    const scribeSocket = await live(scribe);
     expect((await scheduler.request('DELETE', `/api/chat/rooms/${roomId}/members/${nurse.user.id}`)).statusCode).toBe(204);
+    // Both learn at once that the room changed: the one removed, and those who stay.
+    for (const told of [socket, scribeSocket]) await told.next((m) => m.type === 'room_changed' && m.roomId === roomId);
     const after = await send(scheduler, roomId, { content: 'After removal' });
     expect((await nurse.get(`/api/chat/rooms/${roomId}/messages`)).statusCode).toBe(404);
     expect((await nurse.post(`/api/chat/rooms/${roomId}/messages`, { content: 'still here?' })).statusCode).toBe(404);

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { TServerMessage } from '#domain/live-events';
-import { invalidateAllChat, invalidateChatRoom } from '../../api/chat/rooms.ts';
+import { chatMembersKey, invalidateAllChat, invalidateChatRoom, invalidateChatRooms } from '../../api/chat/rooms.ts';
 import { invalidateDashboardStats } from '../../api/dashboard/dashboard-stats.ts';
 import { invalidateNotifications } from '../../api/notifications/notifications.ts';
 import { toast } from '../toast.ts';
@@ -28,6 +28,14 @@ type TLiveChatMessage = Extract<TServerMessage, { type: 'new_message' }>;
  */
 export function onLiveChatMessage(client: QueryClient, message: TLiveChatMessage): void {
   void invalidateChatRoom(client, message.roomId);
+}
+
+type TLiveRoomChange = Extract<TServerMessage, { type: 'room_changed' }>;
+
+/** A room's members changed: the room list (counts, rooms joined or left) and its member list. */
+export function onLiveRoomChanged(client: QueryClient, message: TLiveRoomChange): void {
+  void invalidateChatRooms(client);
+  void client.invalidateQueries({ queryKey: chatMembersKey(message.roomId) });
 }
 
 /**
