@@ -49,6 +49,8 @@ export const CAPABILITIES = {
   'staff.list': ['admin', 'scheduler'],
   /** GET /api/admin/users and role assignment. */
   'users.manage': ['admin'],
+  /** The audit trail: its rows, its export and the check of its chain (issue 20: admin only). */
+  'audit.read': ['admin'],
   /** Dashboard stats and one's own notifications. */
   'dashboard.view': ['admin', 'scheduler', 'nurse', 'scribe', 'supplier'],
 } as const satisfies Record<string, readonly TRole[]>;

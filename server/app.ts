@@ -31,6 +31,7 @@ import { appointmentRoutes } from './modules/appointments/appointments.routes.ts
 import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { noteRoutes } from './modules/notes/notes.routes.ts';
 import { chatRoutes } from './modules/chat/chat.routes.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { fileRoutes } from './modules/files/files.routes.ts';
 import { multipartRoutes } from './modules/files/multipart.routes.ts';
 import { openFileStorage } from './storage/storage.ts';
@@ -112,6 +113,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await app.register(staffRoutes, deps);
   await app.register(noteRoutes, deps);
   await app.register(chatRoutes, deps);
+  await app.register(auditRoutes, deps);
   await app.register(fileRoutes, deps);
   await app.register(multipartRoutes, deps);
 

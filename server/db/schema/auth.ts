@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
+import { bigint, boolean, char, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
 import { DEFAULT_ROLE } from '#domain/roles';
 import { userRole } from './enums.ts';
 import { at, id, timestamps } from './columns.ts';
@@ -63,7 +63,15 @@ export const auditEvents = pgTable('audit_events', {
   at: at('at').notNull().defaultNow(),
   ip: varchar('ip', { length: 64 }),
   userAgent: text('user_agent'),
+  /**
+   * The chain (docs/decisions/audit-chain.md): set by the database on insert, never by the
+   * app. `seq` numbers the rows without gaps; `hash` is SHA-256 over the previous row's hash
+   * and this row's content, so an edited, deleted or inserted row breaks every link after it.
+   */
+  seq: bigint('seq', { mode: 'number' }),
+  hash: char('hash', { length: 64 }),
 }, (t) => [
+  uniqueIndex('audit_events_seq_unique').on(t.seq),
   index('audit_events_patient_idx').on(t.patientId, t.at),
   // "Who saw patient X" stays one indexed query: patient_id = X or patient_ids @> {X}.
   index('audit_events_patient_ids_idx').using('gin', t.patientIds),
