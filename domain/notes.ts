@@ -28,18 +28,30 @@ export const NOTE_STATUS_LABELS: Record<TNoteStatus, string> = {
   submitted_to_admin: 'Submitted to Admin',
 };
 
+/** A note in these statuses is locked: its content changes only by an amendment. */
+export const LOCKED_NOTE_STATUSES: readonly TNoteStatus[] = ['finalized', 'submitted_to_admin'];
+export const noteIsLocked = (status: TNoteStatus) => LOCKED_NOTE_STATUSES.includes(status);
+
 /**
  * Who may change a note's content, type or attachments (docs/decisions/notes.md):
  * - its author while it is a draft (spec section 4: 'Edit' on a draft);
- * - a scribe while it waits for review ('Edit & Review');
- * - an admin at any status before it is finalized;
- * - a finalized note is locked: only an admin may amend it, giving a reason.
+ * - a reviewer while it waits for review ('Edit & Review', `notes.editUnderReview`);
+ * - an admin at any status before it is locked (`notes.editBeforeFinal`);
+ * - a locked note: only an amendment (mayAmendNote).
  */
 export function mayEditNote(user: { id: string; role: TRole }, note: { authorId: string; status: TNoteStatus }): boolean {
-  if (note.status === 'finalized' || note.status === 'submitted_to_admin') return false;
-  if (user.role === 'admin') return true;
+  if (noteIsLocked(note.status)) return false;
+  if (can(user, 'notes.editBeforeFinal')) return true;
   if (note.status === 'draft') return note.authorId === user.id;
-  return user.role === 'scribe' && note.status === 'submitted_to_scribe';
+  return note.status === 'submitted_to_scribe' && can(user, 'notes.editUnderReview');
+}
+
+/**
+ * Whether the user edits such a note at some status: a refusal is then about the note's
+ * state (409), not about who she is (403).
+ */
+export function editsNoteAtSomeStatus(user: { id: string; role: TRole }, note: { authorId: string }): boolean {
+  return note.authorId === user.id || can(user, 'notes.editBeforeFinal') || can(user, 'notes.editUnderReview');
 }
 
 /** An admin amends a finalized note (with a reason); nobody edits it in place. */

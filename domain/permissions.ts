@@ -28,6 +28,10 @@ export const CAPABILITIES = {
   'notes.read': ['admin', 'scheduler', 'nurse', 'scribe'],
   /** 'Create New Note' button. */
   'notes.create': ['nurse', 'admin'],
+  /** Editing any note's content before it is final (domain/notes.ts mayEditNote). */
+  'notes.editBeforeFinal': ['admin'],
+  /** Editing a note's content while it waits for review ('Edit & Review'). */
+  'notes.editUnderReview': ['scribe'],
   /** Amending a finalized note, with a reason (docs/decisions/notes.md). */
   'notes.amend': ['admin'],
   /** 'Add Scribe' button. */

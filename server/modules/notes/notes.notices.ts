@@ -1,11 +1,13 @@
 import type { TNoteStatus } from '#domain/notes';
+import { findMove, NOTE_WORKFLOW } from '#domain/workflows';
 import type { Queryable } from '../../db/database.ts';
 import type { Raise } from '../../db/transaction.ts';
 import { notify } from '../notifications/notifications.service.ts';
 import { activeUsersWithRoles } from './notes.queries.ts';
 
 /**
- * Who is told about a note's progress, and in which words (docs/decisions/notes.md). Notices
+ * Who is told about a note's progress, and in which words (docs/decisions/notes.md): whoever
+ * may make the note's next move, and its author. Notices
  * name the note's type and never its text or patient: the note itself is one click away, behind
  * the note scope. Nobody is told of their own action.
  */
@@ -17,8 +19,8 @@ export interface TNoteNotice {
   actorName: string;
 }
 
-/** The finalizers: who is told a reviewed note waits for them (spec section 4's 'Finalize Note'). */
-const FINALIZER_ROLES = ['admin', 'scheduler'] as const;
+/** Who may make a move is who is told a note waits for it: the workflow table decides, not a list here. */
+const rolesOf = (from: TNoteStatus, to: TNoteStatus) => findMove(NOTE_WORKFLOW, from, to)!.roles;
 
 async function tell(tx: Queryable, raise: Raise, userIds: Iterable<string>, n: TNoteNotice, notice: { type: 'notes_pending' | 'notes_received'; title: string; message: string }) {
   for (const userId of new Set(userIds)) {
@@ -29,11 +31,11 @@ async function tell(tx: Queryable, raise: Raise, userIds: Iterable<string>, n: T
 /** After a move: submitted notifies the scribes; reviewed, the author and the finalizers; finalized, the author. */
 export async function noticeMoved(tx: Queryable, raise: Raise, to: TNoteStatus, n: TNoteNotice): Promise<void> {
   if (to === 'submitted_to_scribe') {
-    await tell(tx, raise, await activeUsersWithRoles(tx, ['scribe']), n, {
+    await tell(tx, raise, await activeUsersWithRoles(tx, rolesOf('submitted_to_scribe', 'reviewed_by_scribe')), n, {
       type: 'notes_pending', title: 'Note awaiting review', message: `A ${n.noteType} was submitted by ${n.actorName} and waits for review.`,
     });
   } else if (to === 'reviewed_by_scribe') {
-    await tell(tx, raise, [n.authorId, ...(await activeUsersWithRoles(tx, FINALIZER_ROLES))], n, {
+    await tell(tx, raise, [n.authorId, ...(await activeUsersWithRoles(tx, rolesOf('reviewed_by_scribe', 'finalized')))], n, {
       type: 'notes_received', title: 'Note reviewed', message: `A ${n.noteType} was reviewed by ${n.actorName} and is ready to be finalized.`,
     });
   } else if (to === 'finalized') {

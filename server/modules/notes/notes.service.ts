@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import {
-  mayAmendNote, mayEditNote, type TCreateNote, type TNote, type TNoteListQuery, type TNoteRevision, type TNoteStatus, type TUpdateNote,
+  editsNoteAtSomeStatus, mayAmendNote, mayEditNote, noteIsLocked, type TCreateNote, type TNote, type TNoteListQuery, type TNoteRevision, type TNoteStatus, type TUpdateNote,
 } from '#domain/notes';
 import { can } from '#domain/permissions';
 import { noteVisibleTo } from '#domain/record-scope';
@@ -135,7 +135,7 @@ function contentChanges(current: NoteRow, input: TUpdateNote): Partial<TContent>
  * edits such a note, 409 for one that could have before the note moved on.
  */
 function refuseContentChange(ctx: SignedInContext, current: NoteRow, reason: string | undefined): 'edit' | 'amend' {
-  if (current.status === 'finalized' || current.status === 'submitted_to_admin') {
+  if (noteIsLocked(current.status)) {
     if (!can(ctx.user, 'notes.amend')) throw forbidden();
     if (!mayAmendNote(ctx.user, current)) throw new HttpError('workflow.illegalMove', { message: 'This note is locked' });
     if (!reason) throw invalid('amendmentReason', 'A reason is required to amend a finalized note');
@@ -143,8 +143,7 @@ function refuseContentChange(ctx: SignedInContext, current: NoteRow, reason: str
   }
   if (reason !== undefined) throw invalid('amendmentReason', 'Only an amendment of a finalized note takes a reason');
   if (mayEditNote(ctx.user, current)) return 'edit';
-  const editsSomeStatus = ctx.user.role === 'admin' || ctx.user.role === 'scribe' || current.authorId === ctx.user.id;
-  if (editsSomeStatus) throw new HttpError('workflow.illegalMove', { message: 'This note can no longer be edited in its current status' });
+  if (editsNoteAtSomeStatus(ctx.user, current)) throw new HttpError('workflow.illegalMove', { message: 'This note can no longer be edited in its current status' });
   throw forbidden();
 }
 
