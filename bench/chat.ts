@@ -12,21 +12,12 @@
  * loop), as live-fanout.ts does: the figures are for comparing, not a capacity plan.
  * Every member must get every message: `missing` counts those still absent after a grace period.
  */
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import WebSocket from 'ws';
 import { LIVE_PATH } from '#domain/live-events';
-import { buildApp } from '../server/app.ts';
-import { loadConfig } from '../server/config.ts';
-import { openDatabase, type Database } from '../server/db/database.ts';
 import { users } from '../server/db/schema/auth.ts';
 import { patients } from '../server/db/schema/clinical.ts';
-import { createDatabaseEventBus } from '../server/events/event-bus.ts';
 import { hashPassword } from '../server/modules/auth/passwords.ts';
-import { seedDemoClinic } from '../server/seed/demo-clinic.ts';
+import { openBenchClinic } from './bench-clinic.ts';
 
 const MEMBERS = 50;
 const SENDERS = 5;
@@ -37,35 +28,10 @@ const WARMUP_SECONDS = 1;
 /** How long the last messages may take to reach everyone before they count as missing. */
 const GRACE_MS = 10_000;
 const PASSWORD = 'bench-chat-password';
-const adminUrl = process.env.BENCH_DATABASE_URL;
 
-async function adminQuery(text: string) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try { await client.query(text); } finally { await client.end(); }
-}
 
-// A fresh database each run, as live-fanout.ts makes it.
-const dbName = `ehr_bench_chat_${randomBytes(4).toString('hex')}`;
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ehr-bench-chat-'));
-let database: Database;
-if (adminUrl) {
-  await adminQuery(`create database ${dbName}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${dbName}`;
-  database = await openDatabase({ url: url.toString() });
-} else {
-  database = await openDatabase({ pgliteDir: path.join(dir, 'pg') });
-}
-await seedDemoClinic(database.db, 'UTC');
-const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'warn', DEMO: '0', WEB_DIST: '/nonexistent', CLINIC_TIME_ZONE: 'UTC' });
-
-async function instance() {
-  const events = await createDatabaseEventBus(database);
-  const app = await buildApp(config, database.db, { events });
-  const base = await app.listen({ port: 0, host: '127.0.0.1' });
-  return { app, events, base };
-}
+const clinic = await openBenchClinic('chat');
+const { database, instance } = clinic;
 type Instance = Awaited<ReturnType<typeof instance>>;
 
 async function call(base: string, cookie: string | null, url: string, body: unknown) {
@@ -211,7 +177,7 @@ steadyRate ||= one.steady.rate;
 const results: Record<string, unknown> = {
   engine: database.engine, members: MEMBERS, senders: SENDERS, inFlight: IN_FLIGHT, seconds: SECONDS, oneInstance: one,
 };
-if (adminUrl) {
+if (clinic.canRunTwo) {
   const b = await instance();
   results.twoInstances = await measure([a, b], [a, b], roomId, members, () => steadyRate);
   await b.app.close();
@@ -221,6 +187,4 @@ console.log(JSON.stringify(results, null, 2));
 
 await a.app.close();
 await a.events.close();
-await database.close();
-if (adminUrl) await adminQuery(`drop database if exists ${dbName} with (force)`);
-fs.rmSync(dir, { recursive: true, force: true });
+await clinic.close();

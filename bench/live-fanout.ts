@@ -6,53 +6,21 @@
  * Both apps run in this process with their own database event bus, on PGlite or on a fresh
  * database on the server in BENCH_DATABASE_URL. Prints JSON figures; nothing asserts a time.
  */
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import WebSocket from 'ws';
 import { LIVE_PATH } from '#domain/live-events';
-import { buildApp } from '../server/app.ts';
-import { loadConfig } from '../server/config.ts';
-import { openDatabase, type Database } from '../server/db/database.ts';
 import { inTransaction } from '../server/db/transaction.ts';
-import { createDatabaseEventBus, type EventBus } from '../server/events/event-bus.ts';
+import type { EventBus } from '../server/events/event-bus.ts';
 import { notify } from '../server/modules/notifications/notifications.service.ts';
-import { seedDemoClinic } from '../server/seed/demo-clinic.ts';
+import { openBenchClinic } from './bench-clinic.ts';
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 200);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 50);
 /** Raised first and not counted: the first events pay for compiling and planning. */
 const WARMUP_EVENTS = 5;
-const adminUrl = process.env.BENCH_DATABASE_URL;
 
-async function adminQuery(text: string) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try { await client.query(text); } finally { await client.end(); }
-}
 
-const dbName = `ehr_bench_live_${randomBytes(4).toString('hex')}`;
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ehr-bench-live-'));
-let database: Database;
-if (adminUrl) {
-  await adminQuery(`create database ${dbName}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${dbName}`;
-  database = await openDatabase({ url: url.toString() });
-} else {
-  database = await openDatabase({ pgliteDir: path.join(dir, 'pg') });
-}
-await seedDemoClinic(database.db, 'UTC');
-const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'warn', DEMO: '0', WEB_DIST: '/nonexistent', CLINIC_TIME_ZONE: 'UTC' });
-
-async function instance() {
-  const events = await createDatabaseEventBus(database);
-  const app = await buildApp(config, database.db, { events });
-  const base = await app.listen({ port: 0, host: '127.0.0.1' });
-  return { app, events, base };
-}
+const clinic = await openBenchClinic('live');
+const { database, instance } = clinic;
 
 async function signIn(base: string): Promise<{ cookie: string; userId: string }> {
   const res = await fetch(`${base}/api/auth/login`, {
@@ -110,7 +78,7 @@ async function measure(via: { events: EventBus }, holder: { base: string }, who:
 const a = await instance();
 const admin = await signIn(a.base);
 const results: Record<string, unknown> = { engine: database.engine, oneInstance: await measure(a, a, admin) };
-if (adminUrl) {
+if (clinic.canRunTwo) {
   const b = await instance();
   results.twoInstances = await measure(a, b, admin);
   await b.app.close();
@@ -120,6 +88,4 @@ console.log(JSON.stringify(results, null, 2));
 
 await a.app.close();
 await a.events.close();
-await database.close();
-if (adminUrl) await adminQuery(`drop database if exists ${dbName} with (force)`);
-fs.rmSync(dir, { recursive: true, force: true });
+await clinic.close();
