@@ -9,11 +9,7 @@ import { NoteCard, NoteCardSkeleton, type TNoteCardActions } from './note-card.t
 
 export const NOTE_SKELETON_CARDS = 3;
 
-/**
- * One tab's notes, newest change first, a page at a time: skeleton cards, an error with a retry,
- * the tab's empty text, 'Load more'.
- */
-export function NoteList({ heading, filter, user, timeZone, actions, empty, errorTitle, loadingLabel }: {
+interface TNoteListProps {
   /** The tab's name, as a heading for screen readers (the cards' headings sit under it). */
   heading: string;
   filter: TNoteFilter;
@@ -23,24 +19,22 @@ export function NoteList({ heading, filter, user, timeZone, actions, empty, erro
   empty: ReactNode;
   errorTitle: string;
   loadingLabel: string;
-}) {
+}
+
+/**
+ * One tab's notes, newest change first, a page at a time: skeleton cards, an error with a retry,
+ * the tab's empty text, 'Load more'.
+ */
+export function NoteList({ heading, ...list }: TNoteListProps) {
   return (
     <section aria-label={heading}>
       <h2 className="sr-only">{heading}</h2>
-      <NoteListBody filter={filter} user={user} timeZone={timeZone} actions={actions} empty={empty} errorTitle={errorTitle} loadingLabel={loadingLabel} />
+      <NoteListBody {...list} />
     </section>
   );
 }
 
-function NoteListBody({ filter, user, timeZone, actions, empty, errorTitle, loadingLabel }: {
-  filter: TNoteFilter;
-  user: TCurrentUser;
-  timeZone: string;
-  actions: TNoteCardActions;
-  empty: ReactNode;
-  errorTitle: string;
-  loadingLabel: string;
-}) {
+function NoteListBody({ filter, user, timeZone, actions, empty, errorTitle, loadingLabel }: Omit<TNoteListProps, 'heading'>) {
   const { data, isPending, isError, error, refetch, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = useNotes(filter);
 
   if (isPending) {
