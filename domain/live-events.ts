@@ -22,6 +22,8 @@ export const ZDomainEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat.membership'), roomId: id, userId: id, actorId: id }),
   /** A user's access changed (deactivated, reactivated, new role): cached sessions re-read them. */
   z.object({ type: z.literal('user.accessChanged'), userId: id }),
+  /** The clinic's settings changed (Admin Panel): every instance reads them again. */
+  z.object({ type: z.literal('settings.changed'), actorId: id }),
 ]);
 export type TDomainEvent = z.infer<typeof ZDomainEvent>;
 export type TDomainEventType = TDomainEvent['type'];

@@ -51,8 +51,12 @@ export const CAPABILITIES = {
   'files.attachToNotes': ['admin', 'nurse', 'scribe'],
   /** GET /api/staff and GET /api/scheduler/staff. */
   'staff.list': ['admin', 'scheduler'],
-  /** GET /api/admin/users and role assignment. */
+  /** The Admin Panel's user management: the user list, invites, roles, deactivation, password resets. */
   'users.manage': ['admin'],
+  /** The Admin Panel's Analytics tab and its charts (docs/decisions/admin-panel.md). */
+  'analytics.view': ['admin', 'scheduler'],
+  /** The Admin Panel's Settings tab: clinic name, time zone, session idle timeout. */
+  'settings.manage': ['admin'],
   /** The audit trail: its rows, its export and the check of its chain (issue 20: admin only). */
   'audit.read': ['admin'],
   /** Dashboard stats and one's own notifications. */

@@ -32,6 +32,9 @@ import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { noteRoutes } from './modules/notes/notes.routes.ts';
 import { chatRoutes } from './modules/chat/chat.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
+import { settingsRoutes } from './modules/settings/settings.routes.ts';
+import { userRoutes } from './modules/users/users.routes.ts';
 import { fileRoutes } from './modules/files/files.routes.ts';
 import { multipartRoutes } from './modules/files/multipart.routes.ts';
 import { openFileStorage } from './storage/storage.ts';
@@ -114,6 +117,9 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await app.register(noteRoutes, deps);
   await app.register(chatRoutes, deps);
   await app.register(auditRoutes, deps);
+  await app.register(analyticsRoutes, deps);
+  await app.register(settingsRoutes, deps);
+  await app.register(userRoutes, deps);
   await app.register(fileRoutes, deps);
   await app.register(multipartRoutes, deps);
 

@@ -1,6 +1,62 @@
-import { ScreenPlaceholder } from '../../components/layout/screen-placeholder.tsx';
+import * as Tabs from '@radix-ui/react-tabs';
+import { lazy, Suspense, type ComponentType } from 'react';
+import { useLocation, useSearch } from 'wouter';
+import type { TCurrentUser } from '#domain/auth';
+import { PageHeader } from '../../components/layout/page-header.tsx';
+import { LoadingBlock } from '../../components/ui/spinner.tsx';
+import { adminHref, adminTabsFor, type TAdminTab } from './admin-tabs.ts';
 
-/** /admin. Who may open it is decided once, by the screen registry's gate. */
-export function AdminPage() {
-  return <ScreenPlaceholder title="Admin Panel" subtitle="User management, analytics, notifications and settings" />;
+type TTabComponent = ComponentType<{ user: TCurrentUser }>;
+const lazyTab = <K extends string>(load: () => Promise<Record<K, TTabComponent>>, name: K) =>
+  lazy<TTabComponent>(async () => ({ default: (await load())[name] }));
+
+// Each tab is its own chunk: the charts' library loads only when Analytics is opened.
+const TAB_SCREENS: Record<TAdminTab, TTabComponent> = {
+  users: lazyTab(() => import('./user-management-tab.tsx'), 'UserManagementTab'),
+  analytics: lazyTab(() => import('./analytics-tab.tsx'), 'AnalyticsTab'),
+  notifications: lazyTab(() => import('./notifications-tab.tsx'), 'NotificationsTab'),
+  settings: lazyTab(() => import('./settings-tab.tsx'), 'SettingsTab'),
+  audit: lazyTab(() => import('./audit-tab.tsx'), 'AuditTab'),
+};
+
+const TRIGGER =
+  'inline-flex items-center justify-center whitespace-nowrap rounded px-3 py-1.5 text-sm font-medium text-slate-700 transition-colors hover:text-slate-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring data-[state=active]:bg-white data-[state=active]:text-slate-900 data-[state=active]:shadow-sm sm:px-4';
+
+/**
+ * /admin (spec section 2): the tabs this user may see, the open one kept in the address (?tab=).
+ * Who may open the panel at all is decided once, by the screen registry's gate.
+ */
+export function AdminPage({ user }: { user: TCurrentUser }) {
+  const tabs = adminTabsFor(user);
+  const [, navigate] = useLocation();
+  const params = new URLSearchParams(useSearch());
+  const requested = params.get('tab');
+  const open = tabs.find((tab) => tab.value === requested) ?? tabs[0];
+
+  return (
+    <div className="mx-auto max-w-6xl">
+      <PageHeader title="Admin Panel" subtitle="Manage users, review clinic activity and configure the clinic" />
+      {open && (
+        <Tabs.Root value={open.value} onValueChange={(value) => navigate(adminHref(value as TAdminTab), { replace: true })}>
+          <Tabs.List aria-label="Admin Panel sections" className="mb-4 flex w-full flex-wrap gap-1 rounded-md bg-slate-100 p-1 sm:inline-flex sm:w-auto">
+            {tabs.map((tab) => (
+              <Tabs.Trigger key={tab.value} value={tab.value} className={TRIGGER}>{tab.label}</Tabs.Trigger>
+            ))}
+          </Tabs.List>
+          {tabs.map((tab) => {
+            const Screen = TAB_SCREENS[tab.value];
+            return (
+              <Tabs.Content key={tab.value} value={tab.value} className="focus-visible:outline-none">
+                {tab.value === open.value && (
+                  <Suspense fallback={<LoadingBlock />}>
+                    <Screen user={user} />
+                  </Suspense>
+                )}
+              </Tabs.Content>
+            );
+          })}
+        </Tabs.Root>
+      )}
+    </div>
+  );
 }

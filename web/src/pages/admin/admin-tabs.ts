@@ -1,0 +1,27 @@
+import type { TCurrentUser } from '#domain/auth';
+import { can, type TCapability } from '#domain/permissions';
+
+/**
+ * The Admin Panel's tabs (spec section 2, plus the audit trail of issue 20) and who sees each.
+ * The server enforces the same capabilities on every route behind them
+ * (docs/decisions/admin-panel.md); hiding a tab only spares a user a refusal.
+ */
+export const ADMIN_TABS = [
+  { value: 'users', label: 'User Management', capability: 'users.manage' },
+  { value: 'analytics', label: 'Analytics', capability: 'analytics.view' },
+  { value: 'notifications', label: 'Notifications', capability: 'admin.panel' },
+  { value: 'settings', label: 'Settings', capability: 'settings.manage' },
+  { value: 'audit', label: 'Audit Trail', capability: 'audit.read' },
+] as const satisfies readonly { value: string; label: string; capability: TCapability }[];
+
+export type TAdminTab = (typeof ADMIN_TABS)[number]['value'];
+
+export const adminTabsFor = (user: TCurrentUser) => ADMIN_TABS.filter((tab) => can(user, tab.capability));
+
+/** The panel's address with a tab and extra filters (the audit tab's patient, say); the first tab is left out. */
+export function adminHref(tab: TAdminTab, params: Record<string, string | undefined> = {}): string {
+  const search = new URLSearchParams();
+  search.set('tab', tab);
+  for (const [key, value] of Object.entries(params)) if (value) search.set(key, value);
+  return `/admin?${search.toString()}`;
+}
