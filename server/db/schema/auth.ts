@@ -1,12 +1,13 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, char, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
+import { bigint, boolean, char, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
 import { DEFAULT_ROLE } from '#domain/roles';
 import { userRole } from './enums.ts';
 import { at, id, timestamps } from './columns.ts';
 
 export const users = pgTable('users', {
   id: id(),
-  // Stored lower-cased by the service; the unique index also guards against case variants.
+  // Stored lower-cased and NFKC-normalised by the service; the unique index guards against case
+  // and compatibility variants however a row is written (domain/email.ts emailKey is the same rule).
   email: varchar('email', { length: 255 }).notNull(),
   firstName: varchar('first_name', { length: 100 }),
   lastName: varchar('last_name', { length: 100 }),
@@ -15,8 +16,39 @@ export const users = pgTable('users', {
   isActive: boolean('is_active').notNull().default(true),
   // Null for accounts that only sign in through the clinic's identity provider.
   passwordHash: text('password_hash'),
+  /** Set while an invited account waits for its password (inactive until then); cleared when it is set. */
+  invitedAt: at('invited_at'),
+  lastSignInAt: at('last_sign_in_at'),
   ...timestamps(),
-}, (t) => [uniqueIndex('users_email_lower_unique').on(sql`lower(${t.email})`)]);
+}, (t) => [uniqueIndex('users_email_key_unique').on(sql`normalize(lower(normalize(${t.email}, NFKC)), NFKC)`)]);
+
+/**
+ * One-time links an admin hands over: an invite's or a password reset's. Only a SHA-256 of the
+ * token is kept, so a copy of this table opens nothing; a link is spent by setting used_at.
+ */
+export const userTokens = pgTable('user_tokens', {
+  id: id(),
+  userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  purpose: varchar('purpose', { length: 10 }).notNull().$type<'invite' | 'reset'>(),
+  tokenHash: char('token_hash', { length: 64 }).notNull(),
+  createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: at('created_at').notNull().defaultNow(),
+  expiresAt: at('expires_at').notNull(),
+  usedAt: at('used_at'),
+}, (t) => [uniqueIndex('user_tokens_hash_unique').on(t.tokenHash), index('user_tokens_user_idx').on(t.userId)]);
+
+/**
+ * The clinic's settings (Admin Panel, Settings tab): one row. A null column means the
+ * environment's default (CLINIC_NAME, CLINIC_TIME_ZONE, SESSION_IDLE_MINUTES).
+ */
+export const clinicSettings = pgTable('clinic_settings', {
+  id: boolean('id').primaryKey().default(true),
+  clinicName: varchar('clinic_name', { length: 100 }),
+  timeZone: varchar('time_zone', { length: 64 }),
+  sessionIdleMinutes: integer('session_idle_minutes'),
+  updatedAt: at('updated_at').notNull().defaultNow(),
+  updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+}, () => [check('clinic_settings_one_row', sql`id`), check('clinic_settings_idle_range', sql`session_idle_minutes between 5 and 480`)]);
 
 /**
  * Server-side sessions, shaped as the spec fixes them. `sid` holds a SHA-256 of the cookie's
