@@ -1,3 +1,4 @@
+ALTER TYPE "public"."notification_type" ADD VALUE 'account_changed';--> statement-breakpoint
 CREATE TABLE "clinic_settings" (
 	"id" boolean PRIMARY KEY DEFAULT true NOT NULL,
 	"clinic_name" varchar(100),

@@ -1,5 +1,5 @@
 import {
-  AtSign, Bell, CalendarX, FileCheck, FileClock, FlaskConical, Hourglass, Microscope, PackageCheck, UserPlus,
+  AtSign, Bell, KeyRound, CalendarX, FileCheck, FileClock, FlaskConical, Hourglass, Microscope, PackageCheck, UserPlus,
   type LucideIcon,
 } from 'lucide-react';
 import type { TNotificationType } from '#domain/notifications';
@@ -17,7 +17,7 @@ export interface TNotificationStyle {
 /**
  * The look of each notification type of spec section 4. Colours group them: red for a missed
  * visit, amber for work waiting, green for work done, blue/indigo/teal for labs, orange for
- * supplies, violet for chat. Every pairing keeps AA contrast on its tint.
+ * supplies, violet for chat, slate for one's own account. Every pairing keeps AA contrast on its tint.
  */
 const STYLES: Record<TNotificationType, TNotificationStyle> = {
   visitation_expired: { label: 'Missed visit', icon: CalendarX, surface: 'border-red-200 bg-red-50', badge: 'bg-red-100 text-red-800' },
@@ -29,6 +29,7 @@ const STYLES: Record<TNotificationType, TNotificationStyle> = {
   supply_ready: { label: 'Supply ready', icon: PackageCheck, surface: 'border-orange-200 bg-orange-50', badge: 'bg-orange-100 text-orange-800' },
   chat_mention: { label: 'Mention', icon: AtSign, surface: 'border-violet-200 bg-violet-50', badge: 'bg-violet-100 text-violet-800' },
   chat_assignment: { label: 'Care team', icon: UserPlus, surface: 'border-purple-200 bg-purple-50', badge: 'bg-purple-100 text-purple-800' },
+  account_changed: { label: 'Your account', icon: KeyRound, surface: 'border-slate-300 bg-slate-50', badge: 'bg-slate-200 text-slate-800' },
 };
 
 /** A type this build does not know yet (a newer server) still shows, plainly. */
