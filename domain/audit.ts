@@ -7,3 +7,66 @@ export const ZAuditChainCheck = z.object({
   firstBroken: z.object({ seq: z.number().int().nullable(), reason: z.enum(['edited', 'missing before']) }).nullable(),
 });
 export type TAuditChainCheck = z.infer<typeof ZAuditChainCheck>;
+
+/** The outcomes an audit row records: what was allowed, or why an attempt was refused. */
+export const AUDIT_OUTCOMES = ['allowed', 'unauthenticated', 'forbidden', 'not_found'] as const;
+export const ZAuditOutcome = z.enum(AUDIT_OUTCOMES);
+
+export const AUDIT_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/**
+ * A bound of the date range: a calendar date (a whole day in the clinic's time zone) or an
+ * instant with its offset.
+ */
+const ZAuditBound = z.union([
+  z.string().regex(DATE, 'Must be a date (YYYY-MM-DD) or a date and time with its offset')
+    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), 'Not a real date'),
+  z.iso.datetime({ offset: true, message: 'Must be a date (YYYY-MM-DD) or a date and time with its offset' }),
+]);
+
+/**
+ * GET /api/admin/audit and its CSV export: filters, every one optional. `patientId` matches the
+ * rows about that patient and the list requests that showed them. `from` and `to` are
+ * inclusive: a date covers its whole clinic day.
+ */
+export const ZAuditFilters = z.object({
+  actorId: z.uuid('Invalid actor id').optional(),
+  patientId: z.uuid('Invalid patient id').optional(),
+  action: z.string().trim().min(1).max(100).regex(/^[a-z0-9_.-]+$/i, 'Invalid action').optional(),
+  outcome: ZAuditOutcome.optional(),
+  from: ZAuditBound.optional(),
+  to: ZAuditBound.optional(),
+});
+export type TAuditFilters = z.infer<typeof ZAuditFilters>;
+
+export const ZAuditListQuery = ZAuditFilters.extend({
+  limit: z.coerce.number().int().min(1).max(AUDIT_PAGE.maxLimit).default(AUDIT_PAGE.defaultLimit),
+  cursor: z.string().max(500).regex(/^[A-Za-z0-9_-]+$/, 'Invalid cursor').optional(),
+}).strict();
+export type TAuditListQuery = z.infer<typeof ZAuditListQuery>;
+
+export const ZAuditExportQuery = ZAuditFilters.strict();
+
+/** One row of the trail as the viewer shows it. Never clinical text: ids, names of staff, where from. */
+export const ZAuditRow = z.object({
+  seq: z.number().int(),
+  at: z.string(),
+  actor: z.object({ id: z.string(), name: z.string(), role: z.string() }).nullable(),
+  action: z.string(),
+  outcome: z.string(),
+  entityType: z.string(),
+  entityId: z.string().nullable(),
+  patientId: z.string().nullable(),
+  /** How many patients a list request showed; null for a row about one record. */
+  patientCount: z.number().int().nullable(),
+  /** With a patient filter: true when the patient appeared in a list this row records, not as its subject. */
+  viaList: z.boolean().nullable(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+});
+export type TAuditRow = z.infer<typeof ZAuditRow>;
+export const ZAuditRows = z.array(ZAuditRow);
+
+/** GET /api/admin/audit/actions: every action the trail holds, for the filter's choices. */
+export const ZAuditActions = z.array(z.string());
