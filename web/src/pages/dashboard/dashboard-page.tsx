@@ -4,7 +4,7 @@ import { can } from '#domain/permissions';
 import { LiveStatusDot } from '../../components/live-status-dot.tsx';
 import { PageHeader } from '../../components/layout/page-header.tsx';
 import { ActiveNotifications } from './active-notifications.tsx';
-import { StatCards } from './stat-cards.tsx';
+import { StatCards } from '../../components/dashboard/stat-cards.tsx';
 import { TodaysSchedule } from './todays-schedule.tsx';
 
 /**

@@ -1,9 +1,9 @@
 import { CalendarDays, FlaskConical, MessageSquare, Users, type LucideIcon } from 'lucide-react';
 import type { TDashboardStats } from '#domain/dashboard';
 import { useDashboardStats } from '../../api/dashboard/dashboard-stats.ts';
-import { ErrorState } from '../../components/error-state.tsx';
-import { Card, CardContent } from '../../components/ui/card.tsx';
-import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { ErrorState } from '../error-state.tsx';
+import { Card, CardContent } from '../ui/card.tsx';
+import { Skeleton } from '../ui/skeleton.tsx';
 
 /** Spec section 2: the small texts under each figure are fixed, not computed. */
 const STAT_CARDS: { key: keyof TDashboardStats; label: string; note: string; icon: LucideIcon; tint: string }[] = [
