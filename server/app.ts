@@ -34,6 +34,7 @@ import { chatRoutes } from './modules/chat/chat.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
+import { loadClinicSettings } from './modules/settings/clinic-settings.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
 import { fileRoutes } from './modules/files/files.routes.ts';
 import { multipartRoutes } from './modules/files/multipart.routes.ts';
@@ -86,23 +87,27 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
 
   const events = options.events ?? createInProcessEventBus((error) => app.log.error({ err: loggableError(error) }, 'event handler failed'));
   const sessions = createSessionCache({ revalidateMs: config.sessionRevalidateMs, maxEntries: 50_000 });
-  const counts = createClinicCounts(db, config);
+  const settings = await loadClinicSettings(db, config, {
+    onError: (error) => app.log.error({ err: loggableError(error) }, 'could not read the clinic settings'),
+  });
+  const counts = createClinicCounts(db, config, () => settings.current().timeZone);
   const patientPages = shortLived<number, { items: TPatient[]; nextCursor: string | null; encoded: string }>({
     ttlMs: CLINIC_COUNTS_TTL_MS, now: () => config.now().getTime(), maxKeys: 8,
   });
-  const deps: Deps = { db, config, events, sessions, counts, files: await openFileStorage(config), patientPages };
+  const deps: Deps = { db, config, events, sessions, counts, files: await openFileStorage(config), patientPages, settings };
   // What this instance keeps in memory hears of every committed change, on any instance.
   events.subscribe(({ event }) => {
     if (event.type === 'session.ended') sessions.forget(event.sessionId);
     if (event.type === 'user.accessChanged') sessions.forgetUser(event.userId);
     if (event.type === 'patient.created' || event.type === 'patient.updated') forgetPatientReads(deps);
     if (event.type === 'appointment.changed') counts.clear();
+    if (event.type === 'settings.changed') void settings.refresh();
   });
   await app.register(errorHandlerPlugin);
   await app.register(cookie);
   await app.register(securityPlugin, { config });
   await app.register(compressionPlugin);
-  await app.register(authPlugin, { db, config, sessions });
+  await app.register(authPlugin, { db, config, sessions, settings });
   await app.register(auditRefusalsPlugin, { db });
   await app.register(inputGuardPlugin);
   await app.register(openApiPlugin);

@@ -45,6 +45,8 @@ const ZEnv = z.object({
   SESSION_IDLE_MINUTES: z.coerce.number().positive().default(30),
   SESSION_MAX_HOURS: z.coerce.number().positive().default(12),
   CLINIC_TIME_ZONE: z.string().default(Intl.DateTimeFormat().resolvedOptions().timeZone),
+  // The web's PRODUCT_NAME (web/src/lib/brand.ts): the name shown until the clinic sets its own.
+  CLINIC_NAME: z.string().trim().min(1).max(100).default('MediCare EHR'),
   WEB_DIST: z.string().default('./dist/web'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   OIDC_ISSUER: z.string().url().optional(),
@@ -72,6 +74,7 @@ export interface Config {
   publicUrl: string | undefined;
   /** Proxies trusted for X-Forwarded-For/-Proto: none, a number of hops, or their addresses. */
   trustProxy: false | number | string[];
+  /** The idle timeout's default; the Settings tab may replace it (deps.settings gives the one in force). */
   sessionIdleMs: number;
   sessionMaxMs: number;
   /**
@@ -79,7 +82,10 @@ export interface Config {
    * through the app reach it at once (events); this bounds anything else (docs/security.md).
    */
   sessionRevalidateMs: number;
+  /** The clinic's time zone's default; the Settings tab may replace it (deps.settings gives the one in force). */
   clinicTimeZone: string;
+  /** The clinic's name's default (CLINIC_NAME), shown in the top bar until the clinic sets its own. */
+  clinicName: string;
   webDist: string;
   logLevel: string;
   oidc: { issuer: string; clientId: string; clientSecret: string } | undefined;
@@ -141,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionMaxMs: e.SESSION_MAX_HOURS * 3_600_000,
     sessionRevalidateMs: 2_000,
     clinicTimeZone: e.CLINIC_TIME_ZONE,
+    clinicName: e.CLINIC_NAME,
     webDist: path.resolve(e.WEB_DIST),
     logLevel: e.LOG_LEVEL,
     oidc: e.OIDC_ISSUER

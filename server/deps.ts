@@ -6,6 +6,7 @@ import type { TPatient } from '#domain/patients';
 import type { ShortLived } from './cache/short-lived.ts';
 import type { ClinicCounts } from './modules/dashboard/clinic-counts.ts';
 import type { FileStorage } from './storage/storage.ts';
+import type { ClinicSettingsHolder } from './modules/settings/clinic-settings.ts';
 
 /** What services need from the app; passed in, never read from globals. */
 export interface Deps {
@@ -19,6 +20,8 @@ export interface Deps {
   counts: ClinicCounts;
   /** Where attachment bytes live, and the key upload links are signed with (storage/storage.ts). */
   files: FileStorage;
+  /** The clinic's name, time zone and idle timeout in force (modules/settings/clinic-settings.ts); config holds only their defaults. */
+  settings: ClinicSettingsHolder;
   /** The unfiltered patient list's first page by page size, shared for a few seconds (patients.service.ts). */
   patientPages: ShortLived<number, { items: TPatient[]; nextCursor: string | null; encoded: string }>;
 }

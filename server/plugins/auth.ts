@@ -8,6 +8,7 @@ import type { Db } from '../db/database.ts';
 import { clearSessionCookie, SESSION_COOKIE, setSignedInHint } from '../http/cookies.ts';
 import { forbidden, unauthorized } from '../http/errors.ts';
 import type { SessionCache } from '../modules/auth/session-cache.ts';
+import type { ClinicSettingsHolder } from '../modules/settings/clinic-settings.ts';
 import { resolveSession } from '../modules/auth/session-store.ts';
 
 /**
@@ -34,8 +35,7 @@ declare module 'fastify' {
 }
 
 
-export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; config: Config; sessions: SessionCache }) => {
-  const policy = { idleMs: opts.config.sessionIdleMs, maxMs: opts.config.sessionMaxMs };
+export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; config: Config; sessions: SessionCache; settings: ClinicSettingsHolder }) => {
   app.decorateRequest('user', null);
   app.decorateRequest('sessionToken', null);
 
@@ -54,9 +54,13 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; config
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const access = request.routeOptions.config?.access;
     if (!access) return;
+    // The clinic's settings (the idle timeout among them) are never older than their window here.
+    const settingsRead = opts.settings.refreshIfDue();
+    if (settingsRead) await settingsRead;
     const token = request.cookies[SESSION_COOKIE];
     if (token) {
       request.sessionToken = token;
+      const policy = { idleMs: opts.settings.current().sessionIdleMs, maxMs: opts.config.sessionMaxMs };
       request.user = await resolveSession(opts.db, opts.sessions, token, opts.config.now(), policy);
     }
     // Keep the page's hint true to the session: put it back for a session from before the hint

@@ -24,7 +24,6 @@ export const livePlugin = fp(async (app: FastifyInstance, opts: { deps: Deps }) 
   const { deps } = opts;
   const hub = createHub(deps.db, app.log);
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
-  const policy = { idleMs: deps.config.sessionIdleMs, maxMs: deps.config.sessionMaxMs };
 
   /** What Fastify would call the request's protocol and host; an upgrade never reaches Fastify. */
   const madeTo = (request: IncomingMessage) => {
@@ -38,6 +37,8 @@ export const livePlugin = fp(async (app: FastifyInstance, opts: { deps: Deps }) 
     const origin = request.headers.origin;
     if (!origin || !isOwnOrigin(deps.config, origin, madeTo(request))) return reject(socket, 403, 'Forbidden');
     const token = app.parseCookie(request.headers.cookie ?? '')[SESSION_COOKIE];
+    await deps.settings.refreshIfDue();
+    const policy = { idleMs: deps.settings.current().sessionIdleMs, maxMs: deps.config.sessionMaxMs };
     const user = token ? await resolveSession(deps.db, deps.sessions, token, deps.config.now(), policy) : null;
     if (!token || !user) return reject(socket, 401, 'Unauthorized');
     wss.handleUpgrade(request, socket, head, (ws) => hub.add(ws, user, hashToken(token)));
@@ -51,7 +52,7 @@ export const livePlugin = fp(async (app: FastifyInstance, opts: { deps: Deps }) 
   });
 
   const unsubscribe = deps.events.subscribe((live) => hub.onEvent(live));
-  const runSweep = () => hub.sweep((conn) => sessionIsLive(deps.db, conn.sessionId, deps.config.now()));
+  const runSweep = () => hub.sweep((conn) => sessionIsLive(deps.db, conn.sessionId, deps.config.now(), deps.settings.current().sessionIdleMs));
   const sweep = setInterval(() => {
     runSweep().catch((error: unknown) => app.log.error({ err: loggableError(error) }, 'live sweep failed'));
   }, LIVE_SWEEP_MS);

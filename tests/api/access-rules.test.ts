@@ -5,6 +5,7 @@ import { CAPABILITIES, type TCapability } from '#domain/permissions';
 import { ROLES } from '#domain/roles';
 import { loadConfig } from '../../server/config.ts';
 import { createSessionCache } from '../../server/modules/auth/session-cache.ts';
+import { loadClinicSettings } from '../../server/modules/settings/clinic-settings.ts';
 import { authPlugin } from '../../server/plugins/auth.ts';
 import { anonymous, signInAs } from '../helpers/sign-in.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -23,7 +24,9 @@ describe('access rules', () => {
 
   it('an /api route without one stops the app from starting', async () => {
     const app = Fastify();
-    await app.register(authPlugin, { db: t.db, config: loadConfig({ LOG_LEVEL: 'silent' }), sessions: createSessionCache({ revalidateMs: 0, maxEntries: 1 }) });
+    const config = loadConfig({ LOG_LEVEL: 'silent' });
+    const settings = await loadClinicSettings(t.db, config);
+    await app.register(authPlugin, { db: t.db, config, sessions: createSessionCache({ revalidateMs: 0, maxEntries: 1 }), settings });
     expect(() => app.get('/api/forgotten', async () => 'secret')).toThrow(/declares no access rule/);
     await app.close();
   });

@@ -56,7 +56,7 @@ export const clinicSettings = pgTable('clinic_settings', {
  */
 export const sessions = pgTable('sessions', {
   sid: text('sid').primaryKey(),
-  sess: jsonb('sess').notNull().$type<{ userId: string; createdAt: string; absoluteExpiry: string }>(),
+  sess: jsonb('sess').notNull().$type<{ userId: string; createdAt: string; absoluteExpiry: string; seenAt?: string }>(),
   expire: timestamp('expire', { precision: 6, withTimezone: true, mode: 'date' }).notNull(),
 }, (t) => [index('sessions_expire_idx').on(t.expire)]);
 

@@ -27,7 +27,7 @@ const NOT_FOUND = 'Appointment not found';
 
 /**
  * Appointments visible to the caller (every one, for every role that reads appointments), in
- * time order, a page at a time. Days are the clinic's (CLINIC_TIME_ZONE): an appointment belongs
+ * time order, a page at a time. Days are the clinic's (its time zone setting): an appointment belongs
  * to the day it starts on. The request is recorded once in the audit trail with every patient shown.
  */
 export async function listAppointmentsFor(deps: Deps, ctx: SignedInContext, query: TAppointmentListQuery): Promise<TServedPage<TAppointment>> {
@@ -37,7 +37,7 @@ export async function listAppointmentsFor(deps: Deps, ctx: SignedInContext, quer
 }
 
 function clinicDays(deps: Deps, query: TAppointmentListQuery): TAppointmentFilter {
-  const zone = deps.config.clinicTimeZone;
+  const zone = deps.settings.current().timeZone;
   if (query.date) {
     const { start, end } = zonedDayRange(query.date, zone);
     return { from: start, to: end, patientId: query.patientId };
@@ -54,7 +54,7 @@ function clinicDays(deps: Deps, query: TAppointmentListQuery): TAppointmentFilte
  * appointments that hold their time. Counts only: no patient is named, so nothing is audited.
  */
 export async function dayCountsFor(deps: Deps, query: TDayCountsQuery): Promise<TDayCounts> {
-  const timeZone = deps.config.clinicTimeZone;
+  const timeZone = deps.settings.current().timeZone;
   const days = await countAppointmentsByDay(deps.db, {
     from: startOfZonedDay(query.from, timeZone), to: startOfZonedDay(addDays(query.to, 1), timeZone), timeZone,
   });
@@ -63,7 +63,7 @@ export async function dayCountsFor(deps: Deps, query: TDayCountsQuery): Promise<
 
 /** The clinic's time zone, in which the web shows times and finds today. */
 export function clinicTimeOf(deps: Deps): TClinicTime {
-  return { timeZone: deps.config.clinicTimeZone };
+  return { timeZone: deps.settings.current().timeZone };
 }
 
 export async function getAppointmentFor(deps: Deps, ctx: SignedInContext, id: string): Promise<TAppointment> {
@@ -210,7 +210,7 @@ const stampsOf = (move: NonNullable<ReturnType<typeof findMove<TAppointmentStatu
 
 /** The schedule form's minimum date is today; the server holds the same line, in clinic time. */
 function refuseBeforeToday(deps: Deps, appointmentDate: string, now: Date): void {
-  const zone = deps.config.clinicTimeZone;
+  const zone = deps.settings.current().timeZone;
   if (new Date(appointmentDate) < startOfZonedDay(zonedDate(now, zone), zone)) {
     throw invalid('appointmentDate', 'Must not be before today');
   }
@@ -267,7 +267,7 @@ function staffOf(row: { assignedNurseId: string | null; assignedScribeId: string
 function noticeOf(deps: Deps, row: TAppointmentRow, patient: { firstName: string; lastName: string }): TAppointmentNotice {
   return {
     appointmentId: row.id, patientName: `${patient.firstName} ${patient.lastName}`, start: row.appointmentDate,
-    roomNumber: row.roomNumber, timeZone: deps.config.clinicTimeZone,
+    roomNumber: row.roomNumber, timeZone: deps.settings.current().timeZone,
   };
 }
 

@@ -26,7 +26,7 @@ export async function checkMissingNotes(deps: Deps, ctx: SignedInContext): Promi
     const notesMissing = await claimNotesMissing(tx, now, MISSING_NOTES_BATCH);
     const visitsMissed = await claimVisitsMissed(tx, now, MISSING_NOTES_BATCH);
     const notice = (a: TClaimed): TAppointmentNotice => ({
-      appointmentId: a.id, patientName: a.patientName, start: new Date(a.start), roomNumber: a.roomNumber, timeZone: deps.config.clinicTimeZone,
+      appointmentId: a.id, patientName: a.patientName, start: new Date(a.start), roomNumber: a.roomNumber, timeZone: deps.settings.current().timeZone,
     });
 
     let sent = 0;

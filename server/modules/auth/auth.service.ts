@@ -61,7 +61,7 @@ export async function login(deps: Deps, ctx: RequestContext, input: TLogin): Pro
 export async function beginSession(deps: Deps, tx: Queryable, raise: Raise, ctx: SignedInContext, action: string): Promise<string> {
   const { config } = deps;
   if (ctx.sessionToken) await endSession(tx, raise, deps.sessions, ctx.sessionToken);
-  const token = await createSession(tx, ctx.user.id, config.now(), { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs });
+  const token = await createSession(tx, ctx.user.id, config.now(), { idleMs: deps.settings.current().sessionIdleMs, maxMs: config.sessionMaxMs });
   await recordAudit(tx, ctx, { action, entityType: 'user', entityId: ctx.user.id });
   return token;
 }

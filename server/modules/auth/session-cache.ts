@@ -19,6 +19,10 @@ export interface CachedSession {
   absoluteMs: number;
   /** The idle deadline as last written to the database. */
   storedExpireMs: number;
+  /** The last request, in memory: the idle timeout in force now is measured from it (it may have been shortened). */
+  seenMs: number;
+  /** The last request as last written to the database (`sess.seenAt`). */
+  storedSeenMs: number;
   /** When the database last confirmed the session and the user. */
   verifiedMs: number;
 }

@@ -20,7 +20,7 @@ export async function createSession(q: Queryable, userId: string, now: Date, pol
   const absoluteExpiry = new Date(now.getTime() + policy.maxMs);
   await q.insert(sessions).values({
     sid: hashToken(token),
-    sess: { userId, createdAt: now.toISOString(), absoluteExpiry: absoluteExpiry.toISOString() },
+    sess: { userId, createdAt: now.toISOString(), absoluteExpiry: absoluteExpiry.toISOString(), seenAt: now.toISOString() },
     expire: new Date(Math.min(now.getTime() + policy.idleMs, absoluteExpiry.getTime())),
   });
   return token;
@@ -34,21 +34,30 @@ export async function createSession(q: Queryable, userId: string, now: Date, pol
  * request and is written only when it moved by more than a step, never past the absolute
  * lifetime. (A read-only statement is what keeps the miss cheap: the data-modifying CTE it
  * replaced cost a write path on every request.)
+ *
+ * `policy.idleMs` is the idle timeout in force now (the Settings tab may change it): a session
+ * also ends once it has been idle that long since its last request (`seenAt`), even when its
+ * stored deadline, slid under a longer timeout, is later (docs/security.md).
  */
 export async function resolveSession(q: Queryable, cache: SessionCache, token: string, now: Date, policy: SessionPolicy): Promise<TCurrentUser | null> {
   const sid = hashToken(token);
   const nowMs = now.getTime();
   const cached = cache.get(sid, nowMs);
-  if (cached) {
+  if (cached && nowMs - cached.seenMs < policy.idleMs) {
     await slideIdleDeadline(q, sid, cached, nowMs, policy);
     return cached.user;
   }
+  if (cached) cache.forget(sid);
   const [row] = await preparedRows<Record<string, unknown>>(q, 'resolve_session', sql`
-    select s.expire, s.sess->>'absoluteExpiry' as absolute_expiry, u.id, u.email, u.first_name, u.last_name, u.role
+    select s.expire, s.sess->>'absoluteExpiry' as absolute_expiry, s.sess->>'seenAt' as seen_at,
+      u.id, u.email, u.first_name, u.last_name, u.role
     from sessions s join users u on u.id = (s.sess->>'userId')::uuid
-    where s.sid = ${sid} and s.expire > ${now.toISOString()}::timestamptz and u.is_active`);
+    where s.sid = ${sid} and s.expire > ${now.toISOString()}::timestamptz and u.is_active
+      and ${notIdleSince(now, policy.idleMs)}`);
   if (!row) return null;
   const storedExpireMs = new Date(row.expire as string | Date).getTime();
+  // A session from before `seenAt` was kept has only its stored deadline to go by.
+  const storedSeenMs = row.seen_at ? new Date(String(row.seen_at)).getTime() : Number.NEGATIVE_INFINITY;
   const entry: CachedSession = {
     user: {
       id: String(row.id),
@@ -60,6 +69,8 @@ export async function resolveSession(q: Queryable, cache: SessionCache, token: s
     expireMs: storedExpireMs,
     absoluteMs: new Date(String(row.absolute_expiry)).getTime(),
     storedExpireMs,
+    seenMs: nowMs,
+    storedSeenMs,
     verifiedMs: nowMs,
   };
   await slideIdleDeadline(q, sid, entry, nowMs, policy);
@@ -67,19 +78,40 @@ export async function resolveSession(q: Queryable, cache: SessionCache, token: s
   return entry.user;
 }
 
+/** The session's last request, as stored, is within the idle time (a session with none stored passes). */
+const notIdleSince = (now: Date, idleMs: number) =>
+  sql`coalesce((s.sess->>'seenAt')::timestamptz > ${new Date(now.getTime() - idleMs).toISOString()}::timestamptz, true)`;
+
 /**
- * The idle deadline is written when it would move by more than a tenth of the idle time, at
- * most a minute: rare writes for the usual 30 minutes, and a short idle time still slides (a
- * fixed minute never moved a one-minute deadline at all).
+ * The last request and the idle deadline are written when the stored last request is more than
+ * a tenth of the idle time old, at most a minute: rare writes for the usual 30 minutes, and a
+ * short idle time still slides (a fixed minute never moved a one-minute deadline at all). The
+ * deadline written is the one the idle time in force gives, so it moves back when that was
+ * shortened.
  */
 const slideStepMs = (policy: SessionPolicy) => Math.min(60_000, policy.idleMs / 10);
 
 async function slideIdleDeadline(q: Queryable, sid: string, entry: CachedSession, nowMs: number, policy: SessionPolicy): Promise<void> {
   const slideTo = Math.min(nowMs + policy.idleMs, entry.absoluteMs);
-  entry.expireMs = Math.max(entry.expireMs, slideTo);
-  if (entry.storedExpireMs >= slideTo - slideStepMs(policy)) return;
-  await q.update(sessions).set({ expire: new Date(slideTo) }).where(eq(sessions.sid, sid));
+  entry.seenMs = nowMs;
+  entry.expireMs = slideTo;
+  if (entry.storedSeenMs >= nowMs - slideStepMs(policy) && entry.storedExpireMs <= slideTo) return;
+  const seenAt = new Date(nowMs).toISOString();
+  await q.update(sessions)
+    .set({ expire: new Date(slideTo), sess: sql`jsonb_set(${sessions.sess}, '{seenAt}', to_jsonb(${seenAt}::text))` })
+    .where(eq(sessions.sid, sid));
   entry.storedExpireMs = slideTo;
+  entry.storedSeenMs = nowMs;
+}
+
+/**
+ * A shorter idle timeout, saved: every session idle longer than it ends now (its deadline moves
+ * to its last request plus the new time), so lengthening the timeout later cannot revive it.
+ */
+export async function endSessionsIdleLongerThan(q: Queryable, idleMs: number, now: Date): Promise<void> {
+  const deadline = sql`(${sessions.sess}->>'seenAt')::timestamptz + ${idleMs}::float8 * interval '1 millisecond'`;
+  await q.update(sessions).set({ expire: sql`${deadline}` })
+    .where(sql`${sessions.sess} ? 'seenAt' and ${sessions.expire} > ${deadline} and ${sessions.expire} > ${now.toISOString()}::timestamptz`);
 }
 
 /**
@@ -93,11 +125,12 @@ export async function endSession(q: Queryable, raise: Raise, cache: SessionCache
   raise({ type: 'session.ended', sessionId: sid });
 }
 
-/** Whether a session (by its stored id) is still unexpired and its user still active. */
-export async function sessionIsLive(q: Queryable, sid: string, now: Date): Promise<boolean> {
+/** Whether a session (by its stored id) is still unexpired under the idle time in force, and its user still active. */
+export async function sessionIsLive(q: Queryable, sid: string, now: Date, idleMs: number): Promise<boolean> {
   const rows = await preparedRows<{ ok: number }>(q, 'session_is_live', sql`
     select 1 as ok from sessions s join users u on u.id = (s.sess->>'userId')::uuid
-    where s.sid = ${sid} and s.expire > ${now.toISOString()}::timestamptz and u.is_active`);
+    where s.sid = ${sid} and s.expire > ${now.toISOString()}::timestamptz and u.is_active
+      and ${notIdleSince(now, idleMs)}`);
   return rows.length > 0;
 }
 

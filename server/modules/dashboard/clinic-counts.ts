@@ -19,22 +19,24 @@ export const CLINIC_COUNTS_TTL_MS = 5_000;
  * once for everyone rather than once per request (counting every active patient costs more the
  * larger the clinic), keyed by the clinic's day.
  */
-export function createClinicCounts(db: Db, config: Config): ClinicCounts {
+export function createClinicCounts(db: Db, config: Config, clinicTimeZone: () => string): ClinicCounts {
   const cache = shortLived<string, TClinicCounts>({ ttlMs: CLINIC_COUNTS_TTL_MS, now: () => config.now().getTime(), maxKeys: 2 });
-  // The clinic's day is worked out again only once it has ended (it is asked on every request).
-  let today: { day: string; start: Date; end: Date } | null = null;
+  // The clinic's day is worked out again only once it has ended, or the clinic's zone changed
+  // (it is asked on every request).
+  let today: { zone: string; day: string; start: Date; end: Date } | null = null;
   const clinicDay = () => {
     const now = config.now();
-    if (!today || now < today.start || now >= today.end) {
-      const day = zonedDate(now, config.clinicTimeZone);
-      today = { day, ...zonedDayRange(day, config.clinicTimeZone) };
+    const zone = clinicTimeZone();
+    if (!today || today.zone !== zone || now < today.start || now >= today.end) {
+      const day = zonedDate(now, zone);
+      today = { zone, day, ...zonedDayRange(day, zone) };
     }
     return today;
   };
   return {
     get() {
-      const { day, start, end } = clinicDay();
-      return cache.get(day, () => clinicCounts(db, { start, end }));
+      const { zone, day, start, end } = clinicDay();
+      return cache.get(`${zone} ${day}`, () => clinicCounts(db, { start, end }));
     },
     clear: () => cache.clear(),
   };

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+
+/** The idle timeout's range (the database holds the same line: clinic_settings_idle_range). */
+export const SESSION_IDLE_MINUTES_MIN = 5;
+export const SESSION_IDLE_MINUTES_MAX = 480;
+export const CLINIC_NAME_MAX = 100;
+/** The column's width (clinic_settings.time_zone); the longest IANA name is 30. */
+const TIME_ZONE_MAX = 64;
+
+/** Letters, digits, '_', '+', '-', in '/'-separated parts: the shape of every IANA name (not an offset like +05:00). */
+const IANA_SHAPE = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/;
+
+/** The zone names this engine lists (the browser's and the server's ICU may list a few differently). */
+export function timeZoneNames(): string[] {
+  const intl = Intl as { supportedValuesOf?: (key: 'timeZone') => string[] };
+  return intl.supportedValuesOf ? intl.supportedValuesOf('timeZone') : [];
+}
+
+let listed: Set<string> | null = null;
+
+/**
+ * Whether a name is an IANA time zone, written as the database names it: one the engine lists,
+ * 'UTC', or a link it knows (US/Eastern, Asia/Kolkata where the engine still says
+ * Asia/Calcutta). A name Intl accepts only after fixing its letter case (america/new_york) is
+ * refused, and so is an offset.
+ */
+export function isTimeZoneName(name: string): boolean {
+  if (name.length > TIME_ZONE_MAX || !IANA_SHAPE.test(name)) return false;
+  let resolved: string;
+  try {
+    resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    return false;
+  }
+  listed ??= new Set(timeZoneNames());
+  if (name === 'UTC' || name === resolved || listed.has(name)) return true;
+  return resolved.toLowerCase() !== name.toLowerCase();
+}
+
+export const ZUpdateClinicSettings = z.object({
+  clinicName: z.string({ error: 'Clinic name is required' }).trim()
+    .min(1, 'Clinic name is required').max(CLINIC_NAME_MAX, `At most ${CLINIC_NAME_MAX} characters`),
+  timeZone: z.string({ error: 'Time zone is required' }).trim()
+    .refine(isTimeZoneName, 'Must be an IANA time zone, such as America/New_York'),
+  sessionIdleMinutes: z.number({ error: 'Must be a whole number of minutes' })
+    .int('Must be a whole number of minutes')
+    .min(SESSION_IDLE_MINUTES_MIN, `At least ${SESSION_IDLE_MINUTES_MIN} minutes`)
+    .max(SESSION_IDLE_MINUTES_MAX, `At most ${SESSION_IDLE_MINUTES_MAX} minutes`),
+}).strict();
+export type TUpdateClinicSettings = z.infer<typeof ZUpdateClinicSettings>;
+export type TUpdateClinicSettingsInput = z.input<typeof ZUpdateClinicSettings>;
+
+const ZSettingValues = z.object({
+  clinicName: z.string(),
+  timeZone: z.string(),
+  /** Minutes; a default from the environment may be fractional or outside the form's range. */
+  sessionIdleMinutes: z.number(),
+});
+
+/** GET/PUT /api/admin/settings: the values in force, and the environment's defaults they replace. */
+export const ZClinicSettings = ZSettingValues.extend({
+  defaults: ZSettingValues,
+  /** When an admin last saved them; null while every value is the environment's. */
+  updatedAt: z.string().nullable(),
+});
+export type TClinicSettings = z.infer<typeof ZClinicSettings>;
+
+/** GET /api/clinic: what every signed-in user's screens show (the top bar's name). */
+export const ZClinicInfo = z.object({ name: z.string(), timeZone: z.string() });
+export type TClinicInfo = z.infer<typeof ZClinicInfo>;

@@ -1,0 +1,83 @@
+import { isTimeZoneName } from '#domain/settings';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import { readStoredSettings, type TStoredSettings } from './settings.queries.ts';
+
+/** The settings in force on this instance: what an admin saved, else the environment's default. */
+export interface TEffectiveSettings {
+  clinicName: string;
+  timeZone: string;
+  sessionIdleMs: number;
+}
+
+/**
+ * The clinic's settings as this instance knows them, read synchronously by every request
+ * (deps.settings.current()). How a change reaches it:
+ * - a save through the app raises `settings.changed`, which every instance hears (over
+ *   LISTEN/NOTIFY between instances) and answers by reading the row again;
+ * - anything else (a change made in SQL by hand, an event lost with a connection) is seen once
+ *   the copy is `revalidateMs` old: the auth hook awaits `refreshIfDue()` before resolving the
+ *   session, so no request is answered from a copy older than that (docs/security.md).
+ */
+export interface ClinicSettingsHolder {
+  current(): TEffectiveSettings;
+  /** Reads the row again (after a change); reads made before a later one never overwrite it. */
+  refresh(): Promise<void>;
+  /** A read, when the copy is older than `revalidateMs` (the one already under way, if any); else undefined. */
+  refreshIfDue(): Promise<void> | undefined;
+}
+
+/** How long an instance answers from its copy before reading the settings row again. */
+export const SETTINGS_REVALIDATE_MS = 5_000;
+
+/** The values in force for a stored row: a null column, or a zone this engine does not know, falls back to the default. */
+export function effectiveSettings(stored: TStoredSettings, config: Config): TEffectiveSettings {
+  return {
+    clinicName: stored.clinicName ?? config.clinicName,
+    timeZone: stored.timeZone && isTimeZoneName(stored.timeZone) ? stored.timeZone : config.clinicTimeZone,
+    sessionIdleMs: stored.sessionIdleMinutes === null ? config.sessionIdleMs : stored.sessionIdleMinutes * 60_000,
+  };
+}
+
+/** Reads the settings once (awaited at start, so the first request already has them). */
+export async function loadClinicSettings(db: Db, config: Config, opts: {
+  revalidateMs?: number;
+  onError?: (error: unknown) => void;
+} = {}): Promise<ClinicSettingsHolder> {
+  const revalidateMs = opts.revalidateMs ?? SETTINGS_REVALIDATE_MS;
+  const nowMs = () => config.now().getTime();
+  let value = effectiveSettings(await readStoredSettings(db), config);
+  let readAt = nowMs();
+  // Reads may overlap (an event during a due read): only the latest one started may set the value.
+  let started = 0;
+  let applied = 0;
+  let due: Promise<void> | null = null;
+
+  async function refresh(): Promise<void> {
+    const mine = ++started;
+    const at = nowMs();
+    try {
+      const stored = await readStoredSettings(db);
+      if (mine > applied) {
+        applied = mine;
+        value = effectiveSettings(stored, config);
+      }
+    } catch (error) {
+      // The last values known stay in force; the next due read tries again.
+      opts.onError?.(error);
+    } finally {
+      readAt = Math.max(readAt, at);
+    }
+  }
+
+  return {
+    current: () => value,
+    refresh,
+    refreshIfDue() {
+      if (due) return due;
+      if (nowMs() - readAt < revalidateMs) return undefined;
+      due = refresh().finally(() => { due = null; });
+      return due;
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import type { TClinicInfo, TClinicSettings, TUpdateClinicSettings } from '#domain/settings';
+import type { Config } from '../../config.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import type { Deps } from '../../deps.ts';
+import type { SignedInContext } from '../../http/request-context.ts';
+import { recordAudit } from '../audit/audit.ts';
+import { endSessionsIdleLongerThan } from '../auth/session-store.ts';
+import { effectiveSettings } from './clinic-settings.ts';
+import { lockStoredSettings, readStoredSettings, writeStoredSettings, type TStoredSettings } from './settings.queries.ts';
+
+const minutesOf = (ms: number) => ms / 60_000;
+/** The row is there from the start (migration 0011), all nulls, with the time of the migration. */
+const saved = (stored: TStoredSettings) => stored.clinicName !== null || stored.timeZone !== null || stored.sessionIdleMinutes !== null;
+
+function settingsOf(stored: TStoredSettings, config: Config): TClinicSettings {
+  const now = effectiveSettings(stored, config);
+  return {
+    clinicName: now.clinicName,
+    timeZone: now.timeZone,
+    sessionIdleMinutes: minutesOf(now.sessionIdleMs),
+    defaults: { clinicName: config.clinicName, timeZone: config.clinicTimeZone, sessionIdleMinutes: minutesOf(config.sessionIdleMs) },
+    updatedAt: saved(stored) ? stored.updatedAt?.toISOString() ?? null : null,
+  };
+}
+
+/** The settings in force, read from the database (not this instance's copy: the admin sees what is stored). */
+export async function getClinicSettings(deps: Deps): Promise<TClinicSettings> {
+  return settingsOf(await readStoredSettings(deps.db), deps.config);
+}
+
+/**
+ * Saves all three settings at once. In the same transaction: the audit row (ids only) and
+ * `settings.changed`, which every instance answers by reading them again. A shorter idle
+ * timeout also ends, there and then, every session already idle for longer (the rule in
+ * docs/security.md), so lengthening it again later cannot revive them.
+ */
+export async function updateClinicSettings(deps: Deps, ctx: SignedInContext, input: TUpdateClinicSettings): Promise<TClinicSettings> {
+  const now = deps.config.now();
+  await inTransaction(deps, async (tx, raise) => {
+    const before = effectiveSettings(await lockStoredSettings(tx), deps.config);
+    await writeStoredSettings(tx, input, ctx.user.id, now);
+    const idleMs = input.sessionIdleMinutes * 60_000;
+    if (idleMs < before.sessionIdleMs) await endSessionsIdleLongerThan(tx, idleMs, now);
+    await recordAudit(tx, ctx, { action: 'settings.update', entityType: 'clinic_settings' });
+    raise({ type: 'settings.changed', actorId: ctx.user.id });
+  });
+  // This instance answers with the new values from the next request on, not only once its event arrives.
+  await deps.settings.refresh();
+  return getClinicSettings(deps);
+}
+
+/** What every signed-in user's screens show: no defaults, no session figures. */
+export function clinicInfoOf(deps: Deps): TClinicInfo {
+  const { clinicName, timeZone } = deps.settings.current();
+  return { name: clinicName, timeZone };
+}
