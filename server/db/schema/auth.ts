@@ -108,4 +108,10 @@ export const auditEvents = pgTable('audit_events', {
   // "Who saw patient X" stays one indexed query: patient_id = X or patient_ids @> {X}.
   index('audit_events_patient_ids_idx').using('gin', t.patientIds),
   index('audit_events_actor_idx').on(t.actorId, t.at),
+  // The viewer's filters, newest first by seq (docs/decisions/audit-chain.md, EXPLAIN on 600,000
+  // rows): a rare action, an old date range and the refused attempts would otherwise read the
+  // whole table. The action index also lists the distinct actions by skip scan.
+  index('audit_events_action_idx').on(t.action, t.seq),
+  index('audit_events_at_idx').on(t.at),
+  index('audit_events_refused_idx').on(t.seq).where(sql`${t.outcome} <> 'allowed'`),
 ]);
