@@ -3,6 +3,7 @@ import type { Ref } from 'react';
 import { Link } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
 import { ROLE_LABELS } from '#domain/roles';
+import { useClinic } from '../../api/settings/clinic.ts';
 import { LOGOUT_PATH, PRODUCT_NAME } from '../../lib/brand.ts';
 import { fullName, userInitial } from '../../lib/user-display.ts';
 import { Button } from '../ui/button.tsx';
@@ -18,6 +19,8 @@ interface TopBarProps {
 }
 
 export function TopBar({ user, sidebarOpen, onToggleSidebar, toggleButtonRef }: TopBarProps) {
+  // The clinic's own name (Admin Panel → Settings); the product's while it loads.
+  const clinicName = useClinic().data?.name ?? PRODUCT_NAME;
   return (
     <header className="z-20 flex h-16 shrink-0 items-center gap-2 border-b bg-white px-2 sm:gap-4 sm:px-4">
       <Button
@@ -33,11 +36,11 @@ export function TopBar({ user, sidebarOpen, onToggleSidebar, toggleButtonRef }: 
         <Menu className="size-5" aria-hidden="true" />
       </Button>
 
-      <Link href="/" className="flex items-center gap-2 rounded-md font-semibold text-slate-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
+      <Link href="/" className="flex min-w-0 items-center gap-2 rounded-md font-semibold text-slate-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
         <span className="flex size-8 items-center justify-center rounded-md bg-primary text-white">
           <Stethoscope className="size-4" aria-hidden="true" />
         </span>
-        <span className="text-base sm:text-lg">{PRODUCT_NAME}</span>
+        <span className="truncate text-base sm:text-lg" title={clinicName} data-testid="clinic-name">{clinicName}</span>
       </Link>
 
       <SearchBox />

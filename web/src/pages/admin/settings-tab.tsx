@@ -1,6 +1,144 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMemo, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import type { TCurrentUser } from '#domain/auth';
+import type { TFieldError } from '#domain/errors';
+import {
+  CLINIC_NAME_MAX, SESSION_IDLE_MINUTES_MAX, SESSION_IDLE_MINUTES_MIN, timeZoneNames, ZUpdateClinicSettings,
+  type TClinicSettings, type TUpdateClinicSettings, type TUpdateClinicSettingsInput,
+} from '#domain/settings';
+import { useClinicSettings } from '../../api/settings/clinic-settings.ts';
+import { useUpdateClinicSettings } from '../../api/settings/update-clinic-settings.ts';
+import { ErrorState } from '../../components/error-state.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { FormField, type TFieldControlProps } from '../../components/ui/form-field.tsx';
+import { Input } from '../../components/ui/input.tsx';
+import { LoadingBlock, Spinner } from '../../components/ui/spinner.tsx';
+import { placeFieldErrors } from '../../lib/form-errors.ts';
+import { reportMutationError } from '../../lib/mutation-errors.ts';
+import { toast } from '../../lib/toast.ts';
 
-/** The Admin Panel's settings tab (issue 20): being built. */
+const FIELDS = ['clinicName', 'timeZone', 'sessionIdleMinutes'] as const;
+const ZONES_LIST_ID = 'settings-time-zones';
+
+/** The Admin Panel's Settings tab (issue 20): the clinic's name, time zone and idle timeout. */
 export function SettingsTab(_props: { user: TCurrentUser }) {
-  return <p className="text-sm text-slate-600">Coming soon.</p>;
+  const settings = useClinicSettings();
+  if (settings.isPending) return <LoadingBlock />;
+  if (settings.isError) return <ErrorState title="Could not load the clinic settings" error={settings.error} onRetry={() => void settings.refetch()} />;
+  return <SettingsForm settings={settings.data} />;
+}
+
+const valuesOf = (s: TClinicSettings): TUpdateClinicSettingsInput => ({
+  clinicName: s.clinicName, timeZone: s.timeZone, sessionIdleMinutes: s.sessionIdleMinutes,
+});
+
+/** A hint under a control, read with it (and with its error, when there is one). */
+const withHint = (control: TFieldControlProps, hintId: string): TFieldControlProps => ({
+  ...control, 'aria-describedby': [control['aria-describedby'], hintId].filter(Boolean).join(' '),
+});
+
+function SettingsForm({ settings }: { settings: TClinicSettings }) {
+  const save = useUpdateClinicSettings();
+  const [formError, setFormError] = useState<TFieldError[]>([]);
+  const form = useForm<TUpdateClinicSettingsInput, unknown, TUpdateClinicSettings>({
+    resolver: zodResolver(ZUpdateClinicSettings),
+    defaultValues: valuesOf(settings),
+  });
+  const { register, handleSubmit, reset, formState: { errors } } = form;
+  // The browser's list, with the zone in force first if the browser does not list it.
+  const zones = useMemo(() => {
+    const listed = timeZoneNames();
+    return listed.includes(settings.timeZone) ? listed : [settings.timeZone, ...listed];
+  }, [settings.timeZone]);
+  const { defaults } = settings;
+
+  const onSubmit = handleSubmit((values) => {
+    setFormError([]);
+    save.mutate(values, {
+      onSuccess: (saved) => {
+        reset(valuesOf(saved));
+        toast({ title: 'Settings saved', description: 'Every user sees them from their next request.', variant: 'success' });
+      },
+      onError: (error) => {
+        const described = reportMutationError(error, 'Failed to save the settings');
+        if (described) setFormError(placeFieldErrors(form, described.fieldErrors, FIELDS));
+      },
+    });
+  });
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Clinic settings</CardTitle>
+        <CardDescription>
+          Apply to every user at once, without a restart. Left unsaved, each takes its default from the server's environment.
+        </CardDescription>
+      </CardHeader>
+      <form onSubmit={onSubmit} noValidate autoComplete="off" aria-label="Clinic settings">
+        <CardContent className="grid max-w-xl gap-5">
+          <FormField id="settings-clinic-name" label="Clinic name" required error={errors.clinicName?.message} testId="clinicName">
+            {(control) => (
+              <>
+                <Input {...withHint(control, 'settings-clinic-name-hint')} maxLength={CLINIC_NAME_MAX} required {...register('clinicName')} />
+                <p id="settings-clinic-name-hint" className="text-xs text-slate-600">Shown in the top bar. Default: {defaults.clinicName}</p>
+              </>
+            )}
+          </FormField>
+
+          <FormField id="settings-time-zone" label="Time zone" required error={errors.timeZone?.message} testId="timeZone">
+            {(control) => (
+              <>
+                <Input {...withHint(control, 'settings-time-zone-hint')} list={ZONES_LIST_ID} spellCheck={false} required {...register('timeZone')} />
+                <datalist id={ZONES_LIST_ID}>
+                  {zones.map((zone) => <option key={zone} value={zone} />)}
+                </datalist>
+                <p id="settings-time-zone-hint" className="text-xs text-slate-600">
+                  An IANA name, such as America/New_York: appointment times and "today" are the clinic's. Default: {defaults.timeZone}
+                </p>
+              </>
+            )}
+          </FormField>
+
+          <FormField id="settings-idle" label="Idle timeout (minutes)" required error={errors.sessionIdleMinutes?.message} testId="sessionIdleMinutes">
+            {(control) => (
+              <>
+                <Input
+                  {...withHint(control, 'settings-idle-hint')}
+                  type="number"
+                  inputMode="numeric"
+                  min={SESSION_IDLE_MINUTES_MIN}
+                  max={SESSION_IDLE_MINUTES_MAX}
+                  step={1}
+                  required
+                  className="max-w-40"
+                  {...register('sessionIdleMinutes', { valueAsNumber: true })}
+                />
+                <p id="settings-idle-hint" className="text-xs text-slate-600">
+                  {SESSION_IDLE_MINUTES_MIN} to {SESSION_IDLE_MINUTES_MAX}. A session without a request for this long ends, including
+                  sessions already open. Default: {defaults.sessionIdleMinutes}
+                </p>
+              </>
+            )}
+          </FormField>
+
+          {formError.length > 0 && (
+            <ul role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+              {formError.map((e) => <li key={`${e.path}${e.message}`}>{e.message}</li>)}
+            </ul>
+          )}
+        </CardContent>
+        <CardFooter className="flex-col items-start gap-3 sm:flex-row sm:items-center">
+          <Button type="submit" disabled={save.isPending} data-testid="settings-save">
+            {save.isPending && <Spinner className="size-4 text-white" />}
+            {save.isPending ? 'Saving...' : 'Save settings'}
+          </Button>
+          {settings.updatedAt && (
+            <p className="text-xs text-slate-600">Last saved {new Date(settings.updatedAt).toLocaleString()}</p>
+          )}
+        </CardFooter>
+      </form>
+    </Card>
+  );
 }

@@ -1,0 +1,78 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { TClinicSettings } from '#domain/settings';
+import { api } from './helpers/api.ts';
+import { signInAs } from './helpers/auth.ts';
+import { seriousA11yViolations } from './helpers/axe.ts';
+import { MOBILE_VIEWPORT } from './helpers/browser.ts';
+import { toastText, uniqueWord } from './helpers/page.ts';
+import { useE2E } from './helpers/suite.ts';
+
+const e2e = useE2E();
+
+const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+async function openSettings(page: Page) {
+  await signInAs(page, 'admin');
+  await page.goto('/admin?tab=settings');
+  await page.getByRole('form', { name: 'Clinic settings' }).waitFor();
+}
+
+describe('Admin Panel, Settings tab', () => {
+  it('saves a new clinic name, which the top bar shows at once and after a reload', async () => {
+    const { page } = e2e;
+    await openSettings(page);
+    expect(await page.getByTestId('clinic-name').textContent()).toBe('MediCare EHR');
+    expect(await page.getByLabel('Time zone').inputValue()).not.toBe('');
+    expect(await page.getByLabel('Idle timeout (minutes)').inputValue()).toBe('30');
+
+    const name = `Clinic ${uniqueWord()}`;
+    await page.getByLabel('Clinic name').fill(name);
+    await page.getByLabel('Time zone').fill('Europe/Lisbon');
+    await page.getByLabel('Idle timeout (minutes)').fill('45');
+    await page.getByTestId('settings-save').click();
+    await toastText(page, 'Settings saved').waitFor();
+    await page.getByTestId('clinic-name').getByText(name, { exact: true }).waitFor();
+
+    const { json } = await api<TClinicSettings>(page, 'GET', '/api/admin/settings');
+    expect(json).toMatchObject({ clinicName: name, timeZone: 'Europe/Lisbon', sessionIdleMinutes: 45 });
+    await page.reload();
+    await page.getByRole('form', { name: 'Clinic settings' }).waitFor();
+    expect(await page.getByTestId('clinic-name').textContent()).toBe(name);
+    expect(await page.getByLabel('Clinic name').inputValue()).toBe(name);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+
+  it('shows each refused value in red under its field, and saves nothing', async () => {
+    const { page } = e2e;
+    await openSettings(page);
+    const before = (await api<TClinicSettings>(page, 'GET', '/api/admin/settings')).json;
+    await page.getByLabel('Clinic name').fill('   ');
+    await page.getByLabel('Time zone').fill('Mars/Olympus_Mons');
+    await page.getByLabel('Idle timeout (minutes)').fill('4');
+    await page.getByTestId('settings-save').click();
+
+    expect(await page.getByTestId('clinicName-error').textContent()).toBe('Clinic name is required');
+    expect(await page.getByTestId('timeZone-error').textContent()).toBe('Must be an IANA time zone, such as America/New_York');
+    expect(await page.getByTestId('sessionIdleMinutes-error').textContent()).toBe('At least 5 minutes');
+    expect(await page.getByLabel('Idle timeout (minutes)').getAttribute('aria-invalid')).toBe('true');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    // The server refuses the same on its own, naming the field.
+    const refused = await api<{ errors: { path: string }[] }>(page, 'PUT', '/api/admin/settings', { ...before, clinicName: 'X', sessionIdleMinutes: 481, defaults: undefined, updatedAt: undefined });
+    expect(refused.status).toBe(400);
+    expect(refused.json.errors.map((e) => e.path)).toEqual(['sessionIdleMinutes']);
+    expect((await api<TClinicSettings>(page, 'GET', '/api/admin/settings')).json).toEqual(before);
+  });
+
+  it('fits 375 px: nothing scrolls sideways, the save button is reachable, axe-clean', async () => {
+    const page = await e2e.newPage({ viewport: MOBILE_VIEWPORT });
+    await openSettings(page);
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    const save = (await page.getByTestId('settings-save').boundingBox())!;
+    expect(save.x + save.width).toBeLessThanOrEqual(MOBILE_VIEWPORT.width);
+    const field = (await page.getByLabel('Time zone').boundingBox())!;
+    expect(field.x + field.width).toBeLessThanOrEqual(MOBILE_VIEWPORT.width);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+});
