@@ -1,4 +1,4 @@
-import { CalendarDays, Mail, Pencil, Phone, ShieldCheck } from 'lucide-react';
+import { CalendarDays, History, Mail, Pencil, Phone, ShieldCheck } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import type { TPatient } from '#domain/patients';
@@ -8,9 +8,13 @@ import { Card } from '../../components/ui/card.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { cn } from '../../lib/utils.ts';
 import { formatDateOfBirth, fullName } from '../../lib/patient-format.ts';
+import { adminHref } from '../admin/admin-tabs.ts';
 
-/** Spec section 2: name, email, 'Active', phone, date of birth, insurance, each with its fallback text. */
-export function PatientCard({ patient, onEdit }: { patient: TPatient; onEdit?: (patient: TPatient) => void }) {
+/**
+ * Spec section 2: name, email, 'Active', phone, date of birth, insurance, each with its fallback
+ * text. `showAccessLog` (audit.read): a link to the audit trail filtered to this patient.
+ */
+export function PatientCard({ patient, onEdit, showAccessLog }: { patient: TPatient; onEdit?: (patient: TPatient) => void; showAccessLog?: boolean }) {
   const name = fullName(patient);
   return (
     <Card data-testid="patient-card" data-patient-id={patient.id} className="flex h-full flex-col p-5">
@@ -51,6 +55,14 @@ export function PatientCard({ patient, onEdit }: { patient: TPatient; onEdit?: (
             View<span className="sr-only"> appointments of {name}</span>
           </Link>
         </Button>
+        {showAccessLog && (
+          <Button asChild variant="ghost" size="sm" className="shrink-0 px-2">
+            <Link href={adminHref('audit', { patientId: patient.id })} aria-label={`Who accessed ${name}`} title="Who accessed this patient">
+              <History aria-hidden="true" />
+              Access log
+            </Link>
+          </Button>
+        )}
       </div>
     </Card>
   );

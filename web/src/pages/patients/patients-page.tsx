@@ -47,7 +47,7 @@ export function PatientsPage({ user }: { user: TCurrentUser }) {
         />
       </div>
 
-      <PatientList search={search} onEdit={canWrite ? (patient) => setDialog({ mode: 'edit', patient }) : undefined} />
+      <PatientList search={search} onEdit={canWrite ? (patient) => setDialog({ mode: 'edit', patient }) : undefined} showAccessLog={can(user, 'audit.read')} />
 
       {canWrite && (
         <PatientFormDialog state={dialog} canDeactivate={can(user, 'patients.deactivate')} onClose={() => setDialog(null)} />
