@@ -14,7 +14,7 @@ const DAY_MS = 86_400_000;
  * name, id or text), and the audit trail is for who saw which patient and who changed what.
  */
 export async function analyticsFor(deps: Deps): Promise<TAnalytics> {
-  const timeZone = deps.config.clinicTimeZone;
+  const timeZone = deps.settings.current().timeZone;
   const now = deps.config.now();
   const to = zonedDate(now, timeZone);
   const from = addDays(to, -(ANALYTICS_DAYS - 1));

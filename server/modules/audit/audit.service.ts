@@ -20,7 +20,7 @@ const EXPORT_BATCH = 500;
  * `from` its first instant, `to` up to (not including) the next day's first instant.
  */
 export function auditWhere(deps: Deps, filters: TAuditFilters): TAuditWhere {
-  const zone = deps.config.clinicTimeZone;
+  const zone = deps.settings.current().timeZone;
   const fromAt = filters.from ? (DATE_ONLY.test(filters.from) ? startOfZonedDay(filters.from, zone) : new Date(filters.from)) : undefined;
   const toDate = filters.to && DATE_ONLY.test(filters.to);
   const toAt = filters.to ? (toDate ? startOfZonedDay(addDays(filters.to, 1), zone) : new Date(filters.to)) : undefined;
@@ -95,7 +95,7 @@ function csvRow(r: TAuditRowRead, patientId: string | undefined): string {
 export async function exportAudit(deps: Deps, ctx: SignedInContext, filters: TAuditFilters): Promise<{ fileName: string; stream: Readable }> {
   const where = auditWhere(deps, filters);
   await recordAudit(deps.db, ctx, { action: 'audit.export', entityType: 'audit', patientId: filters.patientId ?? null });
-  const day = zonedDate(deps.config.now(), deps.config.clinicTimeZone).replaceAll('-', '');
+  const day = zonedDate(deps.config.now(), deps.settings.current().timeZone).replaceAll('-', '');
   async function* lines() {
     yield csvLine(AUDIT_CSV_COLUMNS);
     let beforeSeq: number | null = null;
