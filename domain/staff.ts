@@ -19,13 +19,3 @@ export const STAFF_PAGE = { defaultLimit: 500, maxLimit: 1000 } as const;
 
 export const ZStaffQuery = pageQuery(STAFF_PAGE).extend({ role: ZRole.optional() }).strict();
 export type TStaffQuery = z.infer<typeof ZStaffQuery>;
-
-/** GET /api/admin/users: every account, active or not, for the admin panel (first version). */
-export const ZAdminUser = ZStaffMember.extend({
-  email: z.string(),
-  isActive: z.boolean(),
-});
-export type TAdminUser = z.infer<typeof ZAdminUser>;
-export const ZAdminUserList = z.array(ZAdminUser);
-
-export const ZAdminUserQuery = pageQuery(STAFF_PAGE).strict();

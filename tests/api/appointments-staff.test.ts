@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZAdminUser, ZStaffMember } from '#domain/staff';
+import { ZStaffMember } from '#domain/staff';
+import { ZAdminUser } from '#domain/users';
 import { createUser } from '../helpers/factories.ts';
 import { anonymous, signInAs, type SignedIn } from '../helpers/sign-in.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';

@@ -15,6 +15,8 @@ const STATUS: Record<string, number> = {
   'patient.duplicate': 409, 'workflow.illegalMove': 409, 'appointment.conflict': 409,
   'upload.expired': 403, 'upload.invalid': 403, 'upload.used': 403, 'upload.tooLarge': 413, 'upload.badType': 400, 'upload.mismatch': 400,
   'upload.cannotSign': 400, 'upload.badParts': 400, 'upload.closed': 410, 'upload.noCredentials': 501,
+  'user.emailTaken': 409, 'user.lastAdmin': 409, 'user.self': 409, 'user.notSetUp': 409,
+  'link.invalid': 404, 'link.expired': 410, 'link.used': 410,
   'live.invalidMessage': 400, 'live.notYourUser': 403, 'live.notYourRoom': 403,
   'server.internal': 500, 'server.unavailable': 503,
 };

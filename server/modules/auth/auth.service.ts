@@ -7,6 +7,7 @@ import type { Deps } from '../../deps.ts';
 import { HttpError } from '../../http/errors.ts';
 import { actingAs, type RequestContext, type SignedInContext } from '../../http/request-context.ts';
 import { recordAudit } from '../audit/audit.ts';
+import { recordSignIn } from '../users/users.queries.ts';
 import { findUserByEmail, normalizeEmail, toCurrentUser } from './auth.queries.ts';
 import {
   ACCOUNT_POLICY, ADDRESS_POLICY, clearFailures, isKnownSource, lockedFor, PAIR_POLICY, recordFailure, rememberSource, slowdownMs, throttleKeys,
@@ -62,6 +63,7 @@ export async function beginSession(deps: Deps, tx: Queryable, raise: Raise, ctx:
   const { config } = deps;
   if (ctx.sessionToken) await endSession(tx, raise, deps.sessions, ctx.sessionToken);
   const token = await createSession(tx, ctx.user.id, config.now(), { idleMs: deps.settings.current().sessionIdleMs, maxMs: config.sessionMaxMs });
+  await recordSignIn(tx, ctx.user.id, config.now());
   await recordAudit(tx, ctx, { action, entityType: 'user', entityId: ctx.user.id });
   return token;
 }

@@ -5,6 +5,7 @@ import { ZErrorBody } from '#domain/errors';
 import { INLINE_TYPES, ZChatAttachment, ZObjectPath, ZPatientAttachment, ZUploaded, ZUploadURL } from '#domain/files';
 import type { Deps } from '../../deps.ts';
 import { errorResponses } from '../../http/error-body.ts';
+import { originOf } from '../../http/public-origin.ts';
 import { contextOf } from '../../http/request-context.ts';
 import { loggableError } from '../../http/loggable-error.ts';
 import { withRawBodies, uploadedBytes } from './raw-body.ts';
@@ -17,8 +18,6 @@ export const ZLinkQuery = z.object({ expires: z.coerce.number().int(), signature
 /** How often the clean-up of unconfirmed uploads runs; what it removes is a day old anyway. */
 export const CLEANUP_INTERVAL_MS = 15 * 60_000;
 
-/** Where this server is reached: PUBLIC_URL when set, else what the request was sent to. */
-export const originOf = (deps: Deps, request: FastifyRequest) => deps.config.publicUrl?.replace(/\/+$/, '') ?? `${request.protocol}://${request.host}`;
 
 export const fileRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.post('/api/objects/upload', {

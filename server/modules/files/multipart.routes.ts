@@ -6,7 +6,8 @@ import type { Deps } from '../../deps.ts';
 import { errorResponses } from '../../http/error-body.ts';
 import { HttpError } from '../../http/errors.ts';
 import { contextOf } from '../../http/request-context.ts';
-import { originOf, ZLinkQuery } from './files.routes.ts';
+import { originOf } from '../../http/public-origin.ts';
+import { ZLinkQuery } from './files.routes.ts';
 import { requestUpload } from './files.service.ts';
 import {
   abortMultipartUpload, completeMultipartUpload, createMultipartUpload, listUploadedParts, receivePart, signPart,

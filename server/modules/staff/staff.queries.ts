@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { TRole } from '#domain/roles';
-import type { TAdminUser, TStaffMember } from '#domain/staff';
+import type { TStaffMember } from '#domain/staff';
 import { queryRows, type Queryable } from '../../db/database.ts';
 import { after, decodeCursor, takePage, ZCursorText, ZCursorUuid } from '../../db/keyset.ts';
 
@@ -13,7 +13,8 @@ export const decodeUserCursor = (raw: string): TUserCursor => decodeCursor(raw, 
 const SORT_LAST = sql`lower(coalesce(last_name, ''))`;
 const SORT_FIRST = sql`lower(coalesce(first_name, ''))`;
 
-async function pageOfUsers<T>(q: Queryable, columns: SQL, where: SQL[], limit: number, cursor: TUserCursor | null) {
+/** One page of users in name order: the columns to read and the conditions to meet. */
+export async function pageOfUsers<T>(q: Queryable, columns: SQL, where: SQL[], limit: number, cursor: TUserCursor | null) {
   const conditions = [...where];
   if (cursor) conditions.push(after([SORT_LAST, SORT_FIRST, sql`id`], [sql`${cursor[0]}`, sql`${cursor[1]}`, sql`${cursor[2]}::uuid`]));
   const rows = await queryRows<T & { sort_last: string; sort_first: string; id: string }>(q, sql`
@@ -32,7 +33,3 @@ export function listActiveStaff(q: Queryable, opts: { role?: TRole | undefined; 
   return pageOfUsers<TStaffMember>(q, sql`id, first_name as "firstName", last_name as "lastName", role`, where, opts.limit, opts.after);
 }
 
-/** Every account, active or not, in name order (admin panel). */
-export function listUsers(q: Queryable, opts: { limit: number; after: TUserCursor | null }) {
-  return pageOfUsers<TAdminUser>(q, sql`id, email, first_name as "firstName", last_name as "lastName", role, is_active as "isActive"`, [], opts.limit, opts.after);
-}

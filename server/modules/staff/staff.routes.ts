@@ -1,13 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ZAdminUserList, ZAdminUserQuery, ZStaffList, ZStaffQuery } from '#domain/staff';
+import { ZStaffList, ZStaffQuery } from '#domain/staff';
 import type { Deps } from '../../deps.ts';
 import { errorResponses } from '../../http/error-body.ts';
 import { sendPage } from '../../http/paging.ts';
-import { staffFor, usersForAdmin } from './staff.service.ts';
+import { staffFor } from './staff.service.ts';
 
 /**
  * Spec section 7: GET /api/staff (the chat's team picker) and GET /api/scheduler/staff (the
- * schedule form's pickers) for admin and scheduler; GET /api/admin/users for admins.
+ * schedule form's pickers) for admin and scheduler. GET /api/admin/users is user management's
+ * (server/modules/users).
  */
 export const staffRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   for (const url of ['/api/staff', '/api/scheduler/staff']) {
@@ -17,8 +18,4 @@ export const staffRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
     }, async (request, reply) => sendPage(reply, await staffFor(deps, request.query)));
   }
 
-  app.get('/api/admin/users', {
-    config: { access: 'users.manage' },
-    schema: { querystring: ZAdminUserQuery, response: { 200: ZAdminUserList, ...errorResponses } },
-  }, async (request, reply) => sendPage(reply, await usersForAdmin(deps, request.query)));
 };

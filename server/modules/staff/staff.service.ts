@@ -1,7 +1,7 @@
-import type { TAdminUser, TStaffMember, TStaffQuery } from '#domain/staff';
+import type { TStaffMember, TStaffQuery } from '#domain/staff';
 import type { Deps } from '../../deps.ts';
 import type { TServedPage } from '../../http/paging.ts';
-import { decodeUserCursor, listActiveStaff, listUsers } from './staff.queries.ts';
+import { decodeUserCursor, listActiveStaff } from './staff.queries.ts';
 
 /**
  * Staff pickers (schedule form, chat rooms): active users only, never an email. A staff list
@@ -13,9 +13,3 @@ export async function staffFor(deps: Deps, query: TStaffQuery): Promise<TServedP
   return { items, nextCursor, total: null };
 }
 
-/** The admin panel's user list (first version): every account, with its email and whether it is active. */
-export async function usersForAdmin(deps: Deps, query: { limit: number; cursor?: string | undefined }): Promise<TServedPage<TAdminUser>> {
-  const after = query.cursor ? decodeUserCursor(query.cursor) : null;
-  const { items, nextCursor } = await listUsers(deps.db, { limit: query.limit, after });
-  return { items, nextCursor, total: null };
-}

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type { TCurrentUser } from '#domain/auth';
 import { can } from '#domain/permissions';
-import type { TAdminUser, TStaffMember } from '#domain/staff';
+import type { TStaffMember } from '#domain/staff';
+import type { TAdminUser } from '#domain/users';
 import { fetchQueryKey } from '../../lib/api-request.ts';
 
 /** The roles a schedule form assigns. */
