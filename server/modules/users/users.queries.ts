@@ -3,10 +3,8 @@ import type { TRole } from '#domain/roles';
 import type { TAdminUser, TAdminUserQuery, TUserStatus } from '#domain/users';
 import { queryRows, type Queryable } from '../../db/database.ts';
 import { sessions, users, userTokens } from '../../db/schema/auth.ts';
+import { emailKeySql } from '../auth/auth.queries.ts';
 import { pageOfUsers, type TUserCursor } from '../staff/staff.queries.ts';
-
-/** The comparison key of an email, in SQL: the unique index's expression (domain/email.ts). */
-export const emailKeySql = (value: SQL) => sql`normalize(lower(normalize(${value}, NFKC)), NFKC)`;
 
 const STATUS = sql`case when is_active then 'active' when invited_at is not null then 'invited' else 'deactivated' end`;
 const STATUS_WHERE: Record<TUserStatus, SQL> = {
