@@ -13,6 +13,7 @@ const loadSignedInApp = () => import('./signed-in-app.tsx');
 if (hasSignedInHint()) void loadSignedInApp();
 const SignedInApp = lazy(async () => ({ default: (await loadSignedInApp()).SignedInApp }));
 const SignInScreen = lazy(async () => ({ default: (await import('./visitor-screens.tsx')).SignInScreen }));
+const SetPasswordScreen = lazy(async () => ({ default: (await import('./visitor-screens.tsx')).SetPasswordScreen }));
 const VisitorElsewhere = lazy(async () => ({ default: (await import('./visitor-screens.tsx')).VisitorElsewhere }));
 
 export function App() {
@@ -47,6 +48,8 @@ function VisitorApp() {
       <Switch>
         <Route path="/" component={LandingPage} />
         <Route path={SIGN_IN_PATH} component={SignInScreen} />
+        {/* SET_PASSWORD_PATH in domain/users.ts, spelled out to keep zod out of the landing page's bundle. */}
+        <Route path="/set-password" component={SetPasswordScreen} />
         <Route component={VisitorElsewhere} />
       </Switch>
     </Suspense>

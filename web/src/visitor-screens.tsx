@@ -4,6 +4,7 @@ import { LeaveForSignIn } from './components/leave-for-sign-in.tsx';
 import { Toaster } from './components/ui/toaster.tsx';
 import { queryClient } from './lib/query-client.ts';
 import { NotFoundPage } from './pages/not-found/not-found-page.tsx';
+import { SetPasswordPage } from './pages/set-password/set-password-page.tsx';
 import { SignInPage } from './pages/sign-in/sign-in-page.tsx';
 import { findScreen } from './screens.ts';
 
@@ -13,6 +14,16 @@ export function SignInScreen() {
   return (
     <QueryClientProvider client={queryClient}>
       <SignInPage />
+      <Toaster />
+    </QueryClientProvider>
+  );
+}
+
+/** /set-password: where an invite or password-reset link leads (the token in the fragment). */
+export function SetPasswordScreen() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <SetPasswordPage />
       <Toaster />
     </QueryClientProvider>
   );

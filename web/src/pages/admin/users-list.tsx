@@ -1,0 +1,91 @@
+import { useDeferredValue, useState } from 'react';
+import type { TCurrentUser } from '#domain/auth';
+import { ROLE_LABELS, ROLES, ZRole } from '#domain/roles';
+import { USER_STATUS_LABELS, USER_STATUSES, ZUserStatus } from '#domain/users';
+import { useAdminUsers, type TUserFilters } from '../../api/users/users.ts';
+import { SELECT_CLASS } from '../../components/appointments/staff-select.tsx';
+import { ErrorState } from '../../components/error-state.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { Input } from '../../components/ui/input.tsx';
+import { Label } from '../../components/ui/label.tsx';
+import { LoadingBlock, Spinner } from '../../components/ui/spinner.tsx';
+import { UserRow } from './users-row.tsx';
+
+/** 'Current Users': every account, searched and filtered, with per-row actions. */
+export function UsersList({ user }: { user: TCurrentUser }) {
+  const [search, setSearch] = useState('');
+  const [role, setRole] = useState('');
+  const [status, setStatus] = useState('');
+  const deferredSearch = useDeferredValue(search.trim());
+  const filters: TUserFilters = {
+    search: deferredSearch || undefined,
+    role: ZRole.safeParse(role).data,
+    status: ZUserStatus.safeParse(status).data,
+  };
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Current Users</CardTitle>
+      </CardHeader>
+      <CardContent className="space-y-4">
+        <div className="grid gap-3 sm:grid-cols-[1fr_10rem_10rem]">
+          <div className="space-y-2">
+            <Label htmlFor="users-search">Search</Label>
+            <Input id="users-search" type="search" placeholder="Name or email" value={search} onChange={(e) => setSearch(e.target.value)} maxLength={100} />
+          </div>
+          <div className="space-y-2">
+            <Label htmlFor="users-role">Role</Label>
+            <select id="users-role" className={SELECT_CLASS} value={role} onChange={(e) => setRole(e.target.value)}>
+              <option value="">All roles</option>
+              {ROLES.map((r) => <option key={r} value={r}>{ROLE_LABELS[r]}</option>)}
+            </select>
+          </div>
+          <div className="space-y-2">
+            <Label htmlFor="users-status">Status</Label>
+            <select id="users-status" className={SELECT_CLASS} value={status} onChange={(e) => setStatus(e.target.value)}>
+              <option value="">All statuses</option>
+              {USER_STATUSES.map((s) => <option key={s} value={s}>{USER_STATUS_LABELS[s]}</option>)}
+            </select>
+          </div>
+        </div>
+        <UsersResults filters={filters} viewer={user} />
+      </CardContent>
+    </Card>
+  );
+}
+
+function UsersResults({ filters, viewer }: { filters: TUserFilters; viewer: TCurrentUser }) {
+  const query = useAdminUsers(filters);
+  if (query.isPending) return <LoadingBlock />;
+  if (query.isError && !query.isFetchNextPageError) {
+    return <ErrorState title="Could not load users" error={query.error} onRetry={() => void query.refetch()} />;
+  }
+  const rows = query.data.pages.flatMap((page) => page.rows);
+  if (rows.length === 0) {
+    return (
+      <p className="rounded-md border border-dashed p-8 text-center font-semibold text-slate-900" data-testid="users-empty">
+        No users match
+      </p>
+    );
+  }
+  return (
+    <div className="space-y-3">
+      <p role="status" className="text-sm text-slate-600" data-testid="users-count">
+        {rows.length} {rows.length === 1 ? 'user' : 'users'} shown{query.hasNextPage ? ', more below' : ''}
+      </p>
+      <ul className="divide-y rounded-md border" data-testid="users-list">
+        {rows.map((row) => <UserRow key={row.id} row={row} isSelf={row.id === viewer.id} />)}
+      </ul>
+      {query.hasNextPage && (
+        <div className="flex flex-col items-center gap-2">
+          {query.isFetchNextPageError && <p role="alert" className="text-sm text-red-700">Could not load more users.</p>}
+          <Button variant="outline" onClick={() => void query.fetchNextPage()} disabled={query.isFetchingNextPage}>
+            {query.isFetchingNextPage ? <><Spinner className="size-4" /> Loading more…</> : query.isFetchNextPageError ? 'Try again' : 'Load more'}
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,155 @@
+import { useState } from 'react';
+import { ROLE_LABELS, ROLES, ZRole } from '#domain/roles';
+import { USER_STATUS_LABELS, type TAdminUser, type TPasswordLink, type TUserStatus } from '#domain/users';
+import { useClinicTimeZone } from '../../api/appointments/clinic-time.ts';
+import { useChangeRole, usePasswordLink, useSetUserActive } from '../../api/users/users.ts';
+import { SELECT_CLASS } from '../../components/appointments/staff-select.tsx';
+import { RoleBadge } from '../../components/layout/role-badge.tsx';
+import { Badge } from '../../components/ui/badge.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { reportMutationError } from '../../lib/mutation-errors.ts';
+import { toast } from '../../lib/toast.ts';
+import { cn } from '../../lib/utils.ts';
+import { formatDateTime, LinkPanel } from './users-link-panel.tsx';
+
+const STATUS_CLASSES: Record<TUserStatus, string> = {
+  active: 'bg-green-100 text-green-800',
+  invited: 'bg-amber-100 text-amber-900',
+  deactivated: 'bg-slate-200 text-slate-800',
+};
+
+function displayName(row: TAdminUser): string {
+  return [row.firstName, row.lastName].filter(Boolean).join(' ') || 'Unnamed';
+}
+
+export function UserRow({ row, isSelf }: { row: TAdminUser; isSelf: boolean }) {
+  const { timeZone } = useClinicTimeZone();
+  const changeRole = useChangeRole();
+  const name = displayName(row);
+
+  const onRole = (value: string) => {
+    const role = ZRole.safeParse(value);
+    if (!role.success || role.data === row.role) return;
+    changeRole.mutate(
+      { id: row.id, role: role.data },
+      {
+        onSuccess: () => toast({ title: 'Role changed', description: `${name} is now ${ROLE_LABELS[role.data]}.`, variant: 'success' }),
+        onError: (error) => reportMutationError(error, `Could not change ${name}'s role`, { withReason: true }),
+      },
+    );
+  };
+
+  return (
+    <li className="flex flex-col gap-3 p-3 lg:flex-row lg:items-center lg:justify-between" data-testid="user-row" data-email={row.email}>
+      <div className="min-w-0 space-y-1">
+        <div className="flex flex-wrap items-center gap-2">
+          <span className="font-medium text-slate-900">{name}{isSelf && <span className="text-slate-600"> (you)</span>}</span>
+          <RoleBadge role={row.role} />
+          <Badge variant="outline" className={cn('border-transparent', STATUS_CLASSES[row.status])} data-status={row.status}>
+            {USER_STATUS_LABELS[row.status]}
+          </Badge>
+        </div>
+        <p className="break-all text-sm text-slate-700">{row.email}</p>
+        <p className="text-xs text-slate-600">
+          Last sign-in: {row.lastSignInAt ? formatDateTime(row.lastSignInAt, timeZone) : 'Never'}
+        </p>
+      </div>
+      <div className="flex flex-wrap items-center gap-2">
+        <label className="sr-only" htmlFor={`role-${row.id}`}>Role for {name}</label>
+        <select
+          id={`role-${row.id}`}
+          className={cn(SELECT_CLASS, 'h-9 w-36')}
+          value={row.role}
+          disabled={changeRole.isPending}
+          onChange={(e) => onRole(e.target.value)}
+        >
+          {ROLES.map((r) => <option key={r} value={r}>{ROLE_LABELS[r]}</option>)}
+        </select>
+        {row.status !== 'deactivated' && <LinkButton row={row} name={name} />}
+        {!isSelf && <ActiveButton row={row} name={name} />}
+      </div>
+    </li>
+  );
+}
+
+/** Deactivate or reactivate, after a confirmation. */
+function ActiveButton({ row, name }: { row: TAdminUser; name: string }) {
+  const [open, setOpen] = useState(false);
+  const setActive = useSetUserActive();
+  const deactivate = row.isActive;
+  const verb = deactivate ? 'Deactivate' : 'Reactivate';
+  const confirm = () =>
+    setActive.mutate(
+      { id: row.id, isActive: !deactivate },
+      {
+        onSuccess: () => {
+          setOpen(false);
+          toast({ title: deactivate ? 'User deactivated' : 'User reactivated', description: name, variant: 'success' });
+        },
+        onError: (error) => {
+          setOpen(false);
+          reportMutationError(error, `Could not ${verb.toLowerCase()} ${name}`, { withReason: true });
+        },
+      },
+    );
+  if (row.status === 'invited') return null;
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <Button size="sm" variant={deactivate ? 'destructive' : 'outline'} onClick={() => setOpen(true)}>{verb}</Button>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>{verb} {name}?</DialogTitle>
+          <DialogDescription>
+            {deactivate
+              ? `${row.email} will be signed out everywhere and cannot sign in until reactivated.`
+              : `${row.email} will be able to sign in again.`}
+          </DialogDescription>
+        </DialogHeader>
+        <DialogFooter>
+          <Button variant="outline" onClick={() => setOpen(false)}>Cancel</Button>
+          <Button variant={deactivate ? 'destructive' : 'default'} onClick={confirm} disabled={setActive.isPending}>
+            {setActive.isPending && <Spinner className="size-4" />}
+            {verb}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/** 'Reset password' (or 'New invite link' for someone who never set one): a fresh one-time link. */
+function LinkButton({ row, name }: { row: TAdminUser; name: string }) {
+  const [link, setLink] = useState<TPasswordLink | null>(null);
+  const makeLink = usePasswordLink();
+  const label = row.status === 'invited' ? 'New invite link' : 'Reset password';
+  const run = () =>
+    makeLink.mutate(row.id, {
+      onSuccess: (data) => {
+        setLink(data);
+        toast({ title: data.purpose === 'invite' ? 'Invite link created' : 'Reset link created', description: name, variant: 'success' });
+      },
+      onError: (error) => reportMutationError(error, `Could not create a link for ${name}`, { withReason: true }),
+    });
+  return (
+    <>
+      <Button size="sm" variant="outline" onClick={run} disabled={makeLink.isPending}>
+        {makeLink.isPending && <Spinner className="size-4" />}
+        {label}
+      </Button>
+      <Dialog open={link !== null} onOpenChange={(open) => !open && setLink(null)}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>{label}</DialogTitle>
+            <DialogDescription>For {name} ({row.email}). Any earlier link for this account no longer works.</DialogDescription>
+          </DialogHeader>
+          {link && <LinkPanel link={link} />}
+          <DialogFooter>
+            <Button onClick={() => setLink(null)}>Done</Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+    </>
+  );
+}

@@ -1,0 +1,158 @@
+import { ArrowLeft, CircleCheck, Stethoscope } from 'lucide-react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link } from 'wouter';
+import { PASSWORD_MIN, passwordProblem } from '#domain/passwords';
+import { ZLinkToken } from '#domain/users';
+import { useLinkInfo, useSetPassword } from '../../api/users/password-link.ts';
+import { buttonClass } from '../../components/ui/button-variants.ts';
+import { Button } from '../../components/ui/button.tsx';
+import { Card, CardContent, CardDescription, CardHeader } from '../../components/ui/card.tsx';
+import { FormField } from '../../components/ui/form-field.tsx';
+import { Input } from '../../components/ui/input.tsx';
+import { LoadingBlock, Spinner } from '../../components/ui/spinner.tsx';
+import { apiErrorCode, describeApiError } from '../../lib/api-errors.ts';
+import { PRODUCT_NAME, SIGN_IN_PATH } from '../../lib/brand.ts';
+
+/** The token from the address's fragment (#token=...), read once; then dropped from the address bar. */
+function useFragmentToken(): string | null {
+  const [token] = useState(() => {
+    const value = new URLSearchParams(window.location.hash.replace(/^#/, '')).get('token');
+    return value && ZLinkToken.safeParse(value).success ? value : null;
+  });
+  useEffect(() => {
+    if (window.location.hash) window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
+  }, []);
+  return token;
+}
+
+/** /set-password: where an invite or reset link leads; works signed out. */
+export function SetPasswordPage() {
+  const token = useFragmentToken();
+  return (
+    <div className="flex min-h-full flex-col bg-gradient-to-b from-blue-50 to-slate-50">
+      <header className="mx-auto flex w-full max-w-5xl items-center justify-between px-4 py-4 sm:px-6">
+        <Link href="/" className="flex items-center gap-2 rounded-md font-bold text-slate-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
+          <span className="flex size-8 items-center justify-center rounded-md bg-primary text-white">
+            <Stethoscope className="size-4" aria-hidden="true" />
+          </span>
+          {PRODUCT_NAME}
+        </Link>
+        <Link href="/" className="flex items-center gap-1 rounded-md text-sm text-slate-700 hover:text-slate-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
+          <ArrowLeft className="size-4" aria-hidden="true" />
+          Back to home
+        </Link>
+      </header>
+      <main className="flex flex-1 items-start justify-center px-4 pb-12 pt-4 sm:items-center sm:px-6">
+        <Card className="w-full max-w-md">
+          {token ? <WithToken token={token} /> : <BadLink title="This link is not valid" detail="Check that you copied the whole link, or ask your clinic's admin for a new one." />}
+        </Card>
+      </main>
+    </div>
+  );
+}
+
+function BadLink({ title, detail }: { title: string; detail: string }) {
+  return (
+    <>
+      <CardHeader>
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900">{title}</h1>
+        <CardDescription>{detail}</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <Link href={SIGN_IN_PATH} className={buttonClass({ variant: 'outline' })}>Go to sign in</Link>
+      </CardContent>
+    </>
+  );
+}
+
+function WithToken({ token }: { token: string }) {
+  const info = useLinkInfo(token);
+  const [done, setDone] = useState(false);
+  if (info.isPending) return <CardContent className="p-6"><LoadingBlock /></CardContent>;
+  if (info.isError) {
+    const code = apiErrorCode(info.error);
+    if (code === 'link.expired') return <BadLink title="This link has expired" detail="Ask your clinic's admin for a new link." />;
+    if (code === 'link.used') return <BadLink title="This link has already been used" detail="If you have set your password, sign in. Otherwise ask your clinic's admin for a new link." />;
+    if (code === 'link.invalid') return <BadLink title="This link is not valid" detail="Check that you copied the whole link, or ask your clinic's admin for a new one." />;
+    return <BadLink title="Could not check this link" detail={describeApiError(info.error).message} />;
+  }
+  if (done) {
+    return (
+      <>
+        <CardHeader>
+          <h1 className="flex items-center gap-2 text-2xl font-bold tracking-tight text-slate-900">
+            <CircleCheck className="size-6 text-green-700" aria-hidden="true" />
+            Password set
+          </h1>
+          <CardDescription role="status">You can now sign in as {info.data.email}.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <Link href={SIGN_IN_PATH} className={buttonClass({})}>Sign in</Link>
+        </CardContent>
+      </>
+    );
+  }
+  return <PasswordForm token={token} email={info.data.email} firstName={info.data.firstName} purpose={info.data.purpose} onDone={() => setDone(true)} />;
+}
+
+function PasswordForm({ token, email, firstName, purpose, onDone }: { token: string; email: string; firstName: string | null; purpose: 'invite' | 'reset'; onDone: () => void }) {
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [errors, setErrors] = useState<{ password?: string; confirm?: string; form?: string }>({});
+  const setPasswordMutation = useSetPassword();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const problem = passwordProblem(password, email);
+    const next: typeof errors = {};
+    if (problem) next.password = problem;
+    else if (password !== confirm) next.confirm = 'The passwords do not match';
+    setErrors(next);
+    if (next.password || next.confirm) return;
+    setPasswordMutation.mutate(
+      { token, password },
+      {
+        onSuccess: onDone,
+        onError: (error) => {
+          const described = describeApiError(error);
+          const field = described.fieldErrors.find((e) => e.path === 'password');
+          setErrors(field ? { password: field.message } : { form: described.message });
+        },
+      },
+    );
+  };
+
+  return (
+    <>
+      <CardHeader>
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900">{purpose === 'invite' ? 'Set your password' : 'Reset your password'}</h1>
+        <CardDescription>
+          {purpose === 'invite' && firstName ? `Welcome, ${firstName}. ` : ''}Choose a password for <span className="font-medium text-slate-900">{email}</span>.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form onSubmit={submit} noValidate className="space-y-4">
+          {/* Lets password managers save the new password against the right account. */}
+          <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
+          <FormField id="new-password" label="New password" required error={errors.password}>
+            {(control) => (
+              <Input {...control} type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)}
+                aria-describedby={[control['aria-describedby'], 'password-rules'].filter(Boolean).join(' ')} />
+            )}
+          </FormField>
+          <p id="password-rules" className="text-sm text-slate-600">
+            At least {PASSWORD_MIN} characters; avoid common passwords and your email name.
+          </p>
+          <FormField id="confirm-password" label="Confirm password" required error={errors.confirm}>
+            {(control) => <Input {...control} type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />}
+          </FormField>
+          {errors.form && <p role="alert" className="text-sm text-red-700">{errors.form}</p>}
+          <Button type="submit" className="w-full" disabled={setPasswordMutation.isPending}>
+            {setPasswordMutation.isPending && <Spinner className="size-4" />}
+            {purpose === 'invite' ? 'Set password' : 'Reset password'}
+          </Button>
+        </form>
+      </CardContent>
+    </>
+  );
+}
