@@ -1,0 +1,107 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { TAdminUser } from '#domain/users';
+import { api } from './helpers/api.ts';
+import { DEMO_EMAILS, signInAs } from './helpers/auth.ts';
+import { seriousA11yViolations } from './helpers/axe.ts';
+import { MOBILE_VIEWPORT } from './helpers/browser.ts';
+import { toastText, uniqueWord } from './helpers/page.ts';
+import { useE2E } from './helpers/suite.ts';
+
+const e2e = useE2E();
+const PASSWORD = 'a long and quiet river stone';
+
+const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+async function openUsers(page: Page) {
+  await signInAs(page, 'admin');
+  await page.goto('/admin?tab=users');
+  await page.getByText('Current Users').waitFor();
+}
+
+describe('Admin Panel, User Management', () => {
+  it('invites a user, who sets a password from the link and signs in; the link then refuses a second use', async () => {
+    const { page } = e2e;
+    await openUsers(page);
+    const word = uniqueWord();
+    const email = `${word}@clinic.example`;
+    await page.getByRole('button', { name: 'Invite User' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Email').fill(email);
+    await dialog.getByLabel('First name').fill('Ada');
+    await dialog.getByLabel('Last name').fill(word);
+    await dialog.getByLabel('Role').selectOption('scribe');
+    await dialog.getByRole('button', { name: /invite/i }).last().click();
+    const linkBox = dialog.locator('input[readonly]');
+    await linkBox.waitFor();
+    const link = await linkBox.inputValue();
+    expect(link).toMatch(/\/set-password#token=/);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    // The invitee, in a browser of their own.
+    const invitee = await e2e.newPage();
+    await invitee.goto(link);
+    await invitee.getByText(email).waitFor();
+    expect(invitee.url()).not.toContain('token=');
+    await invitee.getByLabel('New password').fill('password1234');
+    await invitee.getByLabel('Confirm password').fill('password1234');
+    await invitee.getByRole('button', { name: /password/i }).click();
+    await invitee.getByText('This password is too common; choose another').waitFor();
+    await invitee.getByLabel('New password').fill(PASSWORD);
+    await invitee.getByLabel('Confirm password').fill(PASSWORD);
+    await invitee.getByRole('button', { name: /password/i }).click();
+    await invitee.getByText('Password set').waitFor();
+    expect(await seriousA11yViolations(invitee)).toEqual([]);
+
+    await invitee.goto('/login');
+    await invitee.getByLabel('Email').fill(email);
+    await invitee.getByLabel('Password').fill(PASSWORD);
+    await invitee.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await invitee.waitForURL((url) => url.pathname === '/');
+    const me = await api<{ email: string; role: string }>(invitee, 'GET', '/api/auth/user');
+    expect(me.json).toMatchObject({ email, role: 'scribe' });
+
+    const again = await e2e.newPage();
+    await again.goto(link);
+    await again.getByText('This link has already been used').waitFor();
+
+    // The admin's list shows them active, with a last sign-in.
+    await page.locator('#users-search').fill(word);
+    await page.getByRole('listitem').filter({ hasText: email }).getByText('Active').waitFor();
+  });
+
+  it('assigns a role by email with the spec form, and refuses an empty one with the validation toast', async () => {
+    const { page } = e2e;
+    await openUsers(page);
+    await page.getByRole('button', { name: 'Assign Role' }).click();
+    await toastText(page, 'Please enter both email and role').waitFor();
+
+    await page.locator('#assign-email').fill(DEMO_EMAILS.nurse2.toUpperCase());
+    await page.locator('#assign-role').selectOption('scheduler');
+    await page.getByRole('button', { name: 'Assign Role' }).click();
+    await page.waitForFunction(async (email) => {
+      const res = await fetch(`/api/admin/users?search=${encodeURIComponent(email)}`);
+      const list = await res.json() as { role: string }[];
+      return list[0]?.role === 'scheduler';
+    }, DEMO_EMAILS.nurse2);
+    const { json } = await api<TAdminUser[]>(page, 'GET', `/api/admin/users?search=${encodeURIComponent(DEMO_EMAILS.nurse2)}`);
+    expect(json[0]?.role).toBe('scheduler');
+  });
+
+  it('a scheduler sees no User Management, and the API refuses her', async () => {
+    const { page } = e2e;
+    await signInAs(page, 'scheduler');
+    await page.goto('/admin?tab=users');
+    await page.getByRole('tab', { name: 'Analytics' }).waitFor();
+    expect(await page.getByRole('tab', { name: 'User Management' }).count()).toBe(0);
+    expect((await api(page, 'GET', '/api/admin/users')).status).toBe(403);
+  });
+
+  it('fits a 375 px screen and is axe-clean', async () => {
+    const page = await e2e.newPage({ viewport: MOBILE_VIEWPORT });
+    await openUsers(page);
+    await page.getByRole('listitem').first().waitFor();
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+});
