@@ -50,8 +50,9 @@ export async function lockUser(q: Queryable, id: string): Promise<TAdminUser | n
  * The active admins, locked: two admins demoting or deactivating each other at once take turns
  * here, so the second sees the first's change and the clinic always keeps one.
  */
-export async function lockActiveAdmins(q: Queryable): Promise<string[]> {
-  const rows = await queryRows<{ id: string }>(q, sql`select id from users where role = 'admin' and is_active order by id for update`);
+export async function lockActiveAdmins(q: Queryable, adminRoles: readonly TRole[]): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(q, sql`select id from users
+    where role in (${sql.join(adminRoles.map((r) => sql`${r}`), sql`, `)}) and is_active order by id for update`);
   return rows.map((r) => r.id);
 }
 

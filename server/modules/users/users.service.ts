@@ -1,4 +1,5 @@
 import { passwordProblem } from '#domain/passwords';
+import { CAPABILITIES, can } from '#domain/permissions';
 import { ROLE_LABELS, type TRole } from '#domain/roles';
 import type { TAdminUser, TAdminUserQuery, TInvite, TInviteResult, TLinkInfo, TPasswordLink, TSetPassword } from '#domain/users';
 import type { Tx } from '../../db/database.ts';
@@ -52,10 +53,11 @@ export async function inviteUser(deps: Deps, ctx: SignedInContext, input: TInvit
  * admins first, so concurrent demotions take turns and the last one is refused.
  */
 async function keepAnAdmin(tx: Tx, target: TAdminUser, change: { role?: TRole; isActive?: boolean }) {
-  if (target.role !== 'admin' || !target.isActive) return;
-  const staysAdmin = (change.role ?? target.role) === 'admin' && (change.isActive ?? target.isActive);
+  const managesUsers = (role: TRole) => can({ role }, 'users.manage');
+  if (!managesUsers(target.role) || !target.isActive) return;
+  const staysAdmin = managesUsers(change.role ?? target.role) && (change.isActive ?? target.isActive);
   if (staysAdmin) return;
-  const admins = await lockActiveAdmins(tx);
+  const admins = await lockActiveAdmins(tx, CAPABILITIES['users.manage']);
   if (admins.length <= 1) throw new HttpError('user.lastAdmin');
 }
 
