@@ -3,6 +3,7 @@ import type { TAppointmentConflict } from '#domain/appointments';
 import { queryRows, type Queryable } from '../../db/database.ts';
 import { HttpError } from '../../http/errors.ts';
 import { holdsItsTimeSql, isoText } from './appointments.queries.ts';
+import { SQL_STATE, sqlStateOf } from '../../db/sql-state.ts';
 
 /**
  * Double booking. The rule is the database's: four exclusion constraints (migration 0007) refuse
@@ -59,10 +60,7 @@ export async function refuseConflicts(q: Queryable, placement: TPlacement, exclu
 
 /** An exclusion constraint refused the write: the clash came from a request that raced this one. */
 function isExclusionViolation(error: unknown): boolean {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23P01') return true;
-  }
-  return false;
+  return sqlStateOf(error) === SQL_STATE.exclusionViolation;
 }
 
 /** How often a write is tried again when the appointment it clashed with was gone by the time we looked. */

@@ -5,6 +5,7 @@ import { queryRows, type Queryable } from '../../db/database.ts';
 import { sessions, users, userTokens } from '../../db/schema/auth.ts';
 import { emailKeySql } from '../auth/auth.queries.ts';
 import { pageOfUsers, type TUserCursor } from '../staff/staff.queries.ts';
+import { escapeLike } from '../../db/like.ts';
 
 const STATUS = sql`case when is_active then 'active' when invited_at is not null then 'invited' else 'deactivated' end`;
 const STATUS_WHERE: Record<TUserStatus, SQL> = {
@@ -14,8 +15,6 @@ const STATUS_WHERE: Record<TUserStatus, SQL> = {
 };
 const ADMIN_COLUMNS = sql`id, email, first_name as "firstName", last_name as "lastName", role, is_active as "isActive",
   ${STATUS} as status, to_char(last_sign_in_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "lastSignInAt"`;
-
-const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Every account in name order, filtered as the admin asked. A staff list: no patient data. */
 export function listUsers(q: Queryable, opts: Omit<TAdminUserQuery, 'cursor'> & { after: TUserCursor | null }) {
