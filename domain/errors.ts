@@ -49,6 +49,8 @@ export const ERRORS = {
   'live.invalidMessage': { status: 400, message: 'Not a message this socket understands' },
   'live.notYourUser': { status: 403, message: 'This socket is signed in as another user' },
   'live.notYourRoom': { status: 403, message: 'You are not a member of this room' },
+  /** Sent with Retry-After; the search was stopped, nothing was written. */
+  'search.timeout': { status: 503, message: 'Search is taking too long right now. Try again in a moment, or type more of the name.' },
   'server.internal': { status: 500, message: 'Internal server error' },
   'server.unavailable': { status: 503, message: 'Database unavailable' },
 } as const satisfies Record<string, { status: number; message: string }>;

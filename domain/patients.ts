@@ -107,11 +107,32 @@ export type TPatient = z.infer<typeof ZPatient>;
 /** The list's response: what GET /api/patients answers, and what a shared page is checked against. */
 export const ZPatientList = z.array(ZPatient);
 
-export const PATIENT_PAGE = { defaultLimit: 50, maxLimit: 200, maxSearch: 100 } as const;
+/** `totalCap`: a search counts its matches exactly up to this many, then says "1,000+". */
+export const PATIENT_PAGE = { defaultLimit: 50, maxLimit: 200, maxSearch: 100, totalCap: 1000 } as const;
+
+const PATIENT_FIELD_NAMES = ZPatient.keyof().options;
+export type TPatientField = (typeof PATIENT_FIELD_NAMES)[number];
+
+/**
+ * `fields=firstName,lastName,dateOfBirth`: only these fields (and always `id`) of each patient,
+ * for a picker that shows a line per patient and needs no medical history to do it.
+ */
+const ZPatientFieldList = z.string().max(300).transform((value, ctx) => {
+  const fields = value.split(',').map((f) => f.trim()).filter(Boolean);
+  const unknown = fields.filter((f) => !(PATIENT_FIELD_NAMES as readonly string[]).includes(f));
+  if (fields.length > 0 && unknown.length === 0) return fields as TPatientField[];
+  ctx.addIssue({ code: 'custom', message: `Fields are among: ${PATIENT_FIELD_NAMES.join(', ')}` });
+  return z.NEVER;
+});
 
 export const ZPatientListQuery = pageQuery(PATIENT_PAGE).extend({
   search: optionalLine(PATIENT_PAGE.maxSearch).optional(),
+  fields: ZPatientFieldList.optional(),
 });
+
+/** A listed patient: every field, or the `fields` asked for (and `id`). */
+export const ZPatientListItem = ZPatient.partial().required({ id: true });
+export type TPatientListItem = z.infer<typeof ZPatientListItem>;
 
 /** The 409 body when a create may duplicate an existing patient. */
 export const ZDuplicatePatients = ZErrorBody.extend({

@@ -61,6 +61,7 @@ const ZEnv = z.object({
   S3_FORCE_PATH_STYLE: flag.optional(),
   S3_SERVER_SIDE_ENCRYPTION: z.enum(['AES256', 'aws:kms', 'none']).default('AES256'),
   LARGE_UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(2 * 1024 ** 3),
+  SEARCH_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(2000),
 });
 
 export interface Config {
@@ -77,6 +78,8 @@ export interface Config {
   /** The idle timeout's default; the Settings tab may replace it (deps.settings gives the one in force). */
   sessionIdleMs: number;
   sessionMaxMs: number;
+  /** A patient search's statements stop after this long and it answers 503 (PostgreSQL only). */
+  searchTimeoutMs: number;
   /**
    * How long this instance trusts a session it verified without reading it again. Endings made
    * through the app reach it at once (events); this bounds anything else (docs/security.md).
@@ -145,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
     sessionMaxMs: e.SESSION_MAX_HOURS * 3_600_000,
+    searchTimeoutMs: e.SEARCH_TIMEOUT_MS,
     sessionRevalidateMs: 2_000,
     clinicTimeZone: e.CLINIC_TIME_ZONE,
     clinicName: e.CLINIC_NAME,

@@ -50,10 +50,25 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-    const pool = new pg.Pool({ connectionString: options.url, max: 10, options: `-c random_page_cost=${RANDOM_PAGE_COST}` });
-    // An idle client that loses its connection must not crash the process.
-    pool.on('error', () => {});
+    const newPool = (settings = '') => {
+      const p = new pg.Pool({ connectionString: options.url, max: 10, options: `-c random_page_cost=${RANDOM_PAGE_COST}${settings}` });
+      // An idle client that loses its connection must not crash the process.
+      p.on('error', () => {});
+      return p;
+    };
+    const pool = newPool();
     const db = drizzle(pool);
+    // Connections of their own for statements with a time limit, opened on first use.
+    const limitedPools = new Map<number, InstanceType<typeof pg.Pool>>();
+    const limited = new Map<number, Db>();
+    statementLimits.set(db as unknown as Db, (timeoutMs) => {
+      if (!limited.has(timeoutMs)) {
+        const p = newPool(` -c statement_timeout=${timeoutMs}`);
+        limitedPools.set(timeoutMs, p);
+        limited.set(timeoutMs, drizzle(p) as unknown as Db);
+      }
+      return limited.get(timeoutMs)!;
+    });
     await migrate(db, { migrationsFolder });
     const listen: Database['listen'] = async (channel, onNotify, onConnected) => {
       let client: InstanceType<typeof pg.Client> | null = null;
@@ -92,7 +107,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         await c?.end().catch(() => {});
       };
     };
-    return { db: db as unknown as Db, engine: 'postgres', listen, close: () => pool.end() };
+    const close = async () => { await Promise.all([pool.end(), ...[...limitedPools.values()].map((p) => p.end())]); };
+    return { db: db as unknown as Db, engine: 'postgres', listen, close };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
@@ -125,6 +141,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await client.close();
     },
   };
+}
+
+const statementLimits = new WeakMap<Db, (timeoutMs: number) => Db>();
+
+/**
+ * `db`, with every statement stopped after `timeoutMs` (statement_timeout, on connections kept
+ * for that limit, so no statement has to set it first). PGlite runs one statement at a time in
+ * this process and cannot interrupt it: there this is `db` itself.
+ */
+export function withStatementTimeout(db: Db, timeoutMs: number): Db {
+  return statementLimits.get(db)?.(timeoutMs) ?? db;
 }
 
 /** Rows of a hand-written query; both engines answer with `{ rows }`. */

@@ -18,7 +18,7 @@ const STATUS: Record<string, number> = {
   'user.emailTaken': 409, 'user.lastAdmin': 409, 'user.self': 409, 'user.notSetUp': 409,
   'link.invalid': 404, 'link.expired': 410, 'link.used': 410,
   'live.invalidMessage': 400, 'live.notYourUser': 403, 'live.notYourRoom': 403,
-  'server.internal': 500, 'server.unavailable': 503,
+  'search.timeout': 503, 'server.internal': 500, 'server.unavailable': 503,
 };
 
 describe('the error table', () => {

@@ -24,12 +24,10 @@ export const patients = pgTable('patients', {
   isActive: boolean('is_active').notNull().default(true),
   ...timestamps(),
 }, (t) => [
-  // Substring search (ILIKE '%term%') on each field uses these trigram indexes.
-  index('patients_first_name_trgm').using('gin', sql`${t.firstName} gin_trgm_ops`),
-  index('patients_last_name_trgm').using('gin', sql`${t.lastName} gin_trgm_ops`),
+  // Search's last tier (email-only matches) filters through this trigram index. The list order,
+  // the name dictionary and the other search indexes are in migration 0013, which drizzle
+  // cannot express (collations, INCLUDE, a trigger): see patient-search.queries.ts.
   index('patients_email_trgm').using('gin', sql`${t.email} gin_trgm_ops`),
-  // The list order (and keyset cursor) of the patients screen.
-  index('patients_name_order_idx').on(sql`lower(${t.lastName})`, sql`lower(${t.firstName})`, t.id),
   // Possible-duplicate check on create.
   index('patients_identity_idx').on(sql`lower(${t.lastName})`, sql`lower(${t.firstName})`, t.dateOfBirth),
 ]);

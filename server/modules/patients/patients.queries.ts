@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { TPatient } from '#domain/patients';
 import { z } from 'zod';
 import { preparedRows, queryRows, type Queryable } from '../../db/database.ts';
@@ -46,72 +46,48 @@ const ZPatientCursor = z.tuple([ZCursorText, ZCursorText, ZCursorUuid]);
 export type TPatientCursor = z.infer<typeof ZPatientCursor>;
 export const decodePatientCursor = (raw: string): TPatientCursor => decodeCursor(raw, ZPatientCursor);
 
-/** `%`, `_` and `\` in a search term are literal characters, not patterns. */
-const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/** Terms shorter than a trigram cannot use the trigram indexes. */
-export const TRIGRAM_MIN_LENGTH = 3;
 /**
- * Up to this many matches, a page is taken from the trigram matches and sorted (cost grows with
- * the matches). Past it, matches are dense enough that walking the name-order index finds a page
- * quickly. Walking is what goes wrong for a rare term whose matches sit late in the alphabet.
+ * Name order, the order of every patient list: lower-cased last name, first name, then id,
+ * compared byte by byte, as the indexes of migration 0013 hold it.
  */
-const SELECTIVE_MATCHES = 5000;
+export const LAST_KEY = sql.raw(`(lower(last_name) collate "C")`);
+export const FIRST_KEY = sql.raw(`(lower(first_name) collate "C")`);
 
 /**
- * Active patients whose first name, last name or email contains the term, case-insensitively.
- * Each ILIKE can use its trigram index when the term has three or more characters.
+ * One page of active patients in name order (the list with no search), read through the
+ * name-order index from the cursor on.
  */
-function activeMatching(search: string | undefined): SQL {
-  const active = eq(patients.isActive, true);
-  if (!search) return active;
-  const p = likePattern(search);
-  return and(active, sql`(${patients.firstName} ilike ${p} or ${patients.lastName} ilike ${p} or ${patients.email} ilike ${p})`)!;
-}
-
-
-/**
- * One page of active patients in name order, and (given `audit`) the audit row recording who
- * was shown it, in one statement: a single round trip, and the row lands with the read or not
- * at all.
- */
-export async function listPatientsAudited(q: Queryable, audit: { head: SQL; tail: SQL } | null, opts: {
-  search?: string | undefined; limit: number; after?: TPatientCursor | null; matches?: number | null;
-}) {
-  const viaMatches = opts.matches != null && opts.matches <= SELECTIVE_MATCHES;
-  // The same order either way; `|| ''` changes no value but keeps the name-order index from
-  // serving it, so the planner filters through the trigram indexes and sorts the few matches.
-  const lastKey = viaMatches ? sql`lower(last_name) || ''` : sql`lower(last_name)`;
-  const conditions = [activeMatching(opts.search)];
-  if (opts.after) {
-    const [lastName, firstName, id] = opts.after;
-    conditions.push(after([lastKey, sql`lower(first_name)`, sql`id`], [sql`${lastName}`, sql`${firstName}`, sql`${id}::uuid`]));
-  }
-  // The sort keys come from the database so the cursor compares exactly as the database orders.
-  const statement = sql`
-    with page as (
-      select ${PATIENT_SQL_COLUMNS}, lower(last_name) as sort_last, lower(first_name) as sort_first from patients
-      where ${and(...conditions)}
-      order by ${lastKey}, lower(first_name), id
-      limit ${opts.limit + 1}
-    )${audit ? sql`, shown as (
-      select array_agg(id order by sort_last, sort_first, id) as ids
-      from (select id, sort_last, sort_first from page order by sort_last, sort_first, id limit ${opts.limit}) first_rows
-    ), recorded as (
-      insert into audit_events (actor_id, action, entity_type, patient_ids, ip, user_agent)
-      select ${audit.head}, ids, ${audit.tail} from shown where ids is not null
-    )` : sql``}
-    select * from page order by sort_last, sort_first, id`;
-  // Without a term the plan is always the name-order index walk, so it can be prepared; a
-  // search's best plan depends on its term.
+export async function listPatients(q: Queryable, opts: { limit: number; after?: TPatientCursor | null }) {
+  const afterKey = opts.after
+    ? sql`and ${after([LAST_KEY, FIRST_KEY, sql`id`], [sql`${opts.after[0]}`, sql`${opts.after[1]}`, sql`${opts.after[2]}::uuid`])}`
+    : sql``;
   type TRow = PatientRow & { sort_last: string; sort_first: string };
-  const rows = opts.search ? await queryRows<TRow>(q, statement) : await preparedRows<TRow>(q, 'patients_page', statement);
+  // The plan is always the index walk whatever the values, so it is prepared once per connection.
+  const rows = await preparedRows<TRow>(q, 'patients_page', sql`
+    select ${PATIENT_SQL_COLUMNS}, ${LAST_KEY} as sort_last, ${FIRST_KEY} as sort_first from patients
+    where is_active ${afterKey}
+    order by ${LAST_KEY}, ${FIRST_KEY}, id
+    limit ${opts.limit + 1}`);
   return takePage(rows, opts.limit, (r) => [r.sort_last, r.sort_first, r.id]);
 }
 
-export async function countPatients(q: Queryable, search: string | undefined): Promise<number> {
-  const [row] = await q.select({ n: sql<number>`count(*)::int` }).from(patients).where(activeMatching(search));
-  return row?.n ?? 0;
+/**
+ * The active patients with these ids, in the order given, and the audit row recording who was
+ * shown them, in one statement: the row lands with the read or not at all.
+ */
+export async function readPatientsAudited(q: Queryable, audit: { head: SQL; tail: SQL }, ids: string[]): Promise<PatientRow[]> {
+  if (ids.length === 0) return [];
+  const idArray = sql`${`{${ids.join(',')}}`}::uuid[]`;
+  const rows = await queryRows<PatientRow>(q, sql`
+    with shown as (select ${PATIENT_SQL_COLUMNS} from patients where id = any(${idArray}) and is_active),
+    recorded as (
+      insert into audit_events (actor_id, action, entity_type, patient_ids, ip, user_agent)
+      select ${audit.head}, array(select u.id from unnest(${idArray}) with ordinality as u(id, n) where u.id in (select id from shown) order by u.n), ${audit.tail}
+      where exists (select 1 from shown)
+    )
+    select * from shown`);
+  const position = new Map(ids.map((id, i) => [id, i]));
+  return rows.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
 }
 
 export async function findPatient(q: Queryable, id: string): Promise<PatientRow | null> {

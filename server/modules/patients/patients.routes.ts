@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZErrorBody } from '#domain/errors';
-import { ZCreatePatient, ZDuplicatePatients, ZPatient, ZPatientList, ZPatientListQuery, ZUpdatePatient } from '#domain/patients';
+import { ZCreatePatient, ZDuplicatePatients, ZPatient, ZPatientListItem, ZPatientListQuery, ZUpdatePatient } from '#domain/patients';
 import type { Deps } from '../../deps.ts';
+import { clientGoneSignal } from '../../http/client-gone.ts';
 import { errorResponses } from '../../http/error-body.ts';
 import { sendPage } from '../../http/paging.ts';
 import { contextOf } from '../../http/request-context.ts';
@@ -13,8 +14,8 @@ const ZParams = z.object({ id: z.string().uuid('Invalid patient id') });
 export const patientRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.get('/api/patients', {
     config: { access: 'patients.read', audit: { action: 'patient.list', entityType: 'patient' } },
-    schema: { querystring: ZPatientListQuery, response: { 200: ZPatientList, ...errorResponses } },
-  }, async (request, reply) => sendPage(reply, await listPatientsFor(deps, contextOf(request), request.query)));
+    schema: { querystring: ZPatientListQuery, response: { 200: z.array(ZPatientListItem), ...errorResponses } },
+  }, async (request, reply) => sendPage(reply, await listPatientsFor(deps, contextOf(request), request.query, clientGoneSignal(reply))));
 
   app.get('/api/patients/:id', {
     config: { access: 'patients.read', audit: { action: 'patient.read', entityType: 'patient' } },

@@ -1,36 +1,76 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { ZPatientList, type TCreatePatient, type TPatient, type TPatientFieldName, type TUpdatePatient } from '#domain/patients';
+import {
+  PATIENT_PAGE, ZPatientList, type TCreatePatient, type TPatient, type TPatientField, type TPatientFieldName, type TPatientListItem, type TUpdatePatient,
+} from '#domain/patients';
 import { mayChangePatientField } from '#domain/record-scope';
 import type { Deps } from '../../deps.ts';
+import { boundedReads } from '../../db/bounded-reads.ts';
+import { takePage } from '../../db/keyset.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { patients } from '../../db/schema/clinical.ts';
 import { forbidden, HttpError, invalid, notFound, stale } from '../../http/errors.ts';
 import type { TServedPage } from '../../http/paging.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
 import { auditColumns, recordAudit } from '../audit/audit.ts';
-import {
-  countPatients, decodePatientCursor, findPatient, findPossibleDuplicates, listPatientsAudited, toPatient, TRIGRAM_MIN_LENGTH,
-} from './patients.queries.ts';
+import { decodePatientCursor, findPatient, findPossibleDuplicates, listPatients, readPatientsAudited, toPatient } from './patients.queries.ts';
+import { countSearchCapped, decodeSearchCursor, searchPageKeys } from './patient-search.queries.ts';
 
 const NOT_FOUND = 'Patient not found';
 
+/** How long a client waits before trying a stopped search again. */
+const SEARCH_RETRY_AFTER_SECONDS = 2;
+
+type TListQuery = { search?: string | null | undefined; limit: number; cursor?: string | undefined; fields?: TPatientField[] | undefined };
+
 /**
- * A page of active patients; the request is recorded once in the audit trail, with every
- * patient shown, by the same statement that reads the page.
+ * A page of active patients, in name order or (given a term) the search's tiers; the request is
+ * recorded once in the audit trail, with every patient shown. `signal` aborts when the client
+ * has gone, which stops a search still running.
  */
-export async function listPatientsFor(deps: Deps, ctx: SignedInContext, query: { search?: string | null | undefined; limit: number; cursor?: string | undefined }): Promise<TServedPage<TPatient>> {
-  const after = query.cursor ? decodePatientCursor(query.cursor) : null;
+export async function listPatientsFor(deps: Deps, ctx: SignedInContext, query: TListQuery, signal?: AbortSignal): Promise<TServedPage<TPatientListItem>> {
   const search = query.search || undefined;
-  const audit = auditColumns(ctx, 'patient.list', 'patient');
-  // A trigram term is counted first on every page: the count is cheap through the trigram
-  // indexes and tells the page query which plan fits. A list with no term takes its total from
-  // the clinic's counts; a 1-2 character term is counted on its first page only.
-  if (!search && !after) return firstPageFor(deps, ctx, query.limit);
-  const countEveryPage = !!search && search.length >= TRIGRAM_MIN_LENGTH;
-  let total: number | null = null;
-  if (countEveryPage || !after) total = await countPatients(deps.db, search);
-  const { page, nextCursor } = await listPatientsAudited(deps.db, audit, { search, limit: query.limit, after, matches: countEveryPage ? total : null });
-  return { items: page.map(toPatient), total, nextCursor };
+  const page = search
+    ? await searchPage(deps, ctx, search, query, signal)
+    : query.cursor ? await laterPage(deps, ctx, query) : await firstPageFor(deps, ctx, query.limit);
+  if (!query.fields) return page;
+  const fields = ['id', ...query.fields] as const;
+  return { ...page, encoded: undefined, items: page.items.map((p) => Object.fromEntries(fields.map((f) => [f, p[f]])) as TPatientListItem) };
+}
+
+/**
+ * A search page (docs/decisions/patient-search.md): the page's keys tier by tier, with the capped
+ * total on the first page, each statement bounded (one that runs past the timeout is stopped and
+ * answered 503); then those patients and their audit row in one statement that commits at once,
+ * so the audit chain's lock is never held across round trips. Nothing is sent unless the row is
+ * written.
+ */
+async function searchPage(deps: Deps, ctx: SignedInContext, term: string, query: TListQuery, signal: AbortSignal | undefined): Promise<TServedPage<TPatient>> {
+  const after = query.cursor ? decodeSearchCursor(query.cursor) : null;
+  const bounds = {
+    timeoutMs: deps.config.searchTimeoutMs,
+    signal,
+    stopped: () => new HttpError('search.timeout', { headers: { 'retry-after': String(SEARCH_RETRY_AFTER_SECONDS) } }),
+  };
+  const cap = PATIENT_PAGE.totalCap;
+  const found = await boundedReads(deps.db, bounds, async (q) => {
+    const { keys, tierZeroCount } = await searchPageKeys(q, term, after, query.limit, after ? null : cap);
+    const { page, nextCursor } = takePage(keys, query.limit, (k) => k);
+    // A first page that holds every match has counted them already.
+    const counted = after ? null : nextCursor ? await countSearchCapped(q, term, cap, tierZeroCount) : { total: page.length, capped: false };
+    return { ids: page.map((k) => k[3]), counted, nextCursor };
+  });
+  const rows = await readPatientsAudited(deps.db, auditColumns(ctx, 'patient.list', 'patient'), found.ids);
+  return { items: rows.map(toPatient), total: found.counted?.total ?? null, totalCapped: found.counted?.capped ?? false, nextCursor: found.nextCursor };
+}
+
+/** A later page of the unfiltered list, and its audit row. */
+async function laterPage(deps: Deps, ctx: SignedInContext, query: TListQuery): Promise<TServedPage<TPatient>> {
+  const after = decodePatientCursor(query.cursor!);
+  return deps.db.transaction(async (tx) => {
+    const { page, nextCursor } = await listPatients(tx, { limit: query.limit, after });
+    if (page.length > 0) await recordAudit(tx, ctx, { action: 'patient.list', entityType: 'patient', patientIds: page.map((p) => p.id) });
+    return { items: page.map(toPatient), total: null, nextCursor };
+  });
 }
 
 /**
@@ -41,7 +81,7 @@ export async function listPatientsFor(deps: Deps, ctx: SignedInContext, query: {
 async function firstPageFor(deps: Deps, ctx: SignedInContext, limit: number): Promise<TServedPage<TPatient>> {
   const [page, counts] = await Promise.all([
     deps.patientPages.get(limit, async () => {
-      const { page: rows, nextCursor } = await listPatientsAudited(deps.db, null, { limit });
+      const { page: rows, nextCursor } = await listPatients(deps.db, { limit });
       const items = rows.map(toPatient);
       // Checked against the route's response schema, and encoded, once for every request it serves.
       return { items, nextCursor, encoded: JSON.stringify(ZPatientList.parse(items)) };
