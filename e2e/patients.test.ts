@@ -236,6 +236,78 @@ describe('search', () => {
     await expect.poll(async () => (await cardNames(page)).length).toBeGreaterThanOrEqual(16);
   });
 
+  it('cancels a search typed past on the wire, and shows the results of the last term', async () => {
+    const { page } = e2e;
+    await openPatients(page);
+    await cardOf(page, OLIVIA.name).waitFor();
+    const failed: { search: string | null; errorText: string | undefined }[] = [];
+    page.on('requestfailed', (request) => {
+      if (isListRead(request)) failed.push({ search: new URL(request.url()).searchParams.get('search'), errorText: request.failure()?.errorText });
+    });
+    // The first term's request is held at the network, so it is surely in flight when the user types on.
+    let sawFirst!: () => void;
+    const firstInFlight = new Promise<void>((resolve) => (sawFirst = resolve));
+    let releaseFirst!: () => void;
+    const firstReleased = new Promise<void>((resolve) => (releaseFirst = resolve));
+    await page.route(isList, async (route) => {
+      if (new URL(route.request().url()).searchParams.get('search') === 'Ha') {
+        sawFirst();
+        await firstReleased;
+      }
+      // The page may have cancelled it meanwhile; there is then nothing left to continue.
+      await route.continue().catch(() => undefined);
+    });
+
+    await searchBox(page).fill('Ha');
+    await firstInFlight;
+    await searchBox(page).pressSequentially('rt');
+    await expect.poll(() => cardNames(page)).toEqual([OLIVIA.name]);
+    expect(await page.getByTestId('patient-count').innerText()).toBe('1 patient matching “Hart”');
+    await expect.poll(() => failed).toEqual([{ search: 'Ha', errorText: expect.stringContaining('ERR_ABORTED') }]);
+
+    // Let the cancelled request go: nothing late overwrites the newer results.
+    releaseFirst();
+    await page.unroute(isList);
+    expect(await cardNames(page)).toEqual([OLIVIA.name]);
+    expect(await page.getByTestId('patient-count').innerText()).toBe('1 patient matching “Hart”');
+  });
+
+  it("says '1,000+' when the server stopped counting a search's matches at its cap", async () => {
+    const { page } = e2e;
+    await openPatients(page);
+    await cardOf(page, OLIVIA.name).waitFor();
+    // The demo clinic is small: the server's real answer, with the headers of a capped count.
+    await page.route(isList, async (route) => {
+      if (!new URL(route.request().url()).searchParams.get('search')) return route.continue();
+      const response = await route.fetch();
+      await route.fulfill({ response, headers: { ...response.headers(), 'x-total-count': '1000', 'x-total-capped': '1' } });
+    });
+    await searchBox(page).fill('hart');
+    await expect.poll(() => page.getByTestId('patient-count').innerText()).toBe('1,000+ patients matching “hart”');
+    expect(await cardNames(page)).toEqual([OLIVIA.name]);
+  });
+
+  it("shows the server's reason and a retry when a search takes too long (503 search.timeout)", async () => {
+    const { page } = e2e;
+    await openPatients(page);
+    await cardOf(page, OLIVIA.name).waitFor();
+    const reason = 'Search is taking too long right now. Try again in a moment, or type more of the name.';
+    await page.route(isList, (route) =>
+      new URL(route.request().url()).searchParams.get('search')
+        ? route.fulfill({ status: 503, headers: { 'retry-after': '2' }, json: { message: reason, code: 'search.timeout' } })
+        : route.continue(),
+    );
+    await searchBox(page).fill('hart');
+    const alert = page.getByRole('alert').filter({ hasText: 'Could not load patients' });
+    await alert.waitFor();
+    expect(await alert.innerText()).toContain(reason);
+
+    await page.unroute(isList);
+    await alert.getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => cardNames(page)).toEqual([OLIVIA.name]);
+    expect(await page.getByTestId('patient-count').innerText()).toBe('1 patient matching “hart”');
+  });
+
   it('matches a fragment of the email address', async () => {
     const { page } = e2e;
     await openPatients(page);

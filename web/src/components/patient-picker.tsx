@@ -1,8 +1,8 @@
 import { Search, X } from 'lucide-react';
 import { useId, useState, type KeyboardEvent } from 'react';
-import type { TPatient } from '#domain/patients';
-import { usePatientSearch } from '../api/patients/patient-search.ts';
+import { usePatientSearch, type TPatientChoice } from '../api/patients/patient-search.ts';
 import { useDebouncedValue } from '../hooks/use-debounced-value.ts';
+import { apiErrorCode, describeApiError } from '../lib/api-errors.ts';
 import { formatDateOfBirth, fullName } from '../lib/patient-format.ts';
 import { cn } from '../lib/utils.ts';
 import { Button } from './ui/button.tsx';
@@ -14,11 +14,14 @@ import { Spinner } from './ui/spinner.tsx';
 export const PATIENT_SEARCH_DEBOUNCE_MS = 250;
 
 /** 'Olivia Hart #1a2b' (spec section 2: first and last name, '#' and the id's last four). */
-export const patientChoiceLabel = (patient: Pick<TPatient, 'id' | 'firstName' | 'lastName'>) =>
+export const patientChoiceLabel = (patient: Pick<TPatientChoice, 'id' | 'firstName' | 'lastName'>) =>
   `${fullName(patient)} #${patient.id.slice(-4)}`;
 
-/** A chosen patient: who, and (when the form has them) what the summary line shows. */
-export type TChosenPatient = Pick<TPatient, 'id' | 'firstName' | 'lastName'> & Partial<Pick<TPatient, 'dateOfBirth' | 'phone' | 'allergies'>>;
+/**
+ * A chosen patient: who, and (when the form has them) what the summary line shows. Drawn from
+ * the fields the search asks for, so the summary cannot come to need one it does not fetch.
+ */
+export type TChosenPatient = Pick<TPatientChoice, 'id' | 'firstName' | 'lastName'> & Partial<Pick<TPatientChoice, 'dateOfBirth' | 'phone' | 'allergies'>>;
 
 /**
  * The one patient picker (notes, chat rooms, scheduling): searches the server as you type, a
@@ -38,7 +41,7 @@ export function PatientPicker({ control, value, onChange, onBlur, disabled }: {
   const [active, setActive] = useState(0);
   const search = useDebouncedValue(text.trim(), PATIENT_SEARCH_DEBOUNCE_MS);
   const query = usePatientSearch(search, open && value === null);
-  const matches = query.data ?? [];
+  const matches: TPatientChoice[] = query.data ?? [];
   const searching = query.isFetching || search !== text.trim();
 
   if (value) {
@@ -126,7 +129,7 @@ export function PatientPicker({ control, value, onChange, onBlur, disabled }: {
         >
           {matches.length === 0 ? (
             <li className="px-3 py-2 text-sm text-slate-600" role="presentation">
-              {query.isError ? 'Could not search patients' : 'No patients found'}
+              {query.isError ? searchErrorText(query.error) : 'No patients found'}
             </li>
           ) : (
             matches.map((patient, i) => (
@@ -153,6 +156,14 @@ export function PatientPicker({ control, value, onChange, onBlur, disabled }: {
       )}
     </div>
   );
+}
+
+/**
+ * A search the server stopped as too slow (503 `search.timeout`) says so in its own words, which
+ * tell the user to type more of the name: the next keystroke is the retry.
+ */
+function searchErrorText(error: unknown): string {
+  return apiErrorCode(error) === 'search.timeout' ? describeApiError(error).message : 'Could not search patients';
 }
 
 /** The summary line of the chosen patient: who, born when, and what a note's writer should not miss. */

@@ -19,18 +19,24 @@ export interface TPatientsPage {
   patients: TPatient[];
   /** Matching active patients; always present on the first page. */
   total: number | null;
+  /** A search's total was counted only up to PATIENT_PAGE.totalCap and there are more. */
+  totalCapped: boolean;
   /** Where the next page starts; null on the last page. */
   nextCursor: string | null;
 }
 
-/** GET /api/patients?search=&limit=&cursor=: one page of active patients by last, then first name. */
-export async function fetchPatientsPage(search: string, cursor: string | null): Promise<TPatientsPage> {
+/**
+ * GET /api/patients?search=&limit=&cursor=: one page of active patients, in the server's order
+ * (by name, or for a search its best matches first). `signal` cancels a search typed past.
+ */
+export async function fetchPatientsPage(search: string, cursor: string | null, signal?: AbortSignal): Promise<TPatientsPage> {
   const [path, params] = patientsListKey(search);
-  const response = await apiRequest('GET', queryKeyToUrl([path, { ...params, cursor: cursor ?? undefined }]));
+  const response = await apiRequest('GET', queryKeyToUrl([path, { ...params, cursor: cursor ?? undefined }]), undefined, { signal });
   const total = response.headers.get(PAGE_HEADERS.total);
   return {
     patients: (await response.json()) as TPatient[],
     total: total === null ? null : Number(total),
+    totalCapped: response.headers.get(PAGE_HEADERS.totalCapped) === '1',
     nextCursor: response.headers.get(PAGE_HEADERS.nextCursor),
   };
 }
@@ -39,7 +45,8 @@ export async function fetchPatientsPage(search: string, cursor: string | null): 
 export function patientsQueryOptions(search: string) {
   return infiniteQueryOptions({
     queryKey: patientsListKey(search),
-    queryFn: ({ pageParam }) => fetchPatientsPage(search, pageParam),
+    // Reading `signal` is what lets TanStack Query abort the request once nobody waits for it.
+    queryFn: ({ pageParam, signal }) => fetchPatientsPage(search, pageParam, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (lastPage) => lastPage.nextCursor ?? undefined,
   });

@@ -1,6 +1,7 @@
 import { UserSearch } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import type { TPatient } from '#domain/patients';
+import { patientCountText } from '../../api/patients/patient-count.ts';
 import { usePatients } from '../../api/patients/patients.ts';
 import { ErrorState } from '../../components/error-state.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -44,18 +45,19 @@ export function PatientList({ search, onEdit, showAccessLog }: { search: string;
     );
   }
 
-  // A failed first page; a failed later page keeps what is shown and offers 'Load more' again.
+  // A failed first page (a search the server stopped as too slow answers 503 with its reason);
+  // a failed later page keeps what is shown and offers 'Load more' again.
   if (isError && !isFetchNextPageError) {
     return <ErrorState title="Could not load patients" error={error} onRetry={() => void refetch()} />;
   }
 
   const patients = data.pages.flatMap((page) => page.patients);
-  const total = data.pages[0]?.total ?? patients.length;
+  const count = { total: data.pages[0]?.total ?? patients.length, capped: data.pages[0]?.totalCapped ?? false };
 
   return (
     <section aria-labelledby="patient-count" aria-busy={isPlaceholderData || undefined}>
       <p id="patient-count" role="status" className="mb-3 text-sm text-slate-600" data-testid="patient-count">
-        {isPlaceholderData ? 'Searching…' : countText(total, shownSearch.current)}
+        {isPlaceholderData ? 'Searching…' : patientCountText(count, shownSearch.current)}
       </p>
 
       {patients.length === 0 ? (
@@ -79,11 +81,6 @@ export function PatientList({ search, onEdit, showAccessLog }: { search: string;
       )}
     </section>
   );
-}
-
-function countText(total: number, search: string): string {
-  const patients = `${total} ${total === 1 ? 'patient' : 'patients'}`;
-  return search ? `${patients} matching “${search}”` : patients;
 }
 
 function EmptyState({ searching }: { searching: boolean }) {
