@@ -1,6 +1,7 @@
-import { ArrowLeft, CircleCheck, Stethoscope } from 'lucide-react';
+import { CircleCheck } from 'lucide-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
+import { SignedOutFrame } from '../../components/layout/signed-out-frame.tsx';
 import { PASSWORD_MIN, passwordProblem } from '#domain/passwords';
 import { ZLinkToken } from '#domain/users';
 import { useLinkInfo, useSetPassword } from '../../api/users/password-link.ts';
@@ -11,7 +12,7 @@ import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { LoadingBlock, Spinner } from '../../components/ui/spinner.tsx';
 import { apiErrorCode, describeApiError } from '../../lib/api-errors.ts';
-import { PRODUCT_NAME, SIGN_IN_PATH } from '../../lib/brand.ts';
+import { SIGN_IN_PATH } from '../../lib/brand.ts';
 
 /** The token from the address's fragment (#token=...), read once; then dropped from the address bar. */
 function useFragmentToken(): string | null {
@@ -29,25 +30,11 @@ function useFragmentToken(): string | null {
 export function SetPasswordPage() {
   const token = useFragmentToken();
   return (
-    <div className="flex min-h-full flex-col bg-gradient-to-b from-blue-50 to-slate-50">
-      <header className="mx-auto flex w-full max-w-5xl items-center justify-between px-4 py-4 sm:px-6">
-        <Link href="/" className="flex items-center gap-2 rounded-md font-bold text-slate-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
-          <span className="flex size-8 items-center justify-center rounded-md bg-primary text-white">
-            <Stethoscope className="size-4" aria-hidden="true" />
-          </span>
-          {PRODUCT_NAME}
-        </Link>
-        <Link href="/" className="flex items-center gap-1 rounded-md text-sm text-slate-700 hover:text-slate-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
-          <ArrowLeft className="size-4" aria-hidden="true" />
-          Back to home
-        </Link>
-      </header>
-      <main className="flex flex-1 items-start justify-center px-4 pb-12 pt-4 sm:items-center sm:px-6">
-        <Card className="w-full max-w-md">
-          {token ? <WithToken token={token} /> : <BadLink title="This link is not valid" detail="Check that you copied the whole link, or ask your clinic's admin for a new one." />}
-        </Card>
-      </main>
-    </div>
+    <SignedOutFrame>
+      <Card className="w-full max-w-md">
+        {token ? <WithToken token={token} /> : <BadLink title="This link is not valid" detail="Check that you copied the whole link, or ask your clinic's admin for a new one." />}
+      </Card>
+    </SignedOutFrame>
   );
 }
 
