@@ -63,14 +63,16 @@ async function searchPage(deps: Deps, ctx: SignedInContext, term: string, query:
   return { items: rows.map(toPatient), total: found.counted?.total ?? null, totalCapped: found.counted?.capped ?? false, nextCursor: found.nextCursor };
 }
 
-/** A later page of the unfiltered list, and its audit row. */
+/**
+ * A later page of the unfiltered list, then its audit row in a statement of its own, as the first
+ * page does: the audit chain's lock is held for that insert only, not across a transaction's
+ * round trips. Nothing is sent unless the row is written.
+ */
 async function laterPage(deps: Deps, ctx: SignedInContext, query: TListQuery): Promise<TServedPage<TPatient>> {
   const after = decodePatientCursor(query.cursor!);
-  return deps.db.transaction(async (tx) => {
-    const { page, nextCursor } = await listPatients(tx, { limit: query.limit, after });
-    if (page.length > 0) await recordAudit(tx, ctx, { action: 'patient.list', entityType: 'patient', patientIds: page.map((p) => p.id) });
-    return { items: page.map(toPatient), total: null, nextCursor };
-  });
+  const { page, nextCursor } = await listPatients(deps.db, { limit: query.limit, after });
+  if (page.length > 0) await recordAudit(deps.db, ctx, { action: 'patient.list', entityType: 'patient', patientIds: page.map((p) => p.id) });
+  return { items: page.map(toPatient), total: null, nextCursor };
 }
 
 /**
@@ -94,13 +96,12 @@ async function firstPageFor(deps: Deps, ctx: SignedInContext, limit: number): Pr
   return { items: page.items, total: counts.activePatients, nextCursor: page.nextCursor, encoded: page.encoded };
 }
 
+/** One patient, then the audit row of the read in its own statement (as the lists write theirs). */
 export async function getPatientFor(deps: Deps, ctx: SignedInContext, id: string): Promise<TPatient> {
-  return deps.db.transaction(async (tx) => {
-    const row = await findPatient(tx, id);
-    if (!row) throw notFound(NOT_FOUND);
-    await recordAudit(tx, ctx, { action: 'patient.read', entityType: 'patient', entityId: id, patientId: id });
-    return toPatient(row);
-  });
+  const row = await findPatient(deps.db, id);
+  if (!row) throw notFound(NOT_FOUND);
+  await recordAudit(deps.db, ctx, { action: 'patient.read', entityType: 'patient', entityId: id, patientId: id });
+  return toPatient(row);
 }
 
 /**
