@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
 import { DESKTOP_VIEWPORT, launchBrowser } from './browser.ts';
 import { REPO_ROOT, startServer, type TRestartOptions, type TRunningServer } from './server.ts';
 
@@ -62,8 +62,12 @@ export function useE2E(): TE2E {
   }
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
+    // Side by side; whichever started is kept, so afterAll stops it even when the other failed.
+    const [started, launched] = await Promise.allSettled([startServer({}, inject('serverTemplate')), launchBrowser()]);
+    if (started.status === 'fulfilled') server = started.value;
+    if (launched.status === 'fulfilled') browser = launched.value;
+    if (started.status === 'rejected') throw started.reason;
+    if (launched.status === 'rejected') throw launched.reason;
   });
 
   afterAll(async () => {

@@ -14,15 +14,10 @@ export default async function setup(project: TestProject) {
   const url = process.env.TEST_DATABASE_URL;
   const runId = `${process.pid}_${Date.now().toString(36)}`;
   if (url) {
-    const template = `ehr_tpl_${runId}`;
-    await adminQuery(url, `create database ${template}`);
-    const db = await openDatabase({ url: withDatabase(url, template) });
-    await db.close();
-    project.provide('dbSource', { kind: 'postgres', url, template, prefix: `ehr_t_${runId}` });
-    return async () => {
-      const rows = await adminQuery(url, `select datname from pg_database where datname like 'ehr_t_${runId}%' or datname = '${template}'`);
-      for (const { datname } of rows) await adminQuery(url, `drop database if exists ${datname} with (force)`);
-    };
+    const prefix = `ehr_t_${runId}`;
+    const { template, dropAll } = await migratedTemplate(url, prefix);
+    project.provide('dbSource', { kind: 'postgres', url, template, prefix });
+    return dropAll;
   }
   const db = await openDatabase({});
   const file = path.join(os.tmpdir(), `ehr-pglite-${runId}.tar`);
@@ -30,6 +25,22 @@ export default async function setup(project: TestProject) {
   await db.close();
   project.provide('dbSource', { kind: 'pglite', file });
   return () => fs.rmSync(file, { force: true });
+}
+
+/**
+ * A migrated PostgreSQL database named `<prefix>_tpl`, for copies named `<prefix>_…` made with
+ * `create database … template`; `dropAll` drops it and every copy a test left behind.
+ */
+export async function migratedTemplate(url: string, prefix: string): Promise<{ template: string; dropAll: () => Promise<void> }> {
+  const template = `${prefix}_tpl`;
+  await adminQuery(url, `create database ${template}`);
+  const db = await openDatabase({ url: withDatabase(url, template) });
+  await db.close();
+  const dropAll = async () => {
+    const rows = await adminQuery(url, `select datname from pg_database where starts_with(datname, '${prefix}_')`);
+    for (const { datname } of rows) await adminQuery(url, `drop database if exists ${datname} with (force)`);
+  };
+  return { template, dropAll };
 }
 
 export function withDatabase(url: string, database: string): string {
