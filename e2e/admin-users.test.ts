@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { TAdminUser } from '#domain/users';
+import type { TAdminUser, TInviteResult } from '#domain/users';
 import { api } from './helpers/api.ts';
 import { DEMO_EMAILS, signInAs } from './helpers/auth.ts';
 import { seriousA11yViolations } from './helpers/axe.ts';
@@ -95,6 +95,27 @@ describe('Admin Panel, User Management', () => {
     await page.getByRole('tab', { name: 'Analytics' }).waitFor();
     expect(await page.getByRole('tab', { name: 'User Management' }).count()).toBe(0);
     expect((await api(page, 'GET', '/api/admin/users')).status).toBe(403);
+  });
+
+  it('a link opened while signed in asks to log out first, sets nothing, and works once logged out', async () => {
+    const { page } = e2e;
+    await signInAs(page, 'admin');
+    const word = uniqueWord();
+    const invite = await api<TInviteResult>(page, 'POST', '/api/admin/users', { email: `${word}@clinic.example`, firstName: 'Bo', lastName: word, role: 'nurse' });
+    expect(invite.status).toBe(201);
+
+    await page.goto(invite.json.link.url);
+    await page.getByRole('heading', { name: 'You are signed in' }).waitFor();
+    await page.getByText(DEMO_EMAILS.admin).waitFor();
+    expect(page.url()).not.toContain('token=');
+    expect(await page.getByLabel('New password').count()).toBe(0);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.goto(invite.json.link.url);
+    await page.getByText(`${word}@clinic.example`).waitFor();
+    await page.getByLabel('New password').waitFor();
   });
 
   it('fits a 375 px screen and is axe-clean', async () => {

@@ -2,6 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, useEffect } from 'react';
 import { Redirect, useLocation } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
+import { SET_PASSWORD_PATH } from '#domain/users';
 import { AppLayout } from './components/layout/app-layout.tsx';
 import { LeaveForSignIn } from './components/leave-for-sign-in.tsx';
 import { Spinner } from './components/ui/spinner.tsx';
@@ -9,6 +10,7 @@ import { Toaster } from './components/ui/toaster.tsx';
 import { PRODUCT_NAME, SIGN_IN_PATH } from './lib/brand.ts';
 import { queryClient } from './lib/query-client.ts';
 import { NotFoundPage } from './pages/not-found/not-found-page.tsx';
+import { LinkWhileSignedIn } from './pages/set-password/link-while-signed-in.tsx';
 import { findScreen, mayOpen } from './screens.ts';
 
 /**
@@ -32,6 +34,7 @@ function SignedInRoutes({ user }: { user: TCurrentUser }) {
   }, [screen]);
 
   if (location === SIGN_IN_PATH) return <Redirect to="/" replace />;
+  if (location === SET_PASSWORD_PATH) return <LinkWhileSignedIn user={user} />;
   if (!screen) return <NotFoundPage />;
   // The one access gate: a screen never re-checks its own capability. The web only hides;
   // the server refuses anyway.

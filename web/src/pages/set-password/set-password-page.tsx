@@ -1,9 +1,8 @@
 import { CircleCheck } from 'lucide-react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { SignedOutFrame } from '../../components/layout/signed-out-frame.tsx';
 import { PASSWORD_MIN, passwordProblem } from '#domain/passwords';
-import { ZLinkToken } from '#domain/users';
 import { useLinkInfo, useSetPassword } from '../../api/users/password-link.ts';
 import { buttonClass } from '../../components/ui/button-variants.ts';
 import { Button } from '../../components/ui/button.tsx';
@@ -13,18 +12,7 @@ import { Input } from '../../components/ui/input.tsx';
 import { LoadingBlock, Spinner } from '../../components/ui/spinner.tsx';
 import { apiErrorCode, describeApiError } from '../../lib/api-errors.ts';
 import { SIGN_IN_PATH } from '../../lib/brand.ts';
-
-/** The token from the address's fragment (#token=...), read once; then dropped from the address bar. */
-function useFragmentToken(): string | null {
-  const [token] = useState(() => {
-    const value = new URLSearchParams(window.location.hash.replace(/^#/, '')).get('token');
-    return value && ZLinkToken.safeParse(value).success ? value : null;
-  });
-  useEffect(() => {
-    if (window.location.hash) window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
-  }, []);
-  return token;
-}
+import { useFragmentToken } from './fragment-token.ts';
 
 /** /set-password: where an invite or reset link leads; works signed out. */
 export function SetPasswordPage() {
