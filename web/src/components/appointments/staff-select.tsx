@@ -2,9 +2,7 @@ import type { TCurrentUser } from '#domain/auth';
 import { staffName, useAssignableStaff, type TAssignableRole } from '../../api/staff/staff.ts';
 import { cn } from '../../lib/utils.ts';
 import type { TFieldControlProps } from '../ui/form-field.tsx';
-
-export const SELECT_CLASS =
-  'flex h-10 w-full rounded-md border border-input bg-background px-3 py-2 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-1 disabled:cursor-not-allowed disabled:opacity-50 aria-[invalid=true]:border-destructive';
+import { SELECT_CLASS } from '../ui/select.tsx';
 
 const NONE_LABELS: Record<TAssignableRole, string> = { nurse: 'No nurse assigned', scribe: 'No scribe assigned' };
 

@@ -5,11 +5,11 @@ import { useAuditActions } from '../../api/audit/audit-actions.ts';
 import { useAuditActors } from '../../api/audit/audit-actors.ts';
 import type { TAuditFilterValues } from '../../api/audit/audit-events.ts';
 import { patientQueryOptions } from '../../api/patients/patient.ts';
-import { SELECT_CLASS } from '../../components/appointments/staff-select.tsx';
 import { PatientPicker, type TChosenPatient } from '../../components/patient-picker.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
+import { FilterSelect, type TFilterChoice } from '../../components/ui/select.tsx';
 import { fullName } from '../../lib/user-display.ts';
 
 export const OUTCOME_LABELS: Record<(typeof AUDIT_OUTCOMES)[number], string> = {
@@ -18,6 +18,8 @@ export const OUTCOME_LABELS: Record<(typeof AUDIT_OUTCOMES)[number], string> = {
   forbidden: 'Forbidden',
   not_found: 'Not found',
 };
+
+const OUTCOME_CHOICES = AUDIT_OUTCOMES.map((o) => ({ value: o, label: OUTCOME_LABELS[o] }));
 
 /** 'Patient #abcd': how the trail names a patient whose name is not at hand (spec section 6's fallback). */
 export const patientTag = (id: string) => `Patient #${id.slice(-4)}`;
@@ -41,23 +43,20 @@ export function AuditFilters({ filters, onChange }: { filters: TAuditFilterValue
   const chosenPatient = useFilteredPatient(filters.patientId);
   const set = (name: keyof TAuditFilterValues, value: string | undefined) => onChange({ ...filters, [name]: value || undefined });
   const any = Object.values(filters).some(Boolean);
-  const actionChoices = actions.data ?? [];
+  // A filter from the address that the lists do not hold (a user since removed, an action no
+  // longer written) stays chosen, shown as well as it can be.
+  const actorChoices: TFilterChoice[] = (actors.data ?? []).map((u) => ({ value: u.id, label: `${fullName(u)} (${u.role})` }));
+  if (filters.actorId && !actorChoices.some((c) => c.value === filters.actorId)) {
+    actorChoices.unshift({ value: filters.actorId, label: actors.isPending ? 'Loading…' : `User #${filters.actorId.slice(-4)}` });
+  }
+  const actionChoices: TFilterChoice[] = (actions.data ?? []).map((action) => ({ value: action, label: action }));
+  if (filters.action && !actions.data?.includes(filters.action)) actionChoices.unshift({ value: filters.action, label: filters.action });
 
   return (
     <form role="search" aria-label="Filter the audit trail" className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3" onSubmit={(e) => e.preventDefault()}>
-      <div className="space-y-1.5">
-        <Label htmlFor="audit-actor">Who</Label>
-        <select id="audit-actor" className={SELECT_CLASS} value={filters.actorId ?? ''} onChange={(e) => set('actorId', e.target.value)} aria-busy={actors.isPending || undefined}>
-          <option value="">Anyone</option>
-          {filters.actorId && !actors.data?.some((u) => u.id === filters.actorId) && (
-            <option value={filters.actorId}>{actors.isPending ? 'Loading…' : `User #${filters.actorId.slice(-4)}`}</option>
-          )}
-          {(actors.data ?? []).map((u) => (
-            <option key={u.id} value={u.id}>{`${fullName(u)} (${u.role})`}</option>
-          ))}
-        </select>
+      <FilterSelect id="audit-actor" label="Who" allLabel="Anyone" value={filters.actorId ?? ''} choices={actorChoices} onChange={(v) => set('actorId', v)} busy={actors.isPending}>
         {actors.isError && <p className="text-sm text-red-700">Could not load the users.</p>}
-      </div>
+      </FilterSelect>
 
       <div className="space-y-1.5 sm:col-span-1 lg:col-span-2">
         <Label htmlFor="audit-patient">Patient</Label>
@@ -68,22 +67,8 @@ export function AuditFilters({ filters, onChange }: { filters: TAuditFilterValue
         />
       </div>
 
-      <div className="space-y-1.5">
-        <Label htmlFor="audit-action">Action</Label>
-        <select id="audit-action" className={SELECT_CLASS} value={filters.action ?? ''} onChange={(e) => set('action', e.target.value)}>
-          <option value="">Any action</option>
-          {filters.action && !actionChoices.includes(filters.action) && <option value={filters.action}>{filters.action}</option>}
-          {actionChoices.map((action) => <option key={action} value={action}>{action}</option>)}
-        </select>
-      </div>
-
-      <div className="space-y-1.5">
-        <Label htmlFor="audit-outcome">Outcome</Label>
-        <select id="audit-outcome" className={SELECT_CLASS} value={filters.outcome ?? ''} onChange={(e) => set('outcome', e.target.value)}>
-          <option value="">Any outcome</option>
-          {AUDIT_OUTCOMES.map((o) => <option key={o} value={o}>{OUTCOME_LABELS[o]}</option>)}
-        </select>
-      </div>
+      <FilterSelect id="audit-action" label="Action" allLabel="Any action" value={filters.action ?? ''} choices={actionChoices} onChange={(v) => set('action', v)} />
+      <FilterSelect id="audit-outcome" label="Outcome" allLabel="Any outcome" value={filters.outcome ?? ''} choices={OUTCOME_CHOICES} onChange={(v) => set('outcome', v)} />
 
       <div className="grid grid-cols-2 gap-3">
         <div className="space-y-1.5">

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { DEFAULT_ROLE, ROLE_LABELS, ROLES, type TRole } from '#domain/roles';
 import { ZInvite, type TInviteResult } from '#domain/users';
 import { useInviteUser } from '../../api/users/users.ts';
-import { SELECT_CLASS } from '../../components/appointments/staff-select.tsx';
+import { SELECT_CLASS } from '../../components/ui/select.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';

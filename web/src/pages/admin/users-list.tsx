@@ -3,14 +3,17 @@ import type { TCurrentUser } from '#domain/auth';
 import { ROLE_LABELS, ROLES, ZRole } from '#domain/roles';
 import { USER_STATUS_LABELS, USER_STATUSES, ZUserStatus } from '#domain/users';
 import { useAdminUsers, type TUserFilters } from '../../api/users/users.ts';
-import { SELECT_CLASS } from '../../components/appointments/staff-select.tsx';
 import { ErrorState } from '../../components/error-state.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
+import { FilterSelect } from '../../components/ui/select.tsx';
 import { LoadingBlock, Spinner } from '../../components/ui/spinner.tsx';
 import { UserRow } from './users-row.tsx';
+
+const ROLE_CHOICES = ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }));
+const STATUS_CHOICES = USER_STATUSES.map((s) => ({ value: s, label: USER_STATUS_LABELS[s] }));
 
 /** 'Current Users': every account, searched and filtered, with per-row actions. */
 export function UsersList({ user }: { user: TCurrentUser }) {
@@ -31,24 +34,12 @@ export function UsersList({ user }: { user: TCurrentUser }) {
       </CardHeader>
       <CardContent className="space-y-4">
         <div className="grid gap-3 sm:grid-cols-[1fr_10rem_10rem]">
-          <div className="space-y-2">
+          <div className="space-y-1.5">
             <Label htmlFor="users-search">Search</Label>
             <Input id="users-search" type="search" placeholder="Name or email" value={search} onChange={(e) => setSearch(e.target.value)} maxLength={100} />
           </div>
-          <div className="space-y-2">
-            <Label htmlFor="users-role">Role</Label>
-            <select id="users-role" className={SELECT_CLASS} value={role} onChange={(e) => setRole(e.target.value)}>
-              <option value="">All roles</option>
-              {ROLES.map((r) => <option key={r} value={r}>{ROLE_LABELS[r]}</option>)}
-            </select>
-          </div>
-          <div className="space-y-2">
-            <Label htmlFor="users-status">Status</Label>
-            <select id="users-status" className={SELECT_CLASS} value={status} onChange={(e) => setStatus(e.target.value)}>
-              <option value="">All statuses</option>
-              {USER_STATUSES.map((s) => <option key={s} value={s}>{USER_STATUS_LABELS[s]}</option>)}
-            </select>
-          </div>
+          <FilterSelect id="users-role" label="Role" allLabel="All roles" value={role} choices={ROLE_CHOICES} onChange={setRole} />
+          <FilterSelect id="users-status" label="Status" allLabel="All statuses" value={status} choices={STATUS_CHOICES} onChange={setStatus} />
         </div>
         <UsersResults filters={filters} viewer={user} />
       </CardContent>

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { ROLE_DESCRIPTIONS, ROLE_LABELS, ROLES, ZRole } from '#domain/roles';
 import { useAssignRole } from '../../api/users/users.ts';
-import { SELECT_CLASS } from '../../components/appointments/staff-select.tsx';
+import { SELECT_CLASS } from '../../components/ui/select.tsx';
 import { RoleBadge } from '../../components/layout/role-badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';

@@ -3,7 +3,7 @@ import { ROLE_LABELS, ROLES, ZRole } from '#domain/roles';
 import { USER_STATUS_LABELS, type TAdminUser, type TPasswordLink, type TUserStatus } from '#domain/users';
 import { useClinicTimeZone } from '../../api/appointments/clinic-time.ts';
 import { useChangeRole, usePasswordLink, useSetUserActive } from '../../api/users/users.ts';
-import { SELECT_CLASS } from '../../components/appointments/staff-select.tsx';
+import { SELECT_CLASS } from '../../components/ui/select.tsx';
 import { RoleBadge } from '../../components/layout/role-badge.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';

@@ -9,7 +9,8 @@ import { patientShown } from '../../components/appointments/appointment-format.t
 import { clinicInstant, clinicToday, clinicWallClock, formatDate, formatTime } from '../../components/appointments/appointment-time.ts';
 import { ConflictList } from '../../components/appointments/conflict-list.tsx';
 import { reportMutationError } from '../../lib/mutation-errors.ts';
-import { SELECT_CLASS, StaffSelect } from '../../components/appointments/staff-select.tsx';
+import { StaffSelect } from '../../components/appointments/staff-select.tsx';
+import { SELECT_CLASS } from '../../components/ui/select.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';

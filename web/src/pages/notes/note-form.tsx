@@ -10,7 +10,7 @@ import { useCreateNote } from '../../api/notes/create-note.ts';
 import { invalidateNotes, reloadNote } from '../../api/notes/notes.ts';
 import { isStaleNote, useUpdateNote } from '../../api/notes/update-note.ts';
 import { patientQueryOptions } from '../../api/patients/patient.ts';
-import { SELECT_CLASS } from '../../components/appointments/staff-select.tsx';
+import { SELECT_CLASS } from '../../components/ui/select.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { DialogClose, DialogFooter } from '../../components/ui/dialog.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';

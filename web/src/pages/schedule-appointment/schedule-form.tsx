@@ -17,7 +17,8 @@ import { clinicInstant, clinicToday } from '../../components/appointments/appoin
 import { ConflictList } from '../../components/appointments/conflict-list.tsx';
 import { PatientPicker, type TChosenPatient } from '../../components/patient-picker.tsx';
 import { reportMutationError } from '../../lib/mutation-errors.ts';
-import { SELECT_CLASS, StaffSelect } from '../../components/appointments/staff-select.tsx';
+import { StaffSelect } from '../../components/appointments/staff-select.tsx';
+import { SELECT_CLASS } from '../../components/ui/select.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
