@@ -18,7 +18,7 @@ async function openAccessLogOfFirstPatient(page: Page) {
   await card.waitFor();
   const patientId = (await card.getAttribute('data-patient-id'))!;
   const name = (await card.getByRole('heading').textContent())!;
-  await card.getByRole('link', { name: `Who accessed ${name}` }).click();
+  await card.getByRole('link', { name: `Access log of ${name}`, exact: true }).click();
   await page.waitForURL((url) => url.pathname === '/admin' && url.searchParams.get('tab') === 'audit' && url.searchParams.get('patientId') === patientId);
   await page.getByTestId('audit-row').first().waitFor();
   return { patientId, name };
@@ -79,7 +79,7 @@ describe('Admin Panel, Audit Trail', () => {
     await signInAs(page, 'scheduler');
     await page.goto('/patients');
     await page.getByTestId('patient-card').first().waitFor();
-    expect(await page.getByRole('link', { name: /^Who accessed/ }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: /^Access log/ }).count()).toBe(0);
     expect(await page.getByText('Access log').count()).toBe(0);
     await page.goto('/admin?tab=audit');
     await page.getByRole('tablist', { name: 'Admin Panel sections' }).waitFor();
