@@ -6,13 +6,14 @@ import { addDays, zonedDate } from '#domain/clinic-time';
  */
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(timeZone: string, kind: 'time' | 'date' | 'weekday' | 'month' | 'parts'): Intl.DateTimeFormat {
+function formatter(timeZone: string, kind: 'time' | 'date' | 'day' | 'weekday' | 'month' | 'parts'): Intl.DateTimeFormat {
   const key = `${kind}:${timeZone}`;
   let f = formatters.get(key);
   if (!f) {
     const options: Intl.DateTimeFormatOptions = {
       time: { hour: 'numeric', minute: '2-digit' },
       date: { month: 'short', day: 'numeric', year: 'numeric' },
+      day: { month: 'short', day: 'numeric' },
       weekday: { weekday: 'short', month: 'short', day: 'numeric' },
       month: { month: 'long', year: 'numeric' },
       parts: { hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' },
@@ -27,6 +28,9 @@ function formatter(timeZone: string, kind: 'time' | 'date' | 'weekday' | 'month'
 export const formatTime = (instant: string, timeZone: string) => formatter(timeZone, 'time').format(new Date(instant));
 /** 'Mar 4, 2031' */
 export const formatDate = (instant: string, timeZone: string) => formatter(timeZone, 'date').format(new Date(instant));
+/** 'Mar 4, 9:30 AM', with plain spaces (the chat's 'MMM d, h:mm a', spec section 9). */
+export const formatDayTime = (instant: string, timeZone: string) =>
+  `${formatter(timeZone, 'day').format(new Date(instant))}, ${formatTime(instant, timeZone)}`.replace(/\s/g, ' ');
 /** '9:30 AM – 10:00 AM' */
 export const formatTimeRange = (start: string, end: string, timeZone: string) =>
   `${formatTime(start, timeZone)} – ${formatTime(end, timeZone)}`;

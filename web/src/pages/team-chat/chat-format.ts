@@ -1,9 +1,5 @@
-import { format } from 'date-fns';
 import type { TChatMessageType } from '#domain/chat';
 import type { TRole } from '#domain/roles';
-
-/** Spec section 9: 'MMM d, h:mm a', e.g. 'Jan 5, 3:07 PM'. */
-export const formatChatTime = (instant: string) => format(new Date(instant), 'MMM d, h:mm a');
 
 type TNamed = { firstName: string | null; lastName: string | null };
 

@@ -5,13 +5,14 @@ import { memo, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { TCurrentUser } from '#domain/auth';
 import type { TChatMember, TChatMessage, TChatMessageType } from '#domain/chat';
 import { useDeleteChatMessage, useEditChatMessage, useToggleChatReaction } from '../../api/chat/messages.ts';
+import { formatDayTime } from '../../components/appointments/appointment-time.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Popover, PopoverClose, PopoverContent, PopoverTrigger } from '../../components/ui/popover.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { cn } from '../../lib/utils.ts';
-import { DELETED_TEXT, formatChatTime, initialsOf, MESSAGE_TYPE_LABELS, personName, QUICK_REACTIONS } from './chat-format.ts';
+import { DELETED_TEXT, initialsOf, MESSAGE_TYPE_LABELS, personName, QUICK_REACTIONS } from './chat-format.ts';
 import { ChatRoleBadge, Initials } from './chat-role-badge.tsx';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { sizeInKb } from '../../lib/file-size.ts';
@@ -63,11 +64,13 @@ export function withMentions(content: string, mentioned: readonly string[]): Rea
  * type's icon, the time, '(edited)', the text, its file, what it relates to, and reactions.
  * The sender may edit or delete her own.
  */
-export const MessageItem = memo(function MessageItem({ message, user, roomId, members }: {
+export const MessageItem = memo(function MessageItem({ message, user, roomId, members, timeZone }: {
   message: TChatMessage;
   user: TCurrentUser;
   roomId: string;
   members: TChatMember[];
+  /** The clinic's, in which the message's time is shown. */
+  timeZone: string;
 }) {
   const own = message.senderId === user.id;
   const [editing, setEditing] = useState(false);
@@ -94,7 +97,7 @@ export const MessageItem = memo(function MessageItem({ message, user, roomId, me
           <span className="font-semibold text-slate-900" data-testid="message-sender">{name}</span>
           <ChatRoleBadge role={message.sender.role} />
           <Icon className="size-3.5 text-slate-500" role="img" aria-label={typeLabel} data-testid="message-type" data-type={message.messageType} />
-          <time dateTime={message.createdAt} className="text-xs text-slate-600">{formatChatTime(message.createdAt)}</time>
+          <time dateTime={message.createdAt} className="text-xs text-slate-600">{formatDayTime(message.createdAt, timeZone)}</time>
           {message.isEdited && !message.isDeleted && <span className="text-xs text-slate-600" data-testid="message-edited">(edited)</span>}
         </div>
 

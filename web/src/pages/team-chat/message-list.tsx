@@ -2,6 +2,7 @@ import { MessageSquare } from 'lucide-react';
 import { useLayoutEffect, useRef } from 'react';
 import type { TCurrentUser } from '#domain/auth';
 import type { TChatMember } from '#domain/chat';
+import { useClinicTimeZone } from '../../api/appointments/clinic-time.ts';
 import { useChatMessages } from '../../api/chat/messages.ts';
 import { ErrorState } from '../../components/error-state.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -18,6 +19,7 @@ const LOAD_OLDER_WITHIN_PX = 80;
  */
 export function MessageList({ user, roomId, members }: { user: TCurrentUser; roomId: string; members: TChatMember[] }) {
   const { data, isPending, isError, error, refetch, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = useChatMessages(roomId);
+  const { timeZone } = useClinicTimeZone();
   const scroller = useRef<HTMLDivElement>(null);
   const shown = useRef<{ newest: string | null; oldest: string | null; height: number }>({ newest: null, oldest: null, height: 0 });
 
@@ -85,7 +87,7 @@ export function MessageList({ user, roomId, members }: { user: TCurrentUser; roo
           </div>
         )}
         <ol className="space-y-1 p-2 md:p-3" data-testid="message-list">
-          {messages.map((message) => <MessageItem key={message.id} message={message} user={user} roomId={roomId} members={members} />)}
+          {messages.map((message) => <MessageItem key={message.id} message={message} user={user} roomId={roomId} members={members} timeZone={timeZone} />)}
         </ol>
       </>
     );

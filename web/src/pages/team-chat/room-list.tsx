@@ -2,13 +2,15 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { MessageSquare, Plus } from 'lucide-react';
 import { Link } from 'wouter';
 import type { TChatRoom } from '#domain/chat';
+import { useClinicTimeZone } from '../../api/appointments/clinic-time.ts';
+import { formatDayTime } from '../../components/appointments/appointment-time.ts';
 import { ErrorState } from '../../components/error-state.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { formatBadgeCount } from '../../lib/user-display.ts';
 import { cn } from '../../lib/utils.ts';
-import { formatChatTime, memberCountLabel } from './chat-format.ts';
+import { memberCountLabel } from './chat-format.ts';
 
 export const ROOM_SKELETONS = 4;
 
@@ -39,6 +41,7 @@ export function RoomList({ className, query, selectedId, mayCreate, onNewRoom }:
 }
 
 function RoomListBody({ query, selectedId, mayCreate }: { query: UseQueryResult<TChatRoom[]>; selectedId: string | null; mayCreate: boolean }) {
+  const { timeZone } = useClinicTimeZone();
   if (query.isPending) {
     return (
       <div className="p-3" data-testid="rooms-loading">
@@ -69,12 +72,12 @@ function RoomListBody({ query, selectedId, mayCreate }: { query: UseQueryResult<
   }
   return (
     <ul className="divide-y" aria-label="Chat rooms">
-      {query.data.map((room) => <RoomEntry key={room.id} room={room} selected={room.id === selectedId} />)}
+      {query.data.map((room) => <RoomEntry key={room.id} room={room} selected={room.id === selectedId} timeZone={timeZone} />)}
     </ul>
   );
 }
 
-function RoomEntry({ room, selected }: { room: TChatRoom; selected: boolean }) {
+function RoomEntry({ room, selected, timeZone }: { room: TChatRoom; selected: boolean; timeZone: string }) {
   return (
     <li>
       <Link
@@ -98,7 +101,7 @@ function RoomEntry({ room, selected }: { room: TChatRoom; selected: boolean }) {
         </span>
         {room.description && <span className="mt-0.5 block line-clamp-2 break-words text-slate-600">{room.description}</span>}
         <span className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-600">
-          <time dateTime={room.lastActivityAt} data-testid="room-activity">{formatChatTime(room.lastActivityAt)}</time>
+          <time dateTime={room.lastActivityAt} data-testid="room-activity">{formatDayTime(room.lastActivityAt, timeZone)}</time>
           <span data-testid="room-members">{memberCountLabel(room.memberCount)}</span>
           {!room.isMember && <span className="rounded bg-slate-100 px-1.5 py-0.5 font-medium text-slate-700">Not a member</span>}
         </span>
