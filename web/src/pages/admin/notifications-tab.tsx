@@ -1,11 +1,9 @@
-import { BellOff } from 'lucide-react';
 import type { TCurrentUser } from '#domain/auth';
 import { useNotifications } from '../../api/notifications/notifications.ts';
-import { ErrorState } from '../../components/error-state.tsx';
+import { NotificationStates } from '../../components/notifications/notification-states.tsx';
 import { NotificationSummary } from '../../components/notifications/notification-summary.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
-import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { cn } from '../../lib/utils.ts';
 
 /** Spec section 9: the admin notification list shows this many. */
@@ -18,8 +16,8 @@ export const ADMIN_NOTIFICATIONS = 10;
  * so a live notification or a dismissal elsewhere shows here too.
  */
 export function NotificationsTab(_props: { user: TCurrentUser }) {
-  const { data, isLoading, isError, error, refetch } = useNotifications();
-  const shown = data?.slice(0, ADMIN_NOTIFICATIONS) ?? [];
+  const query = useNotifications();
+  const shown = query.data?.slice(0, ADMIN_NOTIFICATIONS) ?? [];
 
   return (
     <Card data-testid="admin-notifications">
@@ -28,21 +26,7 @@ export function NotificationsTab(_props: { user: TCurrentUser }) {
         <CardDescription className="text-slate-600">Your {ADMIN_NOTIFICATIONS} most recent notifications, read and unread</CardDescription>
       </CardHeader>
       <CardContent className="p-4 pt-0 sm:p-6 sm:pt-0">
-        {isLoading ? (
-          <div role="status">
-            <span className="sr-only">Loading notifications</span>
-            <div className="space-y-3">
-              {[0, 1, 2].map((i) => <Skeleton key={i} className="h-16 w-full" />)}
-            </div>
-          </div>
-        ) : isError && !data ? (
-          <ErrorState title="Could not load notifications" error={error} onRetry={() => void refetch()} />
-        ) : shown.length === 0 ? (
-          <div data-testid="admin-notifications-empty" className="flex flex-col items-center gap-2 py-8 text-center text-sm text-slate-600">
-            <BellOff className="size-6 text-slate-400" aria-hidden="true" />
-            No notifications
-          </div>
-        ) : (
+        <NotificationStates query={query} count={shown.length} emptyText="No notifications" emptyTestId="admin-notifications-empty">
           <ul aria-labelledby="admin-notifications-heading" className="divide-y rounded-lg border">
             {shown.map((notification) => (
               <li
@@ -61,7 +45,7 @@ export function NotificationsTab(_props: { user: TCurrentUser }) {
               </li>
             ))}
           </ul>
-        )}
+        </NotificationStates>
       </CardContent>
     </Card>
   );

@@ -1,15 +1,14 @@
-import { BellOff, X } from 'lucide-react';
+import { X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import type { TNotification } from '#domain/notifications';
 import { useMarkNotificationRead } from '../../api/notifications/mark-notification-read.ts';
 import { useNotifications } from '../../api/notifications/notifications.ts';
-import { ErrorState } from '../../components/error-state.tsx';
+import { NotificationStates } from '../../components/notifications/notification-states.tsx';
 import { NotificationSummary } from '../../components/notifications/notification-summary.tsx';
 import { notificationStyle } from '../../components/notifications/notification-style.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
-import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { cn } from '../../lib/utils.ts';
 
@@ -24,7 +23,8 @@ const isActive = (n: TNotification) => n.isActive && !n.isRead;
  * 'View All (count)'; dismissing one marks it read, the list is read again and it drops out.
  */
 export function ActiveNotifications() {
-  const { data, isLoading, isError, error, refetch } = useNotifications();
+  const query = useNotifications();
+  const { data } = query;
   const [showAll, setShowAll] = useState(false);
   const active = data?.filter(isActive) ?? [];
   // A dismissed row goes away with its focused button; focus then moves to the heading rather
@@ -57,28 +57,13 @@ export function ActiveNotifications() {
         )}
       </CardHeader>
       <CardContent className="p-4 pt-0 sm:p-5 sm:pt-0">
-        {isLoading ? (
-          <div role="status">
-            <span className="sr-only">Loading notifications</span>
-            <div className="space-y-3">
-              {[0, 1, 2].map((i) => <Skeleton key={i} className="h-16 w-full" />)}
-            </div>
-          </div>
-        ) : isError && !data ? (
-          // A failed re-read keeps the list it had; only a first load that failed shows this.
-          <ErrorState title="Could not load notifications" error={error} onRetry={() => void refetch()} />
-        ) : active.length === 0 ? (
-          <div data-testid="notifications-empty" className="flex flex-col items-center gap-2 py-8 text-center text-sm text-slate-600">
-            <BellOff className="size-6 text-slate-400" aria-hidden="true" />
-            No active notifications
-          </div>
-        ) : (
+        <NotificationStates query={query} count={active.length} emptyText="No active notifications" emptyTestId="notifications-empty">
           <NotificationList
             notifications={active.slice(0, DASHBOARD_NOTIFICATIONS)}
             labelledBy="active-notifications-heading"
             onDismiss={() => (refocus.current = true)}
           />
-        )}
+        </NotificationStates>
       </CardContent>
       <Dialog open={showAll} onOpenChange={setShowAll}>
         <DialogContent className="max-w-2xl p-4 sm:p-6" data-testid="all-notifications-dialog">
