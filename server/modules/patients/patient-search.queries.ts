@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { queryRows, type Queryable } from '../../db/database.ts';
 import { decodeCursor, ZCursorText, ZCursorUuid } from '../../db/keyset.ts';
-import { FIRST_KEY, LAST_KEY } from './patients.queries.ts';
+import { andAfterName, FIRST_KEY, LAST_KEY } from './patients.queries.ts';
 import { escapeLike } from '../../db/like.ts';
 
 /**
@@ -40,9 +40,8 @@ function patterns(term: string) {
   };
 }
 
-/** `(last, first, id) > key`, for the tier the previous page ended in. */
-const afterKey = (key: TSearchKey | null) =>
-  key ? sql`and (${LAST_KEY}, ${FIRST_KEY}, id) > (${key[1]}, ${key[2]}, ${key[3]}::uuid)` : sql``;
+/** The rows after `key` in name order, for the tier the previous page ended in. */
+const afterKey = (key: TSearchKey | null) => andAfterName(key && [key[1], key[2], key[3]]);
 
 type TKeyRow = { last: string; first: string; id: string };
 

@@ -53,19 +53,20 @@ export const decodePatientCursor = (raw: string): TPatientCursor => decodeCursor
 export const LAST_KEY = sql.raw(`(lower(last_name) collate "C")`);
 export const FIRST_KEY = sql.raw(`(lower(first_name) collate "C")`);
 
+/** `and` the rows after `key` in name order (the list's cursor, and a search tier's), or nothing. */
+export const andAfterName = (key: readonly [last: string, first: string, id: string] | null): SQL =>
+  key ? sql`and ${after([LAST_KEY, FIRST_KEY, sql`id`], [sql`${key[0]}`, sql`${key[1]}`, sql`${key[2]}::uuid`])}` : sql``;
+
 /**
  * One page of active patients in name order (the list with no search), read through the
  * name-order index from the cursor on.
  */
 export async function listPatients(q: Queryable, opts: { limit: number; after?: TPatientCursor | null }) {
-  const afterKey = opts.after
-    ? sql`and ${after([LAST_KEY, FIRST_KEY, sql`id`], [sql`${opts.after[0]}`, sql`${opts.after[1]}`, sql`${opts.after[2]}::uuid`])}`
-    : sql``;
   type TRow = PatientRow & { sort_last: string; sort_first: string };
   // The plan is always the index walk whatever the values, so it is prepared once per connection.
   const rows = await preparedRows<TRow>(q, 'patients_page', sql`
     select ${PATIENT_SQL_COLUMNS}, ${LAST_KEY} as sort_last, ${FIRST_KEY} as sort_first from patients
-    where is_active ${afterKey}
+    where is_active ${andAfterName(opts.after ?? null)}
     order by ${LAST_KEY}, ${FIRST_KEY}, id
     limit ${opts.limit + 1}`);
   return takePage(rows, opts.limit, (r) => [r.sort_last, r.sort_first, r.id]);
