@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDayTime } from '../../web/src/components/appointments/appointment-time.ts';
+import { formatDayTime, formatLongDate } from '../../web/src/components/appointments/appointment-time.ts';
 
 describe("chat times ('MMM d, h:mm a', spec section 9)", () => {
   it("are shown in the clinic's time zone, whatever the zone of the machine showing them", () => {
@@ -12,5 +12,12 @@ describe("chat times ('MMM d, h:mm a', spec section 9)", () => {
     expect(formatDayTime('2026-07-05T20:07:00Z', 'America/New_York')).toBe('Jul 5, 4:07 PM');
     expect(formatDayTime('2026-11-01T05:30:00Z', 'America/New_York')).toBe('Nov 1, 1:30 AM');
     expect(formatDayTime('2026-11-01T06:30:00Z', 'America/New_York')).toBe('Nov 1, 1:30 AM');
+  });
+});
+
+describe("the dashboard's date ('EEEE, MMMM d, yyyy')", () => {
+  it("is the clinic's day, which may not be the machine's", () => {
+    expect(formatLongDate('2026-11-24T03:00:00Z', 'America/New_York')).toBe('Monday, November 23, 2026');
+    expect(formatLongDate('2026-11-24T03:00:00Z', 'Asia/Tokyo')).toBe('Tuesday, November 24, 2026');
   });
 });

@@ -6,7 +6,7 @@ import { addDays, zonedDate } from '#domain/clinic-time';
  */
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(timeZone: string, kind: 'time' | 'date' | 'day' | 'weekday' | 'month' | 'parts'): Intl.DateTimeFormat {
+function formatter(timeZone: string, kind: 'time' | 'date' | 'day' | 'longDate' | 'weekday' | 'month' | 'parts'): Intl.DateTimeFormat {
   const key = `${kind}:${timeZone}`;
   let f = formatters.get(key);
   if (!f) {
@@ -14,6 +14,7 @@ function formatter(timeZone: string, kind: 'time' | 'date' | 'day' | 'weekday' |
       time: { hour: 'numeric', minute: '2-digit' },
       date: { month: 'short', day: 'numeric', year: 'numeric' },
       day: { month: 'short', day: 'numeric' },
+      longDate: { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' },
       weekday: { weekday: 'short', month: 'short', day: 'numeric' },
       month: { month: 'long', year: 'numeric' },
       parts: { hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' },
@@ -28,6 +29,8 @@ function formatter(timeZone: string, kind: 'time' | 'date' | 'day' | 'weekday' |
 export const formatTime = (instant: string, timeZone: string) => formatter(timeZone, 'time').format(new Date(instant));
 /** 'Mar 4, 2031' */
 export const formatDate = (instant: string, timeZone: string) => formatter(timeZone, 'date').format(new Date(instant));
+/** 'Wednesday, March 4, 2026': the dashboard's today. */
+export const formatLongDate = (instant: string, timeZone: string) => formatter(timeZone, 'longDate').format(new Date(instant));
 /** 'Mar 4, 9:30 AM', with plain spaces (the chat's 'MMM d, h:mm a', spec section 9). */
 export const formatDayTime = (instant: string, timeZone: string) =>
   `${formatter(timeZone, 'day').format(new Date(instant))}, ${formatTime(instant, timeZone)}`.replace(/\s/g, ' ');

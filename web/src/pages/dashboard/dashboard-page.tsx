@@ -1,6 +1,7 @@
-import { format } from 'date-fns';
 import type { TCurrentUser } from '#domain/auth';
 import { can } from '#domain/permissions';
+import { useClinicTimeZone } from '../../api/appointments/clinic-time.ts';
+import { formatLongDate } from '../../components/appointments/appointment-time.ts';
 import { LiveStatusDot } from '../../components/live-status-dot.tsx';
 import { PageHeader } from '../../components/layout/page-header.tsx';
 import { ActiveNotifications } from './active-notifications.tsx';
@@ -13,11 +14,13 @@ import { TodaysSchedule } from './todays-schedule.tsx';
  */
 export function DashboardPage({ user }: { user: TCurrentUser }) {
   const firstName = user.firstName?.trim();
+  // The clinic's today, as Today's Schedule beside it counts it, not the browser's.
+  const { timeZone } = useClinicTimeZone();
   return (
     <div className="mx-auto max-w-7xl space-y-6">
       <PageHeader
         title={firstName ? `Welcome back, ${firstName}` : 'Welcome back'}
-        subtitle={`${format(new Date(), 'EEEE, MMMM d, yyyy')} · Here's what's happening at your clinic today.`}
+        subtitle={`${formatLongDate(new Date().toISOString(), timeZone)} · Here's what's happening at your clinic today.`}
         actions={<LiveStatusDot showText className="rounded-full border bg-white px-3 py-1.5" />}
       />
       <StatCards />
