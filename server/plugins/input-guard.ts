@@ -1,34 +1,63 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { unstorableTextReason } from '#domain/text';
-import { invalid } from '../http/errors.ts';
+import { HttpError, invalid } from '../http/errors.ts';
+import { jsonNestsDeeperThan } from '../http/json-depth.ts';
 
 /**
- * The last guard before any schema: a string no PostgreSQL text column can hold (a NUL, a lone
- * surrogate), anywhere in the query, the path or the body, is a 400 that names where it is. The
- * text schemas of domain/text.ts say the same for the fields they check; this keeps a field
- * that a future schema leaves loose (a password, a free-form record) from becoming a 500.
+ * The guards before any schema:
+ * - a JSON body nested deeper than MAX_JSON_DEPTH is refused before it is parsed (400
+ *   request.tooDeep), by a scan linear in its size, so no later walk of it can be costly;
+ * - a string no PostgreSQL text column can hold (a NUL, a lone surrogate), anywhere in the
+ *   query, the path or the body, is a 400 that names where it is. The text schemas of
+ *   domain/text.ts say the same for the fields they check; this keeps a field that a future
+ *   schema leaves loose (a password, a free-form record) from becoming a 500.
  */
 export const inputGuardPlugin = fp(async (app: FastifyInstance) => {
+  const { onProtoPoisoning, onConstructorPoisoning } = app.initialConfig;
+  const parseJson = app.getDefaultJsonParser(onProtoPoisoning ?? 'error', onConstructorPoisoning ?? 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = String(body);
+    if (jsonNestsDeeperThan(text)) return done(new HttpError('request.tooDeep'), undefined);
+    parseJson(request, text, done);
+  });
+
   app.addHook('preValidation', async (request) => {
     for (const [part, value] of [['querystring', request.query], ['params', request.params], ['body', request.body]] as const) {
-      const found = findUnstorable(value, []);
+      const found = findUnstorable(value);
       if (found) throw invalid(found.path.join('.') || part, found.reason);
     }
   });
 });
 
-function findUnstorable(value: unknown, path: string[]): { path: string[]; reason: string } | null {
-  if (typeof value === 'string') {
-    const reason = unstorableTextReason(value);
-    return reason ? { path, reason } : null;
-  }
-  if (value === null || typeof value !== 'object') return null;
-  for (const [key, child] of Object.entries(value)) {
-    const keyReason = unstorableTextReason(key);
-    if (keyReason) return { path: [...path, key.replace(/\p{Cc}|[\uD800-\uDFFF]/gu, '?')], reason: keyReason };
-    const found = findUnstorable(child, [...path, key]);
-    if (found) return found;
+/** A value still to look at, and how it was reached (its path is built only for the one found). */
+interface TPending { value: unknown; key: string | null; parent: TPending | null }
+
+const pathOf = (at: TPending | null): string[] => {
+  const path: string[] = [];
+  for (let p = at; p && p.key !== null; p = p.parent) path.unshift(p.key);
+  return path;
+};
+
+/** The first unstorable string or key, depth first, without recursion. */
+function findUnstorable(root: unknown): { path: string[]; reason: string } | null {
+  const stack: TPending[] = [{ value: root, key: null, parent: null }];
+  while (stack.length > 0) {
+    const at = stack.pop()!;
+    if (typeof at.value === 'string') {
+      const reason = unstorableTextReason(at.value);
+      if (reason) return { path: pathOf(at), reason };
+      continue;
+    }
+    if (at.value === null || typeof at.value !== 'object') continue;
+    const entries = Object.entries(at.value);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, child] = entries[i]!;
+      const keyReason = unstorableTextReason(key);
+      if (keyReason) return { path: [...pathOf(at), key.replace(/\p{Cc}|[\uD800-\uDFFF]/gu, '?')], reason: keyReason };
+      stack.push({ value: child, key, parent: at });
+    }
   }
   return null;
 }
