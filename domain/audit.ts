@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isBoundedTimestamp, ZDate } from './text.ts';
 
 /** GET /api/admin/audit/verify: the audit trail's chain checked end to end (docs/decisions/audit-chain.md). */
 export const ZAuditChainCheck = z.object({
@@ -8,22 +9,23 @@ export const ZAuditChainCheck = z.object({
 });
 export type TAuditChainCheck = z.infer<typeof ZAuditChainCheck>;
 
-/** The outcomes an audit row records: what was allowed, or why an attempt was refused. */
-export const AUDIT_OUTCOMES = ['allowed', 'unauthenticated', 'forbidden', 'not_found'] as const;
+/**
+ * The outcomes an audit row records: what was allowed, or why an attempt was refused (a request
+ * without a session, a role without the right, a record out of scope, or credentials refused:
+ * a wrong password, a throttled or deactivated sign-in).
+ */
+export const AUDIT_OUTCOMES = ['allowed', 'unauthenticated', 'forbidden', 'not_found', 'denied'] as const;
 export const ZAuditOutcome = z.enum(AUDIT_OUTCOMES);
+export type TAuditOutcome = z.infer<typeof ZAuditOutcome>;
 
 export const AUDIT_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const BOUND_MESSAGE = 'Must be a date (YYYY-MM-DD) or a date and time with its offset';
 /**
  * A bound of the date range: a calendar date (a whole day in the clinic's time zone) or an
- * instant with its offset.
+ * instant with its offset, in the years both JavaScript and PostgreSQL read alike.
  */
-const ZAuditBound = z.union([
-  z.string().regex(DATE, 'Must be a date (YYYY-MM-DD) or a date and time with its offset')
-    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), 'Not a real date'),
-  z.iso.datetime({ offset: true, message: 'Must be a date (YYYY-MM-DD) or a date and time with its offset' }),
-]);
+const ZAuditBound = z.string().refine((v) => ZDate.safeParse(v).success || isBoundedTimestamp(v), BOUND_MESSAGE);
 
 /**
  * GET /api/admin/audit and its CSV export: filters, every one optional. `patientId` matches the

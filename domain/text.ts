@@ -111,15 +111,27 @@ export function realDate(value: string): string | null {
   return probe.getUTCFullYear() === y && probe.getUTCMonth() === mo - 1 && probe.getUTCDate() === d ? value : null;
 }
 
-/** Strict date: YYYY-MM-DD and a day that exists. */
-export const ZDate = z.string({ error: 'Expected a date as YYYY-MM-DD' }).refine((v) => realDate(v) !== null, 'Enter a real date as YYYY-MM-DD');
+const inYears = (value: string) => {
+  const year = Number(value.slice(0, 4));
+  return year >= TIMESTAMP_YEARS.min && year <= TIMESTAMP_YEARS.max;
+};
+
+/**
+ * Strict date: YYYY-MM-DD, a day that exists, in the years an instant may hold (a day's
+ * bounds are instants: 9999-12-31 ends in a year PostgreSQL cannot be sent).
+ */
+export const ZDate = z.string({ error: 'Expected a date as YYYY-MM-DD' })
+  .refine((v) => realDate(v) !== null && inYears(v), `Enter a real date as YYYY-MM-DD, years ${TIMESTAMP_YEARS.min}-${TIMESTAMP_YEARS.max}`);
+
+/** Whether `value` is an instant as ZTimestamp takes it: real, with its offset, in TIMESTAMP_YEARS. */
+export function isBoundedTimestamp(value: string): boolean {
+  const m = TIMESTAMP.exec(value);
+  return m !== null && realDate(`${m[1]}-${m[2]}-${m[3]}`) !== null && inYears(value);
+}
 
 /** Strict timestamp, returned as the canonical UTC ISO string. */
 export const ZTimestamp = z.string({ error: 'Expected a timestamp' }).transform((v, ctx) => {
-  const m = TIMESTAMP.exec(v);
-  const date = m ? realDate(`${m[1]}-${m[2]}-${m[3]}`) : null;
-  const year = Number(m?.[1]);
-  if (!m || !date || year < TIMESTAMP_YEARS.min || year > TIMESTAMP_YEARS.max) {
+  if (!isBoundedTimestamp(v)) {
     ctx.addIssue({ code: 'custom', message: `Enter a timestamp as YYYY-MM-DDTHH:MM:SSZ, years ${TIMESTAMP_YEARS.min}-${TIMESTAMP_YEARS.max}` });
     return z.NEVER;
   }

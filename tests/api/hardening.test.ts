@@ -36,7 +36,7 @@ describe('every /api answer is Cache-Control: no-store', () => {
       'GET /api/health': await anonymous(t).get('/api/health'),
       'GET /api/openapi.json': await anonymous(t).get('/api/openapi.json'),
       'GET /api/login': await anonymous(t).get('/api/login'),
-      'GET /api/logout': await nurse.get('/api/logout'),
+      'GET /api/logout': await nurse.get('/api/logout', { 'sec-fetch-site': 'same-origin' }),
     };
     expect(answers['GET /api/patients'].statusCode).toBe(200);
     expect(answers['GET /api/login'].statusCode).toBe(302);

@@ -85,7 +85,7 @@ export const auditEvents = pgTable('audit_events', {
   // and must never block or cascade with the records it describes.
   actorId: uuid('actor_id'),
   action: varchar('action', { length: 100 }).notNull(),
-  // 'allowed', or why the attempt was refused: 'unauthenticated', 'forbidden', 'not_found'.
+  // 'allowed', or why the attempt was refused (domain/audit.ts AUDIT_OUTCOMES).
   outcome: varchar('outcome', { length: 20 }).notNull().default('allowed'),
   entityType: varchar('entity_type', { length: 50 }).notNull(),
   entityId: varchar('entity_id', { length: 100 }),

@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import type { TAuditOutcome } from '#domain/audit';
 import { preparedRows, type Queryable } from '../../db/database.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 
@@ -14,7 +15,7 @@ export interface AuditEvent {
   outcome?: TAuditOutcome;
 }
 
-export type TAuditOutcome = 'allowed' | 'unauthenticated' | 'forbidden' | 'not_found';
+export type { TAuditOutcome };
 
 /**
  * Appends to the audit trail, as the caller of the request context. Call it with the same

@@ -2,7 +2,7 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { TChatMember, TChatMessage, TChatRoom } from '#domain/chat';
 import { preparedRows, queryRows, type Queryable } from '../../db/database.ts';
-import { decodeCursor, takePage, ZCursorUuid } from '../../db/keyset.ts';
+import { decodeCursor, takePage, ZCursorInstant, ZCursorUuid } from '../../db/keyset.ts';
 import { chatRoomMembers, patientChatRooms } from '../../db/schema/collaboration.ts';
 import { isoText } from '../appointments/appointments.queries.ts';
 
@@ -90,7 +90,7 @@ export async function readMessage(q: Queryable, viewerId: string, messageId: str
 }
 
 /** The sort key of history: creation time (microseconds) and id, newest first. */
-const ZMessageCursor = z.tuple([z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/), ZCursorUuid]);
+const ZMessageCursor = z.tuple([ZCursorInstant, ZCursorUuid]);
 export const decodeMessageCursor = (raw: string) => decodeCursor(raw, ZMessageCursor);
 
 /** One page of a room's history, newest first. */

@@ -4,7 +4,7 @@ import type { TCurrentUser } from '#domain/auth';
 import type { TNote, TNoteRevision, TNoteStatus } from '#domain/notes';
 import { can } from '#domain/permissions';
 import { queryRows, type Queryable } from '../../db/database.ts';
-import { decodeCursor, takePage, ZCursorUuid } from '../../db/keyset.ts';
+import { decodeCursor, takePage, ZCursorInstant, ZCursorUuid } from '../../db/keyset.ts';
 import { users } from '../../db/schema/auth.ts';
 import { noteRevisions, patientNotes, patients } from '../../db/schema/clinical.ts';
 import { isoText } from '../appointments/appointments.queries.ts';
@@ -51,7 +51,7 @@ export async function readNote(q: Queryable, viewer: Viewer, id: string, options
 }
 
 /** The sort key of the list: the last change (microseconds, as the database orders) and the id, newest first. */
-const ZNoteCursor = z.tuple([z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/), ZCursorUuid]);
+const ZNoteCursor = z.tuple([ZCursorInstant, ZCursorUuid]);
 export const decodeNoteCursor = (raw: string) => decodeCursor(raw, ZNoteCursor);
 
 /** One page of the notes `viewer` may see, newest change first, with the total on the first page. */

@@ -17,6 +17,7 @@ export const OUTCOME_LABELS: Record<(typeof AUDIT_OUTCOMES)[number], string> = {
   unauthenticated: 'Not signed in',
   forbidden: 'Forbidden',
   not_found: 'Not found',
+  denied: 'Denied',
 };
 
 const OUTCOME_CHOICES = AUDIT_OUTCOMES.map((o) => ({ value: o, label: OUTCOME_LABELS[o] }));
