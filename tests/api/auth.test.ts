@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '#domain/errors';
 import { auditEvents, sessions, users } from '../../server/db/schema/auth.ts';
@@ -46,7 +46,19 @@ describe('POST /api/auth/login', () => {
     expect(res.json()).toEqual({ message: 'Invalid email or password', code: 'signIn.invalidCredentials' });
     expect(res.cookies.find((c) => c.name === 'sid')).toBeUndefined();
     const audit = await t.db.select().from(auditEvents).where(eq(auditEvents.entityId, user.id));
-    expect(audit.map((a) => a.action)).toContain('auth.login_failed');
+    expect(audit.map((a) => [a.action, a.outcome])).toContainEqual(['auth.login_failed', 'denied']);
+  });
+
+  it('records a throttled sign-in and one to a deactivated account as denied, not allowed', async () => {
+    const user = await createUser(t.db);
+    for (let i = 0; i < 5; i++) await login(anonymous(t), user.email, 'wrong password');
+    expect((await login(anonymous(t), user.email, 'wrong password')).statusCode).toBe(429);
+    const inactive = await createUser(t.db, { isActive: false });
+    expect((await login(anonymous(t), inactive.email, TEST_PASSWORD)).statusCode).toBe(403);
+    const rows = await t.db.select().from(auditEvents).where(inArray(auditEvents.action, ['auth.login_refused_locked', 'auth.login_refused_inactive']));
+    const outcomes = rows.filter((r) => r.entityId === user.email || r.entityId === inactive.id).map((r) => [r.action, r.outcome]);
+    expect(outcomes).toEqual(expect.arrayContaining([['auth.login_refused_locked', 'denied'], ['auth.login_refused_inactive', 'denied']]));
+    expect(outcomes.every(([, outcome]) => outcome === 'denied')).toBe(true);
   });
 
   it('refuses an unknown email with the same message', async () => {
@@ -155,10 +167,10 @@ describe('session lifetime', () => {
 });
 
 describe('GET /api/logout', () => {
-  it('ends the session, clears the cookie and leads to /', async () => {
+  it('from the app (a same-origin navigation) ends the session, clears the cookie and leads to /', async () => {
     const client = await signInAs(t, 'nurse');
     const token = client.cookie!;
-    const res = await client.get('/api/logout');
+    const res = await client.get('/api/logout', { 'sec-fetch-site': 'same-origin' });
     expect(res.statusCode).toBe(302);
     expect(res.headers.location).toBe('/');
     expect(client.cookie).toBeNull();

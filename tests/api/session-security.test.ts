@@ -35,15 +35,24 @@ describe('signing out', () => {
     expect((await client.get('/api/auth/user')).statusCode).toBe(200);
   });
 
-  it('a cross-site navigation to GET /api/logout asks to confirm instead of signing out', async () => {
+  it.each([
+    ['a cross-site link', { 'sec-fetch-site': 'cross-site' }],
+    ['a link on a sibling subdomain', { 'sec-fetch-site': 'same-site' }],
+    ['a request that does not say where it came from', {}],
+  ])('%s to GET /api/logout asks to confirm instead of signing out', async (_what, headers: Record<string, string>) => {
     const client = await signInAs(t, 'nurse');
-    const res = await client.get('/api/logout', { 'sec-fetch-site': 'cross-site' });
+    const res = await client.get('/api/logout', headers);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/html');
     expect(res.body).toContain('<form method="post" action="/api/logout">');
     expect((await client.get('/api/auth/user')).statusCode).toBe(200);
-    // The app's own link (same-origin, or a browser that says nothing) still signs out.
-    expect((await client.get('/api/logout', { 'sec-fetch-site': 'same-origin' })).statusCode).toBe(302);
+  });
+
+  it.each(['same-origin', 'none'])('the app\'s own link (%s), or one typed or bookmarked, signs out at once', async (site) => {
+    const client = await signInAs(t, 'nurse');
+    const res = await client.get('/api/logout', { 'sec-fetch-site': site });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe('/');
     expect((await client.get('/api/auth/user')).statusCode).toBe(401);
   });
 });

@@ -61,10 +61,12 @@ export const authRoutes: FastifyPluginAsyncZod<Deps & { oidc: OidcSignIn | null 
     return reply.redirect('/', 303);
   });
 
-  // Kept for the contract. A link on another site can make a browser open it, so a cross-site
-  // navigation gets a page asking to confirm (a same-origin form POST) instead of signing out.
+  // Kept for the contract. A link anywhere else (another site, a sibling subdomain, a client
+  // that does not say where it came from) could make a browser open it, so only a navigation
+  // from this app or one typed or bookmarked (Sec-Fetch-Site same-origin or none) signs out at
+  // once; any other gets a page asking to confirm with a same-origin form POST.
   app.get('/api/logout', { config: { access: 'public' } }, async (request, reply) => {
-    if (request.headers['sec-fetch-site'] === 'cross-site') {
+    if (!SIGN_OUT_AT_ONCE.has(String(request.headers['sec-fetch-site']))) {
       return reply.type('text/html; charset=utf-8').send(SIGN_OUT_CONFIRMATION);
     }
     await logout(deps, visitorContextOf(request));
@@ -73,11 +75,13 @@ export const authRoutes: FastifyPluginAsyncZod<Deps & { oidc: OidcSignIn | null 
   });
 };
 
+const SIGN_OUT_AT_ONCE = new Set(['same-origin', 'none']);
+
 const SIGN_OUT_CONFIRMATION = `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign out?</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem;color:#0f172a}
 button,a{font:inherit;padding:.5rem 1rem;border-radius:6px}button{background:#2563eb;color:#fff;border:0;cursor:pointer}
 a{color:#1e293b}</style></head><body><h1>Sign out?</h1>
-<p>Another site sent you here. Sign out only if you meant to.</p>
+<p>A link sent you here. Sign out only if you meant to.</p>
 <form method="post" action="/api/logout"><button type="submit">Sign out</button> <a href="/">Stay signed in</a></form>
 </body></html>`;

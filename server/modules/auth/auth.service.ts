@@ -9,6 +9,7 @@ import { actingAs, type RequestContext, type SignedInContext } from '../../http/
 import { recordAudit } from '../audit/audit.ts';
 import { recordSignIn } from '../users/users.queries.ts';
 import { findUserByEmail, normalizeEmail, toCurrentUser } from './auth.queries.ts';
+import { isShutDemoAccount } from './demo-accounts.ts';
 import {
   ACCOUNT_POLICY, ADDRESS_POLICY, clearFailures, isKnownSource, lockedFor, PAIR_POLICY, recordFailure, rememberSource, slowdownMs, throttleKeys,
 } from './login-throttle.ts';
@@ -25,17 +26,18 @@ export async function login(deps: Deps, ctx: RequestContext, input: TLogin): Pro
 
   const retryAfter = await lockedFor(db, known ? [keys.pair] : [keys.pair, keys.address, keys.account], now);
   if (retryAfter !== null) {
-    await recordAudit(db, ctx, { action: 'auth.login_refused_locked', entityType: 'user', entityId: email.slice(0, 100) });
+    await recordAudit(db, ctx, { action: 'auth.login_refused_locked', entityType: 'user', entityId: email.slice(0, 100), outcome: 'denied' });
     throw new HttpError('signIn.throttled', { message: tooManyAttemptsMessage(retryAfter), headers: { 'retry-after': String(retryAfter) } });
   }
 
-  const user = await findUserByEmail(db, email);
+  // A demo account outside demo mode is answered as an unknown one (same decoy hash, same time).
+  const user = isShutDemoAccount(config, email) ? null : await findUserByEmail(db, email);
   const passwordOk = await verifyPassword(user?.passwordHash ?? null, input.password);
   if (!user || !passwordOk) {
     const failures = await db.transaction(async (tx) => {
       await recordFailure(tx, keys.address, now, ADDRESS_POLICY);
       await recordFailure(tx, keys.account, now, ACCOUNT_POLICY);
-      await recordAudit(tx, ctx, { action: 'auth.login_failed', entityType: 'user', entityId: user?.id ?? null });
+      await recordAudit(tx, ctx, { action: 'auth.login_failed', entityType: 'user', entityId: user?.id ?? null, outcome: 'denied' });
       return recordFailure(tx, keys.pair, now, PAIR_POLICY);
     });
     await sleep(slowdownMs(failures));
@@ -43,7 +45,7 @@ export async function login(deps: Deps, ctx: RequestContext, input: TLogin): Pro
   }
   const signedIn = toCurrentUser(user);
   if (!user.isActive) {
-    await recordAudit(db, actingAs(ctx, signedIn), { action: 'auth.login_refused_inactive', entityType: 'user', entityId: user.id });
+    await recordAudit(db, actingAs(ctx, signedIn), { action: 'auth.login_refused_inactive', entityType: 'user', entityId: user.id, outcome: 'denied' });
     throw new HttpError('signIn.deactivated');
   }
 
