@@ -32,6 +32,28 @@ const trustProxy = z.string().trim().transform((v, ctx): false | number | string
   return list;
 });
 
+/** Loopback names and addresses: only this machine can connect to a server listening on them. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (h === 'localhost' || h === '::1') return true;
+  return net.isIPv4(h) && h.startsWith('127.');
+}
+
+/**
+ * What makes this server reachable by others, so that the demo clinic (whose password is
+ * published) must not appear by itself: a configured PostgreSQL is a real deployment's, a
+ * non-loopback HOST listens to the network, PUBLIC_URL names an address users reach, and
+ * TRUST_PROXY means a proxy forwards outside traffic to it.
+ */
+function exposureOf(e: { DATABASE_URL?: string | undefined; HOST: string; PUBLIC_URL?: string | undefined; TRUST_PROXY: false | number | string[] }): string[] {
+  const reasons: string[] = [];
+  if (e.DATABASE_URL) reasons.push('DATABASE_URL is set');
+  if (!isLoopbackHost(e.HOST)) reasons.push(`HOST ${e.HOST} is not a loopback address`);
+  if (e.PUBLIC_URL) reasons.push(`PUBLIC_URL is ${e.PUBLIC_URL}`);
+  if (e.TRUST_PROXY !== false) reasons.push('TRUST_PROXY is set');
+  return reasons;
+}
+
 /** Every environment variable the server reads, checked once at start-up (see README). */
 const ZEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -72,6 +94,12 @@ export interface Config {
   /** Unset means the embedded PGlite engine in `dataDir/pg` (or in memory when `dataDir` is null). */
   databaseUrl: string | undefined;
   demo: boolean;
+  /**
+   * Why this server may be reached from outside (DATABASE_URL, a HOST that is not loopback,
+   * PUBLIC_URL, TRUST_PROXY); empty when only this machine can reach it. Demo mode is on by
+   * default only when it is empty, and index.ts warns at every start when DEMO=1 overrides it.
+   */
+  demoExposure: string[];
   publicUrl: string | undefined;
   /** Proxies trusted for X-Forwarded-For/-Proto: none, a number of hops, or their addresses. */
   trustProxy: false | number | string[];
@@ -135,15 +163,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } catch {
     throw new Error(`Invalid environment:\n  CLINIC_TIME_ZONE: unknown time zone ${e.CLINIC_TIME_ZONE}`);
   }
+  const demoExposure = exposureOf(e);
   return {
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
     dataDir,
     databaseUrl: e.DATABASE_URL,
-    // Demo data only where nobody could mistake it for a real clinic's: by default only on the
-    // embedded engine, never on a configured PostgreSQL unless asked for.
-    demo: e.DEMO ?? !e.DATABASE_URL,
+    // The demo accounts' password is published (GET /api/auth/demo-users, the README): by
+    // default only where nobody else can reach them, anywhere else only when DEMO=1 asks.
+    demo: e.DEMO ?? demoExposure.length === 0,
+    demoExposure,
     publicUrl: e.PUBLIC_URL,
     trustProxy: e.TRUST_PROXY,
     sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,

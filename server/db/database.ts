@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect, type PgDatabase, type PgQueryResultHKT, type PgTransaction } from 'drizzle-orm/pg-core';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { lockDataDir } from './data-dir-lock.ts';
 
 /** The query API every module uses; it does not reveal which engine is underneath. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -116,6 +117,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   if (options.pgliteDir) fs.mkdirSync(options.pgliteDir, { recursive: true });
+  // One process at a time on these files (data-dir-lock.ts); refused before anything is opened.
+  const unlock = options.pgliteDir ? lockDataDir(options.pgliteDir) : () => {};
   const client = await PGlite.create({
     dataDir: options.pgliteDir ?? 'memory://',
     extensions: { pg_trgm, btree_gist },
@@ -139,6 +142,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       if (closed) return;
       closed = true;
       await client.close();
+      unlock();
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DEMO_HINT_COOKIE } from '#domain/demo-mode';
 import { SIGNED_IN_HINT_COOKIE } from '#domain/signed-in-hint';
 import type { Config } from '../config.ts';
 
@@ -25,4 +26,10 @@ export function setSignedInHint(reply: FastifyReply, request: FastifyRequest, co
 export function clearSessionCookie(reply: FastifyReply): void {
   reply.clearCookie(SESSION_COOKIE, { path: '/' });
   reply.clearCookie(SIGNED_IN_HINT_COOKIE, { path: '/' });
+}
+
+/** Tells the page it is the demo clinic's (see DEMO_HINT_COOKIE); clears a hint left from a demo run on this host. */
+export function setDemoHint(reply: FastifyReply, request: FastifyRequest, config: Config): void {
+  if (config.demo) reply.setCookie(DEMO_HINT_COOKIE, '1', { path: '/', httpOnly: false, sameSite: 'lax', secure: isSecure(request, config) });
+  else if (request.cookies[DEMO_HINT_COOKIE] !== undefined) reply.clearCookie(DEMO_HINT_COOKIE, { path: '/' });
 }

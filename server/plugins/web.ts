@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import type { Config } from '../config.ts';
+import { setDemoHint } from '../http/cookies.ts';
 
 /**
  * Serves the built SPA when it exists. Hashed assets are cached for a year; index.html is
@@ -34,10 +35,13 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { config: Config 
         : 'no-cache');
     },
   });
-  const sendIndex = (reply: import('fastify').FastifyReply) =>
-    reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
+  const sendIndex = (request: FastifyRequest, reply: FastifyReply) => {
+    // Every page load learns demo mode with the page itself: no request of its own.
+    setDemoHint(reply, request, opts.config);
+    return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
+  };
 
-  app.get('/', (_request, reply) => sendIndex(reply));
+  app.get('/', (request, reply) => sendIndex(request, reply));
   app.get('/*', (request, reply) => {
     const url = request.url.split('?')[0]!;
     // Unknown API paths and missing files get the one not-found answer (JSON with its code).
@@ -51,6 +55,6 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { config: Config 
     }
     // A missing asset is a real 404; any other path is a client-side route.
     if (url.startsWith('/assets/')) return reply.callNotFound();
-    return sendIndex(reply);
+    return sendIndex(request, reply);
   });
 });

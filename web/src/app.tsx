@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { Route, Switch } from 'wouter';
 import { FullScreenLoading } from './components/full-screen-loading.tsx';
+import { DemoFrame } from './components/layout/demo-banner.tsx';
 import { SignInCheckFailed } from './components/sign-in-check-failed.tsx';
 import { PRODUCT_NAME, SIGN_IN_PATH } from './lib/brand.ts';
 import { checkSession, hasSignedInHint, retrySessionCheck, useSession } from './lib/session.ts';
@@ -17,6 +18,14 @@ const SetPasswordScreen = lazy(async () => ({ default: (await import('./visitor-
 const VisitorElsewhere = lazy(async () => ({ default: (await import('./visitor-screens.tsx')).VisitorElsewhere }));
 
 export function App() {
+  return (
+    <DemoFrame>
+      <Screens />
+    </DemoFrame>
+  );
+}
+
+function Screens() {
   const session = useSession();
   useEffect(() => {
     void checkSession();

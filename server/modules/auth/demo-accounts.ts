@@ -11,3 +11,11 @@ export const DEMO_USERS: { email: string; role: TRole; firstName: string; lastNa
   { email: 'scribe@demo.clinic', role: 'scribe', firstName: 'Sara', lastName: 'Lopez' },
   { email: 'supplier@demo.clinic', role: 'supplier', firstName: 'Sid', lastName: 'Patel' },
 ];
+
+const DEMO_EMAILS = new Set(DEMO_USERS.map((u) => u.email));
+
+/**
+ * Whether an account is a demo account that must stay shut: outside demo mode its published
+ * password must open nothing, even if an admin reactivated it or gave it a new password.
+ */
+export const isShutDemoAccount = (config: { demo: boolean }, email: string) => !config.demo && DEMO_EMAILS.has(email);

@@ -10,9 +10,10 @@ export const hashLinkToken = (token: string) => createHash('sha256').update(toke
 /**
  * A new one-time link for the user (and the end of any earlier one): 256 random bits, of which
  * the database keeps only a hash. The admin is shown the link once, to hand it over.
+ * `createdBy` is null when no one signed in made it (npm run create-admin).
  */
 export async function issueLink(
-  tx: Queryable, input: { userId: string; purpose: 'invite' | 'reset'; createdBy: string; origin: string }, now: Date,
+  tx: Queryable, input: { userId: string; purpose: 'invite' | 'reset'; createdBy: string | null; origin: string }, now: Date,
 ): Promise<TPasswordLink> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + LINK_LIFETIME_HOURS[input.purpose] * HOUR_MS);

@@ -61,6 +61,16 @@ export async function insertInvitedUser(q: Queryable, input: { email: string; fi
   return row?.id ?? null;
 }
 
+/**
+ * An account that is active from the start with no password yet (npm run create-admin): it
+ * sets one through its one-time link, or signs in through the identity provider.
+ */
+export async function insertActiveUser(q: Queryable, input: { email: string; firstName: string | null; lastName: string | null; role: TRole }) {
+  const [row] = await q.insert(users).values({ ...input, isActive: true, invitedAt: null, passwordHash: null })
+    .onConflictDoNothing().returning({ id: users.id });
+  return row?.id ?? null;
+}
+
 export async function setRole(q: Queryable, id: string, role: TRole, now: Date) {
   await q.update(users).set({ role, updatedAt: now }).where(eq(users.id, id));
 }
@@ -89,7 +99,7 @@ export async function recordSignIn(q: Queryable, id: string, now: Date) {
 // ---- one-time links ----
 
 /** A new link for the user; any earlier link of theirs not yet used is spent, so only the newest works. */
-export async function insertLink(q: Queryable, link: { userId: string; purpose: 'invite' | 'reset'; tokenHash: string; createdBy: string; expiresAt: Date }, now: Date) {
+export async function insertLink(q: Queryable, link: { userId: string; purpose: 'invite' | 'reset'; tokenHash: string; createdBy: string | null; expiresAt: Date }, now: Date) {
   await q.update(userTokens).set({ usedAt: now }).where(and(eq(userTokens.userId, link.userId), isNull(userTokens.usedAt)));
   await q.insert(userTokens).values({ ...link, createdAt: now });
 }

@@ -9,6 +9,7 @@ import { HttpError, invalid, notFound } from '../../http/errors.ts';
 import type { TServedPage } from '../../http/paging.ts';
 import { actingAs, type RequestContext, type SignedInContext } from '../../http/request-context.ts';
 import { recordAudit } from '../audit/audit.ts';
+import { isShutDemoAccount } from '../auth/demo-accounts.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { notify } from '../notifications/notifications.service.ts';
 import { decodeUserCursor } from '../staff/staff.queries.ts';
@@ -96,6 +97,7 @@ export async function setUserActive(deps: Deps, ctx: SignedInContext, userId: st
     if (target.isActive === isActive) return target;
     if (!isActive && target.id === ctx.user.id) throw new HttpError('user.self');
     if (isActive && target.status === 'invited') throw new HttpError('user.notSetUp');
+    if (isActive && isShutDemoAccount(deps.config, target.email)) throw new HttpError('user.demoAccount');
     await keepAnAdmin(tx, target, { isActive });
     await setActive(tx, target.id, isActive, now);
     await recordAudit(tx, ctx, { action: isActive ? 'user.reactivate' : 'user.deactivate', entityType: 'user', entityId: target.id });
