@@ -110,6 +110,7 @@ export const ZUpdateAppointment = ZAppointmentFields.partial().extend({
   checkedInAt: ZIgnored,
   completedAt: ZIgnored,
   patientName: ZIgnored,
+  patientRef: ZIgnored,
   assignedNurseName: ZIgnored,
   assignedScribeName: ZIgnored,
 }).strict();
@@ -117,13 +118,17 @@ export type TUpdateAppointmentInput = z.input<typeof ZUpdateAppointment>;
 export type TUpdateAppointment = z.infer<typeof ZUpdateAppointment>;
 
 /**
- * An appointment as the API returns it. `patientName` is the name only for those spec section 6
- * lets see it (scheduler, admin, the assigned nurse or scribe) and null for everyone else, who
- * shows `patientLabel(patientId)`; the staff names are null except for scheduler and admin.
+ * An appointment as the API returns it. `patientName` and `patientId` are given only to those
+ * spec section 6 lets see the patient (scheduler, admin, the assigned nurse or scribe) and null
+ * for everyone else, who shows `patientLabel(patientRef)`; the staff names are null except for
+ * scheduler and admin.
  */
 export const ZAppointment = z.object({
   id: z.string().uuid(),
-  patientId: z.string().uuid(),
+  /** Null where the patient's name is hidden: the id would name her through the patient record. */
+  patientId: z.string().uuid().nullable(),
+  /** The patient id's last four characters, for the 'Patient #' label, whoever reads it. */
+  patientRef: z.string(),
   providerId: z.string().uuid(),
   appointmentDate: z.string(),
   /** appointmentDate plus duration. */

@@ -103,7 +103,9 @@ describe('Today tab', () => {
       await expect.poll(() => statusOf(mine)).toBe(status);
     }
     expect(await mine.getByRole('button').count()).toBe(0);
-    expect(await mine.getByRole('link', { name: /^Notes/ }).count()).toBe(1);
+    // No way to the patient's notes either: the row carries no patient id for her.
+    expect(await mine.getByRole('link', { name: /^Notes/ }).count()).toBe(0);
+    expect(JSON.stringify((await api(page, 'GET', `/api/appointments/${booked.id}`)).json)).not.toContain(booked.patientId);
     const { json } = await api<TApiAppointment & { checkedInAt: string | null; completedAt: string | null }>(page, 'GET', `/api/appointments/${booked.id}`);
     expect(json.status).toBe('completed');
     expect(json.checkedInAt).not.toBeNull();

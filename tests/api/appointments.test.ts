@@ -162,19 +162,31 @@ describe('who receives names (spec section 6), checked in the raw body', () => {
     ['a scribe not assigned', scribe, false, false],
   ] as const;
 
-  it('lists, reads and answers with the patient name only for those who may see it', async () => {
+  it('lists, reads and answers with the patient (name and id) only for those who may see her, and staff ids with their names', async () => {
     for (const [who, client, seesPatient, seesStaff] of readers()) {
-      for (const url of [`/api/appointments?patientId=${patient.id}`, `/api/appointments/${id}`]) {
+      for (const url of ['/api/appointments?date=2031-06-01', `/api/appointments/${id}`]) {
         const res = await client.get(url);
         expect(res.statusCode, `${who} ${url}`).toBe(200);
         for (const part of [patient.firstName, patient.lastName]) expect(res.body.includes(part), `${who} ${url} patient`).toBe(seesPatient);
+        // Hidden means hidden in what is sent: no id to look her up by (security issue, finding 6).
+        expect(res.body.includes(patient.id), `${who} ${url} patient id`).toBe(seesPatient);
         for (const staff of [assignedNurse.user, assignedScribe.user]) {
           expect(res.body.includes(staff.lastName!), `${who} ${url} staff`).toBe(seesStaff);
+          expect(res.body.includes(staff.id), `${who} ${url} staff id`).toBe(seesStaff || staff.id === client.user.id);
         }
-        const item = url.includes('?') ? res.json()[0] : res.json();
+        const item = url.includes('?') ? res.json().find((a: { id: string }) => a.id === id) : res.json();
         expect(item.patientName, who).toBe(seesPatient ? fullName(patient) : null);
-        expect(item.patientId).toBe(patient.id);
+        expect(item.patientId, who).toBe(seesPatient ? patient.id : null);
+        expect(item.patientRef, who).toBe(patient.id.slice(-4));
       }
+    }
+  });
+
+  it("asked for one patient's appointments, a reader who may not see her gets none of them", async () => {
+    for (const [who, client, seesPatient] of readers()) {
+      const res = await client.get(`/api/appointments?patientId=${patient.id}`);
+      expect(res.json().map((a: { id: string }) => a.id), who).toEqual(seesPatient ? [id] : []);
+      expect(res.headers['x-total-count'], who).toBe(seesPatient ? '1' : '0');
     }
   });
 
@@ -185,8 +197,8 @@ describe('who receives names (spec section 6), checked in the raw body', () => {
     expect((await supplier.post('/api/appointments/check-missing-notes')).statusCode).toBe(403);
   });
 
-  it('records every list read with the patients shown, and each record read', async () => {
-    await scribe.get(`/api/appointments?patientId=${patient.id}`);
+  it('records every list read with the patients shown, hidden or not, and each record read', async () => {
+    await scribe.get('/api/appointments?date=2031-06-01');
     const rows = await auditTrailOfPatient(t.db, patient.id, 'appointment.list');
     expect(rows.some((r) => r.actorId === scribe.user.id && r.patientIds?.includes(patient.id))).toBe(true);
     expect((await auditTrailOfPatient(t.db, patient.id, 'appointment.read')).map((r) => r.actorId)).toContain(nurse.user.id);
@@ -230,7 +242,7 @@ describe('GET /api/appointments query', () => {
     const later = await insertAppointment(t.db, scheduler.user.id, { patientId: patient.id, appointmentDate: new Date('2031-07-02T10:00:00Z') });
     const earlier = await insertAppointment(t.db, scheduler.user.id, { patientId: patient.id, appointmentDate: new Date('2031-07-01T10:00:00Z') });
     await insertAppointment(t.db, scheduler.user.id, { appointmentDate: new Date('2031-07-01T12:00:00Z') });
-    const res = await nurse.get(`/api/appointments?patientId=${patient.id}`);
+    const res = await scheduler.get(`/api/appointments?patientId=${patient.id}`);
     expect(res.json().map((a: { id: string }) => a.id)).toEqual([earlier.id, later.id]);
     expect(res.headers['x-total-count']).toBe('2');
   });

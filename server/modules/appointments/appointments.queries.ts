@@ -5,7 +5,7 @@ import { RELEASED_APPOINTMENT_STATUSES, type TAppointment, type TDayCount } from
 import { can } from '#domain/permissions';
 import type { TRole } from '#domain/roles';
 import { preparedRows, queryRows, type Queryable } from '../../db/database.ts';
-import { after, decodeCursor, takePage, ZCursorUuid } from '../../db/keyset.ts';
+import { after, decodeCursor, takePage, ZCursorInstant, ZCursorUuid } from '../../db/keyset.ts';
 import { users } from '../../db/schema/auth.ts';
 import { appointments, patients } from '../../db/schema/clinical.ts';
 import { seesPatientName } from './appointments.scope.ts';
@@ -19,21 +19,31 @@ export const isoText = (column: SQL) => sql`to_char(${column} at time zone 'UTC'
 export const holdsItsTimeSql = (status: SQL) =>
   sql`${status} not in (${sql.raw(RELEASED_APPOINTMENT_STATUSES.map((s) => `'${s}'`).join(', '))})`;
 
+/** The user id in `column` when it is the viewer's own, else null. */
+const ownId = (column: SQL, viewer: Viewer) => sql`case when ${column} = ${viewer.id}::uuid then ${column} end`;
+
 const fullName = (alias: string) => sql.raw(`nullif(concat_ws(' ', ${alias}.first_name, ${alias}.last_name), '')`);
 
 /**
  * The columns of an appointment as `viewer` may see it. Names are joined only where the viewer
  * may see them (the join condition is the rule), so a name never leaves the database for a
  * reader who may not see it: the patient's for spec section 6's readers (`seesPatientName`),
- * the staff's for those who may see staff names.
+ * the staff's for those who may see staff names. Where the patient's name is hidden, so is
+ * her id (it would name her through GET /api/patients/{id}): only its last four characters go,
+ * for the 'Patient #' label. `subject_id` is the patient for the audit row, never sent. The
+ * assigned staff's ids go with their names: others learn only whether it is themselves (a
+ * staff id would name its holder through the notes' scribe or a room's members).
  */
 function visibleAppointment(viewer: Viewer): { columns: SQL; joins: SQL } {
   const staffNames = can(viewer, 'appointments.seeStaffNames');
-  const columns = sql`appointments.id, appointments.patient_id as "patientId", appointments.provider_id as "providerId",
+  const columns = sql`appointments.id, appointments.patient_id as subject_id,
+    case when named_patient.id is null then null else appointments.patient_id end as "patientId",
+    right(appointments.patient_id::text, 4) as "patientRef", appointments.provider_id as "providerId",
     ${isoText(sql`appointments.appointment_date`)} as "appointmentDate", ${isoText(sql`appointments.ends_at`)} as "endsAt",
     appointments.duration, appointments.appointment_type as "appointmentType", appointments.status,
     appointments.reason, appointments.notes, appointments.room_number as "roomNumber",
-    appointments.assigned_nurse_id as "assignedNurseId", appointments.assigned_scribe_id as "assignedScribeId",
+    ${staffNames ? sql`appointments.assigned_nurse_id` : ownId(sql`appointments.assigned_nurse_id`, viewer)} as "assignedNurseId",
+    ${staffNames ? sql`appointments.assigned_scribe_id` : ownId(sql`appointments.assigned_scribe_id`, viewer)} as "assignedScribeId",
     ${isoText(sql`appointments.checked_in_at`)} as "checkedInAt", ${isoText(sql`appointments.completed_at`)} as "completedAt",
     appointments.status_reason as "statusReason",
     ${isoText(sql`appointments.created_at`)} as "createdAt", ${isoText(sql`appointments.updated_at`)} as "updatedAt",
@@ -46,15 +56,17 @@ function visibleAppointment(viewer: Viewer): { columns: SQL; joins: SQL } {
   return { columns, joins };
 }
 
-/** One appointment as `viewer` may see it, or null. */
-export async function readAppointment(q: Queryable, viewer: Viewer, id: string): Promise<TAppointment | null> {
+/** One appointment as `viewer` may see it, and whose it is (for the audit row), or null. */
+export async function readAppointment(q: Queryable, viewer: Viewer, id: string): Promise<{ appointment: TAppointment; subjectId: string } | null> {
   const { columns, joins } = visibleAppointment(viewer);
-  const [row] = await queryRows<TAppointment>(q, sql`select ${columns} from appointments ${joins} where appointments.id = ${id}::uuid`);
-  return row ?? null;
+  const [row] = await queryRows<TAppointment & { subject_id: string }>(q, sql`select ${columns} from appointments ${joins} where appointments.id = ${id}::uuid`);
+  if (!row) return null;
+  const { subject_id: subjectId, ...appointment } = row;
+  return { appointment, subjectId };
 }
 
 /** The sort key a cursor holds: the start (UTC, microseconds, as the database orders) and the id. */
-const ZAppointmentCursor = z.tuple([z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/), ZCursorUuid]);
+const ZAppointmentCursor = z.tuple([ZCursorInstant, ZCursorUuid]);
 export type TAppointmentCursor = z.infer<typeof ZAppointmentCursor>;
 export const decodeAppointmentCursor = (raw: string): TAppointmentCursor => decodeCursor(raw, ZAppointmentCursor);
 
@@ -65,15 +77,19 @@ export interface TAppointmentFilter {
   patientId?: string | undefined;
 }
 
-function matching(filter: TAppointmentFilter): SQL {
+/**
+ * The rows a filter selects for `viewer`. Asked for one patient's appointments, a reader who
+ * may not see a visit's patient is not shown that visit: the answer would tie her to its time.
+ */
+function matching(viewer: Viewer, filter: TAppointmentFilter): SQL {
   const conditions: SQL[] = [sql`true`];
   if (filter.from) conditions.push(sql`appointments.appointment_date >= ${filter.from.toISOString()}::timestamptz`);
   if (filter.to) conditions.push(sql`appointments.appointment_date < ${filter.to.toISOString()}::timestamptz`);
-  if (filter.patientId) conditions.push(sql`appointments.patient_id = ${filter.patientId}::uuid`);
+  if (filter.patientId) conditions.push(sql`appointments.patient_id = ${filter.patientId}::uuid`, seesPatientName(viewer));
   return sql.join(conditions, sql` and `);
 }
 
-type TListedRow = TAppointment & { sort_time: unknown; sort_at: string; total: number | null };
+type TListedRow = TAppointment & { subject_id: string; sort_time: unknown; sort_at: string; total: number | null };
 
 /**
  * One page of appointments in time order, as `viewer` may see them; on the first page the
@@ -84,12 +100,12 @@ export async function listAppointmentsAudited(q: Queryable, viewer: Viewer, audi
   filter: TAppointmentFilter; limit: number; after: TAppointmentCursor | null;
 }) {
   const { columns, joins } = visibleAppointment(viewer);
-  const where = [matching(opts.filter)];
+  const where = [matching(viewer, opts.filter)];
   if (opts.after) {
     where.push(after([sql`appointments.appointment_date`, sql`appointments.id`], [sql`${opts.after[0]}::timestamptz`, sql`${opts.after[1]}::uuid`]));
   }
   // The total is counted by the same statement, on the first page only (later pages know it).
-  const total = opts.after ? sql`null::int` : sql`(select count(*)::int from appointments where ${matching(opts.filter)})`;
+  const total = opts.after ? sql`null::int` : sql`(select count(*)::int from appointments where ${matching(viewer, opts.filter)})`;
   const statement = sql`
     with page as (
       select ${columns}, appointments.appointment_date as sort_time,
@@ -99,8 +115,8 @@ export async function listAppointmentsAudited(q: Queryable, viewer: Viewer, audi
       order by appointments.appointment_date, appointments.id
       limit ${opts.limit + 1}
     ), shown as (
-      select array_agg(distinct "patientId") as ids
-      from (select "patientId" from page order by sort_time, id limit ${opts.limit}) first_rows
+      select array_agg(distinct subject_id) as ids
+      from (select subject_id from page order by sort_time, id limit ${opts.limit}) first_rows
     ), recorded as (
       insert into audit_events (actor_id, action, entity_type, patient_ids, ip, user_agent)
       select ${audit.head}, ids, ${audit.tail} from shown where ids is not null
@@ -113,7 +129,7 @@ export async function listAppointmentsAudited(q: Queryable, viewer: Viewer, audi
     : await preparedRows<TListedRow>(q, 'appointments_page', statement);
   const { page, nextCursor } = takePage(rows, opts.limit, (r) => [r.sort_at, r.id]);
   return {
-    items: page.map(({ sort_time: _time, sort_at: _at, total: _total, ...item }): TAppointment => item),
+    items: page.map(({ subject_id: _subject, sort_time: _time, sort_at: _at, total: _total, ...item }): TAppointment => item),
     // No row on a first page: nothing matched.
     total: opts.after ? null : (rows[0]?.total ?? 0),
     nextCursor,

@@ -68,10 +68,10 @@ export function clinicTimeOf(deps: Deps): TClinicTime {
 
 export async function getAppointmentFor(deps: Deps, ctx: SignedInContext, id: string): Promise<TAppointment> {
   return deps.db.transaction(async (tx) => {
-    const appointment = await readAppointment(tx, ctx.user, id);
-    if (!appointment) throw notFound(NOT_FOUND);
-    await recordAudit(tx, ctx, { action: 'appointment.read', entityType: 'appointment', entityId: id, patientId: appointment.patientId });
-    return appointment;
+    const read = await readAppointment(tx, ctx.user, id);
+    if (!read) throw notFound(NOT_FOUND);
+    await recordAudit(tx, ctx, { action: 'appointment.read', entityType: 'appointment', entityId: id, patientId: read.subjectId });
+    return read.appointment;
   });
 }
 
@@ -119,7 +119,7 @@ export async function createAppointment(deps: Deps, ctx: SignedInContext, input:
     const notice = noticeOf(deps, row!, patient!);
     for (const [userId, as] of staffOf(row!)) await noticeAssigned(tx, raise, userId, as, notice);
     raise({ type: 'appointment.changed', appointmentId: id, actorId: ctx.user.id });
-    return (await readAppointment(tx, ctx.user, id))!;
+    return (await readAppointment(tx, ctx.user, id))!.appointment;
   }));
   deps.counts.clear();
   return created;
@@ -163,7 +163,7 @@ export async function updateAppointment(deps: Deps, ctx: SignedInContext, id: st
     if (placementChanged && !(mayReschedule(current.status) && mayReschedule(to ?? current.status))) {
       throw new HttpError('workflow.illegalMove', { message: 'Only a scheduled or checked-in appointment can be rescheduled' });
     }
-    if (!move && changedNames.length === 0) return (await readAppointment(tx, ctx.user, id))!;
+    if (!move && changedNames.length === 0) return (await readAppointment(tx, ctx.user, id))!.appointment;
 
     if (changes.appointmentDate) refuseBeforeToday(deps, changes.appointmentDate, now);
     await refuseBadReferences(tx, { assignedNurseId: changes.assignedNurseId ?? null, assignedScribeId: changes.assignedScribeId ?? null });
@@ -191,7 +191,7 @@ export async function updateAppointment(deps: Deps, ctx: SignedInContext, id: st
     if (placementChanged) await noticeStaffOfMove(deps, tx, raise, current, row!, changedNames);
     raise({ type: 'appointment.changed', appointmentId: id, actorId: ctx.user.id });
     changed = true;
-    return (await readAppointment(tx, ctx.user, id))!;
+    return (await readAppointment(tx, ctx.user, id))!.appointment;
   }));
   if (changed) deps.counts.clear();
   return result;

@@ -5,8 +5,8 @@ import type { TAppointment, TAppointmentConflictKind, TAppointmentStatus, TAppoi
 import { patientLabel } from '#domain/record-scope';
 
 /** The patient as this reader may see them: the name when the server sent it, else 'Patient #' and the id's last four. */
-export const patientShown = (appointment: Pick<TAppointment, 'patientId' | 'patientName'>) =>
-  appointment.patientName ?? patientLabel(appointment.patientId);
+export const patientShown = (appointment: Pick<TAppointment, 'patientRef' | 'patientName'>) =>
+  appointment.patientName ?? patientLabel(appointment.patientRef);
 
 const TYPE_LABELS: Record<TAppointmentType, string> = {
   consultation: 'Consultation',

@@ -79,7 +79,8 @@ export function AppointmentActions({ appointment, user, timeZone, showNotes = tr
           Reschedule<span className="sr-only">: {subject}</span>
         </Button>
       )}
-      {showNotes && (
+      {/* Only where the patient is shown: the server sends no id for a hidden one. */}
+      {showNotes && appointment.patientId && (
         <Button asChild size="sm" variant="ghost">
           <Link href={`/notes?patientId=${encodeURIComponent(appointment.patientId)}`}>
             <FileText aria-hidden="true" />

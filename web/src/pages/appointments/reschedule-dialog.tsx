@@ -70,7 +70,8 @@ export function RescheduleDialog({ appointment, user, timeZone, onClose }: {
   const question = useMemo<TConflictQuestion | null>(() => complete ? {
     appointmentDate: clinicInstant(form.date, form.time, timeZone),
     duration: Number(form.duration),
-    patientId: appointment.patientId,
+    // Those who reschedule see the patient, so the id is there; without it, no patient clash is asked.
+    patientId: appointment.patientId ?? undefined,
     roomNumber: form.roomNumber.trim() || undefined,
     assignedNurseId: form.assignedNurseId || undefined,
     assignedScribeId: form.assignedScribeId || undefined,
