@@ -22,6 +22,11 @@ export interface TMove<S extends string, F extends string> {
   sets: Partial<Record<F, TSetValue>>;
   /** The move may carry a short reason (cancellation, no-show). */
   takesReason?: boolean;
+  /**
+   * Roles of `roles` that may make the move only on a record they own (the workflow's `owner`
+   * field is their id): a nurse submits her own draft, not a colleague's.
+   */
+  ownOnly?: readonly TRole[];
 }
 
 export interface TWorkflow<S extends string, F extends string> {
@@ -29,7 +34,13 @@ export interface TWorkflow<S extends string, F extends string> {
   statuses: readonly S[];
   initial: S;
   moves: readonly TMove<S, F>[];
+  /** The record's field naming the user who owns it, for moves with `ownOnly`. */
+  owner?: string;
 }
+
+/** Who is moving: an own-only move needs her id; a decision without a record refuses it. */
+type TMover = { id?: string; role: TRole };
+type TMoved = Record<string, unknown>;
 
 const ALL_STAFF_WHO_SEE_PATIENTS: readonly TRole[] = ['admin', 'scheduler', 'nurse'];
 const FRONT_DESK: readonly TRole[] = ['scheduler', 'admin'];
@@ -58,8 +69,10 @@ export const NOTE_WORKFLOW: TWorkflow<TNoteStatus, 'scribeId' | 'reviewedAt' | '
   name: 'note',
   statuses: NOTE_STATUSES,
   initial: 'draft',
+  owner: 'authorId',
   moves: [
-    { from: 'draft', to: 'submitted_to_scribe', roles: ['nurse', 'admin'], label: 'Submit to Scribe', sets: {} },
+    // A nurse sees every draft (spec section 4) but submits only her own; an admin any.
+    { from: 'draft', to: 'submitted_to_scribe', roles: ['nurse', 'admin'], ownOnly: ['nurse'], label: 'Submit to Scribe', sets: {} },
     { from: 'submitted_to_scribe', to: 'reviewed_by_scribe', roles: ['scribe'], label: 'Mark as Reviewed', sets: { scribeId: 'actor', reviewedAt: 'now' } },
     // Admin or scheduler from the form, scribe or admin from the Reviewed tab.
     { from: 'reviewed_by_scribe', to: 'finalized', roles: ['admin', 'scheduler', 'scribe'], label: 'Finalize Note', sets: { finalizedAt: 'now' } },
@@ -97,23 +110,31 @@ export function findMove<S extends string, F extends string>(workflow: TWorkflow
   return workflow.moves.find((m) => m.from === from && m.to === to);
 }
 
+/** Whether the move is this user's to make on this record: her role, and her own record where the move asks. */
+function mayMake<S extends string, F extends string>(workflow: TWorkflow<S, F>, move: TMove<S, F>, user: TMover, record: TMoved | undefined): boolean {
+  if (!move.roles.includes(user.role)) return false;
+  if (!move.ownOnly?.includes(user.role)) return true;
+  return workflow.owner !== undefined && user.id !== undefined && record?.[workflow.owner] === user.id;
+}
+
 /**
  * Whether a user may move a record from one status to another:
  * - 'allowed';
  * - 'illegal': the machine has no such move (the server answers 409 workflow.illegalMove);
- * - 'forbidden': the move exists but not for this role (403).
+ * - 'forbidden': the move exists but not for this user: her role, or a record not hers where
+ *   the move is own-only (403).
  */
 export function moveDecision<S extends string, F extends string>(
-  workflow: TWorkflow<S, F>, user: { role: TRole }, from: S, to: S,
+  workflow: TWorkflow<S, F>, user: TMover, from: S, to: S, record?: TMoved,
 ): 'allowed' | 'illegal' | 'forbidden' {
   const move = findMove(workflow, from, to);
   if (!move) return 'illegal';
-  return move.roles.includes(user.role) ? 'allowed' : 'forbidden';
+  return mayMake(workflow, move, user, record) ? 'allowed' : 'forbidden';
 }
 
-/** The moves a user may make from a status: the buttons the web offers. */
-export function movesFrom<S extends string, F extends string>(workflow: TWorkflow<S, F>, user: { role: TRole }, from: S): TMove<S, F>[] {
-  return workflow.moves.filter((m) => m.from === from && m.roles.includes(user.role));
+/** The moves a user may make from a status (on this record, for own-only moves): the buttons the web offers. */
+export function movesFrom<S extends string, F extends string>(workflow: TWorkflow<S, F>, user: TMover, from: S, record?: TMoved): TMove<S, F>[] {
+  return workflow.moves.filter((m) => m.from === from && mayMake(workflow, m, user, record));
 }
 
 /** The values the server writes on a move, from its clock and the acting user. */

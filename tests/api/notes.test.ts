@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MULTIPART_MIN_PART_BYTES } from '#domain/files';
 import { NOTE_STATUSES, ZNote, type TNote, type TNoteStatus } from '#domain/notes';
 import { noteVisibleTo } from '#domain/record-scope';
-import { ROLES } from '#domain/roles';
 import { moveDecision, NOTE_WORKFLOW } from '#domain/workflows';
 import { queryRows } from '../../server/db/database.ts';
 import { auditEvents } from '../../server/db/schema/auth.ts';
@@ -33,6 +32,8 @@ beforeAll(async () => {
 afterAll(async () => { await t?.close(); });
 
 const byRole = () => ({ admin, scheduler, nurse, scribe, supplier });
+/** Every client, with nurse2 beside the author nurse: a move may be hers on her own note only. */
+const everyClient = () => [admin, scheduler, nurse, nurse2, scribe, supplier] as const;
 const row = async (id: string) => (await t.db.select().from(patientNotes).where(eq(patientNotes.id, id)))[0]!;
 const revisionsOf = (id: string) => t.db.select().from(noteRevisions).where(eq(noteRevisions.noteId, id)).orderBy(noteRevisions.at, noteRevisions.id);
 const noticesOf = (userId: string, noteId: string) =>
@@ -117,26 +118,34 @@ describe('the whole path, by the four roles', () => {
 
 describe('moves and edits outside the rules', () => {
   it('every move, by every role, from every status: allowed, 409 for the state, 403 for the role, 404 out of sight; refused rows unchanged', async () => {
-    const clients = byRole();
     const failures: string[] = [];
     for (const from of NOTE_STATUSES) {
       for (const to of NOTE_STATUSES.filter((s) => s !== from)) {
-        for (const role of ROLES) {
+        for (const client of everyClient()) {
           const before = await noteIn(from);
-          const client = clients[role];
+          const who = client === nurse2 ? 'nurse2' : client.user.role;
           const res = await put(client, { id: before.id, updatedAt: before.updatedAt.toISOString() }, { status: to });
-          const expected = role === 'supplier' ? 403
+          const expected = client.user.role === 'supplier' ? 403
             : !noteVisibleTo(client.user, before) ? 404
-              : { allowed: 200, illegal: 409, forbidden: 403 }[moveDecision(NOTE_WORKFLOW, client.user, from, to)];
-          if (res.statusCode !== expected) failures.push(`${role} ${from}->${to}: ${res.statusCode}, expected ${expected}`);
+              : { allowed: 200, illegal: 409, forbidden: 403 }[moveDecision(NOTE_WORKFLOW, client.user, from, to, before)];
+          if (res.statusCode !== expected) failures.push(`${who} ${from}->${to}: ${res.statusCode}, expected ${expected}`);
           if (expected !== 200) {
             const after = await row(before.id);
-            if (after.status !== from || after.updatedAt.getTime() !== before.updatedAt.getTime()) failures.push(`${role} ${from}->${to}: row changed`);
+            if (after.status !== from || after.updatedAt.getTime() !== before.updatedAt.getTime()) failures.push(`${who} ${from}->${to}: row changed`);
           }
         }
       }
     }
     expect(failures).toEqual([]);
+  });
+
+  it("a nurse sees a colleague's draft but cannot submit it (403, unchanged); the author can", async () => {
+    const draft = await noteIn('draft');
+    const version = { id: draft.id, updatedAt: draft.updatedAt.toISOString() };
+    const refused = await put(nurse2, version, { status: 'submitted_to_scribe' });
+    expect(refused.statusCode).toBe(403);
+    expect(await row(draft.id)).toMatchObject({ status: 'draft', updatedAt: draft.updatedAt });
+    expect((await put(nurse, version, { status: 'submitted_to_scribe' })).statusCode).toBe(200);
   });
 
   it('content: the author edits her draft, a scribe a note under review, an admin any note before it is final; others are refused', async () => {

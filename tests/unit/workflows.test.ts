@@ -6,7 +6,8 @@ import {
 
 /**
  * The moves each machine allows, written out independently of domain/workflows.ts: each line
- * is `from > to: roles`. Every (role, from, to) triple not listed must be refused.
+ * is `from > to: roles`, a role marked `(own)` only on a record she owns. Every (role, from, to)
+ * triple not listed must be refused.
  */
 const EXPECTED: [TWorkflow<string, string>, string[]][] = [
   [APPOINTMENT_WORKFLOW as TWorkflow<string, string>, [
@@ -19,7 +20,7 @@ const EXPECTED: [TWorkflow<string, string>, string[]][] = [
     'checked_in > no_show: admin scheduler',
   ]],
   [NOTE_WORKFLOW as TWorkflow<string, string>, [
-    'draft > submitted_to_scribe: admin nurse',
+    'draft > submitted_to_scribe: admin nurse(own)',
     'submitted_to_scribe > reviewed_by_scribe: scribe',
     'reviewed_by_scribe > finalized: admin scheduler scribe',
     'submitted_to_scribe > draft: admin scribe',
@@ -37,25 +38,34 @@ const EXPECTED: [TWorkflow<string, string>, string[]][] = [
   ]],
 ];
 
-function expectedDecision(lines: string[], role: TRole, from: string, to: string): 'allowed' | 'forbidden' | 'illegal' {
+function expectedDecision(lines: string[], role: TRole, from: string, to: string, owns: boolean): 'allowed' | 'forbidden' | 'illegal' {
   const line = lines.find((l) => l.startsWith(`${from} > ${to}:`));
   if (!line) return 'illegal';
-  return line.split(':')[1]!.trim().split(' ').includes(role) ? 'allowed' : 'forbidden';
+  const roles = line.split(':')[1]!.trim().split(' ');
+  return roles.includes(role) || (owns && roles.includes(`${role}(own)`)) ? 'allowed' : 'forbidden';
 }
+
+const ME = '00000000-0000-4000-8000-00000000000a';
+/** A record of each machine owned by ME, and one owned by someone else. */
+const recordOf = (workflow: TWorkflow<string, string>, owner: string) => (workflow.owner ? { [workflow.owner]: owner } : {});
 
 describe.each(EXPECTED.map(([workflow, lines]) => ({ name: workflow.name, workflow, lines })))('the $name machine', ({ workflow, lines }) => {
   const triples = ROLES.flatMap((role) => workflow.statuses.flatMap((from) => workflow.statuses.map((to) => [role, from, to] as const)));
 
-  it.each(triples)('%s: %s -> %s follows the table', (role, from, to) => {
-    expect(moveDecision(workflow, { role }, from, to)).toBe(expectedDecision(lines, role, from, to));
+  it.each(triples)('%s: %s -> %s follows the table, on her own record and on another', (role, from, to) => {
+    const user = { id: ME, role };
+    expect(moveDecision(workflow, user, from, to, recordOf(workflow, ME))).toBe(expectedDecision(lines, role, from, to, true));
+    expect(moveDecision(workflow, user, from, to, recordOf(workflow, 'someone-else'))).toBe(expectedDecision(lines, role, from, to, false));
   });
 
   it('offers a user exactly the moves the table allows them', () => {
     for (const role of ROLES) {
       for (const from of workflow.statuses) {
-        const offered = movesFrom(workflow, { role }, from).map((m) => m.to).sort();
-        const allowed = workflow.statuses.filter((to) => expectedDecision(lines, role, from, to) === 'allowed').sort();
-        expect(offered, `${role} from ${from}`).toEqual(allowed);
+        for (const owns of [true, false]) {
+          const offered = movesFrom(workflow, { id: ME, role }, from, recordOf(workflow, owns ? ME : 'someone-else')).map((m) => m.to).sort();
+          const allowed = workflow.statuses.filter((to) => expectedDecision(lines, role, from, to, owns) === 'allowed').sort();
+          expect(offered, `${role} from ${from}${owns ? ' on her own' : ''}`).toEqual(allowed);
+        }
       }
     }
   });

@@ -55,8 +55,8 @@ export async function noteHistoryFor(deps: Deps, ctx: SignedInContext, id: strin
   });
 }
 
-function decideMove(ctx: SignedInContext, from: TNoteStatus, to: TNoteStatus) {
-  const decision = moveDecision(NOTE_WORKFLOW, ctx.user, from, to);
+function decideMove(ctx: SignedInContext, note: Pick<NoteRow, 'authorId'>, from: TNoteStatus, to: TNoteStatus) {
+  const decision = moveDecision(NOTE_WORKFLOW, ctx.user, from, to, note);
   if (decision === 'illegal') throw new HttpError('workflow.illegalMove', { message: `A note cannot go from ${from} to ${to}` });
   if (decision === 'forbidden') throw forbidden();
   return findMove(NOTE_WORKFLOW, from, to)!;
@@ -88,7 +88,7 @@ export async function createNote(deps: Deps, ctx: SignedInContext, input: TCreat
   const { patientId, noteType, content, status } = input;
   const attachments = [...new Set(input.attachments ?? [])];
   const initial = NOTE_WORKFLOW.initial;
-  const move = status !== undefined && status !== initial ? decideMove(ctx, initial, status) : null;
+  const move = status !== undefined && status !== initial ? decideMove(ctx, { authorId: ctx.user.id }, initial, status) : null;
   return inTransaction(deps, async (tx, raise) => {
     const patient = await findPatientForNote(tx, patientId);
     if (!patient) throw invalid('patientId', 'Patient is required');
@@ -163,7 +163,7 @@ export async function updateNote(deps: Deps, ctx: SignedInContext, id: string, i
     const changes = contentChanges(current, input);
     const kind = Object.keys(changes).length > 0 || input.amendmentReason !== undefined
       ? refuseContentChange(ctx, current, input.amendmentReason) : null;
-    const move = input.status !== undefined && input.status !== current.status ? decideMove(ctx, current.status, input.status) : null;
+    const move = input.status !== undefined && input.status !== current.status ? decideMove(ctx, current, current.status, input.status) : null;
     if (kind === 'amend' && Object.keys(changes).length === 0) throw invalid('content', 'An amendment changes the note');
     if (!kind && !move) return written(tx, ctx, id);
 

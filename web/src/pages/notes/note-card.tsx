@@ -131,7 +131,7 @@ function NotePreview({ content }: { content: string }) {
 function NoteActions({ note, user, subject, actions }: { note: TNote; user: TCurrentUser; subject: string; actions: TNoteCardActions }) {
   const update = useUpdateNote();
   const [moving, setMoving] = useState<TNoteStatus | null>(null);
-  const moves = cardMoves(user, note.status);
+  const moves = cardMoves(user, note);
   const editable = mayEditNote(user, note);
   const amendable = mayAmendNote(user, note);
   // A scribe edits a note waiting for review on her way to marking it reviewed (spec section 4).

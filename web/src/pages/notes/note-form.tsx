@@ -80,7 +80,7 @@ export function NoteForm({ user, note: initialNote, patientId, onDone }: {
   const actions: TFormAction[] = editable
     ? [
         ...(maySaveDraft(user, status) ? [{ label: 'Save Draft', to: 'draft' as const }] : []),
-        ...formMoves(user, status ?? 'draft').map((move) => ({ label: move.label, to: move.to })),
+        ...formMoves(user, note).map((move) => ({ label: move.label, to: move.to })),
       ]
     : [];
   const attachmentCount = kept.length + uploader.entries.length;

@@ -17,16 +17,19 @@ export const formatNoteTime = (instant: string, timeZone: string) => `${formatDa
  * The workflow moves a user may make on a note from its card: forward only ('Submit to Scribe',
  * 'Mark as Reviewed', 'Finalize'). Sending a note back to draft is the form's 'Save Draft'.
  */
-export function cardMoves(user: Pick<TCurrentUser, 'role'>, status: TNoteStatus): TNoteMove[] {
-  return movesFrom(NOTE_WORKFLOW, user, status).filter((move) => move.to !== 'draft');
+export function cardMoves(user: Pick<TCurrentUser, 'id' | 'role'>, note: TNoteMoved): TNoteMove[] {
+  return movesFrom(NOTE_WORKFLOW, user, note.status, note).filter((move) => move.to !== 'draft');
 }
+
+/** What decides the moves on a note: its status and its author (a nurse submits only her own draft). */
+type TNoteMoved = Pick<TNote, 'status' | 'authorId'>;
 
 /** On a card the finalize move reads 'Finalize' (spec section 4); in the form, 'Finalize Note'. */
 export const cardMoveLabel = (move: TNoteMove) => (move.to === 'finalized' ? 'Finalize' : move.label);
 
-/** The form's own action next to 'Save Draft': the forward move the user may make from the note's status. */
-export function formMoves(user: Pick<TCurrentUser, 'role'>, status: TNoteStatus): TNoteMove[] {
-  return cardMoves(user, status);
+/** The form's own action next to 'Save Draft': the forward move the user may make on the note (a new one is hers). */
+export function formMoves(user: Pick<TCurrentUser, 'id' | 'role'>, note: TNoteMoved | null): TNoteMove[] {
+  return cardMoves(user, note ?? { status: 'draft', authorId: user.id });
 }
 
 /** Whether 'Save Draft' may be pressed: a new note or a draft, or a note the user may send back to draft. */
