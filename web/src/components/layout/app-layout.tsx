@@ -7,6 +7,9 @@ import { checkSession } from '../../lib/session.ts';
 import { Sidebar } from './sidebar.tsx';
 import { TopBar } from './top-bar.tsx';
 
+/** The page's own scroller: screens that load more as it scrolls observe against it. */
+export const MAIN_CONTENT_ID = 'main-content';
+
 /** The frame of every signed-in screen (spec section 2): top bar, sidebar, main content. */
 export function AppLayout({ user, children }: { user: TCurrentUser; children: ReactNode }) {
   const isMobile = useIsMobile();
@@ -39,7 +42,7 @@ export function AppLayout({ user, children }: { user: TCurrentUser; children: Re
     <LiveConnectionProvider userId={user.id}>
       <div className="flex h-full flex-col bg-slate-50">
         <a
-          href="#main-content"
+          href={`#${MAIN_CONTENT_ID}`}
           className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:shadow"
         >
           Skip to main content
@@ -68,7 +71,7 @@ export function AppLayout({ user, children }: { user: TCurrentUser; children: Re
               onClick={() => closeMobile(true)}
             />
           )}
-          <main id="main-content" tabIndex={-1} className="min-w-0 flex-1 overflow-y-auto p-4 focus:outline-none md:p-6">
+          <main id={MAIN_CONTENT_ID} tabIndex={-1} className="min-w-0 flex-1 overflow-y-auto p-4 focus:outline-none md:p-6">
             {children}
           </main>
         </div>

@@ -4,6 +4,7 @@ import type { TPatient } from '#domain/patients';
 import { patientCountText } from '../../api/patients/patient-count.ts';
 import { usePatients } from '../../api/patients/patients.ts';
 import { ErrorState } from '../../components/error-state.tsx';
+import { MAIN_CONTENT_ID } from '../../components/layout/app-layout.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent } from '../../components/ui/card.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
@@ -112,11 +113,13 @@ function LoadMore({ loading, failed, onLoadMore }: { loading: boolean; failed: b
     if (!element || loading || failed || typeof IntersectionObserver === 'undefined') return;
     // A new observer after each page reports at once whether the end is still in view, so a
     // short page on a tall screen keeps loading until the screen is full.
+    // The list scrolls inside the layout's main area, not the window: the margin grows only the
+    // root, so the root must be that scroller for the end to count as near before it shows.
     const observer = new IntersectionObserver(
       (entries) => {
         if (entries.some((entry) => entry.isIntersecting)) latest.current();
       },
-      { rootMargin: PRELOAD_MARGIN },
+      { root: element.closest(`#${MAIN_CONTENT_ID}`), rootMargin: PRELOAD_MARGIN },
     );
     observer.observe(element);
     return () => observer.disconnect();
