@@ -3,12 +3,10 @@ import { useLocation } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
 import { useIsMobile } from '../../hooks/use-is-mobile.ts';
 import { LiveConnectionProvider } from '../../lib/live/live-provider.tsx';
+import { MAIN_CONTENT_ID } from '../../lib/main-content.ts';
 import { checkSession } from '../../lib/session.ts';
 import { Sidebar } from './sidebar.tsx';
 import { TopBar } from './top-bar.tsx';
-
-/** The page's own scroller: screens that load more as it scrolls observe against it. */
-export const MAIN_CONTENT_ID = 'main-content';
 
 /** The frame of every signed-in screen (spec section 2): top bar, sidebar, main content. */
 export function AppLayout({ user, children }: { user: TCurrentUser; children: ReactNode }) {

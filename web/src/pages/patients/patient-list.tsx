@@ -4,11 +4,11 @@ import type { TPatient } from '#domain/patients';
 import { patientCountText } from '../../api/patients/patient-count.ts';
 import { usePatients } from '../../api/patients/patients.ts';
 import { ErrorState } from '../../components/error-state.tsx';
-import { MAIN_CONTENT_ID } from '../../components/layout/app-layout.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent } from '../../components/ui/card.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
+import { MAIN_CONTENT_ID } from '../../lib/main-content.ts';
 import { cn } from '../../lib/utils.ts';
 import { PatientCard, PatientCardSkeleton } from './patient-card.tsx';
 
