@@ -71,7 +71,8 @@ export const ZChatMessage = z.object({
   messageType: z.enum(CHAT_MESSAGE_TYPES),
   /** Empty once deleted: the text is gone for every reader. */
   content: z.string(),
-  attachments: z.array(ZChatAttachmentRef),
+  // As stored: a name kept from before the file-name rule must still be sent, not a 500.
+  attachments: z.array(ZChatAttachmentRef.extend({ name: z.string() })),
   relatedEntityId: z.string().nullable(),
   relatedEntityType: z.string().nullable(),
   mentionedUserIds: z.array(z.string()),
@@ -93,7 +94,9 @@ const ZMessageText = z.string().max(10_000, 'At most 10000 characters').transfor
 /** POST messages: content is trimmed, and required unless a file is attached (spec section 5). */
 export const ZPostChatMessage = z.object({
   content: ZMessageText.default(''),
-  messageType: z.enum(CHAT_MESSAGE_TYPES).default('message'),
+  // People post messages; the other types speak for the system or the lab, so only the server
+  // writes them (a member must not post what the room shows as coming from the lab).
+  messageType: z.literal('message', { error: "Only 'message' may be posted; the other types are written by the system" }).default('message'),
   attachments: z.array(ZChatAttachmentRef).max(MAX_CHAT_ATTACHMENTS, 'One file per message').default([]),
   relatedEntityId: z.string().trim().max(100).nullish(),
   relatedEntityType: z.string().trim().max(50).nullish(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { singleLineReason } from './text.ts';
 
 /**
  * Attachments (spec sections 5, 7 and 9): a file is uploaded to a signed URL, confirmed for a
@@ -80,7 +81,12 @@ export function objectIdOfPath(objectPath: string): string | null {
 export const ZFileName = z.string().trim().min(1, 'Required').max(255, 'At most 255 characters')
   .refine((name) => !/[/\\]/.test(name), 'A file name, not a path')
   .refine((name) => !/^\.+$/.test(name), 'A file name, not a path')
-  .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), 'Control characters are not allowed');
+  // The single-line text rule of every name: no control, bidirectional or invisible characters,
+  // so 'invoice\u202Efdp.exe' cannot display as 'invoiceexe.pdf' (docs/decisions/input-text.md).
+  .superRefine((name, ctx) => {
+    const reason = singleLineReason(name);
+    if (reason) ctx.addIssue({ code: 'custom', message: reason });
+  });
 
 export const ZUploadURL = z.object({ uploadURL: z.string() });
 export type TUploadURL = z.infer<typeof ZUploadURL>;

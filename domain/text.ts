@@ -33,7 +33,8 @@ export function unstorableTextReason(value: string): string | null {
   return null;
 }
 
-function singleLineReason(value: string): string | null {
+/** Why a string is not one line of visible text (names, titles, file names), or null. */
+export function singleLineReason(value: string): string | null {
   const unstorable = unstorableTextReason(value);
   if (unstorable) return unstorable;
   if (CONTROL.test(value)) return 'Must not contain control characters or line breaks';

@@ -158,6 +158,19 @@ describe('messages', () => {
     expect((await nurse.post(`/api/chat/rooms/${roomId}/messages`, { attachments: [a] })).statusCode).toBe(400);
   });
 
+  it('lets people post only messages: a lab result or a system notice is the server\'s to write', async () => {
+    const roomId = await roomWith(nurse);
+    for (const messageType of ['lab_result', 'system_notification', 'supply_request', 'note_update']) {
+      const res = await nurse.post(`/api/chat/rooms/${roomId}/messages`, { content: 'Potassium 7.9 (critical)', messageType });
+      expect(res.statusCode, messageType).toBe(400);
+      expect(res.json().errors[0]).toMatchObject({ path: 'messageType' });
+    }
+    const history = (await nurse.get(`/api/chat/rooms/${roomId}/messages`)).json() as TChatMessage[];
+    expect(history).toEqual([]);
+    // The spec's own payload still posts.
+    expect((await send(nurse, roomId, { content: 'Potassium drawn', messageType: 'message' })).messageType).toBe('message');
+  });
+
   it('counts unread exactly for two users across posts, reads, edits and deletes, the same in the room list and the badge', async () => {
     const roomId = await roomWith(nurse, scribe);
     const dashboard = async (c: SignedIn) => (await c.get('/api/dashboard/stats')).json().unreadMessages as number;

@@ -231,7 +231,7 @@ describe.each(['local', 's3'] as const)('large uploads in parts, on the %s drive
       expect(res.statusCode, url).toBe(400);
       expect(res.json().message).toBe(CANNOT_SIGN_MESSAGE);
     }
-    for (const filename of ['../../etc/passwd', 'a\\b.pdf', '..']) {
+    for (const filename of ['../../etc/passwd', 'a\\b.pdf', '..', 'scan\u202Efdp.exe', 'scan\u200B.pdf']) {
       expect((await nurse.post('/api/uploads/s3/multipart', { filename })).statusCode, filename).toBe(400);
     }
     const params = await nurse.get('/api/uploads/s3/params?filename=a.pdf&type=application%2Fpdf&metadata%5Bname%5D=a.pdf');

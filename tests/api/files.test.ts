@@ -332,7 +332,8 @@ describe.each(['local', 's3'] as const)('on the %s driver', (driver) => {
 
     it('refuses path traversal in file names and upload paths', async () => {
       const { uploadURL } = await uploaded(nurse, png());
-      for (const fileName of ['../../etc/passwd', '..\\..\\boot.ini', '..', 'a/b.png']) {
+      // A right-to-left override shows 'invoice\u202Efdp.exe' as 'invoiceexe.pdf'; a zero-width space hides in a name.
+      for (const fileName of ['../../etc/passwd', '..\\..\\boot.ini', '..', 'a/b.png', 'invoice\u202Efdp.exe', 'scan\u200B.png', '\u2066report.pdf']) {
         const res = await nurse.put('/api/chat-attachments', { fileURL: uploadURL, fileName, fileSize: 5008 });
         expect(res.statusCode, fileName).toBe(400);
         expect(res.json().code).toBe('request.validation');
