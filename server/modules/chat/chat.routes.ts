@@ -37,7 +37,7 @@ export const chatRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   }, async (request, reply) => reply.code(201).send(await createRoom(deps, contextOf(request), request.body)));
 
   app.get('/api/chat/rooms/:id', {
-    config: { access: 'chat.use' },
+    config: { access: 'chat.use', audit: { action: 'chat.room.read', entityType: 'chat_room' } },
     schema: { params: ZRoomParams, response: { 200: ZChatRoom, ...errorResponses } },
   }, async (request) => roomOf(deps, contextOf(request), request.params.id));
 

@@ -29,7 +29,14 @@ const MESSAGE_NOT_FOUND = 'Message not found';
  * member; adding herself is allowed and shows in the member list (docs/decisions/chat.md).
  */
 export async function roomsFor(deps: Deps, ctx: SignedInContext): Promise<TChatRoom[]> {
-  return listRooms(deps.db, ctx.user, { all: can(ctx.user, 'chat.seeAllRooms'), withPatientName: can(ctx.user, 'patients.read') });
+  return deps.db.transaction(async (tx) => {
+    const rooms = await listRooms(tx, ctx.user, { all: can(ctx.user, 'chat.seeAllRooms'), withPatientName: can(ctx.user, 'patients.read') });
+    // A room names its patient (its name, often the patient's own): one row for the list, with every patient in it.
+    if (rooms.length > 0) {
+      await recordAudit(tx, ctx, { action: 'chat.rooms.read', entityType: 'chat_room', patientIds: [...new Set(rooms.map((r) => r.patientId))] });
+    }
+    return rooms;
+  });
 }
 
 export async function unreadCountFor(deps: Deps, ctx: SignedInContext): Promise<{ count: number }> {
@@ -68,9 +75,14 @@ export async function createRoom(deps: Deps, ctx: SignedInContext, input: TCreat
   });
 }
 
+/** Who is on a patient's care team is part of her record: audited like the messages. */
 export async function membersFor(deps: Deps, ctx: SignedInContext, roomId: string): Promise<TChatMember[]> {
-  await roomFor(deps.db, ctx, roomId, { managers: true });
-  return listMembers(deps.db, roomId);
+  return deps.db.transaction(async (tx) => {
+    const { room } = await roomFor(tx, ctx, roomId, { managers: true });
+    const members = await listMembers(tx, roomId);
+    await recordAudit(tx, ctx, { action: 'chat.members.read', entityType: 'chat_room', entityId: roomId, patientId: room.patientId });
+    return members;
+  });
 }
 
 /**
@@ -237,8 +249,11 @@ export async function react(deps: Deps, ctx: SignedInContext, roomId: string, me
 
 /** One room as the list shows it, for the caller (after she created or joined it). */
 export async function roomOf(deps: Deps, ctx: SignedInContext, roomId: string): Promise<TChatRoom> {
-  const [room] = await listRooms(deps.db, ctx.user, { all: true, withPatientName: can(ctx.user, 'patients.read'), roomId });
-  if (!room || !(room.isMember || can(ctx.user, 'chat.seeAllRooms'))) throw notFound(ROOM_NOT_FOUND);
-  return room;
+  return deps.db.transaction(async (tx) => {
+    const [room] = await listRooms(tx, ctx.user, { all: true, withPatientName: can(ctx.user, 'patients.read'), roomId });
+    if (!room || !(room.isMember || can(ctx.user, 'chat.seeAllRooms'))) throw notFound(ROOM_NOT_FOUND);
+    await recordAudit(tx, ctx, { action: 'chat.room.read', entityType: 'chat_room', entityId: roomId, patientId: room.patientId });
+    return room;
+  });
 }
 

@@ -1,6 +1,6 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { TNotification } from '#domain/notifications';
-import type { Queryable } from '../../db/database.ts';
+import { queryRows, type Queryable } from '../../db/database.ts';
 import { notifications } from '../../db/schema/collaboration.ts';
 
 const columns = {
@@ -39,4 +39,18 @@ export async function markAllNotificationsRead(q: Queryable, userId: string, now
     .where(and(eq(notifications.userId, userId), eq(notifications.isRead, false)))
     .returning({ id: notifications.id });
   return rows.length;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The patients of the records notifications are about (appointments, notes, chat rooms), for the audit row. */
+export async function patientsOfRecords(q: Queryable, entityIds: (string | null)[]): Promise<string[]> {
+  const ids = [...new Set(entityIds.filter((id): id is string => id !== null && UUID.test(id)))];
+  if (ids.length === 0) return [];
+  const list = sql`${`{${ids.join(',')}}`}::uuid[]`;
+  const rows = await queryRows<{ patient_id: string }>(q, sql`
+    select patient_id from appointments where id = any(${list})
+    union select patient_id from patient_notes where id = any(${list})
+    union select patient_id from patient_chat_rooms where id = any(${list})`);
+  return rows.map((r) => r.patient_id);
 }

@@ -6,7 +6,7 @@ import type { Deps } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
 import { recordAudit } from '../audit/audit.ts';
-import { listNotifications, markAllNotificationsRead, markNotificationRead } from './notifications.queries.ts';
+import { listNotifications, markAllNotificationsRead, markNotificationRead, patientsOfRecords } from './notifications.queries.ts';
 
 export interface TNewNotification {
   userId: string;
@@ -30,8 +30,19 @@ export async function notify(tx: Queryable, raise: Raise, input: TNewNotificatio
   return row!.id;
 }
 
+/**
+ * The caller's own notifications. Their titles name patients ('New note for Liam Chen'), so the
+ * read is audited, with the patients of the records they are about.
+ */
 export function notificationsFor(deps: Deps, ctx: SignedInContext): Promise<TNotification[]> {
-  return listNotifications(deps.db, ctx.user.id);
+  return deps.db.transaction(async (tx) => {
+    const list = await listNotifications(tx, ctx.user.id);
+    if (list.length > 0) {
+      const patientIds = await patientsOfRecords(tx, list.map((n) => n.entityId));
+      await recordAudit(tx, ctx, { action: 'notifications.read', entityType: 'notification', patientIds });
+    }
+    return list;
+  });
 }
 
 /** Dismisses one of the caller's own notifications; anyone else's is a 404, never touched. */
