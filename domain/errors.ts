@@ -40,10 +40,18 @@ export const ERRORS = {
   'upload.badParts': { status: 400, message: 'The parts listed are not the parts received' },
   'upload.closed': { status: 410, message: 'This upload is already complete or cancelled' },
   'upload.noCredentials': { status: 501, message: 'Temporary storage credentials are not offered: files are uploaded through this server' },
+  /** Sent with Retry-After: the user stored UPLOAD_BYTES_PER_HOUR in the last hour (docs/decisions/files.md). */
+  'quota.uploadBytes': { status: 429, message: 'Hourly upload limit reached. Try again later.' },
+  /** MULTIPART_UPLOADS_PER_USER large uploads are still open: one must finish or be cancelled first. */
+  'quota.multipartOpen': { status: 429, message: 'Too many large uploads in progress. Finish or cancel one before starting another.' },
   'user.emailTaken': { status: 409, message: 'An account with this email already exists' },
   'user.lastAdmin': { status: 409, message: 'The clinic must keep at least one active admin' },
   'user.self': { status: 409, message: 'You cannot deactivate your own account' },
   'user.notSetUp': { status: 409, message: 'This user has not set a password yet. Send them a new invite link instead.' },
+  'chat.noPatientAccess': {
+    status: 409,
+    message: 'This person\'s role cannot open patient records, so they cannot join a patient\'s chat room. An admin can allow it in Admin Panel → Settings.',
+  },
   'user.demoAccount': { status: 409, message: 'Demo accounts stay deactivated outside demo mode: their password is published.' },
   'link.invalid': { status: 404, message: 'This link is not valid. Ask your administrator for a new one.' },
   'link.expired': { status: 410, message: 'This link has expired. Ask your administrator for a new one.' },
@@ -51,6 +59,8 @@ export const ERRORS = {
   'live.invalidMessage': { status: 400, message: 'Not a message this socket understands' },
   'live.notYourUser': { status: 403, message: 'This socket is signed in as another user' },
   'live.notYourRoom': { status: 403, message: 'You are not a member of this room' },
+  /** Sent before the socket is closed with 1008: LIVE_SOCKETS_PER_SESSION or LIVE_SOCKETS_PER_USER are open already. */
+  'live.tooManySockets': { status: 429, message: 'Too many live connections are open; close another tab or window' },
   /** Sent with Retry-After; the search was stopped, nothing was written. */
   'search.timeout': { status: 503, message: 'Search is taking too long right now. Try again in a moment, or type more of the name.' },
   'server.internal': { status: 500, message: 'Internal server error' },

@@ -41,9 +41,10 @@ export const LIVE_PATH = '/ws';
 export const LIVE_MAX_MESSAGE_BYTES = 4096;
 /**
  * Why the server closed a socket (4000-4999 are the application's): the session ended or the
- * user's access changed, a forged `auth`, or a flood. 1001 is a server shutting down.
+ * user's access changed, a forged `auth`, or a flood. 1001 is a server shutting down; 1008
+ * (policy violation) a socket over the session's or the user's cap of open sockets.
  */
-export const LIVE_CLOSE = { sessionEnded: 4001, refused: 4003, flood: 4008 } as const;
+export const LIVE_CLOSE = { sessionEnded: 4001, refused: 4003, flood: 4008, tooManySockets: 1008 } as const;
 
 export const ZClientMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('auth'), userId: id, lastEventId: z.number().int().nonnegative().optional() }),

@@ -83,6 +83,13 @@ const ZEnv = z.object({
   S3_FORCE_PATH_STYLE: flag.optional(),
   S3_SERVER_SIDE_ENCRYPTION: z.enum(['AES256', 'aws:kms', 'none']).default('AES256'),
   LARGE_UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(2 * 1024 ** 3),
+  // Twice the largest upload in parts by default: one full 2 GiB upload, its retried parts and the
+  // day's ordinary attachments all fit in an hour, while one account cannot fill a disk unchecked.
+  UPLOAD_BYTES_PER_HOUR: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).default(4 * 1024 ** 3),
+  MULTIPART_UPLOADS_PER_USER: z.coerce.number().int().min(1).max(1000).default(3),
+  // A tab needs one socket: 10 per session is generous; 30 per user covers several devices.
+  LIVE_SOCKETS_PER_SESSION: z.coerce.number().int().min(1).max(10_000).default(10),
+  LIVE_SOCKETS_PER_USER: z.coerce.number().int().min(1).max(10_000).default(30),
   SEARCH_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(2000),
 });
 
@@ -131,7 +138,13 @@ export interface Config {
     s3: S3Settings | undefined;
     /** The most a multipart upload may hold in all (LARGE_UPLOAD_MAX_BYTES). */
     largeUploadMaxBytes: number;
+    /** The most one user may store in any hour, single uploads and parts together (UPLOAD_BYTES_PER_HOUR). */
+    uploadBytesPerHour: number;
+    /** How many unfinished uploads in parts one user may hold at once (MULTIPART_UPLOADS_PER_USER). */
+    multipartUploadsPerUser: number;
   };
+  /** Open live sockets allowed, on each instance, per session and per user (LIVE_SOCKETS_PER_*). */
+  live: { socketsPerSession: number; socketsPerUser: number };
   /** The server's clock; tests move it to check idle and absolute session expiry. */
   now: () => Date;
 }
@@ -150,6 +163,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.S3_BUCKET && !e.S3_REGION) throw new Error('Invalid environment:\n  S3_BUCKET needs S3_REGION');
   if ((e.S3_ACCESS_KEY_ID === undefined) !== (e.S3_SECRET_ACCESS_KEY === undefined)) {
     throw new Error('Invalid environment:\n  S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
+  }
+  // A budget below the largest upload would refuse that upload every time, however long one waited.
+  if (e.UPLOAD_BYTES_PER_HOUR < e.LARGE_UPLOAD_MAX_BYTES) {
+    throw new Error(`Invalid environment:\n  UPLOAD_BYTES_PER_HOUR (${e.UPLOAD_BYTES_PER_HOUR}) is below LARGE_UPLOAD_MAX_BYTES (${e.LARGE_UPLOAD_MAX_BYTES}): the largest upload could never finish`);
   }
   let filesKey: Buffer | undefined;
   try {
@@ -201,7 +218,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         serverSideEncryption: e.S3_SERVER_SIDE_ENCRYPTION === 'none' ? null : e.S3_SERVER_SIDE_ENCRYPTION,
       } : undefined,
       largeUploadMaxBytes: e.LARGE_UPLOAD_MAX_BYTES,
+      uploadBytesPerHour: e.UPLOAD_BYTES_PER_HOUR,
+      multipartUploadsPerUser: e.MULTIPART_UPLOADS_PER_USER,
     },
+    live: { socketsPerSession: e.LIVE_SOCKETS_PER_SESSION, socketsPerUser: e.LIVE_SOCKETS_PER_USER },
     now: () => new Date(),
   };
 }

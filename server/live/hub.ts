@@ -26,12 +26,19 @@ const REPLAY_LIMIT = 200;
 /** A client may send this many messages in the window; more and it is closed. */
 const FLOOD = { messages: 20, windowMs: 10_000 } as const;
 
+/** Open sockets allowed on this instance (LIVE_SOCKETS_PER_SESSION, LIVE_SOCKETS_PER_USER). */
+export interface SocketCaps {
+  socketsPerSession: number;
+  socketsPerUser: number;
+}
+
 /**
  * This instance's open sockets. Committed events arrive from the bus; for each, the hub reads
  * what its recipient may see at that moment (a notification must still be theirs, the user
- * still active) before it sends, so a permission changed a second ago is respected.
+ * still active) before it sends, so a permission changed a second ago is respected. A socket
+ * past its session's or its user's cap is told why and closed (1008), never counted.
  */
-export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => void }) {
+export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => void }, caps: SocketCaps) {
   const byUser = new Map<string, Set<Connection>>();
 
   /** One message to many sockets: encoded once, sent as the same text frame to each. */
@@ -119,8 +126,28 @@ export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => v
     }
   }
 
+  /** Why one more socket of this session and user is refused, or null when it may open. */
+  function overCap(userId: string, sessionId: string): string | null {
+    const mine = byUser.get(userId) ?? new Set<Connection>();
+    if ([...mine].filter((conn) => conn.sessionId === sessionId).length >= caps.socketsPerSession) {
+      return `Too many live connections for this session (at most ${caps.socketsPerSession})`;
+    }
+    if (mine.size >= caps.socketsPerUser) return `Too many live connections for this user (at most ${caps.socketsPerUser})`;
+    return null;
+  }
+
   return {
+    /** Takes an upgraded socket, or closes it with 1008 when its session or user is at the cap. */
     add(ws: WebSocket, user: TCurrentUser, sessionId: string) {
+      const refusal = overCap(user.id, sessionId);
+      if (refusal) {
+        const frame = JSON.stringify({ type: 'error', code: 'live.tooManySockets', message: ERRORS['live.tooManySockets'].message } satisfies TServerMessage);
+        // Unlistened, a socket's error would be thrown; this one is closing anyway.
+        ws.on('error', () => {});
+        ws.send(frame);
+        ws.close(CLOSE.tooManySockets, refusal);
+        return;
+      }
       const conn: Connection = { ws, user, sessionId, alive: true, recent: [] };
       if (!byUser.has(user.id)) byUser.set(user.id, new Set());
       byUser.get(user.id)!.add(conn);

@@ -15,9 +15,10 @@ const STATUS: Record<string, number> = {
   'patient.duplicate': 409, 'workflow.illegalMove': 409, 'appointment.conflict': 409,
   'upload.expired': 403, 'upload.invalid': 403, 'upload.used': 403, 'upload.tooLarge': 413, 'upload.badType': 400, 'upload.mismatch': 400,
   'upload.cannotSign': 400, 'upload.badParts': 400, 'upload.closed': 410, 'upload.noCredentials': 501,
-  'user.emailTaken': 409, 'user.lastAdmin': 409, 'user.self': 409, 'user.notSetUp': 409, 'user.demoAccount': 409,
+  'quota.uploadBytes': 429, 'quota.multipartOpen': 429,
+  'chat.noPatientAccess': 409, 'user.emailTaken': 409, 'user.lastAdmin': 409, 'user.self': 409, 'user.notSetUp': 409, 'user.demoAccount': 409,
   'link.invalid': 404, 'link.expired': 410, 'link.used': 410,
-  'live.invalidMessage': 400, 'live.notYourUser': 403, 'live.notYourRoom': 403,
+  'live.invalidMessage': 400, 'live.notYourUser': 403, 'live.notYourRoom': 403, 'live.tooManySockets': 429,
   'search.timeout': 503, 'server.internal': 500, 'server.unavailable': 503,
 };
 

@@ -76,3 +76,17 @@ export const multipartParts = pgTable('multipart_parts', {
   /** The part's SHA-256, given back as its ETag. */
   etag: char('etag', { length: 64 }).notNull(),
 }, (t) => [primaryKey({ columns: [t.uploadId, t.partNumber] })]);
+
+/**
+ * The bytes each user stored: one row per upload or part received, for the hourly upload quota
+ * (UPLOAD_BYTES_PER_HOUR). A row is written before the bytes arrive, as a reservation, and set to
+ * what was stored once they are; nothing stored, no row. It outlives the file (refused at
+ * confirmation, an upload aborted): the bytes were taken all the same. The clean-up drops rows
+ * older than the hour.
+ */
+export const uploadUsage = pgTable('upload_usage', {
+  id: uuid('id').primaryKey(),
+  uploaderId: uuid('uploader_id').notNull().references(() => users.id),
+  at: at('at').notNull(),
+  bytes: bigint('bytes', { mode: 'number' }).notNull(),
+}, (t) => [index('upload_usage_uploader_at_idx').on(t.uploaderId, t.at)]);

@@ -22,7 +22,10 @@ export const CLEANUP_INTERVAL_MS = 15 * 60_000;
 export const fileRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.post('/api/objects/upload', {
     config: { access: 'files.upload' },
-    schema: { description: 'A signed link to PUT one file to: 15 minutes, single use, at most 10485760 bytes.', response: { 200: ZUploadURL, ...errorResponses } },
+    schema: {
+      description: 'A signed link to PUT one file to: 15 minutes, single use, at most 10485760 bytes. 429 once the hourly upload limit is reached.',
+      response: { 200: ZUploadURL, ...errorResponses, 429: ZErrorBody },
+    },
   }, async (request) => requestUpload(deps, contextOf(request), originOf(deps, request)));
 
   app.put('/api/patient-attachments', {
@@ -77,9 +80,9 @@ export const fileRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       // Stored as sent: the size limit counts the bytes that arrive.
       decompress: false,
       schema: {
-        description: 'Takes the bytes of one file at a link from POST /api/objects/upload (any content type).',
+        description: 'Takes the bytes of one file at a link from POST /api/objects/upload (any content type); 429 past the hourly upload limit.',
         params: ZObjectParams, querystring: ZLinkQuery,
-        response: { 200: ZUploaded, ...errorResponses, 413: ZErrorBody },
+        response: { 200: ZUploaded, ...errorResponses, 413: ZErrorBody, 429: ZErrorBody },
       },
     }, async (request, reply) => {
       const stored = await receiveUpload(deps, request.params.id, request.query, uploadedBytes(request));

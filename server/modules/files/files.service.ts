@@ -18,11 +18,19 @@ import {
 } from './files.queries.ts';
 import { sniffType } from './files.sniff.ts';
 import { linkIsGenuine, uploadIdOfUrl, uploadLinkOf } from './files.tokens.ts';
+import {
+  assertUploadBudgetLeft, budgetCutOff, deleteUsageBefore, releaseReservation, reserveUploadBytes, settleReservation, UPLOAD_QUOTA_WINDOW_MS,
+  type UploadReservation,
+} from './upload-quota.ts';
 
 type FilesDeps = Pick<Deps, 'db' | 'config' | 'files'>;
 
-/** POST /api/objects/upload: a link, on `origin`, that takes one file from this user for 15 minutes. */
+/**
+ * POST /api/objects/upload: a link, on `origin`, that takes one file from this user for 15
+ * minutes; 429 once the user's hourly upload budget is spent.
+ */
 export async function requestUpload(deps: FilesDeps, ctx: SignedInContext, origin: string): Promise<TUploadURL> {
+  await assertUploadBudgetLeft(deps, ctx.user.id);
   const now = deps.config.now();
   const grant = { id: randomUUID(), uploaderId: ctx.user.id, expiresAt: new Date(now.getTime() + UPLOAD_URL_LIFETIME_MS) };
   await insertUploadGrant(deps.db, { ...grant, createdAt: now });
@@ -30,9 +38,11 @@ export async function requestUpload(deps: FilesDeps, ctx: SignedInContext, origi
 }
 
 /**
- * PUT on an upload link: checks the signature, the expiry and that the link is unused, then
- * streams the body into storage (counted, hashed, cut off past the limit, nothing kept then).
- * The link is spent by the first request that gets this far, whatever becomes of its body.
+ * PUT on an upload link: checks the signature, the expiry and that the link is unused, reserves
+ * the body's bytes from the uploader's hourly budget (429 before anything is read, and the link
+ * stays unspent), then streams the body into storage (counted, hashed, cut off past the limit or
+ * the budget, nothing kept then). The link is spent by the first request that gets this far,
+ * whatever becomes of its body.
  */
 export async function receiveUpload(
   deps: FilesDeps, id: string, link: { expires: number; signature: string },
@@ -44,19 +54,41 @@ export async function receiveUpload(
   if (grant.expiresAt <= now) throw new HttpError('upload.expired');
   if (grant.usedAt) throw new HttpError('upload.used');
   if (body.declaredLength !== null && body.declaredLength > MAX_UPLOAD_BYTES) throw tooLarge(MAX_UPLOAD_BYTES);
-  if (!(await useUploadGrant(deps.db, id, now))) throw new HttpError('upload.used');
-
-  const stored = await storeBody(deps, id, body.stream, MAX_UPLOAD_BYTES);
+  const reservation = await reserveUploadBytes(deps, grant.uploaderId, { declaredLength: body.declaredLength, maxBytes: MAX_UPLOAD_BYTES });
+  let stored: { size: number; sha256: string } | undefined;
   try {
-    await insertStoredObject(deps.db, {
-      id, storageKey: id, sha256: stored.sha256, size: stored.size, declaredType: body.declaredType?.slice(0, 200) ?? null,
-      uploaderId: grant.uploaderId, createdAt: deps.config.now(),
+    if (!(await useUploadGrant(deps.db, id, now))) throw new HttpError('upload.used');
+    stored = await storeWithinBudget(deps, id, body.stream, MAX_UPLOAD_BYTES, reservation);
+    const { size, sha256 } = stored;
+    await deps.db.transaction(async (tx) => {
+      await insertStoredObject(tx, {
+        id, storageKey: id, sha256, size, declaredType: body.declaredType?.slice(0, 200) ?? null,
+        uploaderId: grant.uploaderId, createdAt: deps.config.now(),
+      });
+      await settleReservation(tx, reservation, size);
     });
   } catch (error) {
-    await deps.files.storage.remove(id);
+    if (stored) await deps.files.storage.remove(id);
+    await releaseReservation(deps.db, reservation);
     throw error;
   }
   return stored;
+}
+
+/**
+ * `storeBody` for a body with a reservation: cut off at whichever comes first, `maxBytes` (413)
+ * or what the budget left (429, the hourly limit, not the file's, being what stopped it).
+ */
+export async function storeWithinBudget(
+  deps: FilesDeps, key: string, body: Readable, maxBytes: number, reservation: UploadReservation,
+): Promise<{ size: number; sha256: string }> {
+  const cap = Math.min(maxBytes, reservation.bytes);
+  try {
+    return await storeBody(deps, key, body, cap);
+  } catch (error) {
+    if (cap < maxBytes && error instanceof HttpError && error.code === 'upload.tooLarge') throw await budgetCutOff(deps, reservation);
+    throw error;
+  }
 }
 
 /** The sizes users see in refusals: '10 MB', '2 GB'. */
@@ -249,7 +281,8 @@ const CLEANUP_BATCH = 200;
  * Removes uploads nobody confirmed within 24 hours, bytes first (a row without bytes is
  * harmless and goes next time); files confirmed a day ago that no note, message or order
  * claimed (a form abandoned after its upload: no session outlives a day, so nobody can still
- * send it), row first and only while still unclaimed; and upload links expired that long.
+ * send it), row first and only while still unclaimed; upload links expired that long; and the
+ * hourly quota's rows that have left its hour.
  */
 export async function removeStaleObjects(deps: FilesDeps): Promise<number> {
   const before = new Date(deps.config.now().getTime() - UNCONFIRMED_OBJECT_LIFETIME_MS);
@@ -276,5 +309,6 @@ export async function removeStaleObjects(deps: FilesDeps): Promise<number> {
     if (abandoned.length < CLEANUP_BATCH || gone === 0) break;
   }
   await deleteUploadGrantsExpiredBefore(deps.db, before);
+  await deleteUsageBefore(deps.db, new Date(deps.config.now().getTime() - UPLOAD_QUOTA_WINDOW_MS));
   return removed;
 }

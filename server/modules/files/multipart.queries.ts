@@ -1,4 +1,4 @@
-import { and, asc, eq, lt } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, lt } from 'drizzle-orm';
 import type { Queryable } from '../../db/database.ts';
 import { multipartParts, multipartUploads } from '../../db/schema/files.ts';
 
@@ -47,4 +47,17 @@ export async function deleteMultipartUpload(q: Queryable, id: string): Promise<v
 export async function findStaleMultipartUploads(q: Queryable, before: Date, limit: number): Promise<MultipartUploadRow[]> {
   return q.select().from(multipartUploads).where(lt(multipartUploads.touchedAt, before))
     .orderBy(asc(multipartUploads.touchedAt)).limit(limit);
+}
+
+/** How many uploads this user has open: neither completed nor aborted (an aborted one is gone). */
+export async function countOpenUploads(q: Queryable, uploaderId: string): Promise<number> {
+  const [row] = await q.select({ n: count() }).from(multipartUploads)
+    .where(and(eq(multipartUploads.uploaderId, uploaderId), isNull(multipartUploads.completedAt)));
+  return row?.n ?? 0;
+}
+
+/** This user's open uploads untouched since `before` (no part received since). */
+export async function findStalledUploads(q: Queryable, uploaderId: string, before: Date): Promise<MultipartUploadRow[]> {
+  return q.select().from(multipartUploads)
+    .where(and(eq(multipartUploads.uploaderId, uploaderId), isNull(multipartUploads.completedAt), lt(multipartUploads.touchedAt, before)));
 }

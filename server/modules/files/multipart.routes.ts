@@ -30,7 +30,10 @@ export const multipartRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =>
 
   app.post('/api/uploads/s3/multipart', {
     config: { access: 'files.upload' },
-    schema: { description: 'Starts a large upload in parts.', body: ZMultipartCreate, response: { 200: ZMultipartCreated, ...errorResponses } },
+    schema: {
+      description: 'Starts a large upload in parts; 429 past the hourly upload limit or the open uploads allowed per user.',
+      body: ZMultipartCreate, response: { 200: ZMultipartCreated, ...errorResponses, 429: ZErrorBody },
+    },
   }, async (request) => createMultipartUpload(deps, contextOf(request), request.body));
 
   app.get('/api/uploads/s3/multipart/:uploadId', {
@@ -41,9 +44,9 @@ export const multipartRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =>
   app.get('/api/uploads/s3/multipart/:uploadId/:partNumber', {
     config: { access: 'files.upload' },
     schema: {
-      description: 'A signed link to PUT one part to, good for 15 minutes.',
+      description: 'A signed link to PUT one part to, good for 15 minutes; 429 once the hourly upload limit is reached.',
       params: ZUploadIdParams.extend({ partNumber: z.string().max(10) }), querystring: ZKeyQuery,
-      response: { 200: ZSignedPart, ...errorResponses },
+      response: { 200: ZSignedPart, ...errorResponses, 429: ZErrorBody },
     },
   }, async (request) => signPart(deps, contextOf(request), { ...request.params, key: request.query.key }, originOf(deps, request)));
 
@@ -71,7 +74,7 @@ export const multipartRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =>
     schema: {
       description: 'Where a single-request upload goes: the same signed link as POST /api/objects/upload.',
       querystring: z.object({ filename: z.string().max(255).optional(), type: z.string().max(200).optional() }).passthrough(),
-      response: { 200: ZUploadParams, ...errorResponses },
+      response: { 200: ZUploadParams, ...errorResponses, 429: ZErrorBody },
     },
   }, async (request) => {
     const { uploadURL } = await requestUpload(deps, contextOf(request), originOf(deps, request));
@@ -88,9 +91,9 @@ export const multipartRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =>
       config: { access: 'public' },
       decompress: false,
       schema: {
-        description: 'Takes the bytes of one part at a link from the sign call (any content type); answers its ETag.',
+        description: 'Takes the bytes of one part at a link from the sign call (any content type); answers its ETag. 429 past the hourly upload limit.',
         params: ZUploadIdParams.extend({ partNumber: z.coerce.number().int().min(1).max(10_000) }), querystring: ZLinkQuery,
-        response: { 200: z.object({ ETag: z.string(), size: z.number().int() }), ...errorResponses, 413: ZErrorBody },
+        response: { 200: z.object({ ETag: z.string(), size: z.number().int() }), ...errorResponses, 413: ZErrorBody, 429: ZErrorBody },
       },
     }, async (request, reply) => {
       const { uploadId, partNumber } = request.params;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { sql } from 'drizzle-orm';
 import {
   MULTIPART_MAX_PARTS, MULTIPART_MIN_PART_BYTES, UNCONFIRMED_OBJECT_LIFETIME_MS, UPLOAD_URL_LIFETIME_MS, type TUploadedPart,
 } from '#domain/files';
@@ -7,12 +8,13 @@ import type { Deps } from '../../deps.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
 import { findStoredObject, insertStoredObject } from './files.queries.ts';
-import { storeBody, tooLarge, UPLOAD_NOT_FOUND } from './files.service.ts';
+import { storeWithinBudget, tooLarge, UPLOAD_NOT_FOUND } from './files.service.ts';
 import { partLinkIsGenuine, partLinkOf, UPLOAD_PATH_PREFIX } from './files.tokens.ts';
 import {
-  deleteMultipartUpload, deletePartRows, findMultipartUpload, findStaleMultipartUploads, insertMultipartUpload, listParts, putPart,
-  setUploadState, type MultipartPartRow, type MultipartUploadRow,
+  countOpenUploads, deleteMultipartUpload, deletePartRows, findMultipartUpload, findStaleMultipartUploads, findStalledUploads, insertMultipartUpload,
+  listParts, putPart, setUploadState, type MultipartPartRow, type MultipartUploadRow,
 } from './multipart.queries.ts';
+import { assertUploadBudgetLeft, releaseReservation, reserveUploadBytes, settleReservation } from './upload-quota.ts';
 
 /**
  * Large uploads in parts, behind the calls Uppy's AWS S3 plugin makes to a companion (spec
@@ -24,16 +26,66 @@ type FilesDeps = Pick<Deps, 'db' | 'config' | 'files'>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/**
+ * An open upload that received no part for this long is taken for abandoned (a closed tab, a
+ * crashed browser) when its user is at MULTIPART_UPLOADS_PER_USER and starts another: it is
+ * dropped then, rather than blocking them for the day the clean-up waits. A part link lives 15
+ * minutes, and a part of 5 MiB takes an hour only below 1.5 KB/s.
+ */
+export const MULTIPART_STALLED_MS = 3_600_000;
+
+/**
+ * Starts an upload in parts: 429 once the hourly upload budget is spent, or while the user
+ * holds MULTIPART_UPLOADS_PER_USER open ones (counted under a per-user lock, so parallel
+ * requests cannot pass the cap together).
+ */
 export async function createMultipartUpload(
   deps: FilesDeps, ctx: SignedInContext, input: { filename: string; type?: string | undefined },
 ): Promise<{ uploadId: string; key: string }> {
+  await assertUploadBudgetLeft(deps, ctx.user.id);
+  const cap = deps.config.files.multipartUploadsPerUser;
+  if ((await countOpenUploads(deps.db, ctx.user.id)) >= cap) await dropStalledUploads(deps, ctx.user.id);
   const now = deps.config.now();
   const row = {
     id: randomUUID(), objectId: randomUUID(), uploaderId: ctx.user.id, fileName: input.filename,
     declaredType: input.type?.slice(0, 200) || null, createdAt: now, touchedAt: now,
   };
-  await insertMultipartUpload(deps.db, row);
+  await deps.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`multipart-open:${ctx.user.id}`}))`);
+    const open = await countOpenUploads(tx, ctx.user.id);
+    if (open >= cap) {
+      throw new HttpError('quota.multipartOpen', {
+        message: `You have ${open} large uploads in progress, the most allowed at once (${cap}). Finish or cancel one before starting another.`,
+      });
+    }
+    await insertMultipartUpload(tx, row);
+  });
   return { uploadId: row.id, key: row.objectId };
+}
+
+/** This user's uploads stalled for MULTIPART_STALLED_MS go, parts and all, as an abort would. */
+async function dropStalledUploads(deps: FilesDeps, userId: string): Promise<void> {
+  const before = new Date(deps.config.now().getTime() - MULTIPART_STALLED_MS);
+  for (const upload of await findStalledUploads(deps.db, userId, before)) {
+    // A part that landed meanwhile keeps it.
+    await dropOpenUpload(deps, upload.id, (current) => current.touchedAt >= before);
+  }
+}
+
+/**
+ * Deletes an open upload under its lock, then its parts' bytes. False, with nothing done, when
+ * it was completed or removed meanwhile, or `keep` says so of it as it now is.
+ */
+async function dropOpenUpload(deps: FilesDeps, uploadId: string, keep: (row: MultipartUploadRow) => boolean = () => false): Promise<boolean> {
+  const parts = await deps.db.transaction(async (tx) => {
+    const current = await findMultipartUpload(tx, uploadId, true);
+    if (!current || current.completedAt || keep(current)) return null;
+    const received = await listParts(tx, uploadId);
+    await deleteMultipartUpload(tx, uploadId);
+    return received;
+  });
+  for (const part of parts ?? []) await deps.files.storage.remove(part.storageKey);
+  return parts !== null;
 }
 
 /** The caller's own upload that `uploadId` and `key` both name; anything else is the same 404. */
@@ -65,15 +117,18 @@ export async function signPart(
   }
   const row = await ownUpload(deps, ctx, input.uploadId, input.key);
   stillOpen(row);
+  await assertUploadBudgetLeft(deps, ctx.user.id);
   const expiresAt = new Date(deps.config.now().getTime() + UPLOAD_URL_LIFETIME_MS);
   const link = partLinkOf(deps.files.uploadSigningKey, { uploadId: row.id, partNumber, uploaderId: row.uploaderId, expiresAt });
   return { url: `${origin}${link}`, expires: UPLOAD_URL_LIFETIME_MS / 1000 };
 }
 
 /**
- * PUT on a part link: checks the signature and the expiry, then streams the part into a blob
- * of its own, cut off where the upload as a whole would pass its limit. Sending a part again
- * replaces it. Answers the part's ETag (its SHA-256).
+ * PUT on a part link: checks the signature and the expiry, reserves the part's bytes from the
+ * uploader's hourly budget (429 before anything is read), then streams the part into a blob of
+ * its own, cut off where the upload as a whole would pass its limit, or the budget its room.
+ * Sending a part again replaces it (and counts again: its bytes came again). Answers the part's
+ * ETag (its SHA-256).
  */
 export async function receivePart(
   deps: FilesDeps, uploadId: string, partNumber: number, link: { expires: number; signature: string },
@@ -89,26 +144,37 @@ export async function receivePart(
   const room = limit - (await listParts(deps.db, uploadId)).filter((p) => p.partNumber !== partNumber).reduce((sum, p) => sum + p.size, 0);
   if (room <= 0 || (body.declaredLength !== null && body.declaredLength > room)) throw tooLarge(limit);
 
+  const reservation = await reserveUploadBytes(deps, upload.uploaderId, { declaredLength: body.declaredLength, maxBytes: room });
   const storageKey = randomUUID();
   let stored: { size: number; sha256: string };
   try {
-    stored = await storeBody(deps, storageKey, body.stream, room);
+    stored = await storeWithinBudget(deps, storageKey, body.stream, room, reservation);
   } catch (error) {
+    await releaseReservation(deps.db, reservation);
     // Cut off by the upload's room, not by a part limit: say the upload's limit.
     if (error instanceof HttpError && error.code === 'upload.tooLarge') throw tooLarge(limit);
     throw error;
   }
   // Recorded under the upload's lock: a part that lands as the upload completes or is
   // aborted is dropped, never half-joined.
-  const replaced = await deps.db.transaction(async (tx) => {
-    const current = await findMultipartUpload(tx, uploadId, true);
-    if (!current || current.completedAt) return undefined;
-    const old = await putPart(tx, { uploadId, partNumber, storageKey, size: stored.size, etag: stored.sha256 });
-    await setUploadState(tx, uploadId, { touchedAt: deps.config.now() });
-    return old;
-  });
+  let replaced: string | null | undefined;
+  try {
+    replaced = await deps.db.transaction(async (tx) => {
+      const current = await findMultipartUpload(tx, uploadId, true);
+      if (!current || current.completedAt) return undefined;
+      const old = await putPart(tx, { uploadId, partNumber, storageKey, size: stored.size, etag: stored.sha256 });
+      await setUploadState(tx, uploadId, { touchedAt: deps.config.now() });
+      await settleReservation(tx, reservation, stored.size);
+      return old;
+    });
+  } catch (error) {
+    await deps.files.storage.remove(storageKey);
+    await releaseReservation(deps.db, reservation);
+    throw error;
+  }
   if (replaced === undefined) {
     await deps.files.storage.remove(storageKey);
+    await releaseReservation(deps.db, reservation);
     throw new HttpError('upload.closed');
   }
   if (replaced) await deps.files.storage.remove(replaced);
@@ -187,14 +253,7 @@ async function dropParts(deps: FilesDeps, uploadId: string, parts: MultipartPart
 export async function abortMultipartUpload(deps: FilesDeps, ctx: SignedInContext, uploadId: string, key: string | undefined): Promise<void> {
   const upload = await ownUpload(deps, ctx, uploadId, key);
   stillOpen(upload);
-  const parts = await deps.db.transaction(async (tx) => {
-    const current = await findMultipartUpload(tx, uploadId, true);
-    if (!current || current.completedAt) throw new HttpError('upload.closed');
-    const received = await listParts(tx, uploadId);
-    await deleteMultipartUpload(tx, uploadId);
-    return received;
-  });
-  for (const part of parts) await deps.files.storage.remove(part.storageKey);
+  if (!(await dropOpenUpload(deps, upload.id))) throw new HttpError('upload.closed');
 }
 
 /**
