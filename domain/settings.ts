@@ -46,6 +46,8 @@ export const ZUpdateClinicSettings = z.object({
     .int('Must be a whole number of minutes')
     .min(SESSION_IDLE_MINUTES_MIN, `At least ${SESSION_IDLE_MINUTES_MIN} minutes`)
     .max(SESSION_IDLE_MINUTES_MAX, `At most ${SESSION_IDLE_MINUTES_MAX} minutes`),
+  /** Absent keeps what is stored: a client that knows only the first three settings changes nothing else. */
+  nonClinicalInPatientRooms: z.boolean({ error: 'Must be true or false' }).optional(),
 }).strict();
 export type TUpdateClinicSettings = z.infer<typeof ZUpdateClinicSettings>;
 export type TUpdateClinicSettingsInput = z.input<typeof ZUpdateClinicSettings>;
@@ -55,6 +57,12 @@ const ZSettingValues = z.object({
   timeZone: z.string(),
   /** Minutes; a default from the environment may be fractional or outside the form's range. */
   sessionIdleMinutes: z.number(),
+  /**
+   * Whether staff whose role cannot open patient records (suppliers) may be added to a
+   * patient's chat room, where they see her name, the messages and the files. Off by default:
+   * minimum necessary (docs/decisions/chat.md).
+   */
+  nonClinicalInPatientRooms: z.boolean(),
 });
 
 /** GET/PUT /api/admin/settings: the values in force, and the environment's defaults they replace. */
@@ -66,5 +74,5 @@ export const ZClinicSettings = ZSettingValues.extend({
 export type TClinicSettings = z.infer<typeof ZClinicSettings>;
 
 /** GET /api/clinic: what every signed-in user's screens show (the top bar's name). */
-export const ZClinicInfo = z.object({ name: z.string(), timeZone: z.string() });
+export const ZClinicInfo = z.object({ name: z.string(), timeZone: z.string(), nonClinicalInPatientRooms: z.boolean() });
 export type TClinicInfo = z.infer<typeof ZClinicInfo>;

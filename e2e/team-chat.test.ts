@@ -357,7 +357,7 @@ describe('states', () => {
 });
 
 describe('a supplier', () => {
-  it('has no rooms until added to one, then reads and writes in it like everyone', async () => {
+  it('cannot be chosen for a patient\'s room until an admin allows it; then the chooser is told what she will see, and she reads and writes there', async () => {
     const { page } = e2e;
     const word = uniqueWord();
     const supplier = await e2e.newPage();
@@ -368,7 +368,31 @@ describe('a supplier', () => {
     expect(await supplier.getByRole('button', { name: 'New Room' }).count()).toBe(0);
     expect(await seriousA11yViolations(supplier)).toEqual([]);
 
+    // By default (minimum necessary) she is listed but cannot be picked, and the server refuses her too.
     await openChat(page, 'scheduler');
+    await page.getByRole('button', { name: 'New Room' }).click();
+    const sid = () => page.getByRole('dialog').getByTestId('team-checklist').locator('label').filter({ hasText: 'Sid Patel' });
+    await sid().waitFor();
+    expect(await sid().getByRole('checkbox').isDisabled()).toBe(true);
+    expect(await sid().innerText()).toContain('Cannot join: no access to patient records');
+    await page.keyboard.press('Escape');
+    const refused = await newRoomRefusing(page, word);
+    expect(refused).toBe(409);
+
+    // The admin allows it in Settings; the dialog then offers her, saying what she will see.
+    const admin = await e2e.newPage();
+    await signInAs(admin, 'admin', { landOn: '/admin?tab=settings' });
+    const allow = admin.getByTestId('nonClinicalInPatientRooms');
+    await allow.check();
+    await admin.getByTestId('settings-save').click();
+    await toastText(admin, 'Settings saved').waitFor();
+    await page.reload();
+    await page.getByRole('button', { name: 'New Room' }).click();
+    await sid().waitFor();
+    expect(await sid().getByRole('checkbox').isDisabled()).toBe(false);
+    expect(await sid().innerText()).toContain("Will see this patient's name, messages and files");
+    await page.keyboard.press('Escape');
+
     const room = await newRoom(page, ['Sid'], word);
     const entry = roomEntry(supplier, word);
     await entry.waitFor();
@@ -382,8 +406,21 @@ describe('a supplier', () => {
     await seen.waitFor();
     expect(await seen.getByTestId('chat-role-badge').getAttribute('data-role')).toBe('supplier');
     expect(await seen.getByTestId('chat-role-badge').getAttribute('class')).toContain('bg-orange-100');
+
+    // Turned off again, she is out of every patient's room at once.
+    await allow.uncheck();
+    await admin.getByTestId('settings-save').click();
+    await poll(() => roomEntry(supplier, word).count()).toBe(0);
   });
 });
+
+/** A room with the supplier asked for through the API: the server's own answer to adding her. */
+async function newRoomRefusing(page: Page, word: string): Promise<number> {
+  const patients = await api<{ id: string }[]>(page, 'GET', '/api/patients?search=Liam&limit=1');
+  const ids = await staffIds(page);
+  const created = await api<{ id: string }>(page, 'POST', '/api/chat/rooms', { patientId: patients.json[0]!.id, name: `Refused ${word}` });
+  return (await api(page, 'POST', `/api/chat/rooms/${created.json.id}/members`, { userId: ids.Sid })).status;
+}
 
 describe('on a phone', () => {
   it('shows the list, then the conversation with a way back, without sideways scrolling; the New Room dialog fits', async () => {

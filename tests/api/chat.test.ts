@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZChatMessage, ZChatRoom, type TChatMessage, type TChatRoom } from '#domain/chat';
 import type { TServerMessage } from '#domain/live-events';
+import { queryRows } from '../../server/db/database.ts';
 import { users } from '../../server/db/schema/auth.ts';
 import { notifications } from '../../server/db/schema/collaboration.ts';
 import { insertPatient } from '../helpers/factories.ts';
@@ -125,6 +126,52 @@ describe('rooms and members', () => {
     expect((await nurse.request('DELETE', `/api/chat/rooms/${roomId}/members/${scribe.user.id}`)).statusCode).toBe(404);
     expect((await scribe.request('DELETE', `/api/chat/rooms/${roomId}/members/${scribe.user.id}`)).statusCode).toBe(204);
     expect((await scribe.get(`/api/chat/rooms/${roomId}/messages`)).statusCode).toBe(404);
+  });
+});
+
+describe('who may be in a patient\'s room (minimum necessary)', () => {
+  const SETTINGS = { clinicName: 'Demo Clinic', timeZone: 'UTC', sessionIdleMinutes: 30 };
+  const memberIdsOf = async (roomId: string) => ((await scheduler.get(`/api/chat/rooms/${roomId}/members`)).json() as { userId: string }[]).map((m) => m.userId);
+  const actionsOf = async (actorId: string) => (await queryRows<{ action: string }>(t.db,
+    sql`select action from audit_events where actor_id = ${actorId}::uuid order by seq`)).map((r) => r.action);
+
+  it('refuses a supplier in a patient\'s room with a 409 unless the clinic allows it; turned off again, she leaves every room at once', async () => {
+    const supplier = await signInAs(t, 'supplier');
+    const roomId = await roomWith(nurse);
+    const refused = await scheduler.post(`/api/chat/rooms/${roomId}/members`, { userId: supplier.user.id, isActive: true });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'chat.noPatientAccess' });
+    expect(refused.json().message).toContain('cannot open patient records');
+    expect(await memberIdsOf(roomId)).not.toContain(supplier.user.id);
+    expect((await supplier.get(`/api/chat/rooms/${roomId}/messages`)).statusCode).toBe(404);
+    expect(await roomsOf(supplier)).toEqual([]);
+
+    // The admin allows it: audited as its own row, told to every screen through /api/clinic.
+    expect((await admin.put('/api/admin/settings', { ...SETTINGS, nonClinicalInPatientRooms: true })).statusCode).toBe(200);
+    expect(await actionsOf(admin.user.id)).toContain('settings.non_clinical_chat_on');
+    expect((await supplier.get('/api/clinic')).json()).toMatchObject({ nonClinicalInPatientRooms: true });
+    // A save that does not name the setting (a client that knows only the first three) keeps it.
+    expect((await admin.put('/api/admin/settings', SETTINGS)).json()).toMatchObject({ nonClinicalInPatientRooms: true });
+    expect((await scheduler.post(`/api/chat/rooms/${roomId}/members`, { userId: supplier.user.id, isActive: true })).statusCode).toBe(201);
+    expect((await supplier.get(`/api/chat/rooms/${roomId}/messages`)).statusCode).toBe(200);
+    const socket = await live(supplier);
+
+    // Turned off: she is out of the room there and then, live too, and the removal is in the trail.
+    expect((await admin.put('/api/admin/settings', { ...SETTINGS, nonClinicalInPatientRooms: false })).statusCode).toBe(200);
+    await socket.next((m) => m.type === 'room_changed' && m.roomId === roomId);
+    expect(await memberIdsOf(roomId)).not.toContain(supplier.user.id);
+    expect((await supplier.get(`/api/chat/rooms/${roomId}/messages`)).statusCode).toBe(404);
+    expect(await actionsOf(admin.user.id)).toEqual(expect.arrayContaining(['settings.non_clinical_chat_off', 'chat.member.remove']));
+  });
+
+  it('a nurse made supplier leaves the patients\' rooms with her old role', async () => {
+    const changing = await signInAs(t, 'nurse');
+    const roomId = await roomWith(changing);
+    expect((await admin.put('/api/admin/users/role', { email: changing.user.email, role: 'supplier' })).statusCode).toBe(200);
+    expect(await memberIdsOf(roomId)).not.toContain(changing.user.id);
+    // Back to nurse, she is not put back by herself: someone adds her again.
+    expect((await admin.put('/api/admin/users/role', { email: changing.user.email, role: 'nurse' })).statusCode).toBe(200);
+    expect(await memberIdsOf(roomId)).not.toContain(changing.user.id);
   });
 });
 

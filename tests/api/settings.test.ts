@@ -33,9 +33,9 @@ describe('GET /api/admin/settings', () => {
   it('gives the environment defaults until an admin saves', async () => {
     const res = await admin.get('/api/admin/settings');
     expect(res.statusCode).toBe(200);
-    const defaults = { clinicName: 'MediCare EHR', timeZone: 'America/New_York', sessionIdleMinutes: 30 };
+    const defaults = { clinicName: 'MediCare EHR', timeZone: 'America/New_York', sessionIdleMinutes: 30, nonClinicalInPatientRooms: false };
     expect(res.json()).toEqual({ ...defaults, defaults, updatedAt: null });
-    expect((await admin.get('/api/clinic')).json()).toEqual({ name: 'MediCare EHR', timeZone: 'America/New_York' });
+    expect((await admin.get('/api/clinic')).json()).toEqual({ name: 'MediCare EHR', timeZone: 'America/New_York', nonClinicalInPatientRooms: false });
   });
 });
 
@@ -72,7 +72,7 @@ describe('PUT /api/admin/settings', () => {
     expect(res.json().updatedAt).toBe(row!.updatedAt.toISOString());
     expect((await admin.get('/api/admin/settings')).json()).toEqual(res.json());
     // This instance answers with them at once.
-    expect((await admin.get('/api/clinic')).json()).toEqual({ name, timeZone: 'Europe/Berlin' });
+    expect((await admin.get('/api/clinic')).json()).toEqual({ name, timeZone: 'Europe/Berlin', nonClinicalInPatientRooms: false });
     expect((await admin.get('/api/appointments/clinic-time')).json()).toEqual({ timeZone: 'Europe/Berlin' });
 
     const audit = await settingsAudit();
@@ -124,7 +124,7 @@ describe('a second app instance', () => {
     expect((await save({ clinicName: name, timeZone: 'Australia/Sydney', sessionIdleMinutes: 10 })).statusCode).toBe(200);
 
     await vi.waitFor(async () => {
-      expect((await nurseOnB.get('/api/clinic')).json()).toEqual({ name, timeZone: 'Australia/Sydney' });
+      expect((await nurseOnB.get('/api/clinic')).json()).toEqual({ name, timeZone: 'Australia/Sydney', nonClinicalInPatientRooms: false });
     });
     expect((await nurseOnB.get('/api/appointments/clinic-time')).json()).toEqual({ timeZone: 'Australia/Sydney' });
 
@@ -140,7 +140,7 @@ describe('a second app instance', () => {
     const name = unique('Hand-edited Clinic');
     await a.db.update(clinicSettings).set({ clinicName: name, timeZone: 'Asia/Tokyo' });
     a.clock.advance(SETTINGS_REVALIDATE_MS);
-    expect((await admin.get('/api/clinic')).json()).toEqual({ name, timeZone: 'Asia/Tokyo' });
+    expect((await admin.get('/api/clinic')).json()).toEqual({ name, timeZone: 'Asia/Tokyo', nonClinicalInPatientRooms: false });
   });
 });
 

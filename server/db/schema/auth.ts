@@ -46,6 +46,8 @@ export const clinicSettings = pgTable('clinic_settings', {
   clinicName: varchar('clinic_name', { length: 100 }),
   timeZone: varchar('time_zone', { length: 64 }),
   sessionIdleMinutes: integer('session_idle_minutes'),
+  // Staff who cannot read patient records allowed in patients' chat rooms (off: minimum necessary).
+  nonClinicalInPatientRooms: boolean('non_clinical_in_patient_rooms').notNull().default(false),
   updatedAt: at('updated_at').notNull().defaultNow(),
   updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
 }, () => [check('clinic_settings_one_row', sql`id`), check('clinic_settings_idle_range', sql`session_idle_minutes between 5 and 480`)]);

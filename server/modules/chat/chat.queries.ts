@@ -1,6 +1,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { TChatMember, TChatMessage, TChatRoom } from '#domain/chat';
+import type { TRole } from '#domain/roles';
 import { preparedRows, queryRows, type Queryable } from '../../db/database.ts';
 import { decodeCursor, takePage, ZCursorInstant, ZCursorUuid } from '../../db/keyset.ts';
 import { chatRoomMembers, patientChatRooms } from '../../db/schema/collaboration.ts';
@@ -115,7 +116,7 @@ export async function markRoomRead(q: Queryable, roomId: string, userId: string)
 }
 
 /** Active staff among these ids (who may be added to a room or mentioned). */
-export async function activeUsers(q: Queryable, ids: string[]): Promise<{ id: string; role: string }[]> {
+export async function activeUsers(q: Queryable, ids: string[]): Promise<{ id: string; role: TRole }[]> {
   if (ids.length === 0) return [];
-  return queryRows<{ id: string; role: string }>(q, sql`select id, role from users where is_active and id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`);
+  return queryRows<{ id: string; role: TRole }>(q, sql`select id, role from users where is_active and id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`);
 }

@@ -16,6 +16,7 @@ import { recordAudit } from '../audit/audit.ts';
 import { claimObjects } from '../files/files.service.ts';
 import { findStoredObjects } from '../files/files.queries.ts';
 import { noticeAddedToRoom, noticeMentioned } from './chat.notices.ts';
+import { mayJoinPatientRoom } from './patient-room-members.ts';
 import {
   activeUsers, decodeMessageCursor, findMembership, findRoom, listMembers, listMessages, listRooms, markRoomRead, readMessage, unreadMessagesOf,
 } from './chat.queries.ts';
@@ -94,6 +95,7 @@ export async function addMember(deps: Deps, ctx: SignedInContext, roomId: string
     const { room } = await roomFor(tx, ctx, roomId, { managers: true, lock: true });
     const [user] = await activeUsers(tx, [userId]);
     if (!user) throw invalid('userId', 'Must be an active staff member');
+    if (!mayJoinPatientRoom(user.role, deps.settings.current())) throw new HttpError('chat.noPatientAccess');
     const existing = await findMembership(tx, roomId, userId);
     if (existing?.isActive) throw new HttpError('record.conflict', { message: 'Already a member of this room' });
     const now = deps.config.now();

@@ -8,6 +8,7 @@ export interface TEffectiveSettings {
   clinicName: string;
   timeZone: string;
   sessionIdleMs: number;
+  nonClinicalInPatientRooms: boolean;
 }
 
 /**
@@ -36,6 +37,7 @@ export function effectiveSettings(stored: TStoredSettings, config: Config): TEff
     clinicName: stored.clinicName ?? config.clinicName,
     timeZone: stored.timeZone && isTimeZoneName(stored.timeZone) ? stored.timeZone : config.clinicTimeZone,
     sessionIdleMs: stored.sessionIdleMinutes === null ? config.sessionIdleMs : stored.sessionIdleMinutes * 60_000,
+    nonClinicalInPatientRooms: stored.nonClinicalInPatientRooms,
   };
 }
 

@@ -8,10 +8,11 @@ export interface TStoredSettings {
   clinicName: string | null;
   timeZone: string | null;
   sessionIdleMinutes: number | null;
+  nonClinicalInPatientRooms: boolean;
   updatedAt: Date | null;
 }
 
-const NOTHING_STORED: TStoredSettings = { clinicName: null, timeZone: null, sessionIdleMinutes: null, updatedAt: null };
+const NOTHING_STORED: TStoredSettings = { clinicName: null, timeZone: null, sessionIdleMinutes: null, nonClinicalInPatientRooms: false, updatedAt: null };
 
 /** The stored settings (migration 0011 inserts the row; a missing row reads as all defaults). */
 export async function readStoredSettings(q: Queryable): Promise<TStoredSettings> {
@@ -19,6 +20,7 @@ export async function readStoredSettings(q: Queryable): Promise<TStoredSettings>
     clinicName: clinicSettings.clinicName,
     timeZone: clinicSettings.timeZone,
     sessionIdleMinutes: clinicSettings.sessionIdleMinutes,
+    nonClinicalInPatientRooms: clinicSettings.nonClinicalInPatientRooms,
     updatedAt: clinicSettings.updatedAt,
   }).from(clinicSettings).where(eq(clinicSettings.id, true));
   return row ?? NOTHING_STORED;
@@ -30,13 +32,15 @@ export async function lockStoredSettings(q: Queryable): Promise<TStoredSettings>
     clinicName: clinicSettings.clinicName,
     timeZone: clinicSettings.timeZone,
     sessionIdleMinutes: clinicSettings.sessionIdleMinutes,
+    nonClinicalInPatientRooms: clinicSettings.nonClinicalInPatientRooms,
     updatedAt: clinicSettings.updatedAt,
   }).from(clinicSettings).where(eq(clinicSettings.id, true)).for('update');
   return row ?? NOTHING_STORED;
 }
 
 export async function writeStoredSettings(q: Queryable, values: TUpdateClinicSettings, actorId: string, now: Date): Promise<void> {
-  const set = { ...values, updatedAt: now, updatedBy: actorId };
+  const { nonClinicalInPatientRooms, ...always } = values;
+  const set = { ...always, ...(nonClinicalInPatientRooms === undefined ? {} : { nonClinicalInPatientRooms }), updatedAt: now, updatedBy: actorId };
   await q.insert(clinicSettings).values({ id: true, ...set })
     .onConflictDoUpdate({ target: clinicSettings.id, set });
 }

@@ -5,12 +5,14 @@ import type { Deps } from '../../deps.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { endSessionsIdleLongerThan } from '../auth/session-store.ts';
+import { removeBarredMembers } from '../chat/patient-room-members.ts';
 import { effectiveSettings } from './clinic-settings.ts';
 import { lockStoredSettings, readStoredSettings, writeStoredSettings, type TStoredSettings } from './settings.queries.ts';
 
 const minutesOf = (ms: number) => ms / 60_000;
 /** The row is there from the start (migration 0011), all nulls, with the time of the migration. */
-const saved = (stored: TStoredSettings) => stored.clinicName !== null || stored.timeZone !== null || stored.sessionIdleMinutes !== null;
+const saved = (stored: TStoredSettings) =>
+  stored.clinicName !== null || stored.timeZone !== null || stored.sessionIdleMinutes !== null || stored.nonClinicalInPatientRooms;
 
 function settingsOf(stored: TStoredSettings, config: Config): TClinicSettings {
   const now = effectiveSettings(stored, config);
@@ -18,7 +20,10 @@ function settingsOf(stored: TStoredSettings, config: Config): TClinicSettings {
     clinicName: now.clinicName,
     timeZone: now.timeZone,
     sessionIdleMinutes: minutesOf(now.sessionIdleMs),
-    defaults: { clinicName: config.clinicName, timeZone: config.clinicTimeZone, sessionIdleMinutes: minutesOf(config.sessionIdleMs) },
+    nonClinicalInPatientRooms: now.nonClinicalInPatientRooms,
+    defaults: {
+      clinicName: config.clinicName, timeZone: config.clinicTimeZone, sessionIdleMinutes: minutesOf(config.sessionIdleMs), nonClinicalInPatientRooms: false,
+    },
     updatedAt: saved(stored) ? stored.updatedAt?.toISOString() ?? null : null,
   };
 }
@@ -29,7 +34,7 @@ export async function getClinicSettings(deps: Deps): Promise<TClinicSettings> {
 }
 
 /**
- * Saves all three settings at once. In the same transaction: the audit row (ids only) and
+ * Saves the settings at once (the chat one only when sent). In the same transaction: the audit row (ids only) and
  * `settings.changed`, which every instance answers by reading them again. A shorter idle
  * timeout also ends, there and then, every session already idle for longer (the rule in
  * docs/security.md), so lengthening it again later cannot revive them.
@@ -42,6 +47,12 @@ export async function updateClinicSettings(deps: Deps, ctx: SignedInContext, inp
     const idleMs = input.sessionIdleMinutes * 60_000;
     if (idleMs < before.sessionIdleMs) await endSessionsIdleLongerThan(tx, idleMs, now);
     await recordAudit(tx, ctx, { action: 'settings.update', entityType: 'clinic_settings' });
+    const nonClinical = input.nonClinicalInPatientRooms;
+    if (nonClinical !== undefined && nonClinical !== before.nonClinicalInPatientRooms) {
+      // Who may see patients in chat is a privacy decision: its own row, and turned off, it applies at once.
+      await recordAudit(tx, ctx, { action: nonClinical ? 'settings.non_clinical_chat_on' : 'settings.non_clinical_chat_off', entityType: 'clinic_settings' });
+      if (!nonClinical) await removeBarredMembers(tx, raise, ctx);
+    }
     raise({ type: 'settings.changed', actorId: ctx.user.id });
   });
   // This instance answers with the new values from the next request on, not only once its event arrives.
@@ -51,6 +62,6 @@ export async function updateClinicSettings(deps: Deps, ctx: SignedInContext, inp
 
 /** What every signed-in user's screens show: no defaults, no session figures. */
 export function clinicInfoOf(deps: Deps): TClinicInfo {
-  const { clinicName, timeZone } = deps.settings.current();
-  return { name: clinicName, timeZone };
+  const { clinicName, timeZone, nonClinicalInPatientRooms } = deps.settings.current();
+  return { name: clinicName, timeZone, nonClinicalInPatientRooms };
 }

@@ -22,7 +22,7 @@ import { toast } from '../../lib/toast.ts';
 const FIELDS = ['clinicName', 'timeZone', 'sessionIdleMinutes'] as const;
 const ZONES_LIST_ID = 'settings-time-zones';
 
-/** The Admin Panel's Settings tab (issue 20): the clinic's name, time zone and idle timeout. */
+/** The Admin Panel's Settings tab (issue 20): the clinic's name, time zone and idle timeout, and who may join patients' chat rooms. */
 export function SettingsTab(_props: { user: TCurrentUser }) {
   const settings = useClinicSettings();
   if (settings.isPending) return <LoadingBlock />;
@@ -31,7 +31,7 @@ export function SettingsTab(_props: { user: TCurrentUser }) {
 }
 
 const valuesOf = (s: TClinicSettings): TUpdateClinicSettingsInput => ({
-  clinicName: s.clinicName, timeZone: s.timeZone, sessionIdleMinutes: s.sessionIdleMinutes,
+  clinicName: s.clinicName, timeZone: s.timeZone, sessionIdleMinutes: s.sessionIdleMinutes, nonClinicalInPatientRooms: s.nonClinicalInPatientRooms,
 });
 
 /** A hint under a control, read with it (and with its error, when there is one). */
@@ -122,6 +122,25 @@ function SettingsForm({ settings }: { settings: TClinicSettings }) {
               </>
             )}
           </FormField>
+
+          <fieldset className="grid gap-1.5">
+            <legend className="text-sm font-medium">Team chat privacy</legend>
+            <label className="flex items-start gap-2 text-sm" htmlFor="settings-non-clinical">
+              <input
+                id="settings-non-clinical"
+                type="checkbox"
+                aria-describedby="settings-non-clinical-hint"
+                className="mt-0.5 size-4 shrink-0 accent-blue-700"
+                data-testid="nonClinicalInPatientRooms"
+                {...register('nonClinicalInPatientRooms')}
+              />
+              <span>Allow staff who cannot open patient records (suppliers) in patients' chat rooms</span>
+            </label>
+            <p id="settings-non-clinical-hint" className="pl-6 text-xs text-slate-600">
+              Off by default: every room is about one patient, and its members see her name, the messages and the files. Turning
+              it off removes such staff from every patient's room at once.
+            </p>
+          </fieldset>
 
           {formError.length > 0 && (
             <ul role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">

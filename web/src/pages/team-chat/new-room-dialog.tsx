@@ -16,6 +16,7 @@ import { toast } from '../../lib/toast.ts';
 import { cn } from '../../lib/utils.ts';
 import { initialsOf, personName } from './chat-format.ts';
 import { ChatRoleBadge, Initials } from './chat-role-badge.tsx';
+import { RoomAccessNote, useRoomAccess } from './patient-room-access.tsx';
 
 /** Spec section 5's messages for the create-room form. */
 export const ROOM_REQUIRED = 'Patient and room name are required';
@@ -63,6 +64,7 @@ function NewRoomForm({ user, onClose, onCreated }: { user: TCurrentUser; onClose
   const staff = useChatStaff(true);
   const create = useCreateChatRoom();
   const people = (staff.data ?? []).filter((person) => person.id !== user.id);
+  const accessOf = useRoomAccess();
 
   const toggle = (id: string, on: boolean) => {
     setSelected((list) => (on ? [...list, id] : list.filter((other) => other !== id)));
@@ -125,18 +127,30 @@ function NewRoomForm({ user, onClose, onCreated }: { user: TCurrentUser; onClose
           <ul className="max-h-48 space-y-1 overflow-y-auto rounded-md border p-1" data-testid="team-checklist">
             {people.map((person) => {
               const on = selected.includes(person.id);
+              const access = accessOf(person.role);
+              const noteId = `room-member-access-${person.id}`;
               return (
                 <li key={person.id}>
-                  <label className={cn('flex cursor-pointer items-center gap-3 rounded px-2 py-1.5 text-sm hover:bg-slate-50', on && 'bg-blue-50')}>
+                  <label
+                    className={cn(
+                      'flex items-center gap-3 rounded px-2 py-1.5 text-sm',
+                      access === 'barred' ? 'cursor-not-allowed opacity-70' : 'cursor-pointer hover:bg-slate-50',
+                      on && 'bg-blue-50',
+                    )}
+                  >
                     <input
                       type="checkbox"
                       checked={on}
-                      disabled={create.isPending}
+                      disabled={create.isPending || access === 'barred'}
+                      aria-describedby={access === 'member' ? undefined : noteId}
                       onChange={(event) => toggle(person.id, event.target.checked)}
                       className="size-4 accent-blue-700"
                     />
                     <Initials text={initialsOf(person)} />
-                    <span className="min-w-0 flex-1 truncate">{personName(person)}</span>
+                    <span className="min-w-0 flex-1">
+                      <span className="block truncate">{personName(person)}</span>
+                      <RoomAccessNote access={access} id={noteId} />
+                    </span>
                     <ChatRoleBadge role={person.role} />
                   </label>
                 </li>

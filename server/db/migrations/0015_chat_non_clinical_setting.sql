@@ -1,0 +1,1 @@
+ALTER TABLE "clinic_settings" ADD COLUMN "non_clinical_in_patient_rooms" boolean DEFAULT false NOT NULL;
