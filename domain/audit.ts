@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { APPOINTMENT_STATUSES, type TAppointmentStatus } from './appointments.ts';
+import { NOTE_STATUSES, type TNoteStatus } from './notes.ts';
 import { isBoundedTimestamp, ZDate } from './text.ts';
 
 /** GET /api/admin/audit/verify: the audit trail's chain checked end to end (docs/decisions/audit-chain.md). */
@@ -17,6 +19,41 @@ export type TAuditChainCheck = z.infer<typeof ZAuditChainCheck>;
 export const AUDIT_OUTCOMES = ['allowed', 'unauthenticated', 'forbidden', 'not_found', 'denied'] as const;
 export const ZAuditOutcome = z.enum(AUDIT_OUTCOMES);
 export type TAuditOutcome = z.infer<typeof ZAuditOutcome>;
+
+/**
+ * Every action the audit trail records, in one closed list: a misspelt action is a type error,
+ * not a row nobody finds, and the viewer can offer them all. Reads of patient data end in
+ * `.read`, `.list` or `.history`; refusals are recorded under the action of the route refused.
+ */
+export const AUDIT_ACTIONS = [
+  'patient.create', 'patient.update', 'patient.deactivate', 'patient.reactivate', 'patient.read', 'patient.list',
+  'appointment.create', 'appointment.update', 'appointment.reschedule', 'appointment.read', 'appointment.list', 'appointment.conflicts', 'appointment.check_missing_notes',
+  'note.create', 'note.update', 'note.amend', 'note.read', 'note.list', 'note.history',
+  'chat.room.create', 'chat.room.read', 'chat.rooms.read', 'chat.members.read', 'chat.messages.read',
+  'chat.member.add', 'chat.member.remove', 'chat.member.leave',
+  'chat.message.send', 'chat.message.edit', 'chat.message.delete',
+  'notifications.read', 'notification.read', 'notification.read_all',
+  'file.confirm', 'file.download',
+  'auth.login', 'auth.login_failed', 'auth.login_refused_inactive', 'auth.login_refused_locked', 'auth.logout', 'auth.login_oidc',
+  'user.invite', 'user.create_admin', 'user.role_change', 'user.deactivate', 'user.reactivate', 'user.deactivate_demo',
+  'user.invite_link', 'user.password_reset_link', 'user.invite_accepted', 'user.password_reset',
+  'settings.read', 'settings.update', 'settings.non_clinical_chat_on', 'settings.non_clinical_chat_off',
+  'audit.list', 'audit.export', 'audit.actions', 'audit.verify',
+] as const;
+/** A status move is recorded as the status reached: 'appointment.completed', 'note.finalized'. */
+export type TAuditAction = (typeof AUDIT_ACTIONS)[number] | `appointment.${TAppointmentStatus}` | `note.${TNoteStatus}`;
+/** The whole list, moves included, as the viewer offers it. */
+export const ALL_AUDIT_ACTIONS: readonly TAuditAction[] = [
+  ...AUDIT_ACTIONS,
+  ...APPOINTMENT_STATUSES.map((status) => `appointment.${status}` as const),
+  ...NOTE_STATUSES.map((status) => `note.${status}` as const),
+];
+
+/** What an audit row is about (its entity id is one of these). */
+export const AUDIT_ENTITY_TYPES = [
+  'patient', 'appointment', 'note', 'chat_room', 'chat_message', 'notification', 'object', 'user', 'clinic_settings', 'audit',
+] as const;
+export type TAuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 
 export const AUDIT_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
 

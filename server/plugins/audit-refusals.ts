@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import type { TAuditAction, TAuditEntityType } from '#domain/audit';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
 import type { Db } from '../db/database.ts';
 import { loggableError } from '../http/loggable-error.ts';
 import { visitorContextOf } from '../http/request-context.ts';
-import { recordAudit, type TAuditOutcome } from '../modules/audit/audit.ts';
+import { recordAudit, type TAuditOutcome } from '../audit/audit-writer.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -13,7 +14,7 @@ declare module 'fastify' {
      * from where, which id, and why (401, 403, or 404 for an id that does not exist or is out
      * of the caller's scope). What is allowed, the service records itself, with the change.
      */
-    audit?: { action: string; entityType: string };
+    audit?: { action: TAuditAction; entityType: TAuditEntityType };
   }
 }
 

@@ -15,7 +15,7 @@ import type { Deps } from '../../deps.ts';
 import { forbidden, HttpError, invalid, invalidFields, notFound, stale } from '../../http/errors.ts';
 import type { TServedPage } from '../../http/paging.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
-import { auditColumns, recordAudit } from '../audit/audit.ts';
+import { auditColumns, recordAudit, type AuditEvent } from '../../audit/audit-writer.ts';
 import { findConflicts, refuseConflicts, withConflictRefusal, type TPlacement } from './appointments.conflicts.ts';
 import { noticeAssigned, noticeRescheduled, type TAppointmentNotice, type TStaffRole } from './appointments.notices.ts';
 import {
@@ -184,7 +184,7 @@ export async function updateAppointment(deps: Deps, ctx: SignedInContext, id: st
       updatedAt: now,
     }).where(eq(appointments.id, id)).returning();
 
-    const audits = [];
+    const audits: AuditEvent[] = [];
     if (move) audits.push({ action: `appointment.${move.to}`, entityType: 'appointment', entityId: id, patientId: current.patientId });
     if (changedNames.length > 0) audits.push({ action: placementChanged ? 'appointment.reschedule' : 'appointment.update', entityType: 'appointment', entityId: id, patientId: current.patientId });
     await recordAudit(tx, ctx, audits);

@@ -2,7 +2,7 @@ import type { TMissingNotesResult } from '#domain/appointments';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Deps } from '../../deps.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
-import { recordAudit } from '../audit/audit.ts';
+import { recordAudit } from '../../audit/audit-writer.ts';
 import { noticeNotesMissing, noticeVisitMissed, type TAppointmentNotice } from './appointments.notices.ts';
 import { activeUserIds, findUsers } from './appointments.queries.ts';
 import { anyStillDue, claimNotesMissing, claimVisitsMissed, type TClaimed } from './missing-notes.queries.ts';

@@ -7,7 +7,7 @@ import { decodeCursor, encodeCursor } from '../../db/keyset.ts';
 import { invalid } from '../../http/errors.ts';
 import type { TServedPage } from '../../http/paging.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
-import { recordAudit } from './audit.ts';
+import { recordAudit } from '../../audit/audit-writer.ts';
 import { csvLine } from './audit-csv.ts';
 import { listAuditActions, listAuditRows, type TAuditRowRead, type TAuditWhere } from './audit.queries.ts';
 

@@ -3,7 +3,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { users } from '../../db/schema/auth.ts';
 import type { RequestContext } from '../../http/request-context.ts';
-import { recordAudit } from '../audit/audit.ts';
+import { recordAudit } from '../../audit/audit-writer.ts';
 import { DEMO_USERS } from './demo-accounts.ts';
 
 /** No one signed in made this change: the server did, as it started. */

@@ -12,7 +12,7 @@ import type { Deps } from '../../deps.ts';
 import { forbidden, HttpError, invalid, notFound } from '../../http/errors.ts';
 import type { TServedPage } from '../../http/paging.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
-import { recordAudit } from '../audit/audit.ts';
+import { recordAudit } from '../../audit/audit-writer.ts';
 import { claimObjects } from '../files/files.service.ts';
 import { findStoredObjects } from '../files/files.queries.ts';
 import { noticeAddedToRoom, noticeMentioned } from './chat.notices.ts';

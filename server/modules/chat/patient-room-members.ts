@@ -4,7 +4,7 @@ import type { TRole } from '#domain/roles';
 import { queryRows, type Queryable } from '../../db/database.ts';
 import type { Raise } from '../../db/transaction.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
-import { recordAudit } from '../audit/audit.ts';
+import { recordAudit } from '../../audit/audit-writer.ts';
 
 /**
  * Minimum necessary in chat (security issue 39, finding 3): every room is about one patient and

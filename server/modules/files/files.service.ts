@@ -11,7 +11,7 @@ import type { Queryable, Tx } from '../../db/database.ts';
 import { HttpError, invalid, notFound } from '../../http/errors.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
 import { ObjectTooLargeError, type ByteRange } from '../../storage/storage.ts';
-import { recordAudit } from '../audit/audit.ts';
+import { recordAudit } from '../../audit/audit-writer.ts';
 import {
   deleteStoredObject, deleteUnclaimedObject, deleteUploadGrantsExpiredBefore, findUnclaimedBefore, findStoredObject, findStoredObjects, findUnconfirmedBefore, findUploadGrant,
   insertStoredObject, insertUploadGrant, markClaimed, markConfirmed, ownerVisibleTo, useUploadGrant, type StoredObjectRow,

@@ -12,7 +12,7 @@ import type { Deps } from '../../deps.ts';
 import { forbidden, HttpError, invalid, notFound, stale } from '../../http/errors.ts';
 import type { TServedPage } from '../../http/paging.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
-import { recordAudit } from '../audit/audit.ts';
+import { recordAudit, type AuditEvent } from '../../audit/audit-writer.ts';
 import { claimObjects } from '../files/files.service.ts';
 import { noticeAmended, noticeMoved, type TNoteNotice } from './notes.notices.ts';
 import { decodeNoteCursor, findPatientForNote, insertRevision, listNotes, listRevisions, lockNote, readNote, type NoteRow } from './notes.queries.ts';
@@ -104,7 +104,7 @@ export async function createNote(deps: Deps, ctx: SignedInContext, input: TCreat
       noteId: note.id, at: now, actorId: ctx.user.id, action: 'created', toStatus: initial,
       noteTypeAfter: noteType, contentAfter: content, attachmentsAfter: attachments,
     });
-    const audits = [{ action: 'note.create', entityType: 'note', entityId: note.id, patientId }];
+    const audits: AuditEvent[] = [{ action: 'note.create', entityType: 'note', entityId: note.id, patientId }];
     if (move) {
       await insertRevision(tx, { noteId: note.id, at: now, actorId: ctx.user.id, action: 'moved', fromStatus: initial, toStatus: move.to });
       audits.push({ action: `note.${move.to}`, entityType: 'note', entityId: note.id, patientId });
@@ -177,7 +177,7 @@ export async function updateNote(deps: Deps, ctx: SignedInContext, id: string, i
     }).where(eq(patientNotes.id, id));
     if (changes.attachments) await claimObjects(tx, ctx, changes.attachments, { type: 'note', id }, now);
 
-    const audits = [];
+    const audits: AuditEvent[] = [];
     if (kind) {
       await insertRevision(tx, {
         noteId: id, at: now, actorId: ctx.user.id, action: kind === 'amend' ? 'amended' : 'edited',

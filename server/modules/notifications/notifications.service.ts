@@ -5,7 +5,7 @@ import { notifications } from '../../db/schema/collaboration.ts';
 import type { Deps } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
-import { recordAudit } from '../audit/audit.ts';
+import { recordAudit } from '../../audit/audit-writer.ts';
 import { listNotifications, markAllNotificationsRead, markNotificationRead, patientsOfRecords } from './notifications.queries.ts';
 
 export interface TNewNotification {

@@ -11,7 +11,7 @@ import { patients } from '../../db/schema/clinical.ts';
 import { forbidden, HttpError, invalid, notFound, stale } from '../../http/errors.ts';
 import type { TServedPage } from '../../http/paging.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
-import { auditColumns, recordAudit } from '../audit/audit.ts';
+import { auditColumns, recordAudit } from '../../audit/audit-writer.ts';
 import { decodePatientCursor, findPatient, findPossibleDuplicates, listPatients, readPatientsAudited, toPatient } from './patients.queries.ts';
 import { countSearchCapped, decodeSearchCursor, searchPageKeys } from './patient-search.queries.ts';
 

@@ -3,7 +3,7 @@ import type { Config } from '../../config.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Deps } from '../../deps.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
-import { recordAudit } from '../audit/audit.ts';
+import { recordAudit } from '../../audit/audit-writer.ts';
 import { endSessionsIdleLongerThan } from '../auth/session-store.ts';
 import { removeBarredMembers } from '../chat/patient-room-members.ts';
 import { effectiveSettings } from './clinic-settings.ts';

@@ -6,7 +6,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { HttpError, invalidFields } from '../../http/errors.ts';
 import type { RequestContext } from '../../http/request-context.ts';
-import { recordAudit } from '../audit/audit.ts';
+import { recordAudit } from '../../audit/audit-writer.ts';
 import { issueLink } from './password-links.ts';
 import { insertActiveUser, userById } from './users.queries.ts';
 

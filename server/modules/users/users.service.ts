@@ -8,7 +8,7 @@ import type { Deps } from '../../deps.ts';
 import { HttpError, invalid, notFound } from '../../http/errors.ts';
 import type { TServedPage } from '../../http/paging.ts';
 import { actingAs, type RequestContext, type SignedInContext } from '../../http/request-context.ts';
-import { recordAudit } from '../audit/audit.ts';
+import { recordAudit } from '../../audit/audit-writer.ts';
 import { isShutDemoAccount } from '../auth/demo-accounts.ts';
 import { mayJoinPatientRoom, removeBarredMembers } from '../chat/patient-room-members.ts';
 import { hashPassword } from '../auth/passwords.ts';

@@ -1,11 +1,11 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { TAuditOutcome } from '#domain/audit';
-import { preparedRows, type Queryable } from '../../db/database.ts';
-import type { RequestContext } from '../../http/request-context.ts';
+import type { TAuditAction, TAuditEntityType, TAuditOutcome } from '#domain/audit';
+import { preparedRows, type Queryable } from '../db/database.ts';
+import type { RequestContext } from '../http/request-context.ts';
 
 export interface AuditEvent {
-  action: string;
-  entityType: string;
+  action: TAuditAction;
+  entityType: TAuditEntityType;
   entityId?: string | null;
   /** The one patient the event concerns. */
   patientId?: string | null;
@@ -40,7 +40,7 @@ export async function recordAudit(q: Queryable, ctx: RequestContext, events: Aud
  * (actor_id, action, entity_type, <yours>, ip, user_agent) select <this>...`. Used where the
  * read and its record must be one round trip (lists).
  */
-export function auditColumns(ctx: RequestContext, action: string, entityType: string): { head: SQL; tail: SQL } {
+export function auditColumns(ctx: RequestContext, action: TAuditAction, entityType: TAuditEntityType): { head: SQL; tail: SQL } {
   return {
     head: sql`${ctx.user?.id ?? null}::uuid, ${action}, ${entityType}`,
     tail: sql`${ctx.ip}, ${ctx.userAgent?.slice(0, 500) ?? null}`,
