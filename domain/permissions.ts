@@ -19,6 +19,15 @@ export const CAPABILITIES = {
   'appointments.schedule': ['scheduler', 'admin'],
   /** Assigned nurse and scribe names on calendar entries. */
   'appointments.seeStaffNames': ['scheduler', 'admin'],
+  /**
+   * Every appointment's patient name (spec section 6); others see it only on the visits they
+   * are assigned to (domain/record-scope.ts seesAppointmentPatientName).
+   */
+  'appointments.seeAllPatientNames': ['scheduler', 'admin'],
+  /** The visit flow's moves: Check In, Start Visit, Complete (domain/workflows.ts). */
+  'appointments.runVisit': ['admin', 'scheduler', 'nurse'],
+  /** The front desk's moves: Cancel and No-show, with a reason (domain/workflows.ts). */
+  'appointments.cancel': ['scheduler', 'admin'],
   /** Patient records: minimum necessary, so a supplier has none. */
   'patients.read': ['admin', 'scheduler', 'nurse', 'scribe'],
   'patients.write': ['admin', 'scheduler', 'nurse'],
@@ -64,6 +73,9 @@ export const CAPABILITIES = {
 } as const satisfies Record<string, readonly TRole[]>;
 
 export type TCapability = keyof typeof CAPABILITIES;
+
+/** The roles that hold a capability: for tables that name who may do something (the workflows). */
+export const rolesWith = (capability: TCapability): readonly TRole[] => CAPABILITIES[capability];
 
 export function can(user: { role: TRole } | null | undefined, capability: TCapability): boolean {
   if (!user) return false;

@@ -43,16 +43,16 @@ export function noteVisibleTo(
 }
 
 /**
- * Spec section 6: an appointment's patient name goes to scheduler and admin, and to the nurse
- * or scribe assigned to that appointment; everyone else sees 'Patient #' and the id's last four.
+ * Spec section 6: an appointment's patient name goes to those who see every patient's name
+ * (`appointments.seeAllPatientNames`: scheduler and admin), and to the nurse or scribe assigned
+ * to that appointment; everyone else sees 'Patient #' and the id's last four.
  */
-export const PATIENT_NAME_ROLES: readonly TRole[] = ['scheduler', 'admin'];
 
 export function seesAppointmentPatientName(
   user: { id: string; role: TRole },
   appointment: { assignedNurseId: string | null; assignedScribeId: string | null },
 ): boolean {
-  return PATIENT_NAME_ROLES.includes(user.role)
+  return can(user, 'appointments.seeAllPatientNames')
     || appointment.assignedNurseId === user.id
     || appointment.assignedScribeId === user.id;
 }

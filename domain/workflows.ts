@@ -1,6 +1,7 @@
 import { APPOINTMENT_STATUSES, type TAppointmentStatus } from './appointments.ts';
 import { NOTE_STATUSES, type TNoteStatus } from './notes.ts';
 import { LAB_ORDER_STATUSES, SUPPLY_ORDER_STATUSES, type TLabOrderStatus, type TSupplyOrderStatus } from './orders.ts';
+import { rolesWith } from './permissions.ts';
 import type { TRole } from './roles.ts';
 
 /**
@@ -42,8 +43,9 @@ export interface TWorkflow<S extends string, F extends string> {
 type TMover = { id?: string; role: TRole };
 type TMoved = Record<string, unknown>;
 
-const ALL_STAFF_WHO_SEE_PATIENTS: readonly TRole[] = ['admin', 'scheduler', 'nurse'];
-const FRONT_DESK: readonly TRole[] = ['scheduler', 'admin'];
+// Who makes each kind of move is a capability of domain/permissions.ts: one table of who may do what.
+const ALL_STAFF_WHO_SEE_PATIENTS = rolesWith('appointments.runVisit');
+const FRONT_DESK = rolesWith('appointments.cancel');
 
 /** Spec section 4 (Appointment), with cancel and no-show as issue 16 settles them. */
 export const APPOINTMENT_WORKFLOW: TWorkflow<TAppointmentStatus, 'checkedInAt' | 'completedAt'> = {

@@ -1,6 +1,6 @@
 import { eq, or, sql, type SQL } from 'drizzle-orm';
 import type { TCurrentUser } from '#domain/auth';
-import { PATIENT_NAME_ROLES } from '#domain/record-scope';
+import { can } from '#domain/permissions';
 import { appointments } from '../../db/schema/clinical.ts';
 
 /**
@@ -10,6 +10,6 @@ import { appointments } from '../../db/schema/clinical.ts';
  * `seesAppointmentPatientName`.
  */
 export function seesPatientName(user: Pick<TCurrentUser, 'id' | 'role'>): SQL {
-  if (PATIENT_NAME_ROLES.includes(user.role)) return sql`true`;
+  if (can(user, 'appointments.seeAllPatientNames')) return sql`true`;
   return or(eq(appointments.assignedNurseId, user.id), eq(appointments.assignedScribeId, user.id))!;
 }

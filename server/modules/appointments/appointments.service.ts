@@ -7,12 +7,13 @@ import {
 import { addDays, startOfZonedDay, zonedDate, zonedDayRange } from '#domain/clinic-time';
 import type { TFieldError } from '#domain/errors';
 import { can } from '#domain/permissions';
-import { APPOINTMENT_WORKFLOW, findMove, moveDecision, serverSetFields } from '#domain/workflows';
+import { APPOINTMENT_WORKFLOW, serverSetFields, type TMove } from '#domain/workflows';
 import type { Queryable } from '../../db/database.ts';
 import { appointments } from '../../db/schema/clinical.ts';
 import { inTransaction, type Raise } from '../../db/transaction.ts';
 import type { Deps } from '../../deps.ts';
 import { forbidden, HttpError, invalid, invalidFields, notFound, stale } from '../../http/errors.ts';
+import { decideMove } from '../../workflows/decide-move.ts';
 import type { TServedPage } from '../../http/paging.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
 import { auditColumns, recordAudit, type AuditEvent } from '../../audit/audit-writer.ts';
@@ -152,7 +153,7 @@ export async function updateAppointment(deps: Deps, ctx: SignedInContext, id: st
     }
 
     const to = status !== undefined && status !== current.status ? status : null;
-    const move = to ? decideMove(ctx, current.status, to) : null;
+    const move = to ? decideMove(APPOINTMENT_WORKFLOW, ctx.user, current.status, to) : null;
     if (statusReason !== undefined && statusReason !== current.statusReason && !move?.takesReason) {
       throw invalid('statusReason', 'Only a cancellation or a no-show takes a reason');
     }
@@ -197,15 +198,8 @@ export async function updateAppointment(deps: Deps, ctx: SignedInContext, id: st
   return result;
 }
 
-function decideMove(ctx: SignedInContext, from: TAppointmentStatus, to: TAppointmentStatus) {
-  const decision = moveDecision(APPOINTMENT_WORKFLOW, ctx.user, from, to);
-  if (decision === 'illegal') throw new HttpError('workflow.illegalMove', { message: `An appointment cannot go from ${from} to ${to}` });
-  if (decision === 'forbidden') throw forbidden();
-  return findMove(APPOINTMENT_WORKFLOW, from, to)!;
-}
-
 /** What the server writes on a move: an appointment's moves stamp only instants (checkedInAt, completedAt). */
-const stampsOf = (move: NonNullable<ReturnType<typeof findMove<TAppointmentStatus, 'checkedInAt' | 'completedAt'>>>, now: Date, ctx: SignedInContext) =>
+const stampsOf = (move: TMove<TAppointmentStatus, 'checkedInAt' | 'completedAt'>, now: Date, ctx: SignedInContext) =>
   serverSetFields(move, { now, actorId: ctx.user.id }) as Partial<Record<'checkedInAt' | 'completedAt', Date>>;
 
 /** The schedule form's minimum date is today; the server holds the same line, in clinic time. */

@@ -4,12 +4,13 @@ import {
 } from '#domain/notes';
 import { can } from '#domain/permissions';
 import { noteVisibleTo } from '#domain/record-scope';
-import { findMove, moveDecision, NOTE_WORKFLOW, serverSetFields } from '#domain/workflows';
+import { NOTE_WORKFLOW, serverSetFields } from '#domain/workflows';
 import type { Tx } from '../../db/database.ts';
 import { patientNotes } from '../../db/schema/clinical.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Deps } from '../../deps.ts';
 import { forbidden, HttpError, invalid, notFound, stale } from '../../http/errors.ts';
+import { decideMove } from '../../workflows/decide-move.ts';
 import type { TServedPage } from '../../http/paging.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
 import { recordAudit, type AuditEvent } from '../../audit/audit-writer.ts';
@@ -55,14 +56,11 @@ export async function noteHistoryFor(deps: Deps, ctx: SignedInContext, id: strin
   });
 }
 
-function decideMove(ctx: SignedInContext, note: Pick<NoteRow, 'authorId'>, from: TNoteStatus, to: TNoteStatus) {
-  const decision = moveDecision(NOTE_WORKFLOW, ctx.user, from, to, note);
-  if (decision === 'illegal') throw new HttpError('workflow.illegalMove', { message: `A note cannot go from ${from} to ${to}` });
-  if (decision === 'forbidden') throw forbidden();
-  return findMove(NOTE_WORKFLOW, from, to)!;
-}
+/** A move of a note by the caller (its author decides own-only moves). */
+const decideNoteMove = (ctx: SignedInContext, note: Pick<NoteRow, 'authorId'>, from: TNoteStatus, to: TNoteStatus) =>
+  decideMove(NOTE_WORKFLOW, ctx.user, from, to, note);
 
-type TNoteMove = ReturnType<typeof decideMove>;
+type TNoteMove = ReturnType<typeof decideNoteMove>;
 
 /** What the server writes on a move (scribeId, reviewedAt, finalizedAt), whatever the client sent. */
 const stampsOf = (move: TNoteMove, now: Date, ctx: SignedInContext) =>
@@ -88,7 +86,7 @@ export async function createNote(deps: Deps, ctx: SignedInContext, input: TCreat
   const { patientId, noteType, content, status } = input;
   const attachments = [...new Set(input.attachments ?? [])];
   const initial = NOTE_WORKFLOW.initial;
-  const move = status !== undefined && status !== initial ? decideMove(ctx, { authorId: ctx.user.id }, initial, status) : null;
+  const move = status !== undefined && status !== initial ? decideNoteMove(ctx, { authorId: ctx.user.id }, initial, status) : null;
   return inTransaction(deps, async (tx, raise) => {
     const patient = await findPatientForNote(tx, patientId);
     if (!patient) throw invalid('patientId', 'Patient is required');
@@ -163,7 +161,7 @@ export async function updateNote(deps: Deps, ctx: SignedInContext, id: string, i
     const changes = contentChanges(current, input);
     const kind = Object.keys(changes).length > 0 || input.amendmentReason !== undefined
       ? refuseContentChange(ctx, current, input.amendmentReason) : null;
-    const move = input.status !== undefined && input.status !== current.status ? decideMove(ctx, current, current.status, input.status) : null;
+    const move = input.status !== undefined && input.status !== current.status ? decideNoteMove(ctx, current, current.status, input.status) : null;
     if (kind === 'amend' && Object.keys(changes).length === 0) throw invalid('content', 'An amendment changes the note');
     if (!kind && !move) return written(tx, ctx, id);
 
