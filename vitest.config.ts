@@ -1,12 +1,16 @@
 import { defineConfig } from 'vitest/config';
 
-// Four projects, run in this order: fast domain rules, API tests against a real database
+// Four kinds of project, run in this order: fast domain rules, API tests against a real database
 // (a fresh one per file), the build's weight budget, and browser journeys in Debian's Chromium
 // against the real server (one file at a time).
 export default defineConfig({
   test: {
     projects: [
       { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], sequence: { groupOrder: 0 } } },
+      // Clinic time must not lean on the machine's zone: its tests again under two other zones.
+      ...[['new-york', 'America/New_York'], ['kolkata', 'Asia/Kolkata']].map(([name, tz]) => ({
+        test: { name: `unit-tz-${name}`, include: ['tests/unit/clinic-time.test.ts', 'tests/unit/day-time.test.ts'], env: { TZ: tz }, sequence: { groupOrder: 0 } },
+      })),
       {
         test: {
           name: 'api',

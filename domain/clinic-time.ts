@@ -8,20 +8,33 @@
  * one (it was 9% of a hot request's CPU), and a clinic uses one or two zones.
  */
 const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(kind: 'date' | 'parts', timeZone: string): Intl.DateTimeFormat {
+const KINDS = {
+  // en-CA formats as YYYY-MM-DD.
+  date: ['en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' }],
+  parts: ['en-US', { hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }],
+  minute: ['en-US', { dateStyle: 'medium', timeStyle: 'short' }],
+  second: ['en-US', { dateStyle: 'medium', timeStyle: 'medium' }],
+} as const satisfies Record<string, readonly [string, Intl.DateTimeFormatOptions]>;
+
+function formatter(kind: keyof typeof KINDS, timeZone: string): Intl.DateTimeFormat {
   const key = `${kind}:${timeZone}`;
   let f = formatters.get(key);
   if (!f) {
-    f = kind === 'date'
-      // en-CA formats as YYYY-MM-DD.
-      ? new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
-      : new Intl.DateTimeFormat('en-US', {
-        timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric',
-        hour: 'numeric', minute: 'numeric', second: 'numeric',
-      });
+    const [locale, options] = KINDS[kind];
+    f = new Intl.DateTimeFormat(locale, { ...options, timeZone });
     formatters.set(key, f);
   }
   return f;
+}
+
+/**
+ * An instant as people read it, on the clinic's wall clock whatever the browser's zone: to the
+ * minute ('Mar 1, 2026, 9:04 AM') or, where the order of events matters (the audit trail), to
+ * the second. The one way every screen writes a date and time.
+ */
+export function formatClinicTime(instant: string | Date, timeZone: string, precision: 'minute' | 'second' = 'minute'): string {
+  const date = typeof instant === 'string' ? new Date(instant) : instant;
+  return Number.isNaN(date.getTime()) ? '' : formatter(precision, timeZone).format(date);
 }
 
 /** The calendar date (YYYY-MM-DD) of an instant in a time zone. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, startOfZonedDay, zonedDate, zonedDayRange } from '#domain/clinic-time';
+import { addDays, formatClinicTime, startOfZonedDay, zonedDate, zonedDayRange } from '#domain/clinic-time';
 
 describe('clinic days', () => {
   it.each([
@@ -29,5 +29,15 @@ describe('clinic days', () => {
   it('adds days across month and year ends', () => {
     expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
     expect(addDays('2028-03-01', -1)).toBe('2028-02-29');
+  });
+});
+
+describe('times as people read them', () => {
+  it('are on the clinic\'s clock, whatever the machine\'s zone', () => {
+    const instant = '2026-03-01T14:04:12.000Z';
+    expect(formatClinicTime(instant, 'America/New_York')).toBe('Mar 1, 2026, 9:04 AM');
+    expect(formatClinicTime(instant, 'Asia/Kolkata', 'second')).toBe('Mar 1, 2026, 7:34:12 PM');
+    expect(formatClinicTime(new Date(instant), 'UTC')).toBe('Mar 1, 2026, 2:04 PM');
+    expect(formatClinicTime('not a time', 'UTC')).toBe('');
   });
 });

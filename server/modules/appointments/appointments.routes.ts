@@ -36,7 +36,10 @@ export const appointmentRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
 
   app.get('/api/appointments/clinic-time', {
     config: { access: 'appointments.read' },
-    schema: { response: { 200: ZClinicTime, ...errorResponses } },
+    schema: {
+      description: 'The clinic\'s time zone, kept for API clients; the web reads it with the clinic\'s name from GET /api/clinic.',
+      response: { 200: ZClinicTime, ...errorResponses },
+    },
   }, async () => clinicTimeOf(deps));
 
   app.get('/api/appointments/:id', {

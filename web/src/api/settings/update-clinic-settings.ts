@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TClinicSettings, TUpdateClinicSettings } from '#domain/settings';
 import { apiRequest } from '../../lib/api-request.ts';
-import { clinicTimeQueryOptions } from '../appointments/clinic-time.ts';
 import { invalidateClinic } from './clinic.ts';
 import { setClinicSettings } from './clinic-settings.ts';
 
@@ -19,7 +18,6 @@ export function useUpdateClinicSettings() {
     onSuccess: (settings) => {
       setClinicSettings(queryClient, settings);
       void invalidateClinic(queryClient);
-      void queryClient.invalidateQueries({ queryKey: clinicTimeQueryOptions().queryKey });
     },
   });
 }

@@ -1,19 +1,21 @@
 import { formatDistanceToNowStrict } from 'date-fns';
+import { formatClinicTime } from '#domain/clinic-time';
 import type { TNotification } from '#domain/notifications';
+import { useClinicTimeZone } from '../../api/appointments/clinic-time.ts';
 import { cn } from '../../lib/utils.ts';
 import { notificationStyle } from './notification-style.ts';
 
-// One formatter for every notification: toLocaleString() builds a new one per call, and that
-// was the costliest part of drawing the dashboard.
-let exactTime: Intl.DateTimeFormat | undefined;
-
-/** When it came, in words ('5 minutes ago'), with the exact time for hover and screen readers. */
+/**
+ * When it came, in words ('5 minutes ago'), with the exact time on the clinic's clock for hover
+ * and screen readers (formatClinicTime keeps one formatter per zone: building one per call was
+ * the costliest part of drawing the dashboard).
+ */
 function When({ createdAt }: { createdAt: string }) {
+  const { timeZone } = useClinicTimeZone();
   const date = new Date(createdAt);
   if (Number.isNaN(date.getTime())) return null;
-  exactTime ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
   return (
-    <time dateTime={createdAt} title={exactTime.format(date)} className="text-xs text-slate-600">
+    <time dateTime={createdAt} title={formatClinicTime(date, timeZone)} className="text-xs text-slate-600">
       {formatDistanceToNowStrict(date, { addSuffix: true })}
     </time>
   );

@@ -1,19 +1,12 @@
 import type { TAuditRow } from '#domain/audit';
+import { formatClinicTime } from '#domain/clinic-time';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { cn } from '../../lib/utils.ts';
 import { OUTCOME_LABELS, patientTag } from './audit-filters.tsx';
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
 /** An instant on the clinic's wall clock, to the second ('Mar 1, 2026, 9:04:12 AM'). */
-export function formatAuditTime(iso: string, timeZone: string): string {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium', timeZone });
-    formatters.set(timeZone, f);
-  }
-  return f.format(new Date(iso));
-}
+export const formatAuditTime = (iso: string, timeZone: string) => formatClinicTime(iso, timeZone, 'second');
 
 function OutcomeBadge({ outcome }: { outcome: string }) {
   const allowed = outcome === 'allowed';

@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { TCurrentUser } from '#domain/auth';
+import { formatClinicTime } from '#domain/clinic-time';
 import type { TFieldError } from '#domain/errors';
 import {
   CLINIC_NAME_MAX, SESSION_IDLE_MINUTES_MAX, SESSION_IDLE_MINUTES_MIN, timeZoneNames, ZUpdateClinicSettings,
@@ -154,7 +155,7 @@ function SettingsForm({ settings }: { settings: TClinicSettings }) {
             {save.isPending ? 'Saving...' : 'Save settings'}
           </Button>
           {settings.updatedAt && (
-            <p className="text-xs text-slate-600">Last saved {new Date(settings.updatedAt).toLocaleString()}</p>
+            <p className="text-xs text-slate-600">Last saved {formatClinicTime(settings.updatedAt, settings.timeZone)}</p>
           )}
         </CardFooter>
       </form>

@@ -1,5 +1,6 @@
 import { Copy } from 'lucide-react';
 import { useId } from 'react';
+import { formatClinicTime } from '#domain/clinic-time';
 import type { TPasswordLink } from '#domain/users';
 import { useClinicTimeZone } from '../../api/appointments/clinic-time.ts';
 import { Button } from '../../components/ui/button.tsx';
@@ -7,9 +8,6 @@ import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../lib/toast.ts';
 
-export function formatDateTime(iso: string, timeZone: string): string {
-  return new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone });
-}
 
 /** A one-time link, shown once: the admin copies it and hands it over. */
 export function LinkPanel({ link }: { link: TPasswordLink }) {
@@ -34,7 +32,7 @@ export function LinkPanel({ link }: { link: TPasswordLink }) {
         </Button>
       </div>
       <p className="text-sm text-slate-700">
-        Hand this link to the person; it works once and expires {formatDateTime(link.expiresAt, timeZone)}. It will not be shown again.
+        Hand this link to the person; it works once and expires {formatClinicTime(link.expiresAt, timeZone)}. It will not be shown again.
       </p>
     </div>
   );

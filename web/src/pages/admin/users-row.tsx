@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { formatClinicTime } from '#domain/clinic-time';
 import { ROLE_LABELS, ROLES, ZRole } from '#domain/roles';
 import { USER_STATUS_LABELS, type TAdminUser, type TPasswordLink, type TUserStatus } from '#domain/users';
 import { useClinicTimeZone } from '../../api/appointments/clinic-time.ts';
@@ -12,7 +13,7 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { toast } from '../../lib/toast.ts';
 import { cn } from '../../lib/utils.ts';
-import { formatDateTime, LinkPanel } from './users-link-panel.tsx';
+import { LinkPanel } from './users-link-panel.tsx';
 
 const STATUS_CLASSES: Record<TUserStatus, string> = {
   active: 'bg-green-100 text-green-800',
@@ -53,7 +54,7 @@ export function UserRow({ row, isSelf }: { row: TAdminUser; isSelf: boolean }) {
         </div>
         <p className="break-all text-sm text-slate-700">{row.email}</p>
         <p className="text-xs text-slate-600">
-          Last sign-in: {row.lastSignInAt ? formatDateTime(row.lastSignInAt, timeZone) : 'Never'}
+          Last sign-in: {row.lastSignInAt ? formatClinicTime(row.lastSignInAt, timeZone) : 'Never'}
         </p>
       </div>
       <div className="flex flex-wrap items-center gap-2">
