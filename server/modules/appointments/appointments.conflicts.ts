@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { TAppointmentConflict } from '#domain/appointments';
 import { queryRows, type Queryable } from '../../db/database.ts';
 import { HttpError } from '../../http/errors.ts';
-import { holdsItsTimeSql, isoText } from './appointments.queries.ts';
+import { isoText } from '../../db/instant-text.ts';
+import { holdsItsTimeSql } from './appointments.queries.ts';
 import { SQL_STATE, sqlStateOf } from '../../db/sql-state.ts';
 
 /**

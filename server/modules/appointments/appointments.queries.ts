@@ -5,15 +5,13 @@ import { RELEASED_APPOINTMENT_STATUSES, type TAppointment, type TDayCount } from
 import { can } from '#domain/permissions';
 import type { TRole } from '#domain/roles';
 import { preparedRows, queryRows, type Queryable } from '../../db/database.ts';
+import { cursorInstantText, isoText } from '../../db/instant-text.ts';
 import { after, decodeCursor, takePage, ZCursorInstant, ZCursorUuid } from '../../db/keyset.ts';
 import { users } from '../../db/schema/auth.ts';
 import { appointments, patients } from '../../db/schema/clinical.ts';
 import { seesPatientName } from './appointments.scope.ts';
 
 type Viewer = Pick<TCurrentUser, 'id' | 'role'>;
-
-/** An instant as the API writes it (UTC, milliseconds), made by the database so both engines agree. */
-export const isoText = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** `status not in ('cancelled', 'no_show')`: the rows that hold their time, as the constraints say. */
 export const holdsItsTimeSql = (status: SQL) =>
@@ -109,7 +107,7 @@ export async function listAppointmentsAudited(q: Queryable, viewer: Viewer, audi
   const statement = sql`
     with page as (
       select ${columns}, appointments.appointment_date as sort_time,
-        to_char(appointments.appointment_date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as sort_at
+        ${cursorInstantText(sql`appointments.appointment_date`)} as sort_at
       from appointments ${joins}
       where ${sql.join(where, sql` and `)}
       order by appointments.appointment_date, appointments.id

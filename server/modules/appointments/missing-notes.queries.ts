@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../../db/database.ts';
+import { isoText } from '../../db/instant-text.ts';
 
 /**
  * The two follow-ups check-missing-notes sends, each claimed in the database before it is sent:
@@ -44,7 +45,7 @@ async function claim(q: Queryable, due: SQL, order: SQL, marker: 'notes_reminder
     from due where appointments.id = due.id and ${due}
     returning appointments.id, appointments.patient_id as "patientId",
       (select concat_ws(' ', p.first_name, p.last_name) from patients p where p.id = appointments.patient_id) as "patientName",
-      to_char(appointments.appointment_date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as start,
+      ${isoText(sql`appointments.appointment_date`)} as start,
       appointments.room_number as "roomNumber", appointments.assigned_nurse_id as "assignedNurseId",
       appointments.assigned_scribe_id as "assignedScribeId"`);
 }

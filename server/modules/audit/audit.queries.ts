@@ -1,5 +1,6 @@
 import { and, desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../../db/database.ts';
+import { cursorInstantText } from '../../db/instant-text.ts';
 import { auditEvents } from '../../db/schema/auth.ts';
 
 /**
@@ -74,7 +75,7 @@ export async function listAuditRows(q: Queryable, where: TAuditWhere, page: { li
   c.push(sql`a.seq is not null`);
   return queryRows<TAuditRowRead>(q, sql`
     select a.seq::text as seq, a.id, a.at,
-      to_char(a.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "atExact",
+      ${cursorInstantText(sql`a.at`)} as "atExact",
       a.actor_id as "actorId", u.first_name as "actorFirstName", u.last_name as "actorLastName",
       u.email as "actorEmail", u.role::text as "actorRole",
       a.action, a.outcome, a.entity_type as "entityType", a.entity_id as "entityId", a.patient_id as "patientId",

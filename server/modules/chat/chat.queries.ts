@@ -5,7 +5,7 @@ import type { TRole } from '#domain/roles';
 import { preparedRows, queryRows, type Queryable } from '../../db/database.ts';
 import { decodeCursor, takePage, ZCursorInstant, ZCursorUuid } from '../../db/keyset.ts';
 import { chatRoomMembers, patientChatRooms } from '../../db/schema/collaboration.ts';
-import { isoText } from '../appointments/appointments.queries.ts';
+import { cursorInstantText, isoText } from '../../db/instant-text.ts';
 
 /**
  * The one rule for unread messages (the room list, the sidebar badge and the dashboard card all
@@ -97,7 +97,7 @@ export const decodeMessageCursor = (raw: string) => decodeCursor(raw, ZMessageCu
 /** One page of a room's history, newest first. */
 export async function listMessages(q: Queryable, viewerId: string, roomId: string, opts: { limit: number; after: z.infer<typeof ZMessageCursor> | null }) {
   const rows = await queryRows<TChatMessage & { sort_at: string }>(q, sql`
-    select ${messageColumns(viewerId)}, to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as sort_at
+    select ${messageColumns(viewerId)}, ${cursorInstantText(sql`m.created_at`)} as sort_at
     from chat_messages m join users u on u.id = m.sender_id
     where m.chat_room_id = ${roomId}::uuid
       ${opts.after ? sql`and (m.created_at, m.id) < (${opts.after[0]}::timestamptz, ${opts.after[1]}::uuid)` : sql``}

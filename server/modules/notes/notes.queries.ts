@@ -7,7 +7,7 @@ import { queryRows, type Queryable } from '../../db/database.ts';
 import { decodeCursor, takePage, ZCursorInstant, ZCursorUuid } from '../../db/keyset.ts';
 import { users } from '../../db/schema/auth.ts';
 import { noteRevisions, patientNotes, patients } from '../../db/schema/clinical.ts';
-import { isoText } from '../appointments/appointments.queries.ts';
+import { cursorInstantText, isoText } from '../../db/instant-text.ts';
 import { visibleNotes } from './notes.scope.ts';
 
 type Viewer = Pick<TCurrentUser, 'id' | 'role'>;
@@ -69,7 +69,7 @@ export async function listNotes(q: Queryable, viewer: Viewer, opts: {
     : sql``;
   const rows = await queryRows<TNote & { sort_at: string; total: number | null }>(q, sql`
     select ${columns},
-      to_char(patient_notes.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as sort_at,
+      ${cursorInstantText(sql`patient_notes.updated_at`)} as sort_at,
       ${opts.after ? sql`null::int` : sql`(select count(*)::int from patient_notes where ${filter})`} as total
     from patient_notes ${joins}
     where ${filter}${keyset}

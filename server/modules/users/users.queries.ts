@@ -2,6 +2,7 @@ import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { TRole } from '#domain/roles';
 import type { TAdminUser, TAdminUserQuery, TUserStatus } from '#domain/users';
 import { queryRows, type Queryable } from '../../db/database.ts';
+import { isoText } from '../../db/instant-text.ts';
 import { sessions, users, userTokens } from '../../db/schema/auth.ts';
 import { emailKeySql } from '../auth/auth.queries.ts';
 import { pageOfUsers, type TUserCursor } from '../staff/staff.queries.ts';
@@ -14,7 +15,7 @@ const STATUS_WHERE: Record<TUserStatus, SQL> = {
   deactivated: sql`not is_active and invited_at is null`,
 };
 const ADMIN_COLUMNS = sql`id, email, first_name as "firstName", last_name as "lastName", role, is_active as "isActive",
-  ${STATUS} as status, to_char(last_sign_in_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "lastSignInAt"`;
+  ${STATUS} as status, ${isoText(sql`last_sign_in_at`)} as "lastSignInAt"`;
 
 /** Every account in name order, filtered as the admin asked. A staff list: no patient data. */
 export function listUsers(q: Queryable, opts: Omit<TAdminUserQuery, 'cursor'> & { after: TUserCursor | null }) {
