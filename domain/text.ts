@@ -18,6 +18,7 @@ import { z } from 'zod';
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/u;
 /** Tab, LF and CR (folded to LF) are the line structure of multi-line text. */
+// eslint-disable-next-line no-control-regex -- control characters are what this finds
 const CONTROL_EXCEPT_TAB_NEWLINE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/u;
 const CONTROL = /[\p{Cc}\u2028\u2029]/u;
 /** Format characters other than the joiners (ZWNJ U+200C, ZWJ U+200D). */

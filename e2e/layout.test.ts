@@ -229,12 +229,11 @@ describe('dashboard date', () => {
   it("shows the clinic's today, whatever the browser's time zone", async () => {
     // Browsers 25 hours apart are never on the same date; both must show the clinic's.
     const shown: string[] = [];
-    let expected = '';
     for (const timezoneId of ['Pacific/Kiritimati', 'Pacific/Pago_Pago']) {
       const page = await e2e.newPage({ timezoneId });
       await signInAs(page, 'nurse');
       const { json } = await api<{ timeZone: string }>(page, 'GET', '/api/appointments/clinic-time');
-      expected = new Intl.DateTimeFormat('en-US', { timeZone: json.timeZone, weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' }).format(new Date());
+      const expected = new Intl.DateTimeFormat('en-US', { timeZone: json.timeZone, weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' }).format(new Date());
       const subtitle = page.getByText(/Here's what's happening at your clinic today\.$/);
       await expect.poll(() => subtitle.innerText()).toBe(`${expected} · Here's what's happening at your clinic today.`);
       shown.push(await subtitle.innerText());

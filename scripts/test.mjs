@@ -19,6 +19,10 @@ if (!existsSync(CHROMIUM)) {
   }
 }
 
+// The layers are rules a tool checks (eslint.config.js): a broken one fails the run first.
+console.log('Linting (eslint)...');
+if (run('npx', ['eslint', '.']) !== 0) process.exit(1);
+
 // The browser tests run against the built SPA served by the real server.
 if (run('npx', ['vite', 'build', '--logLevel', 'warn']) !== 0) process.exit(1);
 

@@ -172,7 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   try {
     filesKey = e.FILES_KEY === undefined ? undefined : parseFilesKey(e.FILES_KEY, 'FILES_KEY');
   } catch (error) {
-    throw new Error(`Invalid environment:\n  ${(error as Error).message}`);
+    throw new Error(`Invalid environment:\n  ${(error as Error).message}`, { cause: error });
   }
   const dataDir = path.resolve(e.DATA_DIR);
   try {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TServerMessage } from '#domain/live-events';
-import { BACKOFF_MAX_MS, backoffDelay } from '../../web/src/lib/live/backoff.ts';
-import { createLiveConnection, liveUrl, STABLE_AFTER_MS, type TLiveSocket } from '../../web/src/lib/live/live-connection.ts';
+import { BACKOFF_MAX_MS, backoffDelay } from '../../web/src/live/backoff.ts';
+import { createLiveConnection, liveUrl, STABLE_AFTER_MS, type TLiveSocket } from '../../web/src/live/live-connection.ts';
 
 const USER = '11111111-1111-4111-8111-111111111111';
 const NOTIFICATION = '22222222-2222-4222-8222-222222222222';

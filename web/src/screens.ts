@@ -10,11 +10,11 @@ import {
   Settings,
   UserCog,
   Users,
-  type LucideIcon,
 } from 'lucide-react';
 import { lazy, type ComponentType } from 'react';
 import type { TCurrentUser } from '#domain/auth';
 import { can, type TCapability } from '#domain/permissions';
+import type { TNavigation, TSidebarEntry } from './components/layout/navigation.ts';
 
 export type TScreenComponent = ComponentType<{ user: TCurrentUser }>;
 
@@ -22,17 +22,6 @@ export type TScreenComponent = ComponentType<{ user: TCurrentUser }>;
 // visitor sees does not wait for every screen's code.
 const lazyScreen = <K extends string>(load: () => Promise<Record<K, TScreenComponent>>, name: K): TScreenComponent =>
   lazy<TScreenComponent>(async () => ({ default: (await load())[name] }));
-
-export interface TSidebarEntry {
-  label: string;
-  icon: LucideIcon;
-  /** 'admin': the Administration group, shown only when can(user, 'admin.panel'). */
-  group: 'main' | 'admin';
-  /** Carries the unread-message badge. */
-  unreadBadge?: boolean;
-  /** Shown disabled with a 'Soon' mark: the screen does not exist yet (spec section 2). */
-  soon?: boolean;
-}
 
 /**
  * A screen without a capability is open to every signed-in user. One with a capability names
@@ -144,3 +133,6 @@ export function sidebarScreens(user: TCurrentUser, group: TSidebarEntry['group']
   if (group === 'admin' && !can(user, 'admin.panel')) return [];
   return SCREENS.filter((screen): screen is TSidebarScreen => screen.sidebar?.group === group && mayOpen(user, screen));
 }
+
+/** The sidebar's entries for this user, both groups: what the layout is handed to draw. */
+export const navigationFor = (user: TCurrentUser): TNavigation => ({ main: sidebarScreens(user, 'main'), admin: sidebarScreens(user, 'admin') });

@@ -11,7 +11,7 @@ import { PRODUCT_NAME, SIGN_IN_PATH } from './lib/brand.ts';
 import { queryClient } from './lib/query-client.ts';
 import { NotFoundPage } from './pages/not-found/not-found-page.tsx';
 import { LinkWhileSignedIn } from './pages/set-password/link-while-signed-in.tsx';
-import { findScreen, mayOpen } from './screens.ts';
+import { findScreen, mayOpen, navigationFor } from './screens.ts';
 
 /**
  * The app for a signed-in user, loaded only after the sign-in check found one. `user` is null
@@ -41,7 +41,7 @@ function SignedInRoutes({ user }: { user: TCurrentUser }) {
   const Content = screen.Denied && !mayOpen(user, screen) ? screen.Denied : screen.Screen;
   // One layout instance across screens, so sidebar state survives navigation.
   return (
-    <AppLayout user={user}>
+    <AppLayout user={user} navigation={navigationFor(user)}>
       <Suspense fallback={<ScreenLoading />}>
         <Content user={user} />
       </Suspense>

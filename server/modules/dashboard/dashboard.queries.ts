@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { preparedRows, queryRows, type Queryable } from '../../db/database.ts';
+import { queryRows, type Queryable } from '../../db/database.ts';
 import type { TDashboardStats } from '#domain/dashboard';
 
 export type TClinicCounts = Omit<TDashboardStats, 'unreadMessages'>;

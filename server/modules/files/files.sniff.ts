@@ -75,6 +75,7 @@ function isPlainText(head: Buffer, size: number): boolean {
     return false;
   }
   // Control characters other than tab, line feed, form feed and carriage return.
+  // eslint-disable-next-line no-control-regex -- control characters are what this finds
   if (/[\u0000-\u0008\u000b\u000e-\u001f\u007f]/.test(text)) return false;
   const start = text.replace(/^\uFEFF/, '').trimStart().slice(0, 256).toLowerCase();
   return !/^<(!doctype|html|head|body|script|svg|\?xml|iframe|object|embed|!--)/.test(start) && !/<(script|html|svg)[\s>]/.test(text.toLowerCase());

@@ -1,4 +1,4 @@
-import { useLiveStatus } from '../lib/live/live-provider.tsx';
+import { useLiveStatus } from '../live/live-provider.tsx';
 import { cn } from '../lib/utils.ts';
 
 /**

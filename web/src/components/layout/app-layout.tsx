@@ -2,14 +2,15 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
 import { useIsMobile } from '../../hooks/use-is-mobile.ts';
-import { LiveConnectionProvider } from '../../lib/live/live-provider.tsx';
+import { LiveConnectionProvider } from '../../live/live-provider.tsx';
 import { MAIN_CONTENT_ID } from '../../lib/main-content.ts';
 import { checkSession } from '../../lib/session.ts';
+import type { TNavigation } from './navigation.ts';
 import { Sidebar } from './sidebar.tsx';
 import { TopBar } from './top-bar.tsx';
 
 /** The frame of every signed-in screen (spec section 2): top bar, sidebar, main content. */
-export function AppLayout({ user, children }: { user: TCurrentUser; children: ReactNode }) {
+export function AppLayout({ user, navigation, children }: { user: TCurrentUser; navigation: TNavigation; children: ReactNode }) {
   const isMobile = useIsMobile();
   // Separate states: the small-screen drawer starts closed, the wide-screen sidebar open.
   const [mobileOpen, setMobileOpen] = useState(false);
@@ -53,6 +54,7 @@ export function AppLayout({ user, children }: { user: TCurrentUser; children: Re
         />
         <div className="relative flex min-h-0 flex-1">
           <Sidebar
+            navigation={navigation}
             user={user}
             isMobile={isMobile}
             open={sidebarOpen}

@@ -9,7 +9,7 @@ import { cn } from '../../lib/utils.ts';
 import { Badge } from '../ui/badge.tsx';
 import { Button } from '../ui/button.tsx';
 import { RoleBadge } from './role-badge.tsx';
-import { sidebarScreens, type TSidebarScreen } from '../../screens.ts';
+import type { TNavEntry, TNavigation } from './navigation.ts';
 
 export const SIDEBAR_ID = 'app-sidebar';
 
@@ -20,12 +20,13 @@ interface SidebarProps {
   onClose: () => void;
   onNavigate: () => void;
   closeButtonRef: Ref<HTMLButtonElement>;
+  navigation: TNavigation;
 }
 
-export function Sidebar({ user, isMobile, open, onClose, onNavigate, closeButtonRef }: SidebarProps) {
+export function Sidebar({ user, isMobile, open, onClose, onNavigate, closeButtonRef, navigation }: SidebarProps) {
   const { data: stats } = useDashboardStats();
   const hidden = !open;
-  const adminEntries = sidebarScreens(user, 'admin');
+  const adminEntries = navigation.admin;
 
   return (
     <aside
@@ -53,7 +54,7 @@ export function Sidebar({ user, isMobile, open, onClose, onNavigate, closeButton
       )}
 
       <nav aria-label="Main navigation" className="flex-1 overflow-y-auto px-3 py-4">
-        <SidebarList entries={sidebarScreens(user, 'main')} unreadMessages={stats?.unreadMessages ?? 0} onNavigate={onNavigate} />
+        <SidebarList entries={navigation.main} unreadMessages={stats?.unreadMessages ?? 0} onNavigate={onNavigate} />
         {adminEntries.length > 0 && (
           <div role="group" aria-labelledby="sidebar-admin-heading" className="mt-6">
             <h2 id="sidebar-admin-heading" className="px-3 pb-2 text-xs font-semibold uppercase tracking-wider text-slate-600">
@@ -88,7 +89,7 @@ function SidebarList({
   unreadMessages,
   onNavigate,
 }: {
-  entries: TSidebarScreen[];
+  entries: readonly TNavEntry[];
   unreadMessages: number;
   onNavigate: () => void;
 }) {
@@ -109,7 +110,7 @@ function SidebarList({
 
 const entryClasses = 'flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium';
 
-function SidebarLink({ entry, badge, onNavigate }: { entry: TSidebarScreen; badge: number; onNavigate: () => void }) {
+function SidebarLink({ entry, badge, onNavigate }: { entry: TNavEntry; badge: number; onNavigate: () => void }) {
   const [location] = useLocation();
   const active = location === entry.path;
   const Icon = entry.sidebar.icon;
@@ -137,7 +138,7 @@ function SidebarLink({ entry, badge, onNavigate }: { entry: TSidebarScreen; badg
 }
 
 /** Not a link: the screen does not exist yet. aria-disabled keeps it discoverable to screen readers. */
-function SoonEntry({ entry }: { entry: TSidebarScreen }) {
+function SoonEntry({ entry }: { entry: TNavEntry }) {
   const Icon = entry.sidebar.icon;
   return (
     <span aria-disabled="true" data-soon-entry className={cn(entryClasses, 'cursor-not-allowed text-slate-500')}>

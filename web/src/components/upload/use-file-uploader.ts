@@ -78,7 +78,7 @@ export function useFileUploader({ purpose, maxFiles }: TUploaderOptions): TFileU
         url = await requestUploadUrl();
       } catch (error) {
         toast({ title: 'Upload Error', description: GET_URL_FAILED, variant: 'destructive' });
-        throw new Error(describeApiError(error).message || GET_URL_FAILED);
+        throw new Error(describeApiError(error).message || GET_URL_FAILED, { cause: error });
       }
       return { method: 'PUT', url, headers: { 'content-type': file.type || 'application/octet-stream' } };
     },

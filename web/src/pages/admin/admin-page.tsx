@@ -4,7 +4,7 @@ import { useLocation, useSearch } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
 import { PageHeader } from '../../components/layout/page-header.tsx';
 import { LoadingBlock } from '../../components/ui/spinner.tsx';
-import { adminHref, adminTabsFor, type TAdminTab } from './admin-tabs.ts';
+import { adminHref, adminTabsFor, type TAdminTab } from '../../lib/admin-tabs.ts';
 
 type TTabComponent = ComponentType<{ user: TCurrentUser }>;
 const lazyTab = <K extends string>(load: () => Promise<Record<K, TTabComponent>>, name: K) =>

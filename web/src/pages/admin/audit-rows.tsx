@@ -3,7 +3,7 @@ import { formatClinicTime } from '#domain/clinic-time';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { cn } from '../../lib/utils.ts';
-import { OUTCOME_LABELS, patientTag } from './audit-filters.tsx';
+import { OUTCOME_LABELS } from './audit-filters.tsx';
 
 /** An instant on the clinic's wall clock, to the second ('Mar 1, 2026, 9:04:12 AM'). */
 export const formatAuditTime = (iso: string, timeZone: string) => formatClinicTime(iso, timeZone, 'second');

@@ -12,7 +12,7 @@ import { LoadingBlock, Spinner } from '../../components/ui/spinner.tsx';
 import { useIsMobile } from '../../hooks/use-is-mobile.ts';
 import { describeApiError } from '../../lib/api-errors.ts';
 import { fullName } from '../../lib/patient-format.ts';
-import { adminHref } from './admin-tabs.ts';
+import { adminHref } from '../../lib/admin-tabs.ts';
 import { AuditFilters, patientTag, useFilteredPatient } from './audit-filters.tsx';
 import { AuditCards, AuditTable } from './audit-rows.tsx';
 

@@ -12,7 +12,7 @@ import { useClinicTimeZone } from '../../api/appointments/clinic-time.ts';
 import { invalidateNotes } from '../../api/notes/notes.ts';
 import { usePatient } from '../../api/patients/patient.ts';
 import { Button } from '../../components/ui/button.tsx';
-import { useLiveMessages } from '../../lib/live/live-provider.tsx';
+import { useLiveMessages } from '../../live/live-provider.tsx';
 import { toast } from '../../lib/toast.ts';
 import { fullName } from '../../lib/patient-format.ts';
 import type { TNoteCardActions } from './note-card.tsx';

@@ -8,7 +8,7 @@ import { Card } from '../../components/ui/card.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { cn } from '../../lib/utils.ts';
 import { formatDateOfBirth, fullName } from '../../lib/patient-format.ts';
-import { adminHref } from '../admin/admin-tabs.ts';
+import { adminHref } from '../../lib/admin-tabs.ts';
 
 /**
  * Spec section 2: name, email, 'Active', phone, date of birth, insurance, each with its fallback

@@ -10,7 +10,7 @@ import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Popover, PopoverContent, PopoverTrigger } from '../../components/ui/popover.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
-import { useLiveMessages, useLiveStatus } from '../../lib/live/live-provider.tsx';
+import { useLiveMessages, useLiveStatus } from '../../live/live-provider.tsx';
 import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { toast } from '../../lib/toast.ts';
 import { cn } from '../../lib/utils.ts';

@@ -6,7 +6,7 @@ import type { TServerMessage } from '#domain/live-events';
 import { can } from '#domain/permissions';
 import { invalidateChatRooms, useChatRooms } from '../../api/chat/rooms.ts';
 import { PageHeader } from '../../components/layout/page-header.tsx';
-import { useLiveMessages } from '../../lib/live/live-provider.tsx';
+import { useLiveMessages } from '../../live/live-provider.tsx';
 import { cn } from '../../lib/utils.ts';
 import { Conversation, NoRoomSelected } from './conversation.tsx';
 import { NewRoomDialog } from './new-room-dialog.tsx';

@@ -1,9 +1,9 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { TServerMessage } from '#domain/live-events';
-import { chatMembersKey, invalidateAllChat, invalidateChatRoom, invalidateChatRooms } from '../../api/chat/rooms.ts';
-import { invalidateDashboardStats } from '../../api/dashboard/dashboard-stats.ts';
-import { invalidateNotifications } from '../../api/notifications/notifications.ts';
-import { toast } from '../toast.ts';
+import { chatMembersKey, invalidateAllChat, invalidateChatRoom, invalidateChatRooms } from '../api/chat/rooms.ts';
+import { invalidateDashboardStats } from '../api/dashboard/dashboard-stats.ts';
+import { invalidateNotifications } from '../api/notifications/notifications.ts';
+import { toast } from '../lib/toast.ts';
 
 /** Spec section 4: the toast's texts when the server sends none. */
 export const LIVE_NOTIFICATION_DEFAULTS = { title: 'New Notification', message: 'You have a new notification' } as const;

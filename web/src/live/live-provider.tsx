@@ -3,7 +3,7 @@ import { createContext, use, useEffect, useState, useSyncExternalStore, type Rea
 import type { TServerMessage } from '#domain/live-events';
 import { createLiveConnection, liveUrl, type TLiveConnection, type TLiveStatus } from './live-connection.ts';
 import { onLiveChatMessage, onLiveNotification, onLiveRoomChanged, refreshAfterGap } from './live-notifications.ts';
-import { checkSession, signedInUserId } from '../session.ts';
+import { checkSession, signedInUserId } from '../lib/session.ts';
 
 const LiveContext = createContext<TLiveConnection | null>(null);
 

@@ -1,0 +1,27 @@
+import type { LucideIcon } from 'lucide-react';
+
+/** How a screen appears in the sidebar (the screen registry, web/src/screens.ts, says which do). */
+export interface TSidebarEntry {
+  label: string;
+  icon: LucideIcon;
+  /** 'admin': the Administration group, shown only when can(user, 'admin.panel'). */
+  group: 'main' | 'admin';
+  /** Carries the unread-message badge. */
+  unreadBadge?: boolean;
+  /** Shown disabled with a 'Soon' mark: the screen does not exist yet (spec section 2). */
+  soon?: boolean;
+}
+
+export interface TNavEntry {
+  path: string;
+  sidebar: TSidebarEntry;
+}
+
+/**
+ * The sidebar's entries for the signed-in user, by group. Handed down by the app, which knows
+ * the screens: the layout draws them without importing the pages they lead to.
+ */
+export interface TNavigation {
+  main: readonly TNavEntry[];
+  admin: readonly TNavEntry[];
+}
