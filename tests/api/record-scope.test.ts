@@ -4,8 +4,8 @@ import { NOTE_STATUSES } from '#domain/notes';
 import { noteVisibleTo, seesAppointmentPatientName } from '#domain/record-scope';
 import { ROLES } from '#domain/roles';
 import { appointments, patientNotes } from '../../server/db/schema/clinical.ts';
-import { seesPatientName } from '../../server/modules/appointments/appointments.scope.ts';
-import { visibleNotes } from '../../server/modules/notes/notes.scope.ts';
+import { seesPatientName } from '../../server/scope/appointment-scope.ts';
+import { visibleNotes } from '../../server/scope/note-scope.ts';
 import { createUser, insertPatient } from '../helpers/factories.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
 

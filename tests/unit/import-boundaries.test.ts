@@ -72,6 +72,21 @@ describe('module structure', () => {
     expect(cycles).toEqual([]);
   });
 
+  it('has no loops between server modules (one area depends on another, never both ways)', () => {
+    const areaOf = (file: string) => /^server\/modules\/([^/]+)\//.exec(file)?.[1];
+    const uses = new Map<string, Set<string>>();
+    for (const [from, tos] of importGraph()) {
+      const a = areaOf(from);
+      if (!a) continue;
+      for (const to of tos) {
+        const b = areaOf(to);
+        if (b && b !== a) uses.set(a, (uses.get(a) ?? new Set()).add(b));
+      }
+    }
+    const loops = [...uses].flatMap(([a, bs]) => [...bs].filter((b) => a < b && uses.get(b)?.has(a)).map((b) => `${a} <-> ${b}`));
+    expect(loops).toEqual([]);
+  });
+
   it('has no barrel files (index files that only re-export)', () => {
     const barrels = [...importGraph().keys()].filter((file) => /(^|\/)index\.tsx?$/.test(file)).filter((file) => {
       const code = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() && !l.trim().startsWith('//') && !l.trim().startsWith('*') && !l.trim().startsWith('/*'));

@@ -9,7 +9,7 @@ import { cursorInstantText, isoText } from '../../db/instant-text.ts';
 import { after, decodeCursor, takePage, ZCursorInstant, ZCursorUuid } from '../../db/keyset.ts';
 import { users } from '../../db/schema/auth.ts';
 import { appointments, patients } from '../../db/schema/clinical.ts';
-import { seesPatientName } from './appointments.scope.ts';
+import { seesPatientName } from '../../scope/appointment-scope.ts';
 
 type Viewer = Pick<TCurrentUser, 'id' | 'role'>;
 

@@ -22,3 +22,8 @@ export const toCurrentUser = (u: typeof users.$inferSelect) => ({
   lastName: u.lastName,
   role: u.role,
 });
+
+/** A sign-in happened (shown as 'Last sign-in' in user management). */
+export async function recordSignIn(q: Queryable, id: string, now: Date) {
+  await q.update(users).set({ lastSignInAt: now }).where(eq(users.id, id));
+}

@@ -8,8 +8,7 @@ import { HttpError } from '../../http/errors.ts';
 import { actingAs, type RequestContext, type SignedInContext } from '../../http/request-context.ts';
 import type { TAuditAction } from '#domain/audit';
 import { recordAudit } from '../../audit/audit-writer.ts';
-import { recordSignIn } from '../users/users.queries.ts';
-import { findUserByEmail, normalizeEmail, toCurrentUser } from './auth.queries.ts';
+import { findUserByEmail, normalizeEmail, recordSignIn, toCurrentUser } from './auth.queries.ts';
 import { isShutDemoAccount } from './demo-accounts.ts';
 import {
   ACCOUNT_POLICY, ADDRESS_POLICY, clearFailures, isKnownSource, lockedFor, PAIR_POLICY, recordFailure, rememberSource, slowdownMs, throttleKeys,

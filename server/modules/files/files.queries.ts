@@ -5,7 +5,7 @@ import type { Queryable } from '../../db/database.ts';
 import { labOrders, patientNotes } from '../../db/schema/clinical.ts';
 import { chatMessages, chatRoomMembers, patientChatRooms } from '../../db/schema/collaboration.ts';
 import { objectUploads, storedObjects } from '../../db/schema/files.ts';
-import { visibleNotes } from '../notes/notes.scope.ts';
+import { visibleNotes } from '../../scope/note-scope.ts';
 
 export type StoredObjectRow = typeof storedObjects.$inferSelect;
 

@@ -8,7 +8,7 @@ import { decodeCursor, takePage, ZCursorInstant, ZCursorUuid } from '../../db/ke
 import { users } from '../../db/schema/auth.ts';
 import { noteRevisions, patientNotes, patients } from '../../db/schema/clinical.ts';
 import { cursorInstantText, isoText } from '../../db/instant-text.ts';
-import { visibleNotes } from './notes.scope.ts';
+import { visibleNotes } from '../../scope/note-scope.ts';
 
 type Viewer = Pick<TCurrentUser, 'id' | 'role'>;
 export type NoteRow = typeof patientNotes.$inferSelect;

@@ -93,10 +93,6 @@ export async function deleteSessionsOf(q: Queryable, userId: string) {
   await q.delete(sessions).where(sql`${sessions.sess}->>'userId' = ${userId}`);
 }
 
-export async function recordSignIn(q: Queryable, id: string, now: Date) {
-  await q.update(users).set({ lastSignInAt: now }).where(eq(users.id, id));
-}
-
 // ---- one-time links ----
 
 /** A new link for the user; any earlier link of theirs not yet used is spent, so only the newest works. */

@@ -1,7 +1,7 @@
 import { eq, or, sql, type SQL } from 'drizzle-orm';
 import type { TCurrentUser } from '#domain/auth';
 import { can } from '#domain/permissions';
-import { appointments } from '../../db/schema/clinical.ts';
+import { appointments } from '../db/schema/clinical.ts';
 
 /**
  * Whether this user receives an appointment's patient name (spec section 6), as a SQL

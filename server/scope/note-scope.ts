@@ -1,7 +1,7 @@
 import { eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { TCurrentUser } from '#domain/auth';
 import { NOTE_SCOPE } from '#domain/record-scope';
-import { patientNotes } from '../../db/schema/clinical.ts';
+import { patientNotes } from '../db/schema/clinical.ts';
 
 /**
  * The notes a user may see (domain/record-scope.ts NOTE_SCOPE) as a `where` clause. Every note
