@@ -6,10 +6,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { toast } from '../../lib/toast.ts';
-import { cn } from '../../lib/utils.ts';
-import { initialsOf, personName } from './chat-format.ts';
-import { ChatRoleBadge, Initials } from './chat-role-badge.tsx';
-import { RoomAccessNote, useRoomAccess } from './patient-room-access.tsx';
+import { StaffChoice, useRoomAccess } from './patient-room-access.tsx';
 
 /** 'Add Member' (admin or scheduler): the active staff who are not in the room yet (spec section 5). */
 export function AddMemberDialog({ roomId, roomName, memberIds, membersLoaded, onClose }: {
@@ -53,38 +50,18 @@ export function AddMemberDialog({ roomId, roomName, memberIds, membersLoaded, on
           <fieldset>
             <legend className="mb-2 text-sm font-medium">Choose a team member</legend>
             <ul className="max-h-72 space-y-1 overflow-y-auto rounded-md border p-1">
-              {offered.map((person) => {
-                const access = accessOf(person.role);
-                const noteId = `new-member-access-${person.id}`;
-                return (
-                  <li key={person.id}>
-                    <label
-                      className={cn(
-                        'flex items-center gap-3 rounded px-2 py-1.5 text-sm',
-                        access === 'barred' ? 'cursor-not-allowed opacity-70' : 'cursor-pointer hover:bg-slate-50',
-                        chosen === person.id && 'bg-blue-50',
-                      )}
-                    >
-                      <input
-                        type="radio"
-                        name="new-member"
-                        value={person.id}
-                        checked={chosen === person.id}
-                        disabled={access === 'barred'}
-                        aria-describedby={access === 'member' ? undefined : noteId}
-                        onChange={() => setChosen(person.id)}
-                        className="size-4 accent-blue-700"
-                      />
-                      <Initials text={initialsOf(person)} />
-                      <span className="min-w-0 flex-1">
-                        <span className="block truncate">{personName(person)}</span>
-                        <RoomAccessNote access={access} id={noteId} />
-                      </span>
-                      <ChatRoleBadge role={person.role} />
-                    </label>
-                  </li>
-                );
-              })}
+              {offered.map((person) => (
+                <li key={person.id}>
+                  <StaffChoice
+                    person={person}
+                    access={accessOf(person.role)}
+                    type="radio"
+                    name="new-member"
+                    checked={chosen === person.id}
+                    onChange={() => setChosen(person.id)}
+                  />
+                </li>
+              ))}
             </ul>
           </fieldset>
         )}

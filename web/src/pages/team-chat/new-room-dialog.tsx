@@ -13,10 +13,7 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { toast } from '../../lib/toast.ts';
-import { cn } from '../../lib/utils.ts';
-import { initialsOf, personName } from './chat-format.ts';
-import { ChatRoleBadge, Initials } from './chat-role-badge.tsx';
-import { RoomAccessNote, useRoomAccess } from './patient-room-access.tsx';
+import { StaffChoice, useRoomAccess } from './patient-room-access.tsx';
 
 /** Spec section 5's messages for the create-room form. */
 export const ROOM_REQUIRED = 'Patient and room name are required';
@@ -125,37 +122,18 @@ function NewRoomForm({ user, onClose, onCreated }: { user: TCurrentUser; onClose
           <p className="rounded-md border border-dashed p-4 text-center text-sm text-slate-600">No users available</p>
         ) : (
           <ul className="max-h-48 space-y-1 overflow-y-auto rounded-md border p-1" data-testid="team-checklist">
-            {people.map((person) => {
-              const on = selected.includes(person.id);
-              const access = accessOf(person.role);
-              const noteId = `room-member-access-${person.id}`;
-              return (
-                <li key={person.id}>
-                  <label
-                    className={cn(
-                      'flex items-center gap-3 rounded px-2 py-1.5 text-sm',
-                      access === 'barred' ? 'cursor-not-allowed opacity-70' : 'cursor-pointer hover:bg-slate-50',
-                      on && 'bg-blue-50',
-                    )}
-                  >
-                    <input
-                      type="checkbox"
-                      checked={on}
-                      disabled={create.isPending || access === 'barred'}
-                      aria-describedby={access === 'member' ? undefined : noteId}
-                      onChange={(event) => toggle(person.id, event.target.checked)}
-                      className="size-4 accent-blue-700"
-                    />
-                    <Initials text={initialsOf(person)} />
-                    <span className="min-w-0 flex-1">
-                      <span className="block truncate">{personName(person)}</span>
-                      <RoomAccessNote access={access} id={noteId} />
-                    </span>
-                    <ChatRoleBadge role={person.role} />
-                  </label>
-                </li>
-              );
-            })}
+            {people.map((person) => (
+              <li key={person.id}>
+                <StaffChoice
+                  person={person}
+                  access={accessOf(person.role)}
+                  type="checkbox"
+                  checked={selected.includes(person.id)}
+                  disabled={create.isPending}
+                  onChange={(on) => toggle(person.id, on)}
+                />
+              </li>
+            ))}
           </ul>
         )}
         <p className="text-sm text-slate-600" data-testid="selected-count" aria-live="polite">{selected.length} team member(s) selected</p>
