@@ -1,13 +1,27 @@
 import { z } from 'zod';
 import { ZFileName } from './files.ts';
 import { pageQuery } from './paging.ts';
-import { ZRole } from './roles.ts';
+import { can } from './permissions.ts';
+import { ZRole, type TRole } from './roles.ts';
 
 export const CHAT_MESSAGE_TYPES = [
   'message', 'note_update', 'appointment_update', 'lab_result',
   'prescription_update', 'supply_request', 'system_notification',
 ] as const;
 export type TChatMessageType = (typeof CHAT_MESSAGE_TYPES)[number];
+
+/**
+ * Minimum necessary in chat (security issue 39, finding 3): every room is about one patient and
+ * shows her name, the team's messages and their files. Staff whose role may read patient records
+ * join ('member'); others only where the clinic allows it in Settings ('warned': the chooser is
+ * told what they will see), and otherwise not at all ('barred', a 409 from the server).
+ */
+export type TPatientRoomAccess = 'member' | 'warned' | 'barred';
+
+export function patientRoomAccess(role: TRole, settings: { nonClinicalInPatientRooms: boolean }): TPatientRoomAccess {
+  if (can({ role }, 'patients.read')) return 'member';
+  return settings.nonClinicalInPatientRooms ? 'warned' : 'barred';
+}
 
 /** Spec section 9: a reaction is at most 10 characters. */
 export const MAX_REACTION_CHARS = 10;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { patientRoomAccess } from '#domain/chat';
 import { can, CAPABILITIES } from '#domain/permissions';
 import { ROLES } from '#domain/roles';
 
@@ -29,5 +30,15 @@ describe('the capability table mirrors spec section 6', () => {
     for (const capability of Object.keys(CAPABILITIES) as (keyof typeof CAPABILITIES)[]) {
       expect(can(null, capability)).toBe(false);
     }
+  });
+});
+
+describe("who may be put in a patient's chat room", () => {
+  it('is staff who read patient records; others only where the clinic allows it, and then with a warning', () => {
+    for (const role of ['admin', 'scheduler', 'nurse', 'scribe'] as const) {
+      expect(patientRoomAccess(role, { nonClinicalInPatientRooms: false })).toBe('member');
+    }
+    expect(patientRoomAccess('supplier', { nonClinicalInPatientRooms: false })).toBe('barred');
+    expect(patientRoomAccess('supplier', { nonClinicalInPatientRooms: true })).toBe('warned');
   });
 });

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import type {
-  TChatMember, TChatMessage, TChatRoom, TCreateChatRoom, TPostChatMessage,
+import {
+  patientRoomAccess, type TChatMember, type TChatMessage, type TChatRoom, type TCreateChatRoom, type TPostChatMessage,
 } from '#domain/chat';
 import { objectIdOfPath } from '#domain/files';
 import { can } from '#domain/permissions';
@@ -16,7 +16,6 @@ import { recordAudit } from '../../audit/audit-writer.ts';
 import { claimObjects } from '../files/files.service.ts';
 import { findStoredObjects } from '../files/files.queries.ts';
 import { noticeAddedToRoom, noticeMentioned } from './chat.notices.ts';
-import { mayJoinPatientRoom } from './patient-room-members.ts';
 import {
   activeUsers, decodeMessageCursor, findMembership, findRoom, listMembers, listMessages, listRooms, markRoomRead, readMessage, unreadMessagesOf,
 } from './chat.queries.ts';
@@ -95,7 +94,7 @@ export async function addMember(deps: Deps, ctx: SignedInContext, roomId: string
     const { room } = await roomFor(tx, ctx, roomId, { managers: true, lock: true });
     const [user] = await activeUsers(tx, [userId]);
     if (!user) throw invalid('userId', 'Must be an active staff member');
-    if (!mayJoinPatientRoom(user.role, deps.settings.current())) throw new HttpError('chat.noPatientAccess');
+    if (patientRoomAccess(user.role, deps.settings.current()) === 'barred') throw new HttpError('chat.noPatientAccess');
     const existing = await findMembership(tx, roomId, userId);
     if (existing?.isActive) throw new HttpError('record.conflict', { message: 'Already a member of this room' });
     const now = deps.config.now();

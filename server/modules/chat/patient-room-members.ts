@@ -1,28 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { CAPABILITIES, can } from '#domain/permissions';
-import type { TRole } from '#domain/roles';
+import { rolesWith } from '#domain/permissions';
 import { queryRows, type Queryable } from '../../db/database.ts';
 import type { Raise } from '../../db/transaction.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
 import { recordAudit } from '../../audit/audit-writer.ts';
 
 /**
- * Minimum necessary in chat (security issue 39, finding 3): every room is about one patient and
- * shows her name, the team's messages and their files, so only staff whose role may read patient
- * records are members, unless the clinic allows others (Admin Panel → Settings, off by default).
- */
-export function mayJoinPatientRoom(role: TRole, settings: { nonClinicalInPatientRooms: boolean }): boolean {
-  return can({ role }, 'patients.read') || settings.nonClinicalInPatientRooms;
-}
-
-/**
- * Ends the patient-room memberships of users who may no longer hold them: everyone whose role
+ * Ends the patient-room memberships (the rule: domain/chat.ts patientRoomAccess) of users who may no longer hold them: everyone whose role
  * cannot read patient records (the clinic turned the setting off), or one user (her role
  * changed). Each is audited as a removal by the admin who made the change, and told to the
  * live feed, so her open rooms close at once. Returns how many memberships ended.
  */
 export async function removeBarredMembers(tx: Queryable, raise: Raise, ctx: SignedInContext, only?: { userId: string }): Promise<number> {
-  const readers = sql.join(CAPABILITIES['patients.read'].map((role) => sql`${role}`), sql`, `);
+  const readers = sql.join(rolesWith('patients.read').map((role) => sql`${role}`), sql`, `);
   const ended = await queryRows<{ room_id: string; user_id: string; patient_id: string }>(tx, sql`
     update chat_room_members cm set is_active = false
     from users u, patient_chat_rooms r

@@ -1,4 +1,5 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { TNotification } from '#domain/notifications';
 import { queryRows, type Queryable } from '../../db/database.ts';
 import { notifications } from '../../db/schema/collaboration.ts';
@@ -41,11 +42,12 @@ export async function markAllNotificationsRead(q: Queryable, userId: string, now
   return rows.length;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** An entity id that can name a record (others, such as a user's own id text, name no patient). */
+const ZUuid = z.string().uuid();
 
 /** The patients of the records notifications are about (appointments, notes, chat rooms), for the audit row. */
 export async function patientsOfRecords(q: Queryable, entityIds: (string | null)[]): Promise<string[]> {
-  const ids = [...new Set(entityIds.filter((id): id is string => id !== null && UUID.test(id)))];
+  const ids = [...new Set(entityIds.filter((id): id is string => ZUuid.safeParse(id).success))];
   if (ids.length === 0) return [];
   const list = sql`${`{${ids.join(',')}}`}::uuid[]`;
   const rows = await queryRows<{ patient_id: string }>(q, sql`

@@ -14,27 +14,23 @@ export interface TStoredSettings {
 
 const NOTHING_STORED: TStoredSettings = { clinicName: null, timeZone: null, sessionIdleMinutes: null, nonClinicalInPatientRooms: false, updatedAt: null };
 
+const STORED_COLUMNS = {
+  clinicName: clinicSettings.clinicName,
+  timeZone: clinicSettings.timeZone,
+  sessionIdleMinutes: clinicSettings.sessionIdleMinutes,
+  nonClinicalInPatientRooms: clinicSettings.nonClinicalInPatientRooms,
+  updatedAt: clinicSettings.updatedAt,
+};
+
 /** The stored settings (migration 0011 inserts the row; a missing row reads as all defaults). */
 export async function readStoredSettings(q: Queryable): Promise<TStoredSettings> {
-  const [row] = await q.select({
-    clinicName: clinicSettings.clinicName,
-    timeZone: clinicSettings.timeZone,
-    sessionIdleMinutes: clinicSettings.sessionIdleMinutes,
-    nonClinicalInPatientRooms: clinicSettings.nonClinicalInPatientRooms,
-    updatedAt: clinicSettings.updatedAt,
-  }).from(clinicSettings).where(eq(clinicSettings.id, true));
+  const [row] = await q.select(STORED_COLUMNS).from(clinicSettings).where(eq(clinicSettings.id, true));
   return row ?? NOTHING_STORED;
 }
 
 /** Locks the row for a change, so two saves at once are applied one after the other. */
 export async function lockStoredSettings(q: Queryable): Promise<TStoredSettings> {
-  const [row] = await q.select({
-    clinicName: clinicSettings.clinicName,
-    timeZone: clinicSettings.timeZone,
-    sessionIdleMinutes: clinicSettings.sessionIdleMinutes,
-    nonClinicalInPatientRooms: clinicSettings.nonClinicalInPatientRooms,
-    updatedAt: clinicSettings.updatedAt,
-  }).from(clinicSettings).where(eq(clinicSettings.id, true)).for('update');
+  const [row] = await q.select(STORED_COLUMNS).from(clinicSettings).where(eq(clinicSettings.id, true)).for('update');
   return row ?? NOTHING_STORED;
 }
 

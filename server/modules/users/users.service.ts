@@ -1,3 +1,4 @@
+import { patientRoomAccess } from '#domain/chat';
 import { passwordProblem } from '#domain/passwords';
 import { CAPABILITIES, can } from '#domain/permissions';
 import { ROLE_LABELS, type TRole } from '#domain/roles';
@@ -10,7 +11,7 @@ import type { TServedPage } from '../../http/paging.ts';
 import { actingAs, type RequestContext, type SignedInContext } from '../../http/request-context.ts';
 import { recordAudit } from '../../audit/audit-writer.ts';
 import { isShutDemoAccount } from '../auth/demo-accounts.ts';
-import { mayJoinPatientRoom, removeBarredMembers } from '../chat/patient-room-members.ts';
+import { removeBarredMembers } from '../chat/patient-room-members.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { notify } from '../notifications/notifications.service.ts';
 import { decodeUserCursor } from '../staff/staff.queries.ts';
@@ -73,7 +74,7 @@ async function changeRole(deps: Deps, ctx: SignedInContext, find: (tx: Tx) => Pr
     await setRole(tx, target.id, role, now);
     await recordAudit(tx, ctx, { action: 'user.role_change', entityType: 'user', entityId: target.id });
     // A role that cannot read patient records leaves the patients' rooms with it.
-    if (!mayJoinPatientRoom(role, deps.settings.current())) await removeBarredMembers(tx, raise, ctx, { userId: target.id });
+    if (patientRoomAccess(role, deps.settings.current()) === 'barred') await removeBarredMembers(tx, raise, ctx, { userId: target.id });
     await tellUser(tx, raise, target.id, 'Your role changed', `An administrator changed your role from ${ROLE_LABELS[target.role]} to ${ROLE_LABELS[role]}.`);
     // Cached sessions re-read the role, and open sockets close to reconnect under it.
     raise({ type: 'user.accessChanged', userId: target.id });

@@ -1,4 +1,4 @@
-import { can } from '#domain/permissions';
+import { patientRoomAccess, type TPatientRoomAccess } from '#domain/chat';
 import type { TRole } from '#domain/roles';
 import type { TStaffMember } from '#domain/staff';
 import { useClinic } from '../../api/settings/clinic.ts';
@@ -6,20 +6,14 @@ import { cn } from '../../lib/utils.ts';
 import { initialsOf, personName } from './chat-format.ts';
 import { ChatRoleBadge, Initials } from './chat-role-badge.tsx';
 
-/**
- * Whether a person may be put in a patient's room, as the server decides it (chat's minimum
- * necessary rule, docs/decisions/chat.md): staff who read patient records join; others only
- * where the clinic allows it in Settings, and then the chooser is told what they will see.
- */
-export type TRoomAccess = 'member' | 'barred' | 'warned';
-
-export function useRoomAccess(): (role: TRole) => TRoomAccess {
-  const allowed = useClinic().data?.nonClinicalInPatientRooms ?? false;
-  return (role) => (can({ role }, 'patients.read') ? 'member' : allowed ? 'warned' : 'barred');
+/** Whether a person may be put in a patient's room, by the rule the server applies (domain/chat.ts). */
+export function useRoomAccess(): (role: TRole) => TPatientRoomAccess {
+  const nonClinicalInPatientRooms = useClinic().data?.nonClinicalInPatientRooms ?? false;
+  return (role) => patientRoomAccess(role, { nonClinicalInPatientRooms });
 }
 
 /** The line under a person who is not a plain member: why she cannot join, or what she will see. */
-function RoomAccessNote({ access, id }: { access: TRoomAccess; id: string }) {
+function RoomAccessNote({ access, id }: { access: TPatientRoomAccess; id: string }) {
   if (access === 'member') return null;
   return access === 'barred' ? (
     <span id={id} className="block text-xs text-slate-600">Cannot join: no access to patient records</span>
@@ -35,7 +29,7 @@ function RoomAccessNote({ access, id }: { access: TRoomAccess; id: string }) {
  */
 export function StaffChoice({ person, access, type, name, checked, disabled = false, onChange }: {
   person: TStaffMember;
-  access: TRoomAccess;
+  access: TPatientRoomAccess;
   type: 'checkbox' | 'radio';
   name?: string;
   checked: boolean;
