@@ -1,7 +1,7 @@
-import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { TAppointment } from '#domain/appointments';
-import { PAGE_HEADERS } from '#domain/paging';
-import { apiRequest, queryKeyToUrl } from '../../lib/api-request.ts';
+import type { TPage } from '#domain/paging';
+import { fetchPage, pagedQueryOptions } from '../../lib/paged-query.ts';
 
 /** Every appointment read (lists, days, counts, conflicts) starts with this segment. */
 export const appointmentsRootKey = ['/api/appointments'] as const;
@@ -19,35 +19,18 @@ export interface TAppointmentFilter {
   patientId?: string | undefined;
 }
 
-export interface TAppointmentsPage {
-  appointments: TAppointment[];
-  /** Matching appointments; always present on the first page. */
-  total: number | null;
-  nextCursor: string | null;
-}
+export type TAppointmentsPage = TPage<TAppointment>;
 
 const listKey = (filter: TAppointmentFilter, limit: number) => [...appointmentsRootKey, { ...filter, limit }] as const;
 
-/** GET /api/appointments?date=|from=&to=|patientId=&limit=&cursor=: one page, in time order. */
-export async function fetchAppointmentsPage(filter: TAppointmentFilter, limit: number, cursor: string | null): Promise<TAppointmentsPage> {
-  const [path, params] = listKey(filter, limit);
-  const response = await apiRequest('GET', queryKeyToUrl([path, { ...params, cursor: cursor ?? undefined }]));
-  const total = response.headers.get(PAGE_HEADERS.total);
-  return {
-    appointments: (await response.json()) as TAppointment[],
-    total: total === null ? null : Number(total),
-    nextCursor: response.headers.get(PAGE_HEADERS.nextCursor),
-  };
+/** GET /api/appointments?date=|from=&to=|patientId=&limit=&cursor=: one page, in time order, with the total. */
+export function fetchAppointmentsPage(filter: TAppointmentFilter, limit: number, cursor: string | null, signal?: AbortSignal): Promise<TAppointmentsPage> {
+  return fetchPage<TAppointment>(listKey(filter, limit), cursor, signal);
 }
 
 /** A filter's appointments a page at a time (a day, a patient): 'Load more' reads the next. */
 export function appointmentsQueryOptions(filter: TAppointmentFilter, limit = APPOINTMENTS_PAGE_SIZE) {
-  return infiniteQueryOptions({
-    queryKey: listKey(filter, limit),
-    queryFn: ({ pageParam }) => fetchAppointmentsPage(filter, limit, pageParam),
-    initialPageParam: null as string | null,
-    getNextPageParam: (lastPage) => lastPage.nextCursor ?? undefined,
-  });
+  return pagedQueryOptions<TAppointment>(listKey(filter, limit));
 }
 
 /** One clinic day's appointments (the Today tab, the calendar's day panel, the dashboard). */

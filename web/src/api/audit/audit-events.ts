@@ -1,7 +1,8 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import type { TAuditFilters, TAuditRow } from '#domain/audit';
-import { PAGE_HEADERS } from '#domain/paging';
-import { apiRequest, queryKeyToUrl } from '../../lib/api-request.ts';
+import type { TPage } from '#domain/paging';
+import { queryKeyToUrl } from '../../lib/api-request.ts';
+import { fetchPage, pagedQueryOptions } from '../../lib/paged-query.ts';
 
 /** Rows per request: a screenful and a half on a wide screen. */
 export const AUDIT_PAGE_SIZE = 50;
@@ -12,24 +13,14 @@ export type TAuditFilterValues = { [K in keyof TAuditFilters]?: string };
 const auditRootKey = ['/api/admin/audit'] as const;
 const auditListKey = (filters: TAuditFilterValues) => [...auditRootKey, { ...filters, limit: AUDIT_PAGE_SIZE }] as const;
 
-export interface TAuditPage {
-  rows: TAuditRow[];
-  nextCursor: string | null;
-}
-
 /** GET /api/admin/audit: one page of the trail, newest first. */
-export async function fetchAuditPage(filters: TAuditFilterValues, cursor: string | null): Promise<TAuditPage> {
-  const [path, params] = auditListKey(filters);
-  const response = await apiRequest('GET', queryKeyToUrl([path, { ...params, cursor: cursor ?? undefined }]));
-  return { rows: (await response.json()) as TAuditRow[], nextCursor: response.headers.get(PAGE_HEADERS.nextCursor) };
+export function fetchAuditPage(filters: TAuditFilterValues, cursor: string | null, signal?: AbortSignal): Promise<TPage<TAuditRow>> {
+  return fetchPage<TAuditRow>(auditListKey(filters), cursor, signal);
 }
 
 export function auditEventsQueryOptions(filters: TAuditFilterValues) {
   return infiniteQueryOptions({
-    queryKey: auditListKey(filters),
-    queryFn: ({ pageParam }) => fetchAuditPage(filters, pageParam),
-    initialPageParam: null as string | null,
-    getNextPageParam: (lastPage) => lastPage.nextCursor ?? undefined,
+    ...pagedQueryOptions<TAuditRow>(auditListKey(filters)),
     // The trail grows with every request made anywhere: read it afresh each time it is opened.
     staleTime: 0,
   });

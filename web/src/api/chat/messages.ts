@@ -1,18 +1,13 @@
-import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TChatMessage } from '#domain/chat';
-import { PAGE_HEADERS } from '#domain/paging';
-import { apiRequest, queryKeyToUrl } from '../../lib/api-request.ts';
+import type { TPage } from '#domain/paging';
+import { apiRequest } from '../../lib/api-request.ts';
+import { fetchPage, pagedQueryOptions } from '../../lib/paged-query.ts';
 import { invalidateChatRoom } from './rooms.ts';
 import { chatMessagesRootKey } from './rooms.ts';
 
 /** Messages per request; scrolling up to the oldest shown reads the page before. */
 export const CHAT_MESSAGES_PAGE_SIZE = 50;
-
-export interface TChatMessagesPage {
-  /** Newest first, as the server sends them. */
-  messages: TChatMessage[];
-  nextCursor: string | null;
-}
 
 /** An attachment as a message carries it (spec section 7): the url is the confirmed objectPath. */
 export interface TChatAttachmentInput {
@@ -31,19 +26,12 @@ export interface TPostChatMessageInput {
 const messagesKey = (roomId: string) => [...chatMessagesRootKey(roomId), { limit: CHAT_MESSAGES_PAGE_SIZE }] as const;
 
 /** GET /api/chat/rooms/{id}/messages?limit=&cursor=: one page, newest first; the next in `x-next-cursor`. */
-export async function fetchChatMessagesPage(roomId: string, cursor: string | null): Promise<TChatMessagesPage> {
-  const [root, room, segment, params] = messagesKey(roomId);
-  const response = await apiRequest('GET', queryKeyToUrl([root, room, segment, { ...params, cursor: cursor ?? undefined }]));
-  return { messages: (await response.json()) as TChatMessage[], nextCursor: response.headers.get(PAGE_HEADERS.nextCursor) };
+export function fetchChatMessagesPage(roomId: string, cursor: string | null, signal?: AbortSignal): Promise<TPage<TChatMessage>> {
+  return fetchPage<TChatMessage>(messagesKey(roomId), cursor, signal);
 }
 
 export function chatMessagesQueryOptions(roomId: string) {
-  return infiniteQueryOptions({
-    queryKey: messagesKey(roomId),
-    queryFn: ({ pageParam }) => fetchChatMessagesPage(roomId, pageParam),
-    initialPageParam: null as string | null,
-    getNextPageParam: (lastPage) => lastPage.nextCursor ?? undefined,
-  });
+  return pagedQueryOptions<TChatMessage>(messagesKey(roomId));
 }
 
 /** A room's history, newest page first; `fetchNextPage` reads older messages. */

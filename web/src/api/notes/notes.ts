@@ -1,7 +1,8 @@
-import { infiniteQueryOptions, keepPreviousData, queryOptions, useInfiniteQuery, useQueries, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useInfiniteQuery, useQueries, type QueryClient } from '@tanstack/react-query';
 import type { TNote, TNoteStatus } from '#domain/notes';
-import { PAGE_HEADERS } from '#domain/paging';
-import { apiRequest, fetchQueryKey, queryKeyToUrl } from '../../lib/api-request.ts';
+import type { TPage } from '#domain/paging';
+import { fetchQueryKey } from '../../lib/api-request.ts';
+import { fetchPage, pagedQueryOptions } from '../../lib/paged-query.ts';
 
 /** Every note read (lists, counts, single notes, histories) starts with this segment. */
 export const notesRootKey = ['/api/notes'] as const;
@@ -15,35 +16,16 @@ export interface TNoteFilter {
   status?: TNoteStatus | undefined;
 }
 
-export interface TNotesPage {
-  notes: TNote[];
-  /** Matching notes the user may see; always present on the first page. */
-  total: number | null;
-  nextCursor: string | null;
-}
-
 const listKey = (filter: TNoteFilter, limit: number) =>
   [...notesRootKey, { patientId: filter.patientId, status: filter.status, limit }] as const;
 
-/** GET /api/notes?patientId=&status=&limit=&cursor=: one page, newest change first. */
-export async function fetchNotesPage(filter: TNoteFilter, limit: number, cursor: string | null): Promise<TNotesPage> {
-  const [path, params] = listKey(filter, limit);
-  const response = await apiRequest('GET', queryKeyToUrl([path, { ...params, cursor: cursor ?? undefined }]));
-  const total = response.headers.get(PAGE_HEADERS.total);
-  return {
-    notes: (await response.json()) as TNote[],
-    total: total === null ? null : Number(total),
-    nextCursor: response.headers.get(PAGE_HEADERS.nextCursor),
-  };
+/** GET /api/notes?patientId=&status=&limit=&cursor=: one page, newest change first, with the total the user may see. */
+export function fetchNotesPage(filter: TNoteFilter, limit: number, cursor: string | null, signal?: AbortSignal): Promise<TPage<TNote>> {
+  return fetchPage<TNote>(listKey(filter, limit), cursor, signal);
 }
 
 export function notesQueryOptions(filter: TNoteFilter, limit = NOTES_PAGE_SIZE) {
-  return infiniteQueryOptions({
-    queryKey: listKey(filter, limit),
-    queryFn: ({ pageParam }) => fetchNotesPage(filter, limit, pageParam),
-    initialPageParam: null as string | null,
-    getNextPageParam: (lastPage) => lastPage.nextCursor ?? undefined,
-  });
+  return pagedQueryOptions<TNote>(listKey(filter, limit));
 }
 
 /** A tab's notes, a page at a time. */

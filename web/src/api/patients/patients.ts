@@ -1,7 +1,7 @@
-import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery, type QueryClient } from '@tanstack/react-query';
-import { PAGE_HEADERS } from '#domain/paging';
+import { keepPreviousData, useInfiniteQuery, type QueryClient } from '@tanstack/react-query';
+import type { TPage } from '#domain/paging';
 import type { TPatient } from '#domain/patients';
-import { apiRequest, queryKeyToUrl } from '../../lib/api-request.ts';
+import { fetchPage, pagedQueryOptions } from '../../lib/paged-query.ts';
 
 /**
  * Cards per request. Divisible by 1, 2 and 3 so every page ends on a full row of the grid.
@@ -15,41 +15,18 @@ const patientsRootKey = ['/api/patients'] as const;
 const patientsListKey = (search: string) =>
   [...patientsRootKey, { search: search || undefined, limit: PATIENTS_PAGE_SIZE }] as const;
 
-export interface TPatientsPage {
-  patients: TPatient[];
-  /** Matching active patients; always present on the first page. */
-  total: number | null;
-  /** A search's total was counted only up to PATIENT_PAGE.totalCap and there are more. */
-  totalCapped: boolean;
-  /** Where the next page starts; null on the last page. */
-  nextCursor: string | null;
-}
-
 /**
  * GET /api/patients?search=&limit=&cursor=: one page of active patients, in the server's order
- * (by name, or for a search its best matches first). `signal` cancels a search typed past.
+ * (by name, or for a search its best matches first), with the total (capped for a search at
+ * PATIENT_PAGE.totalCap). `signal` cancels a search typed past.
  */
-export async function fetchPatientsPage(search: string, cursor: string | null, signal?: AbortSignal): Promise<TPatientsPage> {
-  const [path, params] = patientsListKey(search);
-  const response = await apiRequest('GET', queryKeyToUrl([path, { ...params, cursor: cursor ?? undefined }]), undefined, { signal });
-  const total = response.headers.get(PAGE_HEADERS.total);
-  return {
-    patients: (await response.json()) as TPatient[],
-    total: total === null ? null : Number(total),
-    totalCapped: response.headers.get(PAGE_HEADERS.totalCapped) === '1',
-    nextCursor: response.headers.get(PAGE_HEADERS.nextCursor),
-  };
+export function fetchPatientsPage(search: string, cursor: string | null, signal?: AbortSignal): Promise<TPage<TPatient>> {
+  return fetchPage<TPatient>(patientsListKey(search), cursor, signal);
 }
 
 /** `search` is the trimmed term; '' lists everyone. The term is part of the key, so each search caches apart. */
 export function patientsQueryOptions(search: string) {
-  return infiniteQueryOptions({
-    queryKey: patientsListKey(search),
-    // Reading `signal` is what lets TanStack Query abort the request once nobody waits for it.
-    queryFn: ({ pageParam, signal }) => fetchPatientsPage(search, pageParam, signal),
-    initialPageParam: null as string | null,
-    getNextPageParam: (lastPage) => lastPage.nextCursor ?? undefined,
-  });
+  return pagedQueryOptions<TPatient>(patientsListKey(search));
 }
 
 export function usePatients(search: string) {

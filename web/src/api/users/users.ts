@@ -1,8 +1,9 @@
-import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { PAGE_HEADERS } from '#domain/paging';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { TPage } from '#domain/paging';
 import type { TRole } from '#domain/roles';
 import type { TAdminUser, TInvite, TInviteResult, TPasswordLink, TRoleAssignment, TUserStatus } from '#domain/users';
-import { apiRequest, queryKeyToUrl } from '../../lib/api-request.ts';
+import { apiRequest } from '../../lib/api-request.ts';
+import { fetchPage, pagedQueryOptions } from '../../lib/paged-query.ts';
 
 /** Rows per request on the user-management tab. */
 export const USERS_PAGE_SIZE = 100;
@@ -18,25 +19,13 @@ export interface TUserFilters {
 const adminUsersRootKey = ['/api/admin/users'] as const;
 const usersListKey = (filters: TUserFilters) => [...adminUsersRootKey, { ...filters, limit: USERS_PAGE_SIZE }] as const;
 
-export interface TUsersPage {
-  rows: TAdminUser[];
-  nextCursor: string | null;
-}
-
 /** GET /api/admin/users with filters: one page, the next page's cursor in x-next-cursor. */
-async function fetchUsersPage(filters: TUserFilters, cursor: string | null): Promise<TUsersPage> {
-  const [path, params] = usersListKey(filters);
-  const response = await apiRequest('GET', queryKeyToUrl([path, { ...params, cursor: cursor ?? undefined }]));
-  return { rows: (await response.json()) as TAdminUser[], nextCursor: response.headers.get(PAGE_HEADERS.nextCursor) };
+export function fetchUsersPage(filters: TUserFilters, cursor: string | null, signal?: AbortSignal): Promise<TPage<TAdminUser>> {
+  return fetchPage<TAdminUser>(usersListKey(filters), cursor, signal);
 }
 
 export function adminUsersQueryOptions(filters: TUserFilters) {
-  return infiniteQueryOptions({
-    queryKey: usersListKey(filters),
-    queryFn: ({ pageParam }) => fetchUsersPage(filters, pageParam),
-    initialPageParam: null as string | null,
-    getNextPageParam: (lastPage) => lastPage.nextCursor ?? undefined,
-  });
+  return pagedQueryOptions<TAdminUser>(usersListKey(filters));
 }
 
 export function useAdminUsers(filters: TUserFilters) {

@@ -99,7 +99,7 @@ function AuditResults({ filters }: { filters: TAuditFilterValues }) {
   if (query.isError && !query.isFetchNextPageError) {
     return <ErrorState title="Could not load the audit trail" error={query.error} onRetry={() => void query.refetch()} />;
   }
-  const rows = query.data.pages.flatMap((page) => page.rows);
+  const rows = query.data.pages.flatMap((page) => page.items);
   if (rows.length === 0) {
     return (
       <Card data-testid="audit-empty">

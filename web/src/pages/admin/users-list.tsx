@@ -53,7 +53,7 @@ function UsersResults({ filters, viewer }: { filters: TUserFilters; viewer: TCur
   if (query.isError && !query.isFetchNextPageError) {
     return <ErrorState title="Could not load users" error={query.error} onRetry={() => void query.refetch()} />;
   }
-  const rows = query.data.pages.flatMap((page) => page.rows);
+  const rows = query.data.pages.flatMap((page) => page.items);
   if (rows.length === 0) {
     return (
       <p className="rounded-md border border-dashed p-8 text-center font-semibold text-slate-900" data-testid="users-empty">

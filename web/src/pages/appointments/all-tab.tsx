@@ -15,11 +15,11 @@ export function AllTab({ user, timeZone, today }: { user: TCurrentUser; timeZone
     <section aria-labelledby="all-heading">
       <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2">
         <h2 id="all-heading" className="text-lg font-semibold text-slate-900">Upcoming Appointments</h2>
-        {data && data.appointments.length > 0 && (
+        {data && data.items.length > 0 && (
           <p className="text-sm text-slate-600" data-testid="all-count">
-            {data.total !== null && data.total > data.appointments.length
-              ? `The first ${data.appointments.length} of ${data.total}, from today on`
-              : `${data.appointments.length} from today on`}
+            {data.total !== null && data.total > data.items.length
+              ? `The first ${data.items.length} of ${data.total}, from today on`
+              : `${data.items.length} from today on`}
           </p>
         )}
       </div>
@@ -27,13 +27,13 @@ export function AllTab({ user, timeZone, today }: { user: TCurrentUser; timeZone
         <AppointmentRowsSkeleton rows={5} label="Loading appointments" />
       ) : isError ? (
         <ErrorState title="Could not load appointments" error={error} onRetry={() => void refetch()} />
-      ) : data.appointments.length === 0 ? (
+      ) : data.items.length === 0 ? (
         <EmptyAppointments>
           <p className="font-medium text-slate-900">No upcoming appointments</p>
         </EmptyAppointments>
       ) : (
         <ul className="space-y-3" data-testid="appointment-list" data-limit={ALL_TAB_LIMIT}>
-          {data.appointments.map((appointment) => (
+          {data.items.map((appointment) => (
             <AppointmentRow key={appointment.id} appointment={appointment} user={user} timeZone={timeZone} showDate />
           ))}
         </ul>

@@ -23,7 +23,7 @@ export function AppointmentList({ query, user, timeZone, empty, errorTitle, load
   const { data, isPending, isError, error, refetch, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = query;
   if (isPending) return <AppointmentRowsSkeleton rows={skeletonRows} label={loadingLabel} />;
   if (isError && !isFetchNextPageError) return <ErrorState title={errorTitle} error={error} onRetry={() => void refetch()} />;
-  const appointments = data.pages.flatMap((page) => page.appointments);
+  const appointments = data.pages.flatMap((page) => page.items);
   if (appointments.length === 0) return <EmptyAppointments>{empty}</EmptyAppointments>;
   return (
     <div>

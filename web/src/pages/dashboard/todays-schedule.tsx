@@ -36,7 +36,7 @@ export function TodaysSchedule() {
   const clinic = useClinicTimeZone();
   const today = clinic.pending ? null : clinicToday(clinic.timeZone);
   const { data, isPending, isError, error, refetch } = useDayAppointments(today);
-  const shown = data ? scheduleShown(data.pages.flatMap((page) => page.appointments)) : [];
+  const shown = data ? scheduleShown(data.pages.flatMap((page) => page.items)) : [];
 
   return (
     <Card data-testid="todays-schedule" className="flex flex-col">

@@ -50,7 +50,7 @@ function NoteListBody({ filter, user, timeZone, actions, empty, errorTitle, load
   // A failed first page; a failed later page keeps what is shown and offers 'Load more' again.
   if (isError && !isFetchNextPageError) return <ErrorState title={errorTitle} error={error} onRetry={() => void refetch()} />;
 
-  const notes = data.pages.flatMap((page) => page.notes);
+  const notes = data.pages.flatMap((page) => page.items);
   const total = data.pages[0]?.total ?? null;
   if (notes.length === 0) {
     return (

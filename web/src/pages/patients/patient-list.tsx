@@ -52,7 +52,7 @@ export function PatientList({ search, onEdit, showAccessLog }: { search: string;
     return <ErrorState title="Could not load patients" error={error} onRetry={() => void refetch()} />;
   }
 
-  const patients = data.pages.flatMap((page) => page.patients);
+  const patients = data.pages.flatMap((page) => page.items);
   const count = { total: data.pages[0]?.total ?? patients.length, capped: data.pages[0]?.totalCapped ?? false };
 
   return (

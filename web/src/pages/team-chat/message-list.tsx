@@ -24,7 +24,7 @@ export function MessageList({ user, roomId, members }: { user: TCurrentUser; roo
   const shown = useRef<{ newest: string | null; oldest: string | null; height: number }>({ newest: null, oldest: null, height: 0 });
 
   // Newest first from the server; shown oldest first.
-  const messages = data ? [...data.pages.flatMap((page) => page.messages)].reverse() : [];
+  const messages = data ? [...data.pages.flatMap((page) => page.items)].reverse() : [];
   const newest = messages.at(-1)?.id ?? null;
   const oldest = messages[0]?.id ?? null;
 
