@@ -5,6 +5,7 @@ import { useClinicTimeZone } from '../../api/appointments/clinic-time.ts';
 import { auditExportHref, useAuditEvents, type TAuditFilterValues } from '../../api/audit/audit-events.ts';
 import { useVerifyAuditChain } from '../../api/audit/verify-audit-chain.ts';
 import { ErrorState } from '../../components/error-state.tsx';
+import { LoadMore } from '../../components/load-more.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { buttonClass } from '../../components/ui/button-variants.ts';
 import { Card, CardContent } from '../../components/ui/card.tsx';
@@ -117,14 +118,7 @@ function AuditResults({ filters }: { filters: TAuditFilterValues }) {
         {rows.length} {rows.length === 1 ? 'event' : 'events'} shown{query.hasNextPage ? ', more below' : ''}
       </p>
       <Rows rows={rows} timeZone={timeZone} patientName={patientName} />
-      {query.hasNextPage && (
-        <div className="flex flex-col items-center gap-2">
-          {query.isFetchNextPageError && <p role="alert" className="text-sm text-red-700">Could not load more events.</p>}
-          <Button variant="outline" onClick={() => void query.fetchNextPage()} disabled={query.isFetchingNextPage}>
-            {query.isFetchingNextPage ? <><Spinner className="size-4" /> Loading more…</> : query.isFetchNextPageError ? 'Try again' : 'Load more'}
-          </Button>
-        </div>
-      )}
+      <LoadMore list={query} failedText="Could not load more events." />
     </div>
   );
 }

@@ -4,12 +4,12 @@ import { ROLE_LABELS, ROLES, ZRole } from '#domain/roles';
 import { USER_STATUS_LABELS, USER_STATUSES, ZUserStatus } from '#domain/users';
 import { useAdminUsers, type TUserFilters } from '../../api/users/users.ts';
 import { ErrorState } from '../../components/error-state.tsx';
-import { Button } from '../../components/ui/button.tsx';
+import { LoadMore } from '../../components/load-more.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { FilterSelect } from '../../components/ui/select.tsx';
-import { LoadingBlock, Spinner } from '../../components/ui/spinner.tsx';
+import { LoadingBlock } from '../../components/ui/spinner.tsx';
 import { UserRow } from './users-row.tsx';
 
 const ROLE_CHOICES = ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }));
@@ -69,14 +69,7 @@ function UsersResults({ filters, viewer }: { filters: TUserFilters; viewer: TCur
       <ul className="divide-y rounded-md border" data-testid="users-list">
         {rows.map((row) => <UserRow key={row.id} row={row} isSelf={row.id === viewer.id} />)}
       </ul>
-      {query.hasNextPage && (
-        <div className="flex flex-col items-center gap-2">
-          {query.isFetchNextPageError && <p role="alert" className="text-sm text-red-700">Could not load more users.</p>}
-          <Button variant="outline" onClick={() => void query.fetchNextPage()} disabled={query.isFetchingNextPage}>
-            {query.isFetchingNextPage ? <><Spinner className="size-4" /> Loading more…</> : query.isFetchNextPageError ? 'Try again' : 'Load more'}
-          </Button>
-        </div>
-      )}
+      <LoadMore list={query} failedText="Could not load more users." />
     </div>
   );
 }

@@ -4,8 +4,7 @@ import type { ReactNode } from 'react';
 import type { TCurrentUser } from '#domain/auth';
 import type { TAppointmentsPage } from '../../api/appointments/appointments.ts';
 import { ErrorState } from '../../components/error-state.tsx';
-import { Button } from '../../components/ui/button.tsx';
-import { Spinner } from '../../components/ui/spinner.tsx';
+import { LoadMore } from '../../components/load-more.tsx';
 import { AppointmentRow, AppointmentRowsSkeleton } from './appointment-row.tsx';
 
 /** A day's or a patient's appointments, a page at a time: skeleton rows, an error with a retry, the empty text, 'Load more'. */
@@ -20,7 +19,7 @@ export function AppointmentList({ query, user, timeZone, empty, errorTitle, load
   showDate?: boolean;
   compact?: boolean;
 }) {
-  const { data, isPending, isError, error, refetch, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = query;
+  const { data, isPending, isError, error, refetch, isFetchNextPageError } = query;
   if (isPending) return <AppointmentRowsSkeleton rows={skeletonRows} label={loadingLabel} />;
   if (isError && !isFetchNextPageError) return <ErrorState title={errorTitle} error={error} onRetry={() => void refetch()} />;
   const appointments = data.pages.flatMap((page) => page.items);
@@ -32,15 +31,7 @@ export function AppointmentList({ query, user, timeZone, empty, errorTitle, load
           <AppointmentRow key={appointment.id} appointment={appointment} user={user} timeZone={timeZone} showDate={showDate} compact={compact} />
         ))}
       </ul>
-      {hasNextPage && (
-        <div className="mt-4 flex flex-col items-center gap-2">
-          {isFetchNextPageError && <p role="alert" className="text-sm text-red-700">Could not load more appointments.</p>}
-          <Button variant="outline" size="sm" onClick={() => void fetchNextPage({ cancelRefetch: false })} disabled={isFetchingNextPage}>
-            {isFetchingNextPage && <Spinner className="size-4" />}
-            {isFetchNextPageError ? 'Try again' : 'Load more'}
-          </Button>
-        </div>
-      )}
+      <LoadMore list={query} failedText="Could not load more appointments." size="sm" className="mt-4" />
     </div>
   );
 }

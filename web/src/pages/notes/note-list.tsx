@@ -3,8 +3,7 @@ import type { ReactNode } from 'react';
 import type { TCurrentUser } from '#domain/auth';
 import { useNotes, type TNoteFilter } from '../../api/notes/notes.ts';
 import { ErrorState } from '../../components/error-state.tsx';
-import { Button } from '../../components/ui/button.tsx';
-import { Spinner } from '../../components/ui/spinner.tsx';
+import { LoadMore } from '../../components/load-more.tsx';
 import { NoteCard, NoteCardSkeleton, type TNoteCardActions } from './note-card.tsx';
 
 export const NOTE_SKELETON_CARDS = 3;
@@ -35,7 +34,8 @@ export function NoteList({ heading, ...list }: TNoteListProps) {
 }
 
 function NoteListBody({ filter, user, timeZone, actions, empty, errorTitle, loadingLabel }: Omit<TNoteListProps, 'heading'>) {
-  const { data, isPending, isError, error, refetch, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = useNotes(filter);
+  const query = useNotes(filter);
+  const { data, isPending, isError, error, refetch, isFetchNextPageError } = query;
 
   if (isPending) {
     return (
@@ -70,15 +70,7 @@ function NoteListBody({ filter, user, timeZone, actions, empty, errorTitle, load
       <ul className="space-y-3" data-testid="note-list">
         {notes.map((note) => <NoteCard key={note.id} note={note} user={user} timeZone={timeZone} actions={actions} />)}
       </ul>
-      {hasNextPage && (
-        <div className="mt-4 flex flex-col items-center gap-2">
-          {isFetchNextPageError && <p role="alert" className="text-sm text-red-700">Could not load more notes.</p>}
-          <Button variant="outline" size="sm" onClick={() => void fetchNextPage({ cancelRefetch: false })} disabled={isFetchingNextPage}>
-            {isFetchingNextPage && <Spinner className="size-4" />}
-            {isFetchNextPageError ? 'Try again' : 'Load more'}
-          </Button>
-        </div>
-      )}
+      <LoadMore list={query} failedText="Could not load more notes." size="sm" className="mt-4" />
     </div>
   );
 }

@@ -1,21 +1,17 @@
 import { UserSearch } from 'lucide-react';
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
 import type { TPatient } from '#domain/patients';
 import { patientCountText } from '../../api/patients/patient-count.ts';
 import { usePatients } from '../../api/patients/patients.ts';
 import { ErrorState } from '../../components/error-state.tsx';
-import { Button } from '../../components/ui/button.tsx';
+import { LoadMore } from '../../components/load-more.tsx';
 import { Card, CardContent } from '../../components/ui/card.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
-import { Spinner } from '../../components/ui/spinner.tsx';
-import { MAIN_CONTENT_ID } from '../../lib/main-content.ts';
 import { cn } from '../../lib/utils.ts';
 import { PatientCard, PatientCardSkeleton } from './patient-card.tsx';
 
 /** Spec section 9: six skeleton cards while loading. */
 export const PATIENT_SKELETON_CARDS = 6;
-/** Start loading the next page this far before the end of the list comes into view. */
-const PRELOAD_MARGIN = '600px';
 
 // grid-cols-1 (minmax(0, 1fr)), not the implicit auto column: a long email must truncate, not widen the card.
 const GRID = 'grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3';
@@ -25,7 +21,7 @@ export function PatientList({ search, onEdit, showAccessLog }: { search: string;
   // While a new term loads, the previous results stay on screen: texts must describe those.
   const shownSearch = useRef(search);
   if (!query.isPlaceholderData && query.isSuccess) shownSearch.current = search;
-  const { data, isPending, isError, error, refetch, isPlaceholderData, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = query;
+  const { data, isPending, isError, error, refetch, isPlaceholderData, isFetchNextPageError } = query;
 
   if (isPending) {
     return (
@@ -73,13 +69,7 @@ export function PatientList({ search, onEdit, showAccessLog }: { search: string;
         </ul>
       )}
 
-      {hasNextPage && !isPlaceholderData && (
-        <LoadMore
-          loading={isFetchingNextPage}
-          failed={isFetchNextPageError}
-          onLoadMore={() => void fetchNextPage({ cancelRefetch: false })}
-        />
-      )}
+      {!isPlaceholderData && <LoadMore list={query} failedText="Could not load more patients." autoLoad className="mt-6" testId="patients-load-more" />}
     </section>
   );
 }
@@ -95,55 +85,5 @@ function EmptyState({ searching }: { searching: boolean }) {
         </p>
       </CardContent>
     </Card>
-  );
-}
-
-/**
- * More results load as the end of the list scrolls into view; the button is there for when the
- * observer cannot fire (keyboard users, very tall screens, a failed page to retry).
- */
-function LoadMore({ loading, failed, onLoadMore }: { loading: boolean; failed: boolean; onLoadMore: () => void }) {
-  const sentinel = useRef<HTMLDivElement>(null);
-  const latest = useRef(onLoadMore);
-  latest.current = onLoadMore;
-
-  useEffect(() => {
-    const element = sentinel.current;
-    // After a failure, wait for the user rather than retrying in a loop.
-    if (!element || loading || failed || typeof IntersectionObserver === 'undefined') return;
-    // A new observer after each page reports at once whether the end is still in view, so a
-    // short page on a tall screen keeps loading until the screen is full.
-    // The list scrolls inside the layout's main area, not the window: the margin grows only the
-    // root, so the root must be that scroller for the end to count as near before it shows.
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) latest.current();
-      },
-      { root: element.closest(`#${MAIN_CONTENT_ID}`), rootMargin: PRELOAD_MARGIN },
-    );
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [loading, failed]);
-
-  return (
-    <div ref={sentinel} data-testid="patients-load-more" className="mt-6 flex flex-col items-center gap-2">
-      {loading ? (
-        <p role="status" className="flex items-center gap-2 text-sm text-slate-600">
-          <Spinner className="size-4" />
-          Loading more…
-        </p>
-      ) : (
-        <>
-          {failed && (
-            <p role="alert" className="text-sm text-red-700">
-              Could not load more patients.
-            </p>
-          )}
-          <Button variant="outline" onClick={onLoadMore}>
-            {failed ? 'Try again' : 'Load more'}
-          </Button>
-        </>
-      )}
-    </div>
   );
 }

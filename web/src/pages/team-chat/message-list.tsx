@@ -5,9 +5,8 @@ import type { TChatMember } from '#domain/chat';
 import { useClinicTimeZone } from '../../api/appointments/clinic-time.ts';
 import { useChatMessages } from '../../api/chat/messages.ts';
 import { ErrorState } from '../../components/error-state.tsx';
-import { Button } from '../../components/ui/button.tsx';
+import { LoadMore } from '../../components/load-more.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
-import { Spinner } from '../../components/ui/spinner.tsx';
 import { MessageItem } from './message-item.tsx';
 
 /** How near the top (px) scrolling starts reading older messages. */
@@ -18,7 +17,8 @@ const LOAD_OLDER_WITHIN_PX = 80;
  * page before when scrolled up to the oldest shown (the place stays where it was).
  */
 export function MessageList({ user, roomId, members }: { user: TCurrentUser; roomId: string; members: TChatMember[] }) {
-  const { data, isPending, isError, error, refetch, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = useChatMessages(roomId);
+  const query = useChatMessages(roomId);
+  const { data, isPending, isError, error, refetch, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = query;
   const { timeZone } = useClinicTimeZone();
   const scroller = useRef<HTMLDivElement>(null);
   const shown = useRef<{ newest: string | null; oldest: string | null; height: number }>({ newest: null, oldest: null, height: 0 });
@@ -77,15 +77,7 @@ export function MessageList({ user, roomId, members }: { user: TCurrentUser; roo
   } else {
     body = (
       <>
-        {hasNextPage && (
-          <div className="flex flex-col items-center gap-1 pt-3">
-            {isFetchNextPageError && <p role="alert" className="text-sm text-red-700">Could not load older messages.</p>}
-            <Button variant="ghost" size="sm" onClick={loadOlder} disabled={isFetchingNextPage}>
-              {isFetchingNextPage && <Spinner className="size-4" />}
-              {isFetchNextPageError ? 'Try again' : 'Load older messages'}
-            </Button>
-          </div>
-        )}
+        <LoadMore list={query} failedText="Could not load older messages." label="Load older messages" onLoadMore={loadOlder} variant="ghost" size="sm" className="gap-1 pt-3" />
         <ol className="space-y-1 p-2 md:p-3" data-testid="message-list">
           {messages.map((message) => <MessageItem key={message.id} message={message} user={user} roomId={roomId} members={members} timeZone={timeZone} />)}
         </ol>
