@@ -1,6 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { TServerMessage } from '#domain/live-events';
-import { chatMembersKey, invalidateAllChat, invalidateChatRoom, invalidateChatRooms } from '../api/chat/rooms.ts';
+import { invalidateChatMembers } from '../api/chat/chat-members.ts';
+import { invalidateChatRoom } from '../api/chat/messages.ts';
+import { invalidateAllChat, invalidateChatRooms } from '../api/chat/rooms.ts';
 import { invalidateDashboardStats } from '../api/dashboard/dashboard-stats.ts';
 import { invalidateNotifications } from '../api/notifications/notifications.ts';
 import { toast } from '../lib/toast.ts';
@@ -35,7 +37,7 @@ type TLiveRoomChange = Extract<TServerMessage, { type: 'room_changed' }>;
 /** A room's members changed: the room list (counts, rooms joined or left) and its member list. */
 export function onLiveRoomChanged(client: QueryClient, message: TLiveRoomChange): void {
   void invalidateChatRooms(client);
-  void client.invalidateQueries({ queryKey: chatMembersKey(message.roomId) });
+  void invalidateChatMembers(client, message.roomId);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { useAddChatMember, useChatStaff } from '../../api/chat/rooms.ts';
+import { useAddChatMember } from '../../api/chat/add-chat-member.ts';
+import { useChatStaff } from '../../api/chat/chat-staff.ts';
 import { ErrorState } from '../../components/error-state.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';

@@ -2,7 +2,7 @@ import { Send } from 'lucide-react';
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { TCurrentUser } from '#domain/auth';
 import { MAX_CHAT_ATTACHMENTS, type TChatMember } from '#domain/chat';
-import { usePostChatMessage } from '../../api/chat/messages.ts';
+import { usePostChatMessage } from '../../api/chat/post-chat-message.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { FileUpload } from '../../components/upload/file-upload.tsx';

@@ -4,7 +4,9 @@ import {
 import { memo, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { TCurrentUser } from '#domain/auth';
 import type { TChatMember, TChatMessage, TChatMessageType } from '#domain/chat';
-import { useDeleteChatMessage, useEditChatMessage, useToggleChatReaction } from '../../api/chat/messages.ts';
+import { useDeleteChatMessage } from '../../api/chat/delete-chat-message.ts';
+import { useEditChatMessage } from '../../api/chat/edit-chat-message.ts';
+import { useToggleChatReaction } from '../../api/chat/toggle-chat-reaction.ts';
 import { formatDayTime } from '../../components/appointments/appointment-time.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Popover, PopoverClose, PopoverContent, PopoverTrigger } from '../../components/ui/popover.tsx';
