@@ -2,7 +2,7 @@ import { UserPlus } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { DEFAULT_ROLE, ROLE_LABELS, ROLES, type TRole } from '#domain/roles';
 import { ZInvite, type TInviteResult } from '#domain/users';
-import { useInviteUser } from '../../api/users/users.ts';
+import { useInviteUser } from '../../api/users/invite-user.ts';
 import { SELECT_CLASS } from '../../components/ui/select.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';

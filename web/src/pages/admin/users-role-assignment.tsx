@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { ROLE_DESCRIPTIONS, ROLE_LABELS, ROLES, ZRole } from '#domain/roles';
-import { useAssignRole } from '../../api/users/users.ts';
+import { useAssignRole } from '../../api/users/assign-role.ts';
 import { SELECT_CLASS } from '../../components/ui/select.tsx';
 import { RoleBadge } from '../../components/layout/role-badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
