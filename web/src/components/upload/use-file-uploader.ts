@@ -4,7 +4,8 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { FILE_TYPES, MAX_UPLOAD_BYTES, MULTIPART_THRESHOLD_BYTES, ALLOWED_TYPES, type TObjectPurpose } from '#domain/files';
 import { describeApiError } from '../../lib/api-errors.ts';
 import { toast } from '../../lib/toast.ts';
-import { confirmUpload, requestUploadUrl, type TAttachment } from '../../api/files/uploads.ts';
+import { confirmUpload, type TAttachment } from '../../api/files/confirm-upload.ts';
+import { requestUploadUrl } from '../../api/files/upload-url.ts';
 
 export type TUploadStatus = 'uploading' | 'processing' | 'done' | 'failed';
 
