@@ -1,9 +1,6 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useMemo, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useMemo } from 'react';
 import type { TCurrentUser } from '#domain/auth';
 import { formatClinicTime } from '#domain/clinic-time';
-import type { TFieldError } from '#domain/errors';
 import {
   CLINIC_NAME_MAX, SESSION_IDLE_MINUTES_MAX, SESSION_IDLE_MINUTES_MIN, timeZoneNames, ZUpdateClinicSettings,
   type TClinicSettings, type TUpdateClinicSettings, type TUpdateClinicSettingsInput,
@@ -16,9 +13,8 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { FormField, type TFieldControlProps } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { LoadingBlock, Spinner } from '../../components/ui/spinner.tsx';
-import { placeFieldErrors } from '../../lib/form-errors.ts';
-import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { toast } from '../../lib/toast.ts';
+import { useAppForm } from '../../lib/use-app-form.ts';
 
 const FIELDS = ['clinicName', 'timeZone', 'sessionIdleMinutes'] as const;
 const ZONES_LIST_ID = 'settings-time-zones';
@@ -42,12 +38,15 @@ const withHint = (control: TFieldControlProps, hintId: string): TFieldControlPro
 
 function SettingsForm({ settings }: { settings: TClinicSettings }) {
   const save = useUpdateClinicSettings();
-  const [formError, setFormError] = useState<TFieldError[]>([]);
-  const form = useForm<TUpdateClinicSettingsInput, unknown, TUpdateClinicSettings>({
-    resolver: zodResolver(ZUpdateClinicSettings),
+  // Every setting is sent on each save: the PUT replaces them (what is left unsaved takes its default).
+  const form = useAppForm<TUpdateClinicSettingsInput, TUpdateClinicSettings>({
+    schema: ZUpdateClinicSettings,
     defaultValues: valuesOf(settings),
+    fields: FIELDS,
   });
-  const { register, handleSubmit, reset, formState: { errors } } = form;
+  const { register, onSubmit: submitWith, reset, formState: { errors } } = form;
+  // Field errors of fields this form does not have; the toast says the rest.
+  const unplaced = form.formError?.fieldErrors ?? [];
   // The browser's list, with the zone in force first if the browser does not list it.
   const zones = useMemo(() => {
     const listed = timeZoneNames();
@@ -55,17 +54,13 @@ function SettingsForm({ settings }: { settings: TClinicSettings }) {
   }, [settings.timeZone]);
   const { defaults } = settings;
 
-  const onSubmit = handleSubmit((values) => {
-    setFormError([]);
+  const onSubmit = submitWith((values) => {
     save.mutate(values, {
       onSuccess: (saved) => {
         reset(valuesOf(saved));
         toast({ title: 'Settings saved', description: 'Every user sees them from their next request.', variant: 'success' });
       },
-      onError: (error) => {
-        const described = reportMutationError(error, 'Failed to save the settings');
-        if (described) setFormError(placeFieldErrors(form, described.fieldErrors, FIELDS));
-      },
+      onError: (error) => void form.failed(error, 'Failed to save the settings'),
     });
   });
 
@@ -143,9 +138,9 @@ function SettingsForm({ settings }: { settings: TClinicSettings }) {
             </p>
           </fieldset>
 
-          {formError.length > 0 && (
+          {unplaced.length > 0 && (
             <ul role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
-              {formError.map((e) => <li key={`${e.path}${e.message}`}>{e.message}</li>)}
+              {unplaced.map((e) => <li key={`${e.path}${e.message}`}>{e.message}</li>)}
             </ul>
           )}
         </CardContent>

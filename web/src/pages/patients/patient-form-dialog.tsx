@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import type { TPatient } from '#domain/patients';
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
+import { FormDialog } from '../../components/ui/form-dialog.tsx';
 import { LoadingBlock } from '../../components/ui/spinner.tsx';
 import { fullName } from '../../lib/patient-format.ts';
 
@@ -14,26 +14,19 @@ export type TPatientDialogState = { mode: 'create' } | { mode: 'edit'; patient: 
 export function PatientFormDialog({ state, canDeactivate, onClose }: { state: TPatientDialogState; canDeactivate: boolean; onClose: () => void }) {
   const patient = state?.mode === 'edit' ? state.patient : null;
   return (
-    <Dialog open={state !== null} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent
-        className="max-w-2xl"
-        data-testid="patient-dialog"
-        // A stray click beside a long form must not throw away what was typed; Escape, the
-        // close button and 'Cancel' still close it.
-        onInteractOutside={(event) => event.preventDefault()}
-      >
-        <DialogHeader className="pr-6">
-          <DialogTitle>{patient ? 'Edit Patient' : 'Add New Patient'}</DialogTitle>
-          <DialogDescription>
-            {patient ? `Editing ${fullName(patient)}. ` : ''}Fields marked * are required.
-          </DialogDescription>
-        </DialogHeader>
-        {state && (
-          <Suspense fallback={<LoadingBlock />}>
-            <PatientForm key={patient?.id ?? 'new'} patient={patient} canDeactivate={canDeactivate} onDone={onClose} />
-          </Suspense>
-        )}
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={state !== null}
+      onClose={onClose}
+      className="max-w-2xl"
+      testId="patient-dialog"
+      title={patient ? 'Edit Patient' : 'Add New Patient'}
+      description={<>{patient ? `Editing ${fullName(patient)}. ` : ''}Fields marked * are required.</>}
+    >
+      {state && (
+        <Suspense fallback={<LoadingBlock />}>
+          <PatientForm key={patient?.id ?? 'new'} patient={patient} canDeactivate={canDeactivate} onDone={onClose} />
+        </Suspense>
+      )}
+    </FormDialog>
   );
 }

@@ -1,8 +1,6 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { CircleExclamationPoint, RefreshCw } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { useForm, type UseFormRegister, type FieldError } from 'react-hook-form';
+import type { UseFormRegister, FieldError } from 'react-hook-form';
 import { format } from 'date-fns';
 import { ZPatientFields, type TDuplicatePatients, type TPatient, type TPatientFieldsInput } from '#domain/patients';
 import type { z } from 'zod';
@@ -10,16 +8,19 @@ import { possibleDuplicates, useCreatePatient } from '../../api/patients/create-
 import { reloadPatient } from '../../api/patients/patient.ts';
 import { invalidatePatients } from '../../api/patients/patients.ts';
 import { isStaleEdit, useUpdatePatient } from '../../api/patients/update-patient.ts';
+import { FormErrorAlert } from '../../components/form-error-alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { DialogClose, DialogFooter } from '../../components/ui/dialog.tsx';
+import { DialogClose } from '../../components/ui/dialog.tsx';
+import { StickyDialogFooter } from '../../components/ui/form-dialog.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
+import { StaleBanner } from '../../components/ui/stale-banner.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
-import { describeApiError, isUnauthorizedError, type TDisplayError } from '../../lib/api-errors.ts';
-import { placeFieldErrors } from '../../lib/form-errors.ts';
+import { describeApiError, isUnauthorizedError } from '../../lib/api-errors.ts';
 import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { toast } from '../../lib/toast.ts';
+import { useAppForm } from '../../lib/use-app-form.ts';
 import { cn } from '../../lib/utils.ts';
 import { DeactivatePatient } from './deactivate-patient.tsx';
 import { DuplicateWarning } from './duplicate-warning.tsx';
@@ -29,15 +30,6 @@ import {
 } from './patient-form-fields.ts';
 
 type TPatientFields = z.output<typeof ZPatientFields>;
-
-/** The fields that differ from the record: only those are sent (spec section 7, PUT). */
-function changedFields(values: TPatientFields, patient: TPatient): Partial<TPatientFields> {
-  const changes: Partial<Record<TPatientFieldName, string | null>> = {};
-  for (const name of PATIENT_FIELD_NAMES) {
-    if (values[name] !== patient[name]) changes[name] = values[name];
-  }
-  return changes as Partial<TPatientFields>;
-}
 
 const DUPLICATE_KEYS: readonly string[] = ['firstName', 'lastName', 'dateOfBirth'] satisfies TPatientFieldName[];
 
@@ -58,7 +50,6 @@ export function PatientForm({ patient: initialPatient, canDeactivate, onDone }: 
   // The record being edited; replaced when the user reloads it after someone else's change.
   const [patient, setPatient] = useState(initialPatient);
   const [duplicates, setDuplicates] = useState<TDuplicatePatients['duplicates'] | null>(null);
-  const [formError, setFormError] = useState<TDisplayError | null>(null);
   const [staleMessage, setStaleMessage] = useState<string | null>(null);
   const [reloading, setReloading] = useState(false);
   const create = useCreatePatient();
@@ -66,11 +57,12 @@ export function PatientForm({ patient: initialPatient, canDeactivate, onDone }: 
   const saving = create.isPending || update.isPending;
   const editing = patient !== null;
 
-  const form = useForm<TPatientFieldsInput, unknown, TPatientFields>({
-    resolver: zodResolver(ZPatientFields),
+  const form = useAppForm<TPatientFieldsInput, TPatientFields>({
+    schema: ZPatientFields,
     defaultValues: toFormValues(initialPatient),
+    fields: PATIENT_FIELD_NAMES,
   });
-  const { register, handleSubmit, reset, watch, formState } = form;
+  const { register, onSubmit: submitWith, reset, watch, formState, failed } = form;
 
   // A warning about people with this name and birth date no longer applies once those change.
   useEffect(() => {
@@ -80,17 +72,7 @@ export function PatientForm({ patient: initialPatient, canDeactivate, onDone }: 
     return () => subscription.unsubscribe();
   }, [watch]);
 
-  const failed = (error: unknown, description: string) => {
-    const described = reportMutationError(error, description);
-    if (!described) return;
-    // Errors on the form's own fields show under them; only the rest need the summary box.
-    const unplaced = placeFieldErrors(form, described.fieldErrors, PATIENT_FIELD_NAMES);
-    const allPlaced = described.fieldErrors.length > 0 && unplaced.length === 0;
-    setFormError(allPlaced ? null : { ...described, fieldErrors: unplaced });
-  };
-
   const submitCreate = (values: TPatientFields, confirmDuplicate: boolean) => {
-    setFormError(null);
     create.mutate(confirmDuplicate ? { ...values, confirmDuplicate: true } : values, {
       onSuccess: () => {
         toast({ title: 'Patient created successfully', variant: 'success' });
@@ -106,8 +88,8 @@ export function PatientForm({ patient: initialPatient, canDeactivate, onDone }: 
   };
 
   const submitUpdate = (values: TPatientFields, record: TPatient) => {
-    setFormError(null);
-    const changes = changedFields(values, record);
+    // Only the fields the user changed, and of those only what differs from the record (spec section 7, PUT).
+    const changes = form.changedValues(values, record);
     if (Object.keys(changes).length === 0) {
       toast({ title: 'No changes to save' });
       onDone();
@@ -132,8 +114,8 @@ export function PatientForm({ patient: initialPatient, canDeactivate, onDone }: 
     );
   };
 
-  const onSubmit = handleSubmit((values) => (patient ? submitUpdate(values, patient) : submitCreate(values, false)));
-  const onCreateAnyway = handleSubmit((values) => submitCreate(values, true));
+  const onSubmit = submitWith((values) => (patient ? submitUpdate(values, patient) : submitCreate(values, false)));
+  const onCreateAnyway = submitWith((values) => submitCreate(values, true));
 
   const reload = async () => {
     if (!patient) return;
@@ -143,10 +125,10 @@ export function PatientForm({ patient: initialPatient, canDeactivate, onDone }: 
       setPatient(fresh);
       reset(toFormValues(fresh));
       setStaleMessage(null);
-      setFormError(null);
+      form.setFormError(null);
       void invalidatePatients(queryClient);
     } catch (error) {
-      if (!isUnauthorizedError(error)) setFormError(describeApiError(error));
+      if (!isUnauthorizedError(error)) form.setFormError(describeApiError(error));
     } finally {
       setReloading(false);
     }
@@ -166,16 +148,10 @@ export function PatientForm({ patient: initialPatient, canDeactivate, onDone }: 
       ))}
 
       {staleMessage && patient && (
-        <div role="alert" data-testid="patient-stale" className="flex flex-col gap-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm sm:flex-row sm:items-center">
-          <p className="flex-1 text-amber-900">{staleMessage}</p>
-          <Button variant="outline" size="sm" onClick={() => void reload()} disabled={reloading}>
-            {reloading ? <Spinner className="size-4" /> : <RefreshCw aria-hidden="true" />}
-            Reload patient
-          </Button>
-        </div>
+        <StaleBanner message={staleMessage} reloadLabel="Reload patient" reloading={reloading} onReload={() => void reload()} testId="patient-stale" />
       )}
 
-      {formError && <FormError error={formError} />}
+      {form.formError && <FormErrorAlert error={form.formError} testId="patient-form-error" />}
 
       {duplicates && !editing && (
         <DuplicateWarning
@@ -192,8 +168,7 @@ export function PatientForm({ patient: initialPatient, canDeactivate, onDone }: 
         <DeactivatePatient patient={patient} disabled={saving} onDone={onDone} onStale={setStaleMessage} />
       )}
 
-      {/* Kept in view at the foot of the scrolling dialog, so saving never needs a scroll. */}
-      <DialogFooter className="sticky -bottom-6 z-10 -mx-6 -mb-6 flex-row justify-end border-t bg-background px-6 py-4">
+      <StickyDialogFooter>
         <DialogClose asChild>
           <Button variant="outline">Cancel</Button>
         </DialogClose>
@@ -201,7 +176,7 @@ export function PatientForm({ patient: initialPatient, canDeactivate, onDone }: 
           {saving && <Spinner className="size-4 text-white" />}
           {saving ? 'Saving...' : editing ? 'Update Patient' : 'Create Patient'}
         </Button>
-      </DialogFooter>
+      </StickyDialogFooter>
     </form>
   );
 }
@@ -224,26 +199,5 @@ function PatientField({ field, register, error }: { field: TPatientFieldSpec; re
         return <Input type={field.type ?? 'text'} {...common} />;
       }}
     </FormField>
-  );
-}
-
-function FormError({ error }: { error: TDisplayError }) {
-  return (
-    <div role="alert" data-testid="patient-form-error" className="flex gap-3 rounded-md border border-red-200 bg-red-50 p-3 text-sm">
-      <CircleExclamationPoint className="mt-0.5 size-4 shrink-0 text-red-700" aria-hidden="true" />
-      <div>
-        <p className="font-semibold text-red-900">{error.code === 'auth.forbidden' ? 'Not allowed' : 'Could not save'}</p>
-        <p className="text-red-800">{error.message}</p>
-        {error.fieldErrors.length > 0 && (
-          <ul className="mt-1 list-disc pl-4 text-red-800">
-            {error.fieldErrors.map((fieldError) => (
-              <li key={`${fieldError.path}:${fieldError.message}`}>
-                {fieldError.path}: {fieldError.message}
-              </li>
-            ))}
-          </ul>
-        )}
-      </div>
-    </div>
   );
 }

@@ -1,14 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { CircleExclamationPoint, Info } from 'lucide-react';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Controller, useForm, type Path } from 'react-hook-form';
+import { Controller, type Path } from 'react-hook-form';
 import { useLocation } from 'wouter';
 import {
   APPOINTMENT_DURATIONS, APPOINTMENT_LIMITS, APPOINTMENT_TYPES, DEFAULT_APPOINTMENT_DURATION, type TAppointmentConflict,
   type TCreateAppointmentInput,
 } from '#domain/appointments';
 import type { TCurrentUser } from '#domain/auth';
-import type { TFieldError } from '#domain/errors';
 import { conflictsOfError, useConflicts, type TConflictQuestion } from '../../api/appointments/conflicts.ts';
 import { useCreateAppointment } from '../../api/appointments/create-appointment.ts';
 import { patientQueryOptions } from '../../api/patients/patient.ts';
@@ -25,9 +24,9 @@ import { Input } from '../../components/ui/input.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { useDebouncedValue } from '../../hooks/use-debounced-value.ts';
-import type { TDisplayError } from '../../lib/api-errors.ts';
-import { placeFieldErrors } from '../../lib/form-errors.ts';
+import type { TServerPaths } from '../../lib/form-errors.ts';
 import { toast } from '../../lib/toast.ts';
+import { useAppForm } from '../../lib/use-app-form.ts';
 
 /** Spec section 5: the message when patient, date or time is missing. */
 export const REQUIRED_MESSAGE = 'Please fill in all required fields';
@@ -51,8 +50,7 @@ const FIELD_NAMES: Path<TScheduleValues>[] = [
   'patient', 'date', 'time', 'duration', 'appointmentType', 'roomNumber', 'assignedNurseId', 'assignedScribeId', 'reason', 'notes',
 ];
 /** The server names the payload's fields; the form shows them under its own. */
-const FIELD_OF_PATH: Record<string, Path<TScheduleValues>> = { patientId: 'patient', appointmentDate: 'date' };
-const toFormPaths = (errors: TFieldError[]): TFieldError[] => errors.map((e) => ({ ...e, path: FIELD_OF_PATH[e.path] ?? e.path }));
+const FIELD_OF_PATH: TServerPaths<TScheduleValues> = { patientId: 'patient', appointmentDate: 'date' };
 
 const blankToNull = (value: string) => value.trim() || null;
 
@@ -67,16 +65,18 @@ export function ScheduleForm({ user, timeZone, initialPatientId }: { user: TCurr
   const create = useCreateAppointment();
   const [missing, setMissing] = useState(false);
   const [refused, setRefused] = useState<TAppointmentConflict[] | null>(null);
-  const [formError, setFormError] = useState<TDisplayError | null>(null);
   const today = clinicToday(timeZone);
 
-  const form = useForm<TScheduleValues>({
+  // No schema: the fields' own rules (patient, date and time required) say what is missing.
+  const form = useAppForm<TScheduleValues>({
     defaultValues: {
       patient: null, date: '', time: '', duration: String(DEFAULT_APPOINTMENT_DURATION), appointmentType: '', roomNumber: '',
       assignedNurseId: '', assignedScribeId: '', reason: '', notes: '',
     },
+    fields: FIELD_NAMES,
+    serverPaths: FIELD_OF_PATH,
   });
-  const { register, control, handleSubmit, watch, setValue, getValues, formState: { errors } } = form;
+  const { register, control, onSubmit, watch, setValue, getValues, formState: { errors }, formError } = form;
 
   // Reached from a patient's appointments: that patient, once read, is chosen.
   const preset = useQuery({ ...patientQueryOptions(initialPatientId ?? ''), enabled: initialPatientId !== null });
@@ -104,7 +104,6 @@ export function ScheduleForm({ user, timeZone, initialPatientId }: { user: TCurr
   const settled = asked === question && !conflicts.isFetching;
 
   const onValid = (values: TScheduleValues) => {
-    setFormError(null);
     setRefused(null);
     const payload: TCreateAppointmentInput & { providerId: string; status: string } = {
       patientId: values.patient!.id,
@@ -128,10 +127,8 @@ export function ScheduleForm({ user, timeZone, initialPatientId }: { user: TCurr
         const described = reportMutationError(error, 'Failed to schedule appointment', { withReason: true });
         if (!described) return;
         const clashes = conflictsOfError(error);
-        if (clashes) return setRefused(clashes);
-        const unplaced = placeFieldErrors(form, toFormPaths(described.fieldErrors), FIELD_NAMES);
-        const allPlaced = described.fieldErrors.length > 0 && unplaced.length === 0;
-        setFormError(allPlaced ? null : { ...described, fieldErrors: unplaced });
+        if (clashes) setRefused(clashes);
+        else form.showServerError(described);
       },
     });
   };
@@ -142,7 +139,7 @@ export function ScheduleForm({ user, timeZone, initialPatientId }: { user: TCurr
 
   const saving = create.isPending;
   return (
-    <form onSubmit={handleSubmit(onValid, onInvalid)} noValidate autoComplete="off" aria-label="New appointment" className="space-y-6">
+    <form onSubmit={onSubmit(onValid, onInvalid)} noValidate autoComplete="off" aria-label="New appointment" className="space-y-6">
       <Section title="Patient Information">
         <FormField id="schedule-patient" label="Patient" required error={errors.patient?.message} testId="patient">
           {(fieldControl) => (

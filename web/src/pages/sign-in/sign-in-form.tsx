@@ -1,6 +1,4 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import type { Ref } from 'react';
-import { useForm, type UseFormReturn } from 'react-hook-form';
 import { useLocation } from 'wouter';
 import { ZLogin, type TLogin } from '#domain/auth';
 import { useSignIn } from '../../api/auth/sign-in.ts';
@@ -9,15 +7,15 @@ import { Input } from '../../components/ui/input.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { describeApiError } from '../../lib/api-errors.ts';
-import { placeFieldErrors } from '../../lib/form-errors.ts';
+import { useAppForm, type TAppForm } from '../../lib/use-app-form.ts';
 import { SignInError } from './sign-in-error.tsx';
 
-export type TSignInForm = UseFormReturn<TLogin>;
+export type TSignInForm = TAppForm<TLogin>;
 
 const SIGN_IN_FIELDS = ['email', 'password'] as const;
 
 export function useSignInForm(): TSignInForm {
-  return useForm<TLogin>({ resolver: zodResolver(ZLogin), defaultValues: { email: '', password: '' } });
+  return useAppForm<TLogin>({ schema: ZLogin, defaultValues: { email: '', password: '' }, fields: SIGN_IN_FIELDS });
 }
 
 export function SignInForm({ form, submitRef }: { form: TSignInForm; submitRef: Ref<HTMLButtonElement> }) {
@@ -29,8 +27,9 @@ export function SignInForm({ form, submitRef }: { form: TSignInForm; submitRef: 
   const onSubmit = handleSubmit((values) =>
     signIn.mutate(values, {
       onSuccess: () => navigate('/', { replace: true }),
-      // The alert above the form says what happened; a 400 also names the fields at fault.
-      onError: (failure) => void placeFieldErrors(form, describeApiError(failure).fieldErrors, SIGN_IN_FIELDS),
+      // The alert above the form says what happened (the form's own alert stays unused); a 400
+      // also names the fields at fault.
+      onError: (failure) => form.showServerError(describeApiError(failure)),
     }),
   );
 
