@@ -1,7 +1,6 @@
 import { keepPreviousData, queryOptions, useInfiniteQuery, useQueries, type QueryClient } from '@tanstack/react-query';
 import type { TNote, TNoteStatus } from '#domain/notes';
 import type { TPage } from '#domain/paging';
-import { fetchQueryKey } from '../../lib/api-request.ts';
 import { fetchPage, pagedQueryOptions } from '../../lib/paged-query.ts';
 
 /** Every note read (lists, counts, single notes, histories) starts with this segment. */
@@ -49,18 +48,6 @@ export function useNoteStatusCounts(statuses: readonly TNoteStatus[], patientId:
       placeholderData: keepPreviousData,
     })),
   });
-}
-
-const noteKey = (id: string) => [...notesRootKey, id] as const;
-
-/** GET /api/notes/:id: one note in the user's scope (404 otherwise). */
-export function fetchNote(id: string): Promise<TNote> {
-  return fetchQueryKey<TNote>(noteKey(id));
-}
-
-/** Reads one note afresh, whatever is cached (after someone else changed it). */
-export function reloadNote(client: QueryClient, id: string): Promise<TNote> {
-  return client.fetchQuery({ queryKey: noteKey(id), queryFn: () => fetchNote(id), staleTime: 0 });
 }
 
 /** After any note write: every list, count, note and history is read again. */

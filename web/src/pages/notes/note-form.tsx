@@ -7,7 +7,8 @@ import {
   type TNote, type TNoteAttachment, type TNoteStatus, type TUpdateNote,
 } from '#domain/notes';
 import { useCreateNote } from '../../api/notes/create-note.ts';
-import { invalidateNotes, reloadNote } from '../../api/notes/notes.ts';
+import { reloadNote } from '../../api/notes/note.ts';
+import { invalidateNotes } from '../../api/notes/notes.ts';
 import { isStaleNote, useUpdateNote } from '../../api/notes/update-note.ts';
 import { patientQueryOptions } from '../../api/patients/patient.ts';
 import { SELECT_CLASS } from '../../components/ui/select.tsx';
