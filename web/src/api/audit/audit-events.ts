@@ -1,7 +1,6 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import type { TAuditFilters, TAuditRow } from '#domain/audit';
 import type { TPage } from '#domain/paging';
-import { queryKeyToUrl } from '../../lib/api-request.ts';
 import { fetchPage, pagedQueryOptions } from '../../lib/paged-query.ts';
 
 /** Rows per request: a screenful and a half on a wide screen. */
@@ -28,9 +27,4 @@ export function auditEventsQueryOptions(filters: TAuditFilterValues) {
 
 export function useAuditEvents(filters: TAuditFilterValues) {
   return useInfiniteQuery(auditEventsQueryOptions(filters));
-}
-
-/** GET /api/admin/audit/export.csv with the same filters: a plain link, so the browser downloads the stream. */
-export function auditExportHref(filters: TAuditFilterValues): string {
-  return queryKeyToUrl(['/api/admin/audit/export.csv', { ...filters }]);
 }
