@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import type { TCurrentUser } from '#domain/auth';
 import type { TNote } from '#domain/notes';
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
+import { FormDialog } from '../../components/ui/form-dialog.tsx';
 import { LoadingBlock } from '../../components/ui/spinner.tsx';
 import { notePatientShown } from './note-format.ts';
 
@@ -16,37 +16,25 @@ export type TNoteDialogState = { mode: 'create'; patientId?: string | undefined 
 export function NoteFormDialog({ state, user, onClose }: { state: TNoteDialogState; user: TCurrentUser; onClose: () => void }) {
   const note = state?.mode === 'edit' ? state.note : null;
   return (
-    <Dialog open={state !== null} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent
-        className="max-w-2xl"
-        data-testid="note-dialog"
-        // A stray click beside the form must not throw away what was typed; Escape, the close
-        // button and 'Cancel' still close it.
-        onInteractOutside={(event) => event.preventDefault()}
-        // Escape in the patient search closes its list of matches, not the whole form.
-        onEscapeKeyDown={(event) => {
-          const target = event.target instanceof HTMLElement ? event.target : null;
-          if (target?.getAttribute('role') === 'combobox' && target.getAttribute('aria-expanded') === 'true') event.preventDefault();
-        }}
-      >
-        <DialogHeader className="pr-6">
-          <DialogTitle>{note ? 'Edit Note' : 'Create New Note'}</DialogTitle>
-          <DialogDescription>
-            {note ? `${note.noteType} for ${notePatientShown(note)}. ` : ''}Fields marked * are required.
-          </DialogDescription>
-        </DialogHeader>
-        {state && (
-          <Suspense fallback={<LoadingBlock />}>
-            <NoteForm
-              key={note?.id ?? 'new'}
-              user={user}
-              note={note}
-              patientId={state.mode === 'create' ? state.patientId : undefined}
-              onDone={onClose}
-            />
-          </Suspense>
-        )}
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={state !== null}
+      onClose={onClose}
+      className="max-w-2xl"
+      testId="note-dialog"
+      title={note ? 'Edit Note' : 'Create New Note'}
+      description={<>{note ? `${note.noteType} for ${notePatientShown(note)}. ` : ''}Fields marked * are required.</>}
+    >
+      {state && (
+        <Suspense fallback={<LoadingBlock />}>
+          <NoteForm
+            key={note?.id ?? 'new'}
+            user={user}
+            note={note}
+            patientId={state.mode === 'create' ? state.patientId : undefined}
+            onDone={onClose}
+          />
+        </Suspense>
+      )}
+    </FormDialog>
   );
 }
