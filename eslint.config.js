@@ -27,6 +27,19 @@ export default tseslint.config(
   // The web and the server never import each other.
   forbid(['web/**'], ['**/server/**'], 'the web never imports the server'),
   forbid(['server/**'], ['**/web/**', '**/tests/**', '**/e2e/**'], 'the server imports neither the web nor the tests'),
+  // An allowed read's audit row is written by the scoped reader alone, with the caller's scope.
+  {
+    files: ['server/**'],
+    ignores: ['server/scope/reader.ts', 'server/audit/audit-writer.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['**/web/**', '**/tests/**', '**/e2e/**'], message: 'the server imports neither the web nor the tests' },
+          { group: ['**/audit/audit-writer*'], importNames: ['writeAuditRows', 'auditColumns'], message: 'a read is audited by the scoped reader (server/scope/reader.ts): declare it with readOf' },
+        ],
+      }],
+    },
+  },
   // Inside the web: lib is the bottom; components are generic; a page does not import another.
   forbid(['web/src/lib/**'], ['**/api/**', '**/components/**', '**/pages/**', '**/screens*'], 'web/src/lib is the bottom layer: it imports no api, component or page'),
   forbid(['web/src/components/**'], ['**/pages/**', '**/screens*'], 'components do not import pages'),

@@ -21,27 +21,46 @@ export const ZAuditOutcome = z.enum(AUDIT_OUTCOMES);
 export type TAuditOutcome = z.infer<typeof ZAuditOutcome>;
 
 /**
- * Every action the audit trail records, in one closed list: a misspelt action is a type error,
- * not a row nobody finds, and the viewer can offer them all. Reads of patient data end in
- * `.read`, `.list` or `.history`; refusals are recorded under the action of the route refused.
+ * Reads: requests that show recorded data without changing it. An allowed read is recorded by
+ * the server's scoped reader alone (server/scope/reader.ts), which also applies the caller's
+ * record scope, so no read of patient data can forget either.
  */
-export const AUDIT_ACTIONS = [
-  'patient.create', 'patient.update', 'patient.deactivate', 'patient.reactivate', 'patient.read', 'patient.list',
-  'appointment.create', 'appointment.update', 'appointment.reschedule', 'appointment.read', 'appointment.list', 'appointment.conflicts', 'appointment.check_missing_notes',
-  'note.create', 'note.update', 'note.amend', 'note.read', 'note.list', 'note.history',
-  'chat.room.create', 'chat.room.read', 'chat.rooms.read', 'chat.members.read', 'chat.messages.read',
-  'chat.member.add', 'chat.member.remove', 'chat.member.leave',
+export const READ_ACTIONS = [
+  'patient.read', 'patient.list',
+  'appointment.read', 'appointment.list', 'appointment.conflicts',
+  'note.read', 'note.list', 'note.history',
+  'chat.room.read', 'chat.rooms.read', 'chat.members.read', 'chat.messages.read',
+  'notifications.read',
+  'file.download',
+  'settings.read',
+  'audit.list', 'audit.export', 'audit.actions', 'audit.verify',
+] as const;
+export type TReadAction = (typeof READ_ACTIONS)[number];
+
+/** Changes, sign-ins and refusals: recorded by the service that makes them, in their transaction. */
+const CHANGE_ACTIONS = [
+  'patient.create', 'patient.update', 'patient.deactivate', 'patient.reactivate',
+  'appointment.create', 'appointment.update', 'appointment.reschedule', 'appointment.check_missing_notes',
+  'note.create', 'note.update', 'note.amend',
+  'chat.room.create', 'chat.member.add', 'chat.member.remove', 'chat.member.leave',
   'chat.message.send', 'chat.message.edit', 'chat.message.delete',
-  'notifications.read', 'notification.read', 'notification.read_all',
-  'file.confirm', 'file.download',
+  'notification.read', 'notification.read_all',
+  'file.confirm',
   'auth.login', 'auth.login_failed', 'auth.login_refused_inactive', 'auth.login_refused_locked', 'auth.logout', 'auth.login_oidc',
   'user.invite', 'user.create_admin', 'user.role_change', 'user.deactivate', 'user.reactivate', 'user.deactivate_demo',
   'user.invite_link', 'user.password_reset_link', 'user.invite_accepted', 'user.password_reset',
-  'settings.read', 'settings.update', 'settings.non_clinical_chat_on', 'settings.non_clinical_chat_off',
-  'audit.list', 'audit.export', 'audit.actions', 'audit.verify',
+  'settings.update', 'settings.non_clinical_chat_on', 'settings.non_clinical_chat_off',
 ] as const;
 /** A status move is recorded as the status reached: 'appointment.completed', 'note.finalized'. */
-export type TAuditAction = (typeof AUDIT_ACTIONS)[number] | `appointment.${TAppointmentStatus}` | `note.${TNoteStatus}`;
+export type TChangeAction = (typeof CHANGE_ACTIONS)[number] | `appointment.${TAppointmentStatus}` | `note.${TNoteStatus}`;
+
+/**
+ * Every action the audit trail records, in one closed list: a misspelt action is a type error,
+ * not a row nobody finds, and the viewer can offer them all. Refusals are recorded under the
+ * action of the route refused, read or change.
+ */
+export const AUDIT_ACTIONS = [...READ_ACTIONS, ...CHANGE_ACTIONS] as const;
+export type TAuditAction = TReadAction | TChangeAction;
 /** The whole list, moves included, as the viewer offers it. */
 export const ALL_AUDIT_ACTIONS: readonly TAuditAction[] = [
   ...AUDIT_ACTIONS,

@@ -1,9 +1,10 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { TAuditAction, TAuditEntityType, TAuditOutcome } from '#domain/audit';
+import type { TAuditAction, TAuditEntityType, TAuditOutcome, TChangeAction } from '#domain/audit';
 import { preparedRows, type Queryable } from '../db/database.ts';
 import type { RequestContext } from '../http/request-context.ts';
 
-export interface AuditEvent {
+/** A row of the trail. */
+export interface AuditRow {
   action: TAuditAction;
   entityType: TAuditEntityType;
   entityId?: string | null;
@@ -15,14 +16,26 @@ export interface AuditEvent {
   outcome?: TAuditOutcome;
 }
 
+/**
+ * What a service records: a change (or a refused sign-in), or a refusal of any route. An
+ * allowed read is not among them: the scoped reader (server/scope/reader.ts) records those.
+ */
+export type AuditEvent =
+  | (AuditRow & { action: TChangeAction })
+  | (AuditRow & { outcome: Exclude<TAuditOutcome, 'allowed'> });
+
 export type { TAuditOutcome };
 
 /**
  * Appends to the audit trail, as the caller of the request context. Call it with the same
  * transaction as the change it records, so a change and its record land together or not at all.
  */
-export async function recordAudit(q: Queryable, ctx: RequestContext, events: AuditEvent | AuditEvent[]): Promise<void> {
-  const list = Array.isArray(events) ? events : [events];
+export function recordAudit(q: Queryable, ctx: RequestContext, events: AuditEvent | AuditEvent[]): Promise<void> {
+  return writeAuditRows(q, ctx, Array.isArray(events) ? events : [events]);
+}
+
+/** The insert itself. Only this file and the scoped reader write rows (ESLint holds the line). */
+export async function writeAuditRows(q: Queryable, ctx: RequestContext, list: AuditRow[]): Promise<void> {
   if (list.length === 0) return;
   // Hand-written and prepared: it runs on every read of patient data, and building it with the
   // query builder cost more than the insert (a tenth of a hot list request).

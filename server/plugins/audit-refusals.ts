@@ -18,7 +18,7 @@ declare module 'fastify' {
   }
 }
 
-const OUTCOME: Record<number, TAuditOutcome> = { 401: 'unauthenticated', 403: 'forbidden', 404: 'not_found' };
+const OUTCOME: Record<number, Exclude<TAuditOutcome, 'allowed'>> = { 401: 'unauthenticated', 403: 'forbidden', 404: 'not_found' };
 
 /**
  * Part of the module shape: a route declares `config.audit`, and every refusal on it leaves a

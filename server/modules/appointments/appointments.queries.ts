@@ -1,17 +1,13 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import type { TCurrentUser } from '#domain/auth';
 import { RELEASED_APPOINTMENT_STATUSES, type TAppointment, type TDayCount } from '#domain/appointments';
-import { can } from '#domain/permissions';
 import type { TRole } from '#domain/roles';
 import { preparedRows, queryRows, type Queryable } from '../../db/database.ts';
 import { cursorInstantText, isoText } from '../../db/instant-text.ts';
 import { after, decodeCursor, takePage, ZCursorInstant, ZCursorUuid } from '../../db/keyset.ts';
 import { users } from '../../db/schema/auth.ts';
 import { appointments, patients } from '../../db/schema/clinical.ts';
-import { seesPatientName } from '../../scope/appointment-scope.ts';
-
-type Viewer = Pick<TCurrentUser, 'id' | 'role'>;
+import type { ReadScope, Viewer } from '../../scope/read-scope.ts';
 
 /** `status not in ('cancelled', 'no_show')`: the rows that hold their time, as the constraints say. */
 export const holdsItsTimeSql = (status: SQL) =>
@@ -25,15 +21,15 @@ const fullName = (alias: string) => sql.raw(`nullif(concat_ws(' ', ${alias}.firs
 /**
  * The columns of an appointment as `viewer` may see it. Names are joined only where the viewer
  * may see them (the join condition is the rule), so a name never leaves the database for a
- * reader who may not see it: the patient's for spec section 6's readers (`seesPatientName`),
+ * reader who may not see it: the patient's for spec section 6's readers (`appointmentPatientNames`),
  * the staff's for those who may see staff names. Where the patient's name is hidden, so is
  * her id (it would name her through GET /api/patients/{id}): only its last four characters go,
  * for the 'Patient #' label. `subject_id` is the patient for the audit row, never sent. The
  * assigned staff's ids go with their names: others learn only whether it is themselves (a
  * staff id would name its holder through the notes' scribe or a room's members).
  */
-function visibleAppointment(viewer: Viewer): { columns: SQL; joins: SQL } {
-  const staffNames = can(viewer, 'appointments.seeStaffNames');
+function visibleAppointment(scope: ReadScope): { columns: SQL; joins: SQL } {
+  const { staffNames, viewer } = scope;
   const columns = sql`appointments.id, appointments.patient_id as subject_id,
     case when named_patient.id is null then null else appointments.patient_id end as "patientId",
     right(appointments.patient_id::text, 4) as "patientRef", appointments.provider_id as "providerId",
@@ -48,15 +44,15 @@ function visibleAppointment(viewer: Viewer): { columns: SQL; joins: SQL } {
     ${fullName('named_patient')} as "patientName",
     ${staffNames ? fullName('nurse') : sql`null::text`} as "assignedNurseName",
     ${staffNames ? fullName('scribe') : sql`null::text`} as "assignedScribeName"`;
-  const joins = sql`left join patients named_patient on named_patient.id = appointments.patient_id and ${seesPatientName(viewer)}
+  const joins = sql`left join patients named_patient on named_patient.id = appointments.patient_id and ${scope.appointmentPatientNames}
     ${staffNames ? sql`left join users nurse on nurse.id = appointments.assigned_nurse_id
     left join users scribe on scribe.id = appointments.assigned_scribe_id` : sql``}`;
   return { columns, joins };
 }
 
-/** One appointment as `viewer` may see it, and whose it is (for the audit row), or null. */
-export async function readAppointment(q: Queryable, viewer: Viewer, id: string): Promise<{ appointment: TAppointment; subjectId: string } | null> {
-  const { columns, joins } = visibleAppointment(viewer);
+/** One appointment as the caller may see it, and whose it is (for the audit row), or null. */
+export async function readAppointment(q: Queryable, scope: ReadScope, id: string): Promise<{ appointment: TAppointment; subjectId: string } | null> {
+  const { columns, joins } = visibleAppointment(scope);
   const [row] = await queryRows<TAppointment & { subject_id: string }>(q, sql`select ${columns} from appointments ${joins} where appointments.id = ${id}::uuid`);
   if (!row) return null;
   const { subject_id: subjectId, ...appointment } = row;
@@ -76,14 +72,14 @@ export interface TAppointmentFilter {
 }
 
 /**
- * The rows a filter selects for `viewer`. Asked for one patient's appointments, a reader who
+ * The rows a filter selects for the caller. Asked for one patient's appointments, a reader who
  * may not see a visit's patient is not shown that visit: the answer would tie her to its time.
  */
-function matching(viewer: Viewer, filter: TAppointmentFilter): SQL {
+function matching(scope: ReadScope, filter: TAppointmentFilter): SQL {
   const conditions: SQL[] = [sql`true`];
   if (filter.from) conditions.push(sql`appointments.appointment_date >= ${filter.from.toISOString()}::timestamptz`);
   if (filter.to) conditions.push(sql`appointments.appointment_date < ${filter.to.toISOString()}::timestamptz`);
-  if (filter.patientId) conditions.push(sql`appointments.patient_id = ${filter.patientId}::uuid`, seesPatientName(viewer));
+  if (filter.patientId) conditions.push(sql`appointments.patient_id = ${filter.patientId}::uuid`, scope.appointmentPatientNames);
   return sql.join(conditions, sql` and `);
 }
 
@@ -94,16 +90,16 @@ type TListedRow = TAppointment & { subject_id: string; sort_time: unknown; sort_
  * total too; and (given `audit`) the audit row naming every patient shown. One statement: a
  * single round trip, and the audit row lands with the read or not at all.
  */
-export async function listAppointmentsAudited(q: Queryable, viewer: Viewer, audit: { head: SQL; tail: SQL }, opts: {
+export async function listAppointmentsAudited(q: Queryable, scope: ReadScope, audit: { head: SQL; tail: SQL }, opts: {
   filter: TAppointmentFilter; limit: number; after: TAppointmentCursor | null;
 }) {
-  const { columns, joins } = visibleAppointment(viewer);
-  const where = [matching(viewer, opts.filter)];
+  const { columns, joins } = visibleAppointment(scope);
+  const where = [matching(scope, opts.filter)];
   if (opts.after) {
     where.push(after([sql`appointments.appointment_date`, sql`appointments.id`], [sql`${opts.after[0]}::timestamptz`, sql`${opts.after[1]}::uuid`]));
   }
   // The total is counted by the same statement, on the first page only (later pages know it).
-  const total = opts.after ? sql`null::int` : sql`(select count(*)::int from appointments where ${matching(viewer, opts.filter)})`;
+  const total = opts.after ? sql`null::int` : sql`(select count(*)::int from appointments where ${matching(scope, opts.filter)})`;
   const statement = sql`
     with page as (
       select ${columns}, appointments.appointment_date as sort_time,

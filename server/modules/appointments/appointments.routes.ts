@@ -8,8 +8,9 @@ import type { Deps } from '../../deps.ts';
 import { errorResponses } from '../../http/error-body.ts';
 import { sendPage } from '../../http/paging.ts';
 import { contextOf } from '../../http/request-context.ts';
+import { reader } from '../../scope/reader.ts';
 import {
-  clinicTimeOf, conflictsFor, createAppointment, dayCountsFor, getAppointmentFor, listAppointmentsFor, updateAppointment,
+  APPOINTMENT_READS, clinicTimeOf, createAppointment, dayCountsFor, updateAppointment,
 } from './appointments.service.ts';
 import { checkMissingNotes } from './missing-notes.service.ts';
 
@@ -19,14 +20,14 @@ const ZUpdateRefusal = ZAppointmentConflictBody.partial({ conflicts: true });
 
 export const appointmentRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.get('/api/appointments', {
-    config: { access: 'appointments.read', audit: { action: 'appointment.list', entityType: 'appointment' } },
+    config: { access: 'appointments.read', audit: APPOINTMENT_READS.list },
     schema: { querystring: ZAppointmentListQuery, response: { 200: ZAppointmentList, ...errorResponses } },
-  }, async (request, reply) => sendPage(reply, await listAppointmentsFor(deps, contextOf(request), request.query)));
+  }, async (request, reply) => sendPage(reply, await reader(deps, contextOf(request))(APPOINTMENT_READS.list, request.query)));
 
   app.get('/api/appointments/conflicts', {
-    config: { access: 'appointments.schedule', audit: { action: 'appointment.conflicts', entityType: 'appointment' } },
+    config: { access: 'appointments.schedule', audit: APPOINTMENT_READS.conflicts },
     schema: { querystring: ZConflictQuery, response: { 200: ZConflicts, ...errorResponses } },
-  }, async (request) => conflictsFor(deps, contextOf(request), request.query));
+  }, async (request) => reader(deps, contextOf(request))(APPOINTMENT_READS.conflicts, request.query));
 
   // Counts per day and the clinic's zone name no patient: nothing to audit.
   app.get('/api/appointments/day-counts', {
@@ -43,9 +44,9 @@ export const appointmentRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
   }, async () => clinicTimeOf(deps));
 
   app.get('/api/appointments/:id', {
-    config: { access: 'appointments.read', audit: { action: 'appointment.read', entityType: 'appointment' } },
+    config: { access: 'appointments.read', audit: APPOINTMENT_READS.get },
     schema: { params: ZParams, response: { 200: ZAppointment, ...errorResponses } },
-  }, async (request) => getAppointmentFor(deps, contextOf(request), request.params.id));
+  }, async (request) => (await reader(deps, contextOf(request))(APPOINTMENT_READS.get, request.params.id)).appointment);
 
   app.post('/api/appointments', {
     config: { access: 'appointments.schedule', audit: { action: 'appointment.create', entityType: 'appointment' } },

@@ -16,7 +16,9 @@ import { forbidden, HttpError, invalid, invalidFields, notFound, stale } from '.
 import { decideMove } from '../../workflows/decide-move.ts';
 import type { TServedPage } from '../../http/paging.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
-import { auditColumns, recordAudit, type AuditEvent } from '../../audit/audit-writer.ts';
+import { recordAudit, type AuditEvent } from '../../audit/audit-writer.ts';
+import { scopeOf } from '../../scope/read-scope.ts';
+import { readOf } from '../../scope/reader.ts';
 import { findConflicts, refuseConflicts, withConflictRefusal, type TPlacement } from './appointments.conflicts.ts';
 import { noticeAssigned, noticeRescheduled, type TAppointmentNotice, type TStaffRole } from './appointments.notices.ts';
 import {
@@ -26,16 +28,41 @@ import {
 
 const NOT_FOUND = 'Appointment not found';
 
-/**
- * Appointments visible to the caller (every one, for every role that reads appointments), in
- * time order, a page at a time. Days are the clinic's (its time zone setting): an appointment belongs
- * to the day it starts on. The request is recorded once in the audit trail with every patient shown.
- */
-export async function listAppointmentsFor(deps: Deps, ctx: SignedInContext, query: TAppointmentListQuery): Promise<TServedPage<TAppointment>> {
-  const after = query.cursor ? decodeAppointmentCursor(query.cursor) : null;
-  const audit = auditColumns(ctx, 'appointment.list', 'appointment');
-  return listAppointmentsAudited(deps.db, ctx.user, audit, { filter: clinicDays(deps, query), limit: query.limit, after });
-}
+/** The reads of appointments, each as the caller may see them (names by spec section 6). */
+export const APPOINTMENT_READS = {
+  /**
+   * Appointments (every one, for every role that reads appointments), in time order, a page at
+   * a time. Days are the clinic's (its time zone setting): an appointment belongs to the day it
+   * starts on. The page and its audit row, with every patient shown, are one statement.
+   */
+  list: readOf({
+    action: 'appointment.list', entityType: 'appointment',
+    run: ({ db, deps, scope, auditInStatement }, query: TAppointmentListQuery): Promise<TServedPage<TAppointment>> => listAppointmentsAudited(db, scope, auditInStatement(), {
+      filter: clinicDays(deps, query), limit: query.limit, after: query.cursor ? decodeAppointmentCursor(query.cursor) : null,
+    }),
+    shows: () => null,
+  }),
+  get: readOf({
+    action: 'appointment.read', entityType: 'appointment', notFound: NOT_FOUND,
+    run: ({ db, scope }, id: string) => readAppointment(db, scope, id),
+    shows: (read, id) => ({ entityId: id, patientId: read.subjectId }),
+  }),
+  /**
+   * What a booking would clash with, asked before submitting: the same question, in the same
+   * words, as the 409 of a create or a reschedule. A clash with a patient's appointment reveals
+   * when they are booked, so an answer that lists any is audited.
+   */
+  conflicts: readOf({
+    action: 'appointment.conflicts', entityType: 'appointment',
+    run: async ({ db }, query: TConflictQuery): Promise<{ conflicts: TAppointmentConflict[] }> => ({
+      conflicts: await findConflicts(db, {
+        start: new Date(query.appointmentDate), durationMinutes: query.duration, patientId: query.patientId ?? null,
+        roomNumber: query.roomNumber ?? null, assignedNurseId: query.assignedNurseId ?? null, assignedScribeId: query.assignedScribeId ?? null,
+      }, query.excludeId ?? null),
+    }),
+    shows: ({ conflicts }, query) => (query.patientId && conflicts.some((c) => c.kind === 'patient') ? { patientId: query.patientId } : null),
+  }),
+};
 
 function clinicDays(deps: Deps, query: TAppointmentListQuery): TAppointmentFilter {
   const zone = deps.settings.current().timeZone;
@@ -67,31 +94,6 @@ export function clinicTimeOf(deps: Deps): TClinicTime {
   return { timeZone: deps.settings.current().timeZone };
 }
 
-export async function getAppointmentFor(deps: Deps, ctx: SignedInContext, id: string): Promise<TAppointment> {
-  return deps.db.transaction(async (tx) => {
-    const read = await readAppointment(tx, ctx.user, id);
-    if (!read) throw notFound(NOT_FOUND);
-    await recordAudit(tx, ctx, { action: 'appointment.read', entityType: 'appointment', entityId: id, patientId: read.subjectId });
-    return read.appointment;
-  });
-}
-
-/**
- * What a booking would clash with, asked before submitting: the same question, in the same
- * words, as the 409 of a create or a reschedule. A clash with a patient's appointment reveals
- * when they are booked, so an answer that lists any is audited.
- */
-export async function conflictsFor(deps: Deps, ctx: SignedInContext, query: TConflictQuery): Promise<{ conflicts: TAppointmentConflict[] }> {
-  const conflicts = await findConflicts(deps.db, {
-    start: new Date(query.appointmentDate), durationMinutes: query.duration, patientId: query.patientId ?? null,
-    roomNumber: query.roomNumber ?? null, assignedNurseId: query.assignedNurseId ?? null, assignedScribeId: query.assignedScribeId ?? null,
-  }, query.excludeId ?? null);
-  if (conflicts.some((c) => c.kind === 'patient') && query.patientId) {
-    await recordAudit(deps.db, ctx, { action: 'appointment.conflicts', entityType: 'appointment', patientId: query.patientId });
-  }
-  return { conflicts };
-}
-
 /**
  * Books an appointment. It is always `scheduled` and its provider is always the caller. The
  * patient must be active and the assigned staff active nurses and scribes (else 400 naming the
@@ -120,7 +122,7 @@ export async function createAppointment(deps: Deps, ctx: SignedInContext, input:
     const notice = noticeOf(deps, row!, patient!);
     for (const [userId, as] of staffOf(row!)) await noticeAssigned(tx, raise, userId, as, notice);
     raise({ type: 'appointment.changed', appointmentId: id, actorId: ctx.user.id });
-    return (await readAppointment(tx, ctx.user, id))!.appointment;
+    return (await readAppointment(tx, scopeOf(ctx.user), id))!.appointment;
   }));
   deps.counts.clear();
   return created;
@@ -164,7 +166,7 @@ export async function updateAppointment(deps: Deps, ctx: SignedInContext, id: st
     if (placementChanged && !(mayReschedule(current.status) && mayReschedule(to ?? current.status))) {
       throw new HttpError('workflow.illegalMove', { message: 'Only a scheduled or checked-in appointment can be rescheduled' });
     }
-    if (!move && changedNames.length === 0) return (await readAppointment(tx, ctx.user, id))!.appointment;
+    if (!move && changedNames.length === 0) return (await readAppointment(tx, scopeOf(ctx.user), id))!.appointment;
 
     if (changes.appointmentDate) refuseBeforeToday(deps, changes.appointmentDate, now);
     await refuseBadReferences(tx, { assignedNurseId: changes.assignedNurseId ?? null, assignedScribeId: changes.assignedScribeId ?? null });
@@ -192,7 +194,7 @@ export async function updateAppointment(deps: Deps, ctx: SignedInContext, id: st
     if (placementChanged) await noticeStaffOfMove(deps, tx, raise, current, row!, changedNames);
     raise({ type: 'appointment.changed', appointmentId: id, actorId: ctx.user.id });
     changed = true;
-    return (await readAppointment(tx, ctx.user, id))!.appointment;
+    return (await readAppointment(tx, scopeOf(ctx.user), id))!.appointment;
   }));
   if (changed) deps.counts.clear();
   return result;

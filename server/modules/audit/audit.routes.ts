@@ -7,17 +7,18 @@ import { loggableError } from '../../http/loggable-error.ts';
 import { sendPage } from '../../http/paging.ts';
 import { contextOf } from '../../http/request-context.ts';
 import { verifyAuditChain } from './audit-chain.ts';
-import { exportAudit, listActions, listAudit } from './audit.service.ts';
+import { reader } from '../../scope/reader.ts';
+import { AUDIT_READS, listActions } from './audit.service.ts';
 
 /** The audit trail for admins (issue 20): its rows, their CSV export, and the check of its chain. */
 export const auditRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.get('/api/admin/audit', {
-    config: { access: 'audit.read', audit: { action: 'audit.list', entityType: 'audit' } },
+    config: { access: 'audit.read', audit: AUDIT_READS.list },
     schema: {
       description: 'The audit trail, newest first by seq, filtered; paged by x-next-cursor. A patient filter also finds the list requests that showed the patient.',
       querystring: ZAuditListQuery, response: { 200: ZAuditRows, ...errorResponses },
     },
-  }, async (request, reply) => sendPage(reply, await listAudit(deps, contextOf(request), request.query)));
+  }, async (request, reply) => sendPage(reply, await reader(deps, contextOf(request))(AUDIT_READS.list, request.query)));
 
   app.get('/api/admin/audit/actions', {
     config: { access: 'audit.read', audit: { action: 'audit.actions', entityType: 'audit' } },
@@ -25,13 +26,13 @@ export const auditRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   }, async () => listActions(deps));
 
   app.get('/api/admin/audit/export.csv', {
-    config: { access: 'audit.read', audit: { action: 'audit.export', entityType: 'audit' } },
+    config: { access: 'audit.read', audit: AUDIT_READS.export },
     schema: {
       description: 'The filtered audit trail as CSV (RFC 4180, formula cells made inert), streamed, with seq and hash for re-checking the chain.',
       querystring: ZAuditExportQuery, response: { 200: z.any().describe('text/csv'), ...errorResponses },
     },
   }, async (request, reply) => {
-    const file = await exportAudit(deps, contextOf(request), request.query);
+    const file = await reader(deps, contextOf(request))(AUDIT_READS.export, request.query);
     file.stream.on('error', (error) => request.log.error({ err: loggableError(error) }, 'audit export failed while streaming'));
     reply.headers({
       'content-type': 'text/csv; charset=utf-8',

@@ -6,8 +6,8 @@ import type { Deps } from '../../deps.ts';
 import { decodeCursor, encodeCursor } from '../../db/keyset.ts';
 import { invalid } from '../../http/errors.ts';
 import type { TServedPage } from '../../http/paging.ts';
-import type { SignedInContext } from '../../http/request-context.ts';
-import { recordAudit } from '../../audit/audit-writer.ts';
+import type { Db } from '../../db/database.ts';
+import { readOf } from '../../scope/reader.ts';
 import { csvLine } from './audit-csv.ts';
 import { listAuditActions, listAuditRows, type TAuditRowRead, type TAuditWhere } from './audit.queries.ts';
 
@@ -53,24 +53,38 @@ function toAuditRow(r: TAuditRowRead, patientId: string | undefined): TAuditRow 
 
 const ZAuditCursor = z.tuple([z.number().int().positive()]);
 
-/**
- * A page of the trail, newest first. Reading it is recorded too, with the filtered patient as
- * the row's patient, so "who looked at this patient's trail" is in the trail; the filters
- * themselves are not (no free text is accepted anyway).
- */
-export async function listAudit(deps: Deps, ctx: SignedInContext, query: TAuditListQuery): Promise<TServedPage<TAuditRow>> {
-  const where = auditWhere(deps, query);
-  const beforeSeq = query.cursor ? decodeCursor(query.cursor, ZAuditCursor)[0] : null;
-  const rows = await listAuditRows(deps.db, where, { limit: query.limit + 1, beforeSeq });
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  await recordAudit(deps.db, ctx, { action: 'audit.list', entityType: 'audit', patientId: query.patientId ?? null });
-  return {
-    items: page.map((r) => toAuditRow(r, query.patientId)),
-    total: null,
-    nextCursor: rows.length > query.limit && last ? encodeCursor([Number(last.seq)]) : null,
-  };
-}
+export const AUDIT_READS = {
+  /**
+   * A page of the trail, newest first. Reading it is recorded too, with the filtered patient as
+   * the row's patient, so "who looked at this patient's trail" is in the trail; the filters
+   * themselves are not (no free text is accepted anyway).
+   */
+  list: readOf({
+    action: 'audit.list', entityType: 'audit',
+    run: async ({ db, deps }, query: TAuditListQuery): Promise<TServedPage<TAuditRow>> => {
+      const beforeSeq = query.cursor ? decodeCursor(query.cursor, ZAuditCursor)[0] : null;
+      const rows = await listAuditRows(db, auditWhere(deps, query), { limit: query.limit + 1, beforeSeq });
+      const page = rows.slice(0, query.limit);
+      const last = page.at(-1);
+      return {
+        items: page.map((r) => toAuditRow(r, query.patientId)),
+        total: null,
+        nextCursor: rows.length > query.limit && last ? encodeCursor([Number(last.seq)]) : null,
+      };
+    },
+    shows: (_page, query) => ({ patientId: query.patientId ?? null }),
+  }),
+  /**
+   * The filtered trail as CSV, newest first, streamed: read in keyset batches as the client
+   * takes them, so memory stays one batch whatever the trail's size. The export is recorded
+   * before the first byte leaves.
+   */
+  export: readOf({
+    action: 'audit.export', entityType: 'audit',
+    run: async ({ db, deps }, filters: TAuditFilters) => exportOf(db, deps, filters),
+    shows: (_file, filters) => ({ patientId: filters.patientId ?? null }),
+  }),
+};
 
 export const listActions = (deps: Deps) => listAuditActions(deps.db);
 
@@ -87,20 +101,15 @@ function csvRow(r: TAuditRowRead, patientId: string | undefined): string {
   ]);
 }
 
-/**
- * The filtered trail as CSV, newest first, streamed: read in keyset batches as the client
- * takes them, so memory stays one batch whatever the trail's size. The export is recorded
- * before the first byte leaves.
- */
-export async function exportAudit(deps: Deps, ctx: SignedInContext, filters: TAuditFilters): Promise<{ fileName: string; stream: Readable }> {
+/** The export's file: its name, and its lines read lazily as the client takes them. */
+function exportOf(db: Db, deps: Deps, filters: TAuditFilters): { fileName: string; stream: Readable } {
   const where = auditWhere(deps, filters);
-  await recordAudit(deps.db, ctx, { action: 'audit.export', entityType: 'audit', patientId: filters.patientId ?? null });
   const day = zonedDate(deps.config.now(), deps.settings.current().timeZone).replaceAll('-', '');
   async function* lines() {
     yield csvLine(AUDIT_CSV_COLUMNS);
     let beforeSeq: number | null = null;
     for (;;) {
-      const rows = await listAuditRows(deps.db, where, { limit: EXPORT_BATCH, beforeSeq });
+      const rows = await listAuditRows(db, where, { limit: EXPORT_BATCH, beforeSeq });
       if (rows.length === 0) return;
       yield rows.map((r) => csvRow(r, filters.patientId)).join('');
       if (rows.length < EXPORT_BATCH) return;

@@ -6,7 +6,7 @@ import { inTransaction, type Raise } from '../../db/transaction.ts';
 import type { Deps } from '../../deps.ts';
 import { HttpError } from '../../http/errors.ts';
 import { actingAs, type RequestContext, type SignedInContext } from '../../http/request-context.ts';
-import type { TAuditAction } from '#domain/audit';
+import type { TChangeAction } from '#domain/audit';
 import { recordAudit } from '../../audit/audit-writer.ts';
 import { findUserByEmail, normalizeEmail, recordSignIn, toCurrentUser } from './auth.queries.ts';
 import { isShutDemoAccount } from './demo-accounts.ts';
@@ -61,7 +61,7 @@ export async function login(deps: Deps, ctx: RequestContext, input: TLogin): Pro
  * Starts a session for someone who has proved who they are, however they did: ends the session
  * the browser held before (so an id never carries over), creates the new one and records it.
  */
-export async function beginSession(deps: Deps, tx: Queryable, raise: Raise, ctx: SignedInContext, action: TAuditAction): Promise<string> {
+export async function beginSession(deps: Deps, tx: Queryable, raise: Raise, ctx: SignedInContext, action: TChangeAction): Promise<string> {
   const { config } = deps;
   if (ctx.sessionToken) await endSession(tx, raise, deps.sessions, ctx.sessionToken);
   const token = await createSession(tx, ctx.user.id, config.now(), { idleMs: deps.settings.current().sessionIdleMs, maxMs: config.sessionMaxMs });

@@ -9,9 +9,9 @@ import type { Deps } from '../../deps.ts';
 import { errorResponses } from '../../http/error-body.ts';
 import { sendPage } from '../../http/paging.ts';
 import { contextOf } from '../../http/request-context.ts';
+import { reader } from '../../scope/reader.ts';
 import {
-  addMember, createRoom, deleteMessage, editMessage, markRead, membersFor, messagesFor, postMessage, react, removeMember, roomOf,
-  roomsFor, unreadCountFor,
+  addMember, CHAT_READS, createRoom, deleteMessage, editMessage, markRead, postMessage, react, removeMember, unreadCountFor,
 } from './chat.service.ts';
 
 const ZRoomParams = z.object({ id: z.string().uuid('Invalid room id') });
@@ -22,9 +22,9 @@ const with409 = { ...errorResponses, 409: ZErrorBody };
 /** Team chat (spec section 7, and the data model's edits, deletes, reactions and mentions). */
 export const chatRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.get('/api/chat/rooms', {
-    config: { access: 'chat.use' },
+    config: { access: 'chat.use', audit: CHAT_READS.rooms },
     schema: { response: { 200: ZChatRoomList, ...errorResponses } },
-  }, async (request) => roomsFor(deps, contextOf(request)));
+  }, async (request) => reader(deps, contextOf(request))(CHAT_READS.rooms, undefined));
 
   app.get('/api/chat/unread', {
     config: { access: 'chat.use' },
@@ -37,14 +37,14 @@ export const chatRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   }, async (request, reply) => reply.code(201).send(await createRoom(deps, contextOf(request), request.body)));
 
   app.get('/api/chat/rooms/:id', {
-    config: { access: 'chat.use', audit: { action: 'chat.room.read', entityType: 'chat_room' } },
+    config: { access: 'chat.use', audit: CHAT_READS.room },
     schema: { params: ZRoomParams, response: { 200: ZChatRoom, ...errorResponses } },
-  }, async (request) => roomOf(deps, contextOf(request), request.params.id));
+  }, async (request) => reader(deps, contextOf(request))(CHAT_READS.room, request.params.id));
 
   app.get('/api/chat/rooms/:id/members', {
-    config: { access: 'chat.use', audit: { action: 'chat.members.read', entityType: 'chat_room' } },
+    config: { access: 'chat.use', audit: CHAT_READS.members },
     schema: { params: ZRoomParams, response: { 200: ZChatMemberList, ...errorResponses } },
-  }, async (request) => membersFor(deps, contextOf(request), request.params.id));
+  }, async (request) => (await reader(deps, contextOf(request))(CHAT_READS.members, request.params.id)).members);
 
   app.post('/api/chat/rooms/:id/members', {
     config: { access: 'chat.manageRooms', audit: { action: 'chat.member.add', entityType: 'chat_room' } },
@@ -60,9 +60,9 @@ export const chatRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   });
 
   app.get('/api/chat/rooms/:id/messages', {
-    config: { access: 'chat.use', audit: { action: 'chat.messages.read', entityType: 'chat_room' } },
+    config: { access: 'chat.use', audit: CHAT_READS.messages },
     schema: { params: ZRoomParams, querystring: ZChatMessageQuery, response: { 200: ZChatMessageList, ...errorResponses } },
-  }, async (request, reply) => sendPage(reply, await messagesFor(deps, contextOf(request), request.params.id, request.query)));
+  }, async (request, reply) => sendPage(reply, (await reader(deps, contextOf(request))(CHAT_READS.messages, { roomId: request.params.id, query: request.query })).page));
 
   app.post('/api/chat/rooms/:id/messages', {
     config: { access: 'chat.use', audit: { action: 'chat.message.send', entityType: 'chat_message' } },

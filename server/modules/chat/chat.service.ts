@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import {
-  patientRoomAccess, type TChatMember, type TChatMessage, type TChatRoom, type TCreateChatRoom, type TPostChatMessage,
+  patientRoomAccess, type TChatMember, type TChatMessage, type TCreateChatRoom, type TPostChatMessage,
 } from '#domain/chat';
 import { objectIdOfPath } from '#domain/files';
 import { can } from '#domain/permissions';
@@ -13,6 +13,8 @@ import { forbidden, HttpError, invalid, notFound } from '../../http/errors.ts';
 import type { TServedPage } from '../../http/paging.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
 import { recordAudit } from '../../audit/audit-writer.ts';
+import type { Viewer } from '../../scope/read-scope.ts';
+import { readOf } from '../../scope/reader.ts';
 import { claimObjects } from '../files/files.service.ts';
 import { findStoredObjects } from '../files/files.queries.ts';
 import { noticeAddedToRoom, noticeMentioned } from './chat.notices.ts';
@@ -27,17 +29,46 @@ const MESSAGE_NOT_FOUND = 'Message not found';
  * Team chat (spec sections 2, 4, 7): only a room's active members read and post in it. An
  * admin sees every room in her list, to oversee them and add staff, but reads one only as a
  * member; adding herself is allowed and shows in the member list (docs/decisions/chat.md).
+ * A room names its patient (its name is often the patient's own), so every read is audited.
  */
-export async function roomsFor(deps: Deps, ctx: SignedInContext): Promise<TChatRoom[]> {
-  return deps.db.transaction(async (tx) => {
-    const rooms = await listRooms(tx, ctx.user, { all: can(ctx.user, 'chat.seeAllRooms'), withPatientName: can(ctx.user, 'patients.read') });
-    // A room names its patient (its name, often the patient's own): one row for the list, with every patient in it.
-    if (rooms.length > 0) {
-      await recordAudit(tx, ctx, { action: 'chat.rooms.read', entityType: 'chat_room', patientIds: [...new Set(rooms.map((r) => r.patientId))] });
-    }
-    return rooms;
-  });
-}
+export const CHAT_READS = {
+  /** The caller's rooms (every room, for one who oversees them): one row, with every patient in the list. */
+  rooms: readOf({
+    action: 'chat.rooms.read', entityType: 'chat_room',
+    run: ({ db, scope }, _: void) => listRooms(db, scope.viewer, { all: can(scope.viewer, 'chat.seeAllRooms'), withPatientName: scope.patientNames }),
+    shows: (rooms) => (rooms.length > 0 ? { patientIds: [...new Set(rooms.map((r) => r.patientId))] } : null),
+  }),
+  /** One room as the list shows it (after she created or joined it). */
+  room: readOf({
+    action: 'chat.room.read', entityType: 'chat_room', notFound: ROOM_NOT_FOUND,
+    run: async ({ db, scope }, roomId: string) => {
+      const [room] = await listRooms(db, scope.viewer, { all: true, withPatientName: scope.patientNames, roomId });
+      return room && (room.isMember || can(scope.viewer, 'chat.seeAllRooms')) ? room : null;
+    },
+    shows: (room, roomId) => ({ entityId: roomId, patientId: room.patientId }),
+  }),
+  /** Who is on a patient's care team is part of her record. */
+  members: readOf({
+    action: 'chat.members.read', entityType: 'chat_room',
+    run: async ({ db, scope }, roomId: string) => {
+      const { room } = await roomFor(db, scope.viewer, roomId, { managers: true });
+      return { patientId: room.patientId, members: await listMembers(db, roomId) };
+    },
+    shows: ({ patientId }, roomId) => ({ entityId: roomId, patientId }),
+  }),
+  /** History, newest first, a page at a time, to members only. */
+  messages: readOf({
+    action: 'chat.messages.read', entityType: 'chat_room',
+    run: async ({ db, scope }, { roomId, query }: { roomId: string; query: { cursor?: string | undefined; limit: number } }) => {
+      const { room } = await roomFor(db, scope.viewer, roomId);
+      const page: TServedPage<TChatMessage> = await listMessages(db, scope.viewer.id, roomId, {
+        limit: query.limit, after: query.cursor ? decodeMessageCursor(query.cursor) : null,
+      });
+      return { patientId: room.patientId, page };
+    },
+    shows: ({ patientId }, { roomId }) => ({ entityId: roomId, patientId }),
+  }),
+};
 
 export async function unreadCountFor(deps: Deps, ctx: SignedInContext): Promise<{ count: number }> {
   return { count: await unreadMessagesOf(deps.db, ctx.user.id) };
@@ -47,13 +78,13 @@ export async function unreadCountFor(deps: Deps, ctx: SignedInContext): Promise<
  * The room, if the caller may act in it: an active member, or (for what `managers` allows) one
  * who manages rooms. A room she cannot see at all is a 404; one she sees but is not in, a 403.
  */
-async function roomFor(q: Queryable, ctx: SignedInContext, roomId: string, opts: { managers?: boolean; lock?: boolean } = {}) {
+async function roomFor(q: Queryable, viewer: Viewer, roomId: string, opts: { managers?: boolean; lock?: boolean } = {}) {
   const room = await findRoom(q, roomId, opts.lock);
   if (!room) throw notFound(ROOM_NOT_FOUND);
-  const membership = await findMembership(q, roomId, ctx.user.id);
+  const membership = await findMembership(q, roomId, viewer.id);
   if (membership?.isActive) return { room, membership };
-  if (opts.managers && can(ctx.user, 'chat.manageRooms')) return { room, membership: null };
-  if (can(ctx.user, 'chat.seeAllRooms')) throw forbidden();
+  if (opts.managers && can(viewer, 'chat.manageRooms')) return { room, membership: null };
+  if (can(viewer, 'chat.seeAllRooms')) throw forbidden();
   throw notFound(ROOM_NOT_FOUND);
 }
 
@@ -75,23 +106,13 @@ export async function createRoom(deps: Deps, ctx: SignedInContext, input: TCreat
   });
 }
 
-/** Who is on a patient's care team is part of her record: audited like the messages. */
-export async function membersFor(deps: Deps, ctx: SignedInContext, roomId: string): Promise<TChatMember[]> {
-  return deps.db.transaction(async (tx) => {
-    const { room } = await roomFor(tx, ctx, roomId, { managers: true });
-    const members = await listMembers(tx, roomId);
-    await recordAudit(tx, ctx, { action: 'chat.members.read', entityType: 'chat_room', entityId: roomId, patientId: room.patientId });
-    return members;
-  });
-}
-
 /**
  * POST members: an active staff member joins (again, if she had left); a current member is a
  * 409. She is told (chat_assignment).
  */
 export async function addMember(deps: Deps, ctx: SignedInContext, roomId: string, userId: string): Promise<TChatMember> {
   return inTransaction(deps, async (tx, raise) => {
-    const { room } = await roomFor(tx, ctx, roomId, { managers: true, lock: true });
+    const { room } = await roomFor(tx, ctx.user, roomId, { managers: true, lock: true });
     const [user] = await activeUsers(tx, [userId]);
     if (!user) throw invalid('userId', 'Must be an active staff member');
     if (patientRoomAccess(user.role, deps.settings.current()) === 'barred') throw new HttpError('chat.noPatientAccess');
@@ -117,7 +138,7 @@ export async function addMember(deps: Deps, ctx: SignedInContext, roomId: string
 export async function removeMember(deps: Deps, ctx: SignedInContext, roomId: string, userId: string): Promise<void> {
   await inTransaction(deps, async (tx, raise) => {
     const leaving = userId === ctx.user.id;
-    const { room } = await roomFor(tx, ctx, roomId, { managers: !leaving, lock: true });
+    const { room } = await roomFor(tx, ctx.user, roomId, { managers: !leaving, lock: true });
     if (!leaving && !can(ctx.user, 'chat.manageRooms')) throw forbidden();
     const membership = await findMembership(tx, roomId, userId);
     if (!membership?.isActive) throw notFound('Not a member of this room');
@@ -127,24 +148,13 @@ export async function removeMember(deps: Deps, ctx: SignedInContext, roomId: str
   });
 }
 
-/** History, newest first, a page at a time, to members only. Audited: it shows a patient's record. */
-export async function messagesFor(deps: Deps, ctx: SignedInContext, roomId: string, query: { cursor?: string | undefined; limit: number }): Promise<TServedPage<TChatMessage>> {
-  const after = query.cursor ? decodeMessageCursor(query.cursor) : null;
-  return deps.db.transaction(async (tx) => {
-    const { room } = await roomFor(tx, ctx, roomId);
-    const page = await listMessages(tx, ctx.user.id, roomId, { limit: query.limit, after });
-    await recordAudit(tx, ctx, { action: 'chat.messages.read', entityType: 'chat_room', entityId: roomId, patientId: room.patientId });
-    return page;
-  });
-}
-
 /**
  * Opening a room marks it read, up to its latest message. Under the room's lock, so a message
  * being posted at that moment is either before the mark or counted unread, never lost.
  */
 export async function markRead(deps: Deps, ctx: SignedInContext, roomId: string): Promise<{ unreadCount: number }> {
   return deps.db.transaction(async (tx) => {
-    await roomFor(tx, ctx, roomId, { lock: true });
+    await roomFor(tx, ctx.user, roomId, { lock: true });
     await markRoomRead(tx, roomId, ctx.user.id);
     return { unreadCount: 0 };
   });
@@ -168,7 +178,7 @@ async function attachmentsOf(tx: Tx, ctx: SignedInContext, sent: TPostChatMessag
  */
 export async function postMessage(deps: Deps, ctx: SignedInContext, roomId: string, input: TPostChatMessage): Promise<TChatMessage> {
   return inTransaction(deps, async (tx, raise) => {
-    const { room } = await roomFor(tx, ctx, roomId, { lock: true });
+    const { room } = await roomFor(tx, ctx.user, roomId, { lock: true });
     const mentioned = [...new Set(input.mentionedUserIds)].filter((id) => id !== ctx.user.id);
     for (const userId of mentioned) {
       if (!(await findMembership(tx, roomId, userId))?.isActive) throw invalid('mentionedUserIds', 'Only members of the room can be mentioned');
@@ -194,7 +204,7 @@ export async function postMessage(deps: Deps, ctx: SignedInContext, roomId: stri
 
 /** The caller's own message in a room she is a member of; anyone else's is a 403, an unknown one 404. */
 async function ownMessage(tx: Tx, ctx: SignedInContext, roomId: string, messageId: string, own = true) {
-  const { room } = await roomFor(tx, ctx, roomId);
+  const { room } = await roomFor(tx, ctx.user, roomId);
   const [message] = await tx.select().from(chatMessages).where(and(eq(chatMessages.id, messageId), eq(chatMessages.chatRoomId, roomId))).for('update');
   if (!message) throw notFound(MESSAGE_NOT_FOUND);
   if (own && message.senderId !== ctx.user.id) throw forbidden();
@@ -247,14 +257,3 @@ export async function react(deps: Deps, ctx: SignedInContext, roomId: string, me
     return (await readMessage(tx, ctx.user.id, messageId))!;
   });
 }
-
-/** One room as the list shows it, for the caller (after she created or joined it). */
-export async function roomOf(deps: Deps, ctx: SignedInContext, roomId: string): Promise<TChatRoom> {
-  return deps.db.transaction(async (tx) => {
-    const [room] = await listRooms(tx, ctx.user, { all: true, withPatientName: can(ctx.user, 'patients.read'), roomId });
-    if (!room || !(room.isMember || can(ctx.user, 'chat.seeAllRooms'))) throw notFound(ROOM_NOT_FOUND);
-    await recordAudit(tx, ctx, { action: 'chat.room.read', entityType: 'chat_room', entityId: roomId, patientId: room.patientId });
-    return room;
-  });
-}
-

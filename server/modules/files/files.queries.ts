@@ -1,11 +1,10 @@
 import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { TObjectOwnerType } from '#domain/files';
-import type { TCurrentUser } from '#domain/auth';
 import type { Queryable } from '../../db/database.ts';
 import { labOrders, patientNotes } from '../../db/schema/clinical.ts';
 import { chatMessages, chatRoomMembers, patientChatRooms } from '../../db/schema/collaboration.ts';
 import { objectUploads, storedObjects } from '../../db/schema/files.ts';
-import { visibleNotes } from '../../scope/note-scope.ts';
+import type { ReadScope } from '../../scope/read-scope.ts';
 
 export type StoredObjectRow = typeof storedObjects.$inferSelect;
 
@@ -83,26 +82,24 @@ export async function deleteUploadGrantsExpiredBefore(q: Queryable, before: Date
  * it is out of the user's scope (or gone). One rule per owner type, each the record's own:
  * - a note: the note scope (domain/record-scope.ts), the same clause every note read uses;
  * - a chat message: an active member of its room, and the message not deleted;
- * - a lab order: whoever may read patient records (`canReadPatients`), until lab orders have
+ * - a lab order: whoever may read patient records (`scope.patientNames`), until lab orders have
  *   their own rule.
  */
-export async function ownerVisibleTo(
-  q: Queryable, user: Pick<TCurrentUser, 'id' | 'role'>, owner: { type: TObjectOwnerType; id: string }, canReadPatients: boolean,
-): Promise<{ patientId: string } | undefined> {
+export async function ownerVisibleTo(q: Queryable, scope: ReadScope, owner: { type: TObjectOwnerType; id: string }): Promise<{ patientId: string } | undefined> {
   if (owner.type === 'note') {
     const [row] = await q.select({ patientId: patientNotes.patientId }).from(patientNotes)
-      .where(and(eq(patientNotes.id, owner.id), visibleNotes(user)));
+      .where(and(eq(patientNotes.id, owner.id), scope.notes));
     return row;
   }
   if (owner.type === 'chat_message') {
     const [row] = await q.select({ patientId: patientChatRooms.patientId }).from(chatMessages)
       .innerJoin(patientChatRooms, eq(patientChatRooms.id, chatMessages.chatRoomId))
       .innerJoin(chatRoomMembers, and(eq(chatRoomMembers.chatRoomId, chatMessages.chatRoomId),
-        eq(chatRoomMembers.userId, user.id), eq(chatRoomMembers.isActive, true)))
+        eq(chatRoomMembers.userId, scope.viewer.id), eq(chatRoomMembers.isActive, true)))
       .where(and(eq(chatMessages.id, owner.id), eq(chatMessages.isDeleted, false)));
     return row;
   }
-  if (!canReadPatients) return undefined;
+  if (!scope.patientNames) return undefined;
   const [row] = await q.select({ patientId: labOrders.patientId }).from(labOrders).where(eq(labOrders.id, owner.id));
   return row;
 }

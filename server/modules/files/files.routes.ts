@@ -9,7 +9,8 @@ import { contextOf } from '../../http/request-context.ts';
 import { loggableError } from '../../http/loggable-error.ts';
 import { withRawBodies, uploadedBytes } from './raw-body.ts';
 import { removeStaleFiles } from './files.cleanup.ts';
-import { confirmUpload, downloadObject, receiveUpload, requestUpload } from './files.service.ts';
+import { reader } from '../../scope/reader.ts';
+import { confirmUpload, FILE_READS, receiveUpload, requestUpload } from './files.service.ts';
 
 const ZObjectParams = z.object({ id: z.string().uuid('Invalid file id') });
 export const ZLinkQuery = z.object({ expires: z.coerce.number().int(), signature: z.string().max(100) });
@@ -38,7 +39,7 @@ export const fileRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   }, async (request) => confirmUpload(deps, contextOf(request), 'chat-attachment', request.body));
 
   app.get('/api/objects/:id', {
-    config: { access: 'signedIn', audit: { action: 'file.download', entityType: 'object' } },
+    config: { access: 'signedIn', audit: FILE_READS.download },
     // The bytes are sent as they are: compressing would break ranges and gain little on
     // images and PDFs.
     compress: false,
@@ -48,7 +49,7 @@ export const fileRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       response: { 200: z.any().describe('The file'), 206: z.any().describe('The range asked for'), ...errorResponses },
     },
   }, async (request, reply) => {
-    const file = await downloadObject(deps, contextOf(request), request.params.id, request.headers.range);
+    const { download: file } = await reader(deps, contextOf(request))(FILE_READS.download, { id: request.params.id, rangeHeader: request.headers.range });
     const inline = INLINE_TYPES.includes(file.contentType);
     const name = file.fileName ?? `${request.params.id}`;
     reply.headers({

@@ -5,13 +5,14 @@ import {
   ALLOWED_TYPES, FILE_TYPES, MAX_BYTES_OF_OWNER, MAX_UPLOAD_BYTES, objectIdOfPath, objectPathOf, PURPOSE_OF_OWNER, UNCONFIRMED_OBJECT_LIFETIME_MS,
   UPLOAD_URL_LIFETIME_MS, type TFileType, type TObjectOwnerType, type TObjectPath, type TObjectPurpose, type TUploadURL,
 } from '#domain/files';
-import { can } from '#domain/permissions';
 import type { Deps } from '../../deps.ts';
 import type { Queryable, Tx } from '../../db/database.ts';
 import { HttpError, invalid, notFound } from '../../http/errors.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
 import { ObjectTooLargeError, type ByteRange } from '../../storage/storage.ts';
 import { recordAudit } from '../../audit/audit-writer.ts';
+import type { ReadScope } from '../../scope/read-scope.ts';
+import { readOf, type Reading } from '../../scope/reader.ts';
 import {
   deleteStoredObject, deleteUnclaimedObject, deleteUploadGrantsExpiredBefore, findUnclaimedBefore, findStoredObject, findStoredObjects, findUnconfirmedBefore, findUploadGrant,
   insertStoredObject, insertUploadGrant, markClaimed, markConfirmed, ownerVisibleTo, useUploadGrant, type StoredObjectRow,
@@ -241,23 +242,29 @@ export interface ObjectDownload {
  * see that record. Anything else (unknown, unconfirmed, out of scope) is the same 404, so ids
  * cannot be probed. Every download is in the audit trail, with the owner's patient.
  */
-export async function downloadObject(deps: FilesDeps, ctx: SignedInContext, id: string, rangeHeader: string | undefined): Promise<ObjectDownload> {
-  const row = await findStoredObject(deps.db, id);
-  if (!row || !row.confirmedAt || !row.contentType) throw notFound();
-  const patientId = await audienceCheck(deps.db, ctx, row);
-  if (patientId === undefined) throw notFound();
-  const range = parseRange(rangeHeader, row.size);
-  await recordAudit(deps.db, ctx, { action: 'file.download', entityType: 'object', entityId: id, patientId });
-  return {
-    stream: await deps.files.storage.read(row.storageKey, range ?? undefined),
-    range, size: row.size, contentType: row.contentType as TFileType, fileName: row.fileName, sha256: row.sha256,
-  };
-}
+export const FILE_READS = {
+  download: readOf({
+    action: 'file.download', entityType: 'object',
+    run: async ({ db, deps, scope }: Reading<FilesDeps>, { id, rangeHeader }: { id: string; rangeHeader: string | undefined }) => {
+      const row = await findStoredObject(db, id);
+      if (!row || !row.confirmedAt || !row.contentType) return null;
+      const patientId = await audienceCheck(db, scope, row);
+      if (patientId === undefined) return null;
+      const range = parseRange(rangeHeader, row.size);
+      const download: ObjectDownload = {
+        stream: await deps.files.storage.read(row.storageKey, range ?? undefined),
+        range, size: row.size, contentType: row.contentType as TFileType, fileName: row.fileName, sha256: row.sha256,
+      };
+      return { patientId, download };
+    },
+    shows: ({ patientId }, { id }) => ({ entityId: id, patientId }),
+  }),
+};
 
 /** The patient of the owner record when the user may see the file (null when none), else undefined. */
-async function audienceCheck(q: Queryable, ctx: SignedInContext, row: StoredObjectRow): Promise<string | null | undefined> {
-  if (!row.ownerType || !row.ownerId) return row.uploaderId === ctx.user.id ? null : undefined;
-  const owner = await ownerVisibleTo(q, ctx.user, { type: row.ownerType, id: row.ownerId }, can(ctx.user, 'patients.read'));
+async function audienceCheck(q: Queryable, scope: ReadScope, row: StoredObjectRow): Promise<string | null | undefined> {
+  if (!row.ownerType || !row.ownerId) return row.uploaderId === scope.viewer.id ? null : undefined;
+  const owner = await ownerVisibleTo(q, scope, { type: row.ownerType, id: row.ownerId });
   return owner?.patientId;
 }
 

@@ -1,16 +1,12 @@
 import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import type { TCurrentUser } from '#domain/auth';
 import type { TNote, TNoteRevision, TNoteStatus } from '#domain/notes';
-import { can } from '#domain/permissions';
 import { queryRows, type Queryable } from '../../db/database.ts';
 import { decodeCursor, takePage, ZCursorInstant, ZCursorUuid } from '../../db/keyset.ts';
 import { users } from '../../db/schema/auth.ts';
 import { noteRevisions, patientNotes, patients } from '../../db/schema/clinical.ts';
 import { cursorInstantText, isoText } from '../../db/instant-text.ts';
-import { visibleNotes } from '../../scope/note-scope.ts';
-
-type Viewer = Pick<TCurrentUser, 'id' | 'role'>;
+import type { ReadScope } from '../../scope/read-scope.ts';
 export type NoteRow = typeof patientNotes.$inferSelect;
 
 const fullName = (alias: string) => sql.raw(`nullif(concat_ws(' ', ${alias}.first_name, ${alias}.last_name), '')`);
@@ -19,9 +15,9 @@ const fullName = (alias: string) => sql.raw(`nullif(concat_ws(' ', ${alias}.firs
  * A note as the API gives it: names joined in (the patient's only for readers of patient
  * records), and each attachment with what its stored file says it is.
  */
-function noteColumns(viewer: Viewer): { columns: SQL; joins: SQL } {
+function noteColumns(scope: ReadScope): { columns: SQL; joins: SQL } {
   const columns = sql`patient_notes.id, patient_notes.patient_id as "patientId",
-    ${can(viewer, 'patients.read') ? fullName('patient') : sql`null::text`} as "patientName",
+    ${scope.patientNames ? fullName('patient') : sql`null::text`} as "patientName",
     patient_notes.author_id as "authorId", coalesce(${fullName('author')}, author.email) as "authorName",
     patient_notes.note_type as "noteType", patient_notes.content, patient_notes.attachments,
     coalesce((
@@ -39,14 +35,22 @@ function noteColumns(viewer: Viewer): { columns: SQL; joins: SQL } {
   return { columns, joins };
 }
 
+/** One note, if it is in the caller's scope (the note scope), else null. */
+export async function readNote(q: Queryable, scope: ReadScope, id: string): Promise<TNote | null> {
+  return noteWhere(q, scope, sql`patient_notes.id = ${id}::uuid and ${scope.notes}`);
+}
+
 /**
- * One note, if `viewer` may see it (the note scope), else null. `unscoped` only for the answer
- * to a write: its writer gets the note back even when her move took it out of her scope.
+ * The answer to a write, to its writer, even when her move took the note out of her scope. The
+ * write's own audit row records it; only the notes service's writes call this.
  */
-export async function readNote(q: Queryable, viewer: Viewer, id: string, options: { unscoped?: true } = {}): Promise<TNote | null> {
-  const { columns, joins } = noteColumns(viewer);
-  const [row] = await queryRows<TNote>(q, sql`select ${columns} from patient_notes ${joins}
-    where patient_notes.id = ${id}::uuid and ${options.unscoped ? sql`true` : visibleNotes(viewer)}`);
+export async function noteAsWritten(q: Queryable, scope: ReadScope, id: string): Promise<TNote> {
+  return (await noteWhere(q, scope, sql`patient_notes.id = ${id}::uuid`))!;
+}
+
+async function noteWhere(q: Queryable, scope: ReadScope, where: SQL): Promise<TNote | null> {
+  const { columns, joins } = noteColumns(scope);
+  const [row] = await queryRows<TNote>(q, sql`select ${columns} from patient_notes ${joins} where ${where}`);
   return row ?? null;
 }
 
@@ -54,12 +58,12 @@ export async function readNote(q: Queryable, viewer: Viewer, id: string, options
 const ZNoteCursor = z.tuple([ZCursorInstant, ZCursorUuid]);
 export const decodeNoteCursor = (raw: string) => decodeCursor(raw, ZNoteCursor);
 
-/** One page of the notes `viewer` may see, newest change first, with the total on the first page. */
-export async function listNotes(q: Queryable, viewer: Viewer, opts: {
+/** One page of the notes in the caller's scope, newest change first, with the total on the first page. */
+export async function listNotes(q: Queryable, scope: ReadScope, opts: {
   patientId?: string | undefined; status?: TNoteStatus | undefined; limit: number; after: z.infer<typeof ZNoteCursor> | null;
 }): Promise<{ items: TNote[]; total: number | null; nextCursor: string | null }> {
-  const { columns, joins } = noteColumns(viewer);
-  const where: SQL[] = [visibleNotes(viewer)];
+  const { columns, joins } = noteColumns(scope);
+  const where: SQL[] = [scope.notes];
   if (opts.patientId) where.push(sql`patient_notes.patient_id = ${opts.patientId}::uuid`);
   if (opts.status) where.push(sql`patient_notes.status = ${opts.status}`);
   const filter = sql.join(where, sql` and `);

@@ -6,7 +6,8 @@ import type { Deps } from '../../deps.ts';
 import { errorResponses } from '../../http/error-body.ts';
 import { sendPage } from '../../http/paging.ts';
 import { contextOf } from '../../http/request-context.ts';
-import { createNote, getNoteFor, listNotesFor, noteHistoryFor, updateNote } from './notes.service.ts';
+import { reader } from '../../scope/reader.ts';
+import { createNote, NOTE_READS, updateNote } from './notes.service.ts';
 
 const ZParams = z.object({ id: z.string().uuid('Invalid note id') });
 
@@ -16,19 +17,19 @@ const ZParams = z.object({ id: z.string().uuid('Invalid note id') });
  */
 export const noteRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.get('/api/notes', {
-    config: { access: 'notes.read', audit: { action: 'note.list', entityType: 'note' } },
+    config: { access: 'notes.read', audit: NOTE_READS.list },
     schema: { querystring: ZNoteListQuery, response: { 200: ZNoteList, ...errorResponses } },
-  }, async (request, reply) => sendPage(reply, await listNotesFor(deps, contextOf(request), request.query)));
+  }, async (request, reply) => sendPage(reply, await reader(deps, contextOf(request))(NOTE_READS.list, request.query)));
 
   app.get('/api/notes/:id', {
-    config: { access: 'notes.read', audit: { action: 'note.read', entityType: 'note' } },
+    config: { access: 'notes.read', audit: NOTE_READS.get },
     schema: { params: ZParams, response: { 200: ZNote, ...errorResponses } },
-  }, async (request) => getNoteFor(deps, contextOf(request), request.params.id));
+  }, async (request) => reader(deps, contextOf(request))(NOTE_READS.get, request.params.id));
 
   app.get('/api/notes/:id/revisions', {
-    config: { access: 'notes.read', audit: { action: 'note.history', entityType: 'note' } },
+    config: { access: 'notes.read', audit: NOTE_READS.history },
     schema: { params: ZParams, response: { 200: ZNoteRevisionList, ...errorResponses } },
-  }, async (request) => noteHistoryFor(deps, contextOf(request), request.params.id));
+  }, async (request) => (await reader(deps, contextOf(request))(NOTE_READS.history, request.params.id)).revisions);
 
   app.post('/api/notes', {
     config: { access: 'notes.create', audit: { action: 'note.create', entityType: 'note' } },

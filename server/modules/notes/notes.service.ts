@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import {
-  editsNoteAtSomeStatus, mayAmendNote, mayEditNote, noteIsLocked, type TCreateNote, type TNote, type TNoteListQuery, type TNoteRevision, type TNoteStatus, type TUpdateNote,
+  editsNoteAtSomeStatus, mayAmendNote, mayEditNote, noteIsLocked, type TCreateNote, type TNote, type TNoteListQuery, type TNoteStatus, type TUpdateNote,
 } from '#domain/notes';
 import { can } from '#domain/permissions';
 import { noteVisibleTo } from '#domain/record-scope';
@@ -14,47 +14,45 @@ import { decideMove } from '../../workflows/decide-move.ts';
 import type { TServedPage } from '../../http/paging.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
 import { recordAudit, type AuditEvent } from '../../audit/audit-writer.ts';
+import { scopeOf } from '../../scope/read-scope.ts';
+import { readOf } from '../../scope/reader.ts';
 import { claimObjects } from '../files/files.service.ts';
 import { noticeAmended, noticeMoved, type TNoteNotice } from './notes.notices.ts';
-import { decodeNoteCursor, findPatientForNote, insertRevision, listNotes, listRevisions, lockNote, readNote, type NoteRow } from './notes.queries.ts';
+import {
+  decodeNoteCursor, findPatientForNote, insertRevision, listNotes, listRevisions, lockNote, noteAsWritten, readNote, type NoteRow,
+} from './notes.queries.ts';
 
 const NOT_FOUND = 'Note not found';
 const STALE = 'This note was changed by someone else. Reload to see their changes, then edit again.';
 
-/**
- * The notes the caller may see (the note scope, domain/record-scope.ts), newest change first, a
- * page at a time. The read is audited with every patient it showed; no clinical text goes into
- * the audit trail.
- */
-export async function listNotesFor(deps: Deps, ctx: SignedInContext, query: TNoteListQuery): Promise<TServedPage<TNote>> {
-  const after = query.cursor ? decodeNoteCursor(query.cursor) : null;
-  return deps.db.transaction(async (tx) => {
-    const page = await listNotes(tx, ctx.user, { patientId: query.patientId, status: query.status, limit: query.limit, after });
-    const patientIds = [...new Set(page.items.map((note) => note.patientId))];
-    if (patientIds.length > 0) await recordAudit(tx, ctx, { action: 'note.list', entityType: 'note', patientIds });
-    return page;
-  });
-}
-
-/** One note in the caller's scope; anything else is the same 404. */
-export async function getNoteFor(deps: Deps, ctx: SignedInContext, id: string): Promise<TNote> {
-  return deps.db.transaction(async (tx) => {
-    const note = await readNote(tx, ctx.user, id);
-    if (!note) throw notFound(NOT_FOUND);
-    await recordAudit(tx, ctx, { action: 'note.read', entityType: 'note', entityId: id, patientId: note.patientId });
-    return note;
-  });
-}
-
-/** A note's history, oldest first, to whoever may see the note. */
-export async function noteHistoryFor(deps: Deps, ctx: SignedInContext, id: string): Promise<TNoteRevision[]> {
-  return deps.db.transaction(async (tx) => {
-    const note = await readNote(tx, ctx.user, id);
-    if (!note) throw notFound(NOT_FOUND);
-    await recordAudit(tx, ctx, { action: 'note.history', entityType: 'note', entityId: id, patientId: note.patientId });
-    return listRevisions(tx, id);
-  });
-}
+/** The reads of notes, each in the caller's note scope (domain/record-scope.ts); anything else is the same 404. */
+export const NOTE_READS = {
+  /**
+   * The notes the caller may see, newest change first, a page at a time. Audited with every
+   * patient it showed; no clinical text goes into the audit trail.
+   */
+  list: readOf({
+    action: 'note.list', entityType: 'note',
+    run: ({ db, scope }, query: TNoteListQuery): Promise<TServedPage<TNote>> => listNotes(db, scope, {
+      patientId: query.patientId, status: query.status, limit: query.limit, after: query.cursor ? decodeNoteCursor(query.cursor) : null,
+    }),
+    shows: (page) => (page.items.length > 0 ? { patientIds: [...new Set(page.items.map((note) => note.patientId))] } : null),
+  }),
+  get: readOf({
+    action: 'note.read', entityType: 'note', notFound: NOT_FOUND,
+    run: ({ db, scope }, id: string) => readNote(db, scope, id),
+    shows: (note, id) => ({ entityId: id, patientId: note.patientId }),
+  }),
+  /** A note's history, oldest first, to whoever may see the note. */
+  history: readOf({
+    action: 'note.history', entityType: 'note', notFound: NOT_FOUND,
+    run: async ({ db, scope }, id: string) => {
+      const note = await readNote(db, scope, id);
+      return note && { patientId: note.patientId, revisions: await listRevisions(db, id) };
+    },
+    shows: ({ patientId }, id) => ({ entityId: id, patientId }),
+  }),
+};
 
 /** A move of a note by the caller (its author decides own-only moves). */
 const decideNoteMove = (ctx: SignedInContext, note: Pick<NoteRow, 'authorId'>, from: TNoteStatus, to: TNoteStatus) =>
@@ -72,9 +70,7 @@ const noticeOf = (ctx: SignedInContext, note: Pick<NoteRow, 'id' | 'noteType' | 
 });
 
 /** The caller's view of a note just written; the writer sees it even when a move took it out of her scope. */
-async function written(tx: Tx, ctx: SignedInContext, id: string): Promise<TNote> {
-  return (await readNote(tx, ctx.user, id)) ?? (await readNote(tx, ctx.user, id, { unscoped: true }))!;
-}
+const written = (tx: Tx, ctx: SignedInContext, id: string) => noteAsWritten(tx, scopeOf(ctx.user), id);
 
 /**
  * POST /api/notes: a note by the caller (always its author) for an active patient. It starts

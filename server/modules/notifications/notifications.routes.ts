@@ -4,13 +4,14 @@ import { ZNotification } from '#domain/notifications';
 import type { Deps } from '../../deps.ts';
 import { errorResponses } from '../../http/error-body.ts';
 import { contextOf } from '../../http/request-context.ts';
-import { markAllRead, markRead, notificationsFor } from './notifications.service.ts';
+import { reader } from '../../scope/reader.ts';
+import { markAllRead, markRead, NOTIFICATION_READS } from './notifications.service.ts';
 
 export const notificationRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.get('/api/notifications', {
-    config: { access: 'dashboard.view' },
+    config: { access: 'dashboard.view', audit: NOTIFICATION_READS.list },
     schema: { response: { 200: z.array(ZNotification), ...errorResponses } },
-  }, async (request) => notificationsFor(deps, contextOf(request)));
+  }, async (request) => (await reader(deps, contextOf(request))(NOTIFICATION_READS.list, undefined)).list);
 
   app.put('/api/notifications/read-all', {
     config: { access: 'dashboard.view' },

@@ -6,6 +6,7 @@ import type { Deps } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
 import { recordAudit } from '../../audit/audit-writer.ts';
+import { readOf } from '../../scope/reader.ts';
 import { listNotifications, markAllNotificationsRead, markNotificationRead, patientsOfRecords } from './notifications.queries.ts';
 
 export interface TNewNotification {
@@ -30,20 +31,20 @@ export async function notify(tx: Queryable, raise: Raise, input: TNewNotificatio
   return row!.id;
 }
 
-/**
- * The caller's own notifications. Their titles name patients ('New note for Liam Chen'), so the
- * read is audited, with the patients of the records they are about.
- */
-export function notificationsFor(deps: Deps, ctx: SignedInContext): Promise<TNotification[]> {
-  return deps.db.transaction(async (tx) => {
-    const list = await listNotifications(tx, ctx.user.id);
-    if (list.length > 0) {
-      const patientIds = await patientsOfRecords(tx, list.map((n) => n.entityId));
-      await recordAudit(tx, ctx, { action: 'notifications.read', entityType: 'notification', patientIds });
-    }
-    return list;
-  });
-}
+export const NOTIFICATION_READS = {
+  /**
+   * The caller's own notifications. Their titles name patients ('New note for Liam Chen'), so the
+   * read is audited, with the patients of the records they are about.
+   */
+  list: readOf({
+    action: 'notifications.read', entityType: 'notification',
+    run: async ({ db, scope }, _: void) => {
+      const list: TNotification[] = await listNotifications(db, scope.viewer.id);
+      return { list, patientIds: list.length > 0 ? await patientsOfRecords(db, list.map((n) => n.entityId)) : [] };
+    },
+    shows: ({ list, patientIds }) => (list.length > 0 ? { patientIds } : null),
+  }),
+};
 
 /** Dismisses one of the caller's own notifications; anyone else's is a 404, never touched. */
 export async function markRead(deps: Deps, ctx: SignedInContext, id: string): Promise<{ id: string }> {

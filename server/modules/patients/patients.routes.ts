@@ -7,20 +7,21 @@ import { clientGoneSignal } from '../../http/client-gone.ts';
 import { errorResponses } from '../../http/error-body.ts';
 import { sendPage } from '../../http/paging.ts';
 import { contextOf } from '../../http/request-context.ts';
-import { createPatient, getPatientFor, listPatientsFor, updatePatient } from './patients.service.ts';
+import { reader } from '../../scope/reader.ts';
+import { createPatient, PATIENT_READS, updatePatient } from './patients.service.ts';
 
 const ZParams = z.object({ id: z.string().uuid('Invalid patient id') });
 
 export const patientRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.get('/api/patients', {
-    config: { access: 'patients.read', audit: { action: 'patient.list', entityType: 'patient' } },
+    config: { access: 'patients.read', audit: PATIENT_READS.list },
     schema: { querystring: ZPatientListQuery, response: { 200: z.array(ZPatientListItem), ...errorResponses } },
-  }, async (request, reply) => sendPage(reply, await listPatientsFor(deps, contextOf(request), request.query, clientGoneSignal(reply))));
+  }, async (request, reply) => sendPage(reply, await reader(deps, contextOf(request))(PATIENT_READS.list, { query: request.query, signal: clientGoneSignal(reply) })));
 
   app.get('/api/patients/:id', {
-    config: { access: 'patients.read', audit: { action: 'patient.read', entityType: 'patient' } },
+    config: { access: 'patients.read', audit: PATIENT_READS.get },
     schema: { params: ZParams, response: { 200: ZPatient, ...errorResponses } },
-  }, async (request) => getPatientFor(deps, contextOf(request), request.params.id));
+  }, async (request) => reader(deps, contextOf(request))(PATIENT_READS.get, request.params.id));
 
   app.post('/api/patients', {
     config: { access: 'patients.write', audit: { action: 'patient.create', entityType: 'patient' } },

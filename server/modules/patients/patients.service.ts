@@ -11,7 +11,8 @@ import { patients } from '../../db/schema/clinical.ts';
 import { forbidden, HttpError, invalid, notFound, stale } from '../../http/errors.ts';
 import type { TServedPage } from '../../http/paging.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
-import { auditColumns, recordAudit } from '../../audit/audit-writer.ts';
+import { recordAudit } from '../../audit/audit-writer.ts';
+import { readOf, type Reading } from '../../scope/reader.ts';
 import { decodePatientCursor, findPatient, findPossibleDuplicates, listPatients, readPatientsAudited, toPatient } from './patients.queries.ts';
 import { countSearchCapped, decodeSearchCursor, searchPageKeys } from './patient-search.queries.ts';
 
@@ -22,20 +23,35 @@ const SEARCH_RETRY_AFTER_SECONDS = 2;
 
 type TListQuery = { search?: string | null | undefined; limit: number; cursor?: string | undefined; fields?: TPatientField[] | undefined };
 
-/**
- * A page of active patients, in name order or (given a term) the search's tiers; the request is
- * recorded once in the audit trail, with every patient shown. `signal` aborts when the client
- * has gone, which stops a search still running.
- */
-export async function listPatientsFor(deps: Deps, ctx: SignedInContext, query: TListQuery, signal?: AbortSignal): Promise<TServedPage<TPatientListItem>> {
-  const search = query.search || undefined;
-  const page = search
-    ? await searchPage(deps, ctx, search, query, signal)
-    : query.cursor ? await laterPage(deps, ctx, query) : await firstPageFor(deps, ctx, query.limit);
-  if (!query.fields) return page;
-  const fields = ['id', ...query.fields] as const;
-  return { ...page, encoded: undefined, items: page.items.map((p) => Object.fromEntries(fields.map((f) => [f, p[f]])) as TPatientListItem) };
-}
+/** The reads of patient records: every one to those who read patient records (the route's capability). */
+export const PATIENT_READS = {
+  /**
+   * A page of active patients, in name order or (given a term) the search's tiers, recorded once
+   * in the audit trail with every patient shown. `signal` aborts when the client has gone, which
+   * stops a search still running.
+   */
+  list: readOf({
+    action: 'patient.list', entityType: 'patient',
+    run: async ({ deps, auditInStatement }, { query, signal }: { query: TListQuery; signal?: AbortSignal | undefined }): Promise<TServedPage<TPatientListItem>> => {
+      const search = query.search || undefined;
+      const page = search
+        ? await searchPage(deps, auditInStatement, search, query, signal)
+        : query.cursor ? await laterPage(deps, query) : await firstPageFor(deps, query.limit);
+      if (!query.fields) return page;
+      const fields = ['id', ...query.fields] as const;
+      return { ...page, encoded: undefined, items: page.items.map((p) => Object.fromEntries(fields.map((f) => [f, p[f]])) as TPatientListItem) };
+    },
+    shows: (page) => (page.items.length > 0 ? { patientIds: page.items.map((p) => p.id) } : null),
+  }),
+  get: readOf({
+    action: 'patient.read', entityType: 'patient', notFound: NOT_FOUND,
+    run: async ({ db }, id: string) => {
+      const row = await findPatient(db, id);
+      return row && toPatient(row);
+    },
+    shows: (_patient, id) => ({ entityId: id, patientId: id }),
+  }),
+};
 
 /**
  * A search page (docs/decisions/patient-search.md): the page's keys tier by tier, with the capped
@@ -44,7 +60,9 @@ export async function listPatientsFor(deps: Deps, ctx: SignedInContext, query: T
  * so the audit chain's lock is never held across round trips. Nothing is sent unless the row is
  * written.
  */
-async function searchPage(deps: Deps, ctx: SignedInContext, term: string, query: TListQuery, signal: AbortSignal | undefined): Promise<TServedPage<TPatient>> {
+async function searchPage(
+  deps: Deps, auditInStatement: Reading['auditInStatement'], term: string, query: TListQuery, signal: AbortSignal | undefined,
+): Promise<TServedPage<TPatient>> {
   const after = query.cursor ? decodeSearchCursor(query.cursor) : null;
   const bounds = {
     timeoutMs: deps.config.searchTimeoutMs,
@@ -59,19 +77,13 @@ async function searchPage(deps: Deps, ctx: SignedInContext, term: string, query:
     const counted = after ? null : nextCursor ? await countSearchCapped(q, term, cap, tierZeroCount) : { total: page.length, capped: false };
     return { ids: page.map((k) => k[3]), counted, nextCursor };
   });
-  const rows = await readPatientsAudited(deps.db, auditColumns(ctx, 'patient.list', 'patient'), found.ids);
+  const rows = await readPatientsAudited(deps.db, auditInStatement(), found.ids);
   return { items: rows.map(toPatient), total: found.counted?.total ?? null, totalCapped: found.counted?.capped ?? false, nextCursor: found.nextCursor };
 }
 
-/**
- * A later page of the unfiltered list, then its audit row in a statement of its own, as the first
- * page does: the audit chain's lock is held for that insert only, not across a transaction's
- * round trips. Nothing is sent unless the row is written.
- */
-async function laterPage(deps: Deps, ctx: SignedInContext, query: TListQuery): Promise<TServedPage<TPatient>> {
-  const after = decodePatientCursor(query.cursor!);
-  const { page, nextCursor } = await listPatients(deps.db, { limit: query.limit, after });
-  if (page.length > 0) await recordAudit(deps.db, ctx, { action: 'patient.list', entityType: 'patient', patientIds: page.map((p) => p.id) });
+/** A later page of the unfiltered list (its audit row is written after it, as for every read). */
+async function laterPage(deps: Deps, query: TListQuery): Promise<TServedPage<TPatient>> {
+  const { page, nextCursor } = await listPatients(deps.db, { limit: query.limit, after: decodePatientCursor(query.cursor!) });
   return { items: page.map(toPatient), total: null, nextCursor };
 }
 
@@ -80,7 +92,7 @@ async function laterPage(deps: Deps, ctx: SignedInContext, query: TListQuery): P
  * (deps.patientPages, cleared by every patient change), with its total from the clinic's counts.
  * Each request still writes its own audit row, naming every patient it was shown.
  */
-async function firstPageFor(deps: Deps, ctx: SignedInContext, limit: number): Promise<TServedPage<TPatient>> {
+async function firstPageFor(deps: Deps, limit: number): Promise<TServedPage<TPatient>> {
   const [page, counts] = await Promise.all([
     deps.patientPages.get(limit, async () => {
       const { page: rows, nextCursor } = await listPatients(deps.db, { limit });
@@ -90,18 +102,7 @@ async function firstPageFor(deps: Deps, ctx: SignedInContext, limit: number): Pr
     }),
     deps.counts.get(),
   ]);
-  if (page.items.length > 0) {
-    await recordAudit(deps.db, ctx, { action: 'patient.list', entityType: 'patient', patientIds: page.items.map((p) => p.id) });
-  }
   return { items: page.items, total: counts.activePatients, nextCursor: page.nextCursor, encoded: page.encoded };
-}
-
-/** One patient, then the audit row of the read in its own statement (as the lists write theirs). */
-export async function getPatientFor(deps: Deps, ctx: SignedInContext, id: string): Promise<TPatient> {
-  const row = await findPatient(deps.db, id);
-  if (!row) throw notFound(NOT_FOUND);
-  await recordAudit(deps.db, ctx, { action: 'patient.read', entityType: 'patient', entityId: id, patientId: id });
-  return toPatient(row);
 }
 
 /**

@@ -1,0 +1,34 @@
+import type { SQL } from 'drizzle-orm';
+import type { TCurrentUser } from '#domain/auth';
+import { can } from '#domain/permissions';
+import { seesPatientName } from './appointment-scope.ts';
+import { visibleNotes } from './note-scope.ts';
+
+export type Viewer = Pick<TCurrentUser, 'id' | 'role'>;
+
+/**
+ * What one caller may see, built once per read from domain/record-scope.ts and the permission
+ * table: the `where` clauses and column choices every query of patient data takes from here
+ * instead of working them out from the user itself.
+ */
+export interface ReadScope {
+  readonly viewer: Viewer;
+  /** The notes she may see (NOTE_SCOPE), as a condition on `patient_notes`. */
+  readonly notes: SQL;
+  /** The appointments whose patient she may name (spec section 6), as a condition on `appointments`. */
+  readonly appointmentPatientNames: SQL;
+  /** Whether she reads patient records, and so patients' names beside notes and rooms. */
+  readonly patientNames: boolean;
+  /** Whether she sees which staff an appointment is assigned to. */
+  readonly staffNames: boolean;
+}
+
+export function scopeOf(viewer: Viewer): ReadScope {
+  return {
+    viewer: { id: viewer.id, role: viewer.role },
+    notes: visibleNotes(viewer),
+    appointmentPatientNames: seesPatientName(viewer),
+    patientNames: can(viewer, 'patients.read'),
+    staffNames: can(viewer, 'appointments.seeStaffNames'),
+  };
+}
