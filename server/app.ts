@@ -37,7 +37,8 @@ import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { loadClinicSettings } from './modules/settings/clinic-settings.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
 import { fileRoutes } from './modules/files/files.routes.ts';
-import { multipartRoutes } from './modules/files/multipart.routes.ts';
+import { uploadRoutes } from './modules/uploads/uploads.routes.ts';
+import { multipartRoutes } from './modules/uploads/multipart.routes.ts';
 import { openFileStorage } from './storage/storage.ts';
 
 /**
@@ -126,6 +127,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await app.register(settingsRoutes, deps);
   await app.register(userRoutes, deps);
   await app.register(fileRoutes, deps);
+  await app.register(uploadRoutes, deps);
   await app.register(multipartRoutes, deps);
 
   await app.register(livePlugin, { deps });

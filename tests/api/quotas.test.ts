@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LIVE_CLOSE } from '#domain/live-events';
 import { loadConfig } from '../../server/config.ts';
 import { multipartParts, multipartUploads, objectUploads, storedObjects, uploadUsage } from '../../server/db/schema/files.ts';
-import { removeStaleObjects } from '../../server/modules/files/files.service.ts';
+import { removeStaleObjects } from '../../server/modules/uploads/uploads.service.ts';
 import { openBlobStore, openFileStorage } from '../../server/storage/storage.ts';
 import { TEST_PASSWORD } from '../helpers/factories.ts';
 import { openLive, type LiveClient } from '../helpers/live-client.ts';

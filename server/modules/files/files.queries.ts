@@ -1,33 +1,12 @@
-import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt } from 'drizzle-orm';
 import type { TObjectOwnerType } from '#domain/files';
 import type { Queryable } from '../../db/database.ts';
 import { labOrders, patientNotes } from '../../db/schema/clinical.ts';
 import { chatMessages, chatRoomMembers, patientChatRooms } from '../../db/schema/collaboration.ts';
-import { objectUploads, storedObjects } from '../../db/schema/files.ts';
+import { storedObjects } from '../../db/schema/files.ts';
 import type { ReadScope } from '../../scope/read-scope.ts';
 
 export type StoredObjectRow = typeof storedObjects.$inferSelect;
-
-export async function insertUploadGrant(q: Queryable, grant: typeof objectUploads.$inferInsert): Promise<void> {
-  await q.insert(objectUploads).values(grant);
-}
-
-export async function findUploadGrant(q: Queryable, id: string) {
-  const [row] = await q.select().from(objectUploads).where(eq(objectUploads.id, id));
-  return row;
-}
-
-/** Marks the grant used, if it still can be: true for exactly one request, however many race. */
-export async function useUploadGrant(q: Queryable, id: string, now: Date): Promise<boolean> {
-  const rows = await q.update(objectUploads).set({ usedAt: now })
-    .where(and(eq(objectUploads.id, id), isNull(objectUploads.usedAt), sql`${objectUploads.expiresAt} > ${now}`))
-    .returning({ id: objectUploads.id });
-  return rows.length === 1;
-}
-
-export async function insertStoredObject(q: Queryable, row: typeof storedObjects.$inferInsert): Promise<void> {
-  await q.insert(storedObjects).values(row);
-}
 
 export async function findStoredObject(q: Queryable, id: string): Promise<StoredObjectRow | undefined> {
   const [row] = await q.select().from(storedObjects).where(eq(storedObjects.id, id));
@@ -38,26 +17,11 @@ export async function findStoredObjects(q: Queryable, ids: string[]): Promise<St
   return ids.length === 0 ? [] : q.select().from(storedObjects).where(inArray(storedObjects.id, ids));
 }
 
-export async function deleteStoredObject(q: Queryable, id: string): Promise<void> {
-  await q.delete(storedObjects).where(eq(storedObjects.id, id));
-}
-
-export async function markConfirmed(q: Queryable, id: string, fields: Pick<StoredObjectRow, 'purpose' | 'contentType' | 'fileName' | 'confirmedAt'>): Promise<void> {
-  await q.update(storedObjects).set(fields).where(eq(storedObjects.id, id));
-}
-
 /** Claims the files still unclaimed; answers how many it claimed (fewer: another got there first, or the clean-up). */
 export async function markClaimed(q: Queryable, ids: string[], owner: { type: TObjectOwnerType; id: string }, now: Date): Promise<number> {
   const rows = await q.update(storedObjects).set({ ownerType: owner.type, ownerId: owner.id, claimedAt: now })
     .where(and(inArray(storedObjects.id, ids), isNull(storedObjects.ownerId))).returning({ id: storedObjects.id });
   return rows.length;
-}
-
-/** Uploads nobody confirmed before `before`, oldest first. */
-export async function findUnconfirmedBefore(q: Queryable, before: Date, limit: number) {
-  return q.select({ id: storedObjects.id, storageKey: storedObjects.storageKey }).from(storedObjects)
-    .where(and(isNull(storedObjects.confirmedAt), lt(storedObjects.createdAt, before)))
-    .orderBy(storedObjects.createdAt).limit(limit);
 }
 
 /** Files confirmed before `before` that no record claimed (a form abandoned after its upload). */
@@ -71,10 +35,6 @@ export async function findUnclaimedBefore(q: Queryable, before: Date, limit: num
 export async function deleteUnclaimedObject(q: Queryable, id: string): Promise<boolean> {
   const rows = await q.delete(storedObjects).where(and(eq(storedObjects.id, id), isNull(storedObjects.ownerId))).returning({ id: storedObjects.id });
   return rows.length === 1;
-}
-
-export async function deleteUploadGrantsExpiredBefore(q: Queryable, before: Date): Promise<void> {
-  await q.delete(objectUploads).where(lt(objectUploads.expiresAt, before));
 }
 
 /**

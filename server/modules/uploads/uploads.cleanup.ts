@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.ts';
-import { removeStaleObjects } from './files.service.ts';
+import { removeStaleObjects } from './uploads.service.ts';
 import { removeStaleMultipartUploads } from './multipart.service.ts';
 
 const BATCH = 200;

@@ -7,8 +7,8 @@ import { errorResponses } from '../../http/error-body.ts';
 import { HttpError } from '../../http/errors.ts';
 import { contextOf } from '../../http/request-context.ts';
 import { originOf } from '../../http/public-origin.ts';
-import { ZLinkQuery } from './files.routes.ts';
-import { requestUpload } from './files.service.ts';
+import { ZLinkQuery } from './uploads.routes.ts';
+import { requestUpload } from './uploads.service.ts';
 import {
   abortMultipartUpload, completeMultipartUpload, createMultipartUpload, listUploadedParts, receivePart, signPart,
 } from './multipart.service.ts';

@@ -7,9 +7,10 @@ import {
 import type { Deps } from '../../deps.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
-import { findStoredObject, insertStoredObject } from './files.queries.ts';
-import { storeWithinBudget, tooLarge, UPLOAD_NOT_FOUND } from './files.service.ts';
-import { partLinkIsGenuine, partLinkOf, UPLOAD_PATH_PREFIX } from './files.tokens.ts';
+import { findStoredObject } from '../files/files.queries.ts';
+import { insertStoredObject } from './uploads.queries.ts';
+import { storeWithinBudget, tooLarge, UPLOAD_NOT_FOUND } from './uploads.service.ts';
+import { partLinkIsGenuine, partLinkOf, UPLOAD_PATH_PREFIX } from './uploads.tokens.ts';
 import {
   countOpenUploads, deleteMultipartUpload, deletePartRows, findMultipartUpload, findStaleMultipartUploads, findStalledUploads, insertMultipartUpload,
   listParts, putPart, setUploadState, type MultipartPartRow, type MultipartUploadRow,
