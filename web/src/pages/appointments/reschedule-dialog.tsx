@@ -1,4 +1,5 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { Controller } from 'react-hook-form';
 import {
   APPOINTMENT_DURATIONS, APPOINTMENT_LIMITS, type TAppointment, type TAppointmentConflict, type TUpdateAppointmentInput,
 } from '#domain/appointments';
@@ -12,12 +13,14 @@ import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { StaffSelect } from '../../components/appointments/staff-select.tsx';
 import { SELECT_CLASS } from '../../components/ui/select.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
-import { FormField } from '../../components/ui/form-field.tsx';
+import { DialogFooter } from '../../components/ui/dialog.tsx';
+import { FormDialog } from '../../components/ui/form-dialog.tsx';
+import { FormField, type TFieldControlProps } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { useDebouncedValue } from '../../hooks/use-debounced-value.ts';
+import type { TServerPaths } from '../../lib/form-errors.ts';
 import { toast } from '../../lib/toast.ts';
-import type { TDisplayError } from '../../lib/api-errors.ts';
+import { useAppForm } from '../../lib/use-app-form.ts';
 
 const CONFLICT_CHECK_DEBOUNCE_MS = 300;
 
@@ -30,9 +33,9 @@ interface TPlacementForm {
   assignedScribeId: string;
 }
 
-const FIELD_OF_PATH: Record<string, keyof TPlacementForm> = {
-  appointmentDate: 'date', duration: 'duration', roomNumber: 'roomNumber', assignedNurseId: 'assignedNurseId', assignedScribeId: 'assignedScribeId',
-};
+const FIELD_NAMES = ['date', 'time', 'duration', 'roomNumber', 'assignedNurseId', 'assignedScribeId'] as const;
+/** The server names the moment by the payload's field; the form shows it under the date. */
+const FIELD_OF_PATH: TServerPaths<TPlacementForm> = { appointmentDate: 'date' };
 
 /**
  * Moves an appointment (scheduler and admin, while it is scheduled or checked in): date and
@@ -47,58 +50,59 @@ export function RescheduleDialog({ appointment, user, timeZone, onClose }: {
   onClose: () => void;
 }) {
   const start = clinicWallClock(appointment.appointmentDate, timeZone);
-  const initial: TPlacementForm = {
-    date: start.date,
-    time: start.time,
-    duration: String(appointment.duration),
-    roomNumber: appointment.roomNumber ?? '',
-    assignedNurseId: appointment.assignedNurseId ?? '',
-    assignedScribeId: appointment.assignedScribeId ?? '',
-  };
-  const [form, setForm] = useState(initial);
-  const [fieldErrors, setFieldErrors] = useState<Partial<Record<keyof TPlacementForm, string>>>({});
+  // No schema: date and time are required by their own rules; the rest may be anything offered.
+  const form = useAppForm<TPlacementForm>({
+    defaultValues: {
+      date: start.date,
+      time: start.time,
+      duration: String(appointment.duration),
+      roomNumber: appointment.roomNumber ?? '',
+      assignedNurseId: appointment.assignedNurseId ?? '',
+      assignedScribeId: appointment.assignedScribeId ?? '',
+    },
+    fields: FIELD_NAMES,
+    serverPaths: FIELD_OF_PATH,
+  });
+  const { register, control, watch, formState: { errors }, formError } = form;
   const [refused, setRefused] = useState<TAppointmentConflict[] | null>(null);
-  const [failure, setFailure] = useState<TDisplayError | null>(null);
   const update = useUpdateAppointment();
-  const set = (name: keyof TPlacementForm) => (value: string) => {
-    setForm((f) => ({ ...f, [name]: value }));
-    setFieldErrors((e) => ({ ...e, [name]: undefined }));
-    setRefused(null);
-  };
+  const values = watch();
+  // Whatever the user changes may change the clashes: the server's last refusal no longer applies.
+  useEffect(() => {
+    const subscription = watch(() => setRefused(null));
+    return () => subscription.unsubscribe();
+  }, [watch]);
 
-  const complete = form.date !== '' && form.time !== '';
+  const complete = values.date !== '' && values.time !== '';
   const question = useMemo<TConflictQuestion | null>(() => complete ? {
-    appointmentDate: clinicInstant(form.date, form.time, timeZone),
-    duration: Number(form.duration),
+    appointmentDate: clinicInstant(values.date, values.time, timeZone),
+    duration: Number(values.duration),
     // Those who reschedule see the patient, so the id is there; without it, no patient clash is asked.
     patientId: appointment.patientId ?? undefined,
-    roomNumber: form.roomNumber.trim() || undefined,
-    assignedNurseId: form.assignedNurseId || undefined,
-    assignedScribeId: form.assignedScribeId || undefined,
+    roomNumber: values.roomNumber.trim() || undefined,
+    assignedNurseId: values.assignedNurseId || undefined,
+    assignedScribeId: values.assignedScribeId || undefined,
     excludeId: appointment.id,
-  } : null, [complete, form, timeZone, appointment.patientId, appointment.id]);
+  } : null, [complete, values.date, values.time, values.duration, values.roomNumber, values.assignedNurseId, values.assignedScribeId, timeZone, appointment.patientId, appointment.id]);
   const asked = useDebouncedValue(question, CONFLICT_CHECK_DEBOUNCE_MS);
   const conflicts = useConflicts(asked);
 
-  const changes = (): TUpdateAppointmentInput => {
+  /** Of the fields the user changed, those that differ from the appointment, as the server names them. */
+  const changes = (placement: TPlacementForm): TUpdateAppointmentInput => {
+    const changed = form.changedValues(placement);
     const out: TUpdateAppointmentInput = {};
-    const instant = clinicInstant(form.date, form.time, timeZone);
-    if (new Date(instant).getTime() !== new Date(appointment.appointmentDate).getTime()) out.appointmentDate = instant;
-    if (Number(form.duration) !== appointment.duration) out.duration = Number(form.duration);
-    if ((form.roomNumber.trim() || null) !== appointment.roomNumber) out.roomNumber = form.roomNumber.trim() || null;
-    if ((form.assignedNurseId || null) !== appointment.assignedNurseId) out.assignedNurseId = form.assignedNurseId || null;
-    if ((form.assignedScribeId || null) !== appointment.assignedScribeId) out.assignedScribeId = form.assignedScribeId || null;
+    const instant = clinicInstant(placement.date, placement.time, timeZone);
+    if (('date' in changed || 'time' in changed) && new Date(instant).getTime() !== new Date(appointment.appointmentDate).getTime()) out.appointmentDate = instant;
+    if (changed.duration !== undefined && Number(changed.duration) !== appointment.duration) out.duration = Number(changed.duration);
+    if (changed.roomNumber !== undefined && (changed.roomNumber.trim() || null) !== appointment.roomNumber) out.roomNumber = changed.roomNumber.trim() || null;
+    if (changed.assignedNurseId !== undefined && (changed.assignedNurseId || null) !== appointment.assignedNurseId) out.assignedNurseId = changed.assignedNurseId || null;
+    if (changed.assignedScribeId !== undefined && (changed.assignedScribeId || null) !== appointment.assignedScribeId) out.assignedScribeId = changed.assignedScribeId || null;
     return out;
   };
 
-  const submit = () => {
-    setFailure(null);
+  const onSubmit = form.onSubmit((placement) => {
     setRefused(null);
-    if (!complete) {
-      setFieldErrors({ date: form.date ? undefined : 'Required', time: form.time ? undefined : 'Required' });
-      return;
-    }
-    const changed = changes();
+    const changed = changes(placement);
     if (Object.keys(changed).length === 0) {
       toast({ title: 'No changes to save' });
       onClose();
@@ -113,89 +117,83 @@ export function RescheduleDialog({ appointment, user, timeZone, onClose }: {
         const described = reportMutationError(error, 'Failed to update appointment', { withReason: true });
         if (!described) return;
         const clashes = conflictsOfError(error);
-        if (clashes) return setRefused(clashes);
-        const placed: Partial<Record<keyof TPlacementForm, string>> = {};
-        for (const e of described.fieldErrors) {
-          const field = FIELD_OF_PATH[e.path];
-          if (field) placed[field] = e.message;
-        }
-        setFieldErrors(placed);
-        if (Object.keys(placed).length === 0) setFailure(described);
+        if (clashes) setRefused(clashes);
+        else form.showServerError(described);
       },
     });
-  };
+  });
 
   const liveConflicts = conflicts.data ?? [];
+  const staff = (role: 'nurse' | 'scribe', name: 'assignedNurseId' | 'assignedScribeId') => (fieldControl: TFieldControlProps) => (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field }) => <StaffSelect user={user} role={role} control={fieldControl} name={field.name} value={field.value} onChange={field.onChange} onBlur={field.onBlur} />}
+    />
+  );
   return (
-    <Dialog open onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className="max-w-xl" data-testid="reschedule-dialog" onInteractOutside={(event) => event.preventDefault()}>
-        <DialogHeader className="pr-6">
-          <DialogTitle>Reschedule appointment</DialogTitle>
-          <DialogDescription>
-            {patientShown(appointment)}, now {formatDate(appointment.appointmentDate, timeZone)} at {formatTime(appointment.appointmentDate, timeZone)}.
-            Times are the clinic's ({timeZone}).
-          </DialogDescription>
-        </DialogHeader>
-        <form
-          noValidate
-          className="space-y-4"
-          onSubmit={(event) => {
-            event.preventDefault();
-            submit();
-          }}
-        >
-          <div className="grid gap-4 sm:grid-cols-2">
-            <FormField id="reschedule-date" label="Date" required error={fieldErrors.date}>
-              {(control) => <Input {...control} type="date" min={clinicToday(timeZone)} required value={form.date} onChange={(e) => set('date')(e.target.value)} />}
-            </FormField>
-            <FormField id="reschedule-time" label="Time" required error={fieldErrors.time}>
-              {(control) => <Input {...control} type="time" required value={form.time} onChange={(e) => set('time')(e.target.value)} />}
-            </FormField>
-            <FormField id="reschedule-duration" label="Duration" error={fieldErrors.duration}>
-              {(control) => (
-                <select {...control} className={SELECT_CLASS} value={form.duration} onChange={(e) => set('duration')(e.target.value)}>
-                  {APPOINTMENT_DURATIONS.map((minutes) => (
-                    <option key={minutes} value={minutes}>{minutes} minutes</option>
-                  ))}
-                </select>
-              )}
-            </FormField>
-            <FormField id="reschedule-room" label="Room" error={fieldErrors.roomNumber}>
-              {(control) => (
-                <Input {...control} maxLength={APPOINTMENT_LIMITS.roomNumber} placeholder="e.g. 101" value={form.roomNumber} onChange={(e) => set('roomNumber')(e.target.value)} />
-              )}
-            </FormField>
-            <FormField id="reschedule-nurse" label="Nurse" error={fieldErrors.assignedNurseId}>
-              {(control) => <StaffSelect user={user} role="nurse" control={control} value={form.assignedNurseId} onChange={set('assignedNurseId')} />}
-            </FormField>
-            <FormField id="reschedule-scribe" label="Scribe" error={fieldErrors.assignedScribeId}>
-              {(control) => <StaffSelect user={user} role="scribe" control={control} value={form.assignedScribeId} onChange={set('assignedScribeId')} />}
-            </FormField>
-          </div>
-
-          <div aria-live="polite">
-            {refused ? (
-              <ConflictList conflicts={refused} timeZone={timeZone} roomNumber={form.roomNumber} refused />
-            ) : (
-              <ConflictList conflicts={liveConflicts} timeZone={timeZone} roomNumber={form.roomNumber} />
+    <FormDialog
+      onClose={onClose}
+      className="max-w-xl"
+      testId="reschedule-dialog"
+      title="Reschedule appointment"
+      description={(
+        <>
+          {patientShown(appointment)}, now {formatDate(appointment.appointmentDate, timeZone)} at {formatTime(appointment.appointmentDate, timeZone)}.
+          Times are the clinic's ({timeZone}).
+        </>
+      )}
+    >
+      <form noValidate className="space-y-4" onSubmit={onSubmit}>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <FormField id="reschedule-date" label="Date" required error={errors.date?.message}>
+            {(c) => <Input {...c} type="date" min={clinicToday(timeZone)} required {...register('date', { required: 'Required' })} />}
+          </FormField>
+          <FormField id="reschedule-time" label="Time" required error={errors.time?.message}>
+            {(c) => <Input {...c} type="time" required {...register('time', { required: 'Required' })} />}
+          </FormField>
+          <FormField id="reschedule-duration" label="Duration" error={errors.duration?.message}>
+            {(c) => (
+              <select {...c} className={SELECT_CLASS} {...register('duration')}>
+                {APPOINTMENT_DURATIONS.map((minutes) => (
+                  <option key={minutes} value={minutes}>{minutes} minutes</option>
+                ))}
+              </select>
             )}
-          </div>
-          {failure && (
-            <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
-              {failure.message}
-            </p>
-          )}
+          </FormField>
+          <FormField id="reschedule-room" label="Room" error={errors.roomNumber?.message}>
+            {(c) => <Input {...c} maxLength={APPOINTMENT_LIMITS.roomNumber} placeholder="e.g. 101" {...register('roomNumber')} />}
+          </FormField>
+          <FormField id="reschedule-nurse" label="Nurse" error={errors.assignedNurseId?.message}>
+            {staff('nurse', 'assignedNurseId')}
+          </FormField>
+          <FormField id="reschedule-scribe" label="Scribe" error={errors.assignedScribeId?.message}>
+            {staff('scribe', 'assignedScribeId')}
+          </FormField>
+        </div>
 
-          <DialogFooter>
-            <Button variant="outline" onClick={onClose} disabled={update.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={update.isPending}>
-              {update.isPending ? 'Saving...' : 'Save changes'}
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+        <div aria-live="polite">
+          {refused ? (
+            <ConflictList conflicts={refused} timeZone={timeZone} roomNumber={values.roomNumber} refused />
+          ) : (
+            <ConflictList conflicts={liveConflicts} timeZone={timeZone} roomNumber={values.roomNumber} />
+          )}
+        </div>
+        {formError && (
+          <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+            {formError.message}
+          </p>
+        )}
+
+        <DialogFooter>
+          <Button variant="outline" onClick={onClose} disabled={update.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={update.isPending}>
+            {update.isPending ? 'Saving...' : 'Save changes'}
+          </Button>
+        </DialogFooter>
+      </form>
+    </FormDialog>
   );
 }
