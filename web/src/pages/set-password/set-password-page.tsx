@@ -1,5 +1,5 @@
 import { CircleCheck } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'wouter';
 import { SignedOutFrame } from '../../components/layout/signed-out-frame.tsx';
 import { PASSWORD_MIN, passwordProblem } from '#domain/passwords';
@@ -13,6 +13,7 @@ import { Input } from '../../components/ui/input.tsx';
 import { LoadingBlock, Spinner } from '../../components/ui/spinner.tsx';
 import { apiErrorCode, describeApiError } from '../../lib/api-errors.ts';
 import { SIGN_IN_PATH } from '../../lib/brand.ts';
+import { useAppForm } from '../../lib/use-app-form.ts';
 import { useFragmentToken } from './fragment-token.ts';
 
 /** /set-password: where an invite or reset link leads; works signed out. */
@@ -71,32 +72,30 @@ function WithToken({ token }: { token: string }) {
   return <PasswordForm token={token} email={info.data.email} firstName={info.data.firstName} purpose={info.data.purpose} onDone={() => setDone(true)} />;
 }
 
-function PasswordForm({ token, email, firstName, purpose, onDone }: { token: string; email: string; firstName: string | null; purpose: 'invite' | 'reset'; onDone: () => void }) {
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [errors, setErrors] = useState<{ password?: string; confirm?: string; form?: string }>({});
-  const setPasswordMutation = useSetPassword();
+interface TPasswordFields {
+  password: string;
+  confirm: string;
+}
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const problem = passwordProblem(password, email);
-    const next: typeof errors = {};
-    if (problem) next.password = problem;
-    else if (password !== confirm) next.confirm = 'The passwords do not match';
-    setErrors(next);
-    if (next.password || next.confirm) return;
-    setPasswordMutation.mutate(
-      { token, password },
-      {
-        onSuccess: onDone,
-        onError: (error) => {
-          const described = describeApiError(error);
-          const field = described.fieldErrors.find((e) => e.path === 'password');
-          setErrors(field ? { password: field.message } : { form: described.message });
-        },
-      },
-    );
-  };
+function PasswordForm({ token, email, firstName, purpose, onDone }: { token: string; email: string; firstName: string | null; purpose: 'invite' | 'reset'; onDone: () => void }) {
+  const setPasswordMutation = useSetPassword();
+  // The password rules are the server's (domain/passwords.ts); the two must match.
+  const form = useAppForm<TPasswordFields>({
+    check: ({ password, confirm }) => {
+      const problem = passwordProblem(password, email);
+      if (problem) return { password: problem };
+      return { confirm: password === confirm ? undefined : 'The passwords do not match' };
+    },
+    defaultValues: { password: '', confirm: '' },
+    fields: ['password'],
+  });
+  const { register, formState: { errors }, formError } = form;
+
+  // Signed out: no toast; the field or the line under the form says what the server refused.
+  const submit = form.onSubmit(({ password }) => setPasswordMutation.mutate(
+    { token, password },
+    { onSuccess: onDone, onError: (error) => form.showServerError(describeApiError(error)) },
+  ));
 
   return (
     <>
@@ -110,19 +109,19 @@ function PasswordForm({ token, email, firstName, purpose, onDone }: { token: str
         <form onSubmit={submit} noValidate className="space-y-4">
           {/* Lets password managers save the new password against the right account. */}
           <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-          <FormField id="new-password" label="New password" required error={errors.password}>
+          <FormField id="new-password" label="New password" required error={errors.password?.message}>
             {(control) => (
-              <Input {...control} type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)}
+              <Input {...control} type="password" autoComplete="new-password" {...register('password')}
                 aria-describedby={[control['aria-describedby'], 'password-rules'].filter(Boolean).join(' ')} />
             )}
           </FormField>
           <p id="password-rules" className="text-sm text-slate-600">
             At least {PASSWORD_MIN} characters; avoid common passwords and your email name.
           </p>
-          <FormField id="confirm-password" label="Confirm password" required error={errors.confirm}>
-            {(control) => <Input {...control} type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />}
+          <FormField id="confirm-password" label="Confirm password" required error={errors.confirm?.message}>
+            {(control) => <Input {...control} type="password" autoComplete="new-password" {...register('confirm')} />}
           </FormField>
-          {errors.form && <p role="alert" className="text-sm text-red-700">{errors.form}</p>}
+          {formError && <p role="alert" className="text-sm text-red-700">{formError.message}</p>}
           <Button type="submit" className="w-full" disabled={setPasswordMutation.isPending}>
             {setPasswordMutation.isPending && <Spinner className="size-4" />}
             {purpose === 'invite' ? 'Set password' : 'Reset password'}
