@@ -11,6 +11,25 @@ const forbid = (files, patterns, message) => ({
   rules: { 'no-restricted-imports': ['error', { patterns: patterns.map((group) => ({ group: [group], message })) }] },
 });
 
+const NOT_WEB_OR_TESTS = { group: ['**/web/**', '**/tests/**', '**/e2e/**'], message: 'the server imports neither the web nor the tests' };
+const NO_MODULES = { group: ['**/modules/**'], message: 'server/modules/ is the top layer: what sits below it (plugins, sessions, clinic, scope, audit, http, db...) imports no module' };
+const NO_AUDIT_ROWS = {
+  group: ['**/audit/audit-writer*'], importNames: ['writeAuditRows', 'auditColumns'],
+  message: 'a read is audited by the scoped reader (server/scope/reader.ts): declare it with readOf',
+};
+const AUDIT_ROW_WRITERS = ['server/scope/reader.ts', 'server/audit/audit-writer.ts'];
+const COMPOSERS = ['server/app.ts', 'server/index.ts', 'server/seed/**'];
+const patternsRule = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+
+function serverRules() {
+  return [
+    { files: ['server/**'], rules: patternsRule([NOT_WEB_OR_TESTS, NO_MODULES, NO_AUDIT_ROWS]) },
+    { files: ['server/modules/**'], rules: patternsRule([NOT_WEB_OR_TESTS, NO_AUDIT_ROWS]) },
+    { files: COMPOSERS, rules: patternsRule([NOT_WEB_OR_TESTS, NO_AUDIT_ROWS]) },
+    { files: AUDIT_ROW_WRITERS, rules: patternsRule([NOT_WEB_OR_TESTS, NO_MODULES]) },
+  ];
+}
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'bench/results/**', 'server/db/migrations/**', 'data/**'] },
   js.configs.recommended,
@@ -26,20 +45,9 @@ export default tseslint.config(
   forbid(['domain/**'], ['**/server/**', '**/web/**', 'fastify*', 'drizzle-orm*', 'react*', 'node:*'], 'domain/ imports only zod and itself (ARCHITECTURE.md)'),
   // The web and the server never import each other.
   forbid(['web/**'], ['**/server/**'], 'the web never imports the server'),
-  forbid(['server/**'], ['**/web/**', '**/tests/**', '**/e2e/**'], 'the server imports neither the web nor the tests'),
-  // An allowed read's audit row is written by the scoped reader alone, with the caller's scope.
-  {
-    files: ['server/**'],
-    ignores: ['server/scope/reader.ts', 'server/audit/audit-writer.ts'],
-    rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['**/web/**', '**/tests/**', '**/e2e/**'], message: 'the server imports neither the web nor the tests' },
-          { group: ['**/audit/audit-writer*'], importNames: ['writeAuditRows', 'auditColumns'], message: 'a read is audited by the scoped reader (server/scope/reader.ts): declare it with readOf' },
-        ],
-      }],
-    },
-  },
+  // The server: never the web or the tests; below the modules, nothing imports a module (app.ts,
+  // index.ts and the seed compose them); an allowed read's audit row is the scoped reader's alone.
+  ...serverRules(),
   // Inside the web: lib is the bottom; components are generic; a page does not import another.
   forbid(['web/src/lib/**'], ['**/api/**', '**/components/**', '**/pages/**', '**/screens*'], 'web/src/lib is the bottom layer: it imports no api, component or page'),
   forbid(['web/src/components/**'], ['**/pages/**', '**/screens*'], 'components do not import pages'),

@@ -1,12 +1,12 @@
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { EventBus } from './events/event-bus.ts';
-import type { SessionCache } from './modules/auth/session-cache.ts';
+import type { SessionCache } from './sessions/session-cache.ts';
 import type { TPatient } from '#domain/patients';
 import type { ShortLived } from './cache/short-lived.ts';
-import type { ClinicCounts } from './modules/dashboard/clinic-counts.ts';
+import type { ClinicCounts } from './clinic/clinic-counts.ts';
 import type { FileStorage } from './storage/storage.ts';
-import type { ClinicSettingsHolder } from './modules/settings/clinic-settings.ts';
+import type { ClinicSettingsHolder } from './clinic/clinic-settings.ts';
 
 /** What services need from the app; passed in, never read from globals. */
 export interface Deps {
@@ -14,13 +14,13 @@ export interface Deps {
   config: Config;
   /** Committed domain events go out here (raise them through inTransaction). */
   events: EventBus;
-  /** Sessions this instance resolved recently (modules/auth/session-cache.ts). */
+  /** Sessions this instance resolved recently (sessions/session-cache.ts). */
   sessions: SessionCache;
-  /** The clinic-wide figures, shared by every request (modules/dashboard/clinic-counts.ts). */
+  /** The clinic-wide figures, shared by every request (clinic/clinic-counts.ts). */
   counts: ClinicCounts;
   /** Where attachment bytes live, and the key upload links are signed with (storage/storage.ts). */
   files: FileStorage;
-  /** The clinic's name, time zone and idle timeout in force (modules/settings/clinic-settings.ts); config holds only their defaults. */
+  /** The clinic's name, time zone and idle timeout in force (clinic/clinic-settings.ts); config holds only their defaults. */
   settings: ClinicSettingsHolder;
   /** The unfiltered patient list's first page by page size, shared for a few seconds (patients.service.ts). */
   patientPages: ShortLived<number, { items: TPatient[]; nextCursor: string | null; encoded: string }>;

@@ -6,7 +6,7 @@ import { seedDemoClinic } from './seed/demo-clinic.ts';
 import { createDatabaseEventBus, pruneLiveEvents } from './events/event-bus.ts';
 import { disableDemoAccounts } from './modules/auth/demo-lockout.ts';
 import { deleteExpiredThrottleRows } from './modules/auth/login-throttle.ts';
-import { deleteExpiredSessions } from './modules/auth/session-store.ts';
+import { deleteExpiredSessions } from './sessions/session-store.ts';
 
 const config = loadConfig();
 const database = await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pg') });

@@ -7,7 +7,7 @@ import type { Db } from '../db/database.ts';
 import { users } from '../db/schema/auth.ts';
 import { notifications } from '../db/schema/collaboration.ts';
 import { eventsForUserSince, outboxBounds, type LiveEvent } from '../events/event-bus.ts';
-import { activeMemberIds } from '../modules/chat/chat.queries.ts';
+import { activeMemberIds } from '../scope/room-scope.ts';
 
 /** One open socket: whose it is, and which session opened it. */
 interface Connection {

@@ -7,9 +7,9 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { clearSessionCookie, SESSION_COOKIE, setSignedInHint } from '../http/cookies.ts';
 import { forbidden, unauthorized } from '../http/errors.ts';
-import type { SessionCache } from '../modules/auth/session-cache.ts';
-import type { ClinicSettingsHolder } from '../modules/settings/clinic-settings.ts';
-import { resolveSession } from '../modules/auth/session-store.ts';
+import type { SessionCache } from '../sessions/session-cache.ts';
+import type { ClinicSettingsHolder } from '../clinic/clinic-settings.ts';
+import { resolveSession } from '../sessions/session-store.ts';
 
 /**
  * Who may call a route. Every /api route must declare one; the app refuses to start otherwise,

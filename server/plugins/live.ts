@@ -7,7 +7,7 @@ import { LIVE_PATH } from '#domain/live-events';
 import type { Deps } from '../deps.ts';
 import { loggableError } from '../http/loggable-error.ts';
 import { createHub } from '../live/hub.ts';
-import { hashToken, resolveSession, sessionIsLive } from '../modules/auth/session-store.ts';
+import { hashToken, resolveSession, sessionIsLive } from '../sessions/session-store.ts';
 import { SESSION_COOKIE } from '../http/cookies.ts';
 import { isOwnOrigin } from './security.ts';
 

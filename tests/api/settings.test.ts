@@ -3,8 +3,8 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROLES } from '#domain/roles';
 import { auditEvents, clinicSettings } from '../../server/db/schema/auth.ts';
-import { hashToken, sessionIsLive } from '../../server/modules/auth/session-store.ts';
-import { SETTINGS_REVALIDATE_MS } from '../../server/modules/settings/clinic-settings.ts';
+import { hashToken, sessionIsLive } from '../../server/sessions/session-store.ts';
+import { SETTINGS_REVALIDATE_MS } from '../../server/clinic/clinic-settings.ts';
 import { anonymous, signInAs, type SignedIn } from '../helpers/sign-in.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
 

@@ -14,7 +14,7 @@ import {
   ACCOUNT_POLICY, ADDRESS_POLICY, clearFailures, isKnownSource, lockedFor, PAIR_POLICY, recordFailure, rememberSource, slowdownMs, throttleKeys,
 } from './login-throttle.ts';
 import { verifyPassword } from './passwords.ts';
-import { createSession, endSession } from './session-store.ts';
+import { createSession, endSession } from '../../sessions/session-store.ts';
 
 export async function login(deps: Deps, ctx: RequestContext, input: TLogin): Promise<{ user: TCurrentUser; token: string }> {
   const { db, config } = deps;

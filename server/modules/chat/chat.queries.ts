@@ -67,13 +67,6 @@ export async function listMembers(q: Queryable, roomId: string): Promise<TChatMe
     order by lower(u.last_name), lower(u.first_name), u.id`);
 }
 
-/** The active members' ids: who is sent a room's live messages. */
-export async function activeMemberIds(q: Queryable, roomId: string): Promise<string[]> {
-  const rows = await q.select({ userId: chatRoomMembers.userId }).from(chatRoomMembers)
-    .where(and(eq(chatRoomMembers.chatRoomId, roomId), eq(chatRoomMembers.isActive, true)));
-  return rows.map((r) => r.userId);
-}
-
 const messageColumns = (viewerId: string) => sql`m.id, m.chat_room_id as "chatRoomId", m.sender_id as "senderId",
   json_build_object('firstName', u.first_name, 'lastName', u.last_name, 'role', u.role) as sender,
   m.message_type as "messageType", m.content, m.attachments, m.related_entity_id as "relatedEntityId",

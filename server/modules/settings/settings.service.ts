@@ -4,10 +4,10 @@ import { inTransaction } from '../../db/transaction.ts';
 import type { Deps } from '../../deps.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
 import { recordAudit } from '../../audit/audit-writer.ts';
-import { endSessionsIdleLongerThan } from '../auth/session-store.ts';
+import { endSessionsIdleLongerThan } from '../../sessions/session-store.ts';
 import { removeBarredMembers } from '../chat/patient-room-members.ts';
-import { effectiveSettings } from './clinic-settings.ts';
-import { lockStoredSettings, readStoredSettings, writeStoredSettings, type TStoredSettings } from './settings.queries.ts';
+import { effectiveSettings, readStoredSettings, type TStoredSettings } from '../../clinic/clinic-settings.ts';
+import { lockStoredSettings, writeStoredSettings } from './settings.queries.ts';
 
 const minutesOf = (ms: number) => ms / 60_000;
 /** The row is there from the start (migration 0011), all nulls, with the time of the migration. */

@@ -1,8 +1,9 @@
+import { sql } from 'drizzle-orm';
 import { zonedDate, zonedDayRange } from '#domain/clinic-time';
-import { shortLived } from '../../cache/short-lived.ts';
-import type { Config } from '../../config.ts';
-import type { Db } from '../../db/database.ts';
-import { clinicCounts, type TClinicCounts } from './dashboard.queries.ts';
+import type { TDashboardStats } from '#domain/dashboard';
+import { shortLived } from '../cache/short-lived.ts';
+import type { Config } from '../config.ts';
+import { queryRows, type Db, type Queryable } from '../db/database.ts';
 
 export interface ClinicCounts {
   /** The clinic-wide figures for the clinic's today. */
@@ -40,4 +41,19 @@ export function createClinicCounts(db: Db, config: Config, clinicTimeZone: () =>
     },
     clear: () => cache.clear(),
   };
+}
+
+export type TClinicCounts = Omit<TDashboardStats, 'unreadMessages'>;
+
+/** The clinic-wide dashboard figures in one round trip; "today" is the clinic's day. */
+async function clinicCounts(q: Queryable, day: { start: Date; end: Date }): Promise<TClinicCounts> {
+  const [counts] = await queryRows<TClinicCounts>(q, sql`
+    select
+      (select count(*) from appointments
+        where appointment_date >= ${day.start.toISOString()}::timestamptz
+          and appointment_date < ${day.end.toISOString()}::timestamptz
+          and status not in ('cancelled', 'no_show'))::int as "todayAppointments",
+      (select count(*) from patients where is_active)::int as "activePatients",
+      (select count(*) from lab_orders where status in ('ordered', 'pending'))::int as "pendingLabResults"`);
+  return counts!;
 }

@@ -1,7 +1,33 @@
+import { eq } from 'drizzle-orm';
 import { isTimeZoneName } from '#domain/settings';
-import type { Config } from '../../config.ts';
-import type { Db } from '../../db/database.ts';
-import { readStoredSettings, type TStoredSettings } from './settings.queries.ts';
+import type { Config } from '../config.ts';
+import type { Db, Queryable } from '../db/database.ts';
+import { clinicSettings } from '../db/schema/auth.ts';
+
+/** The clinic's one settings row as stored: a null column means the environment's default. */
+export interface TStoredSettings {
+  clinicName: string | null;
+  timeZone: string | null;
+  sessionIdleMinutes: number | null;
+  nonClinicalInPatientRooms: boolean;
+  updatedAt: Date | null;
+}
+
+export const NOTHING_STORED: TStoredSettings = { clinicName: null, timeZone: null, sessionIdleMinutes: null, nonClinicalInPatientRooms: false, updatedAt: null };
+
+export const STORED_SETTINGS_COLUMNS = {
+  clinicName: clinicSettings.clinicName,
+  timeZone: clinicSettings.timeZone,
+  sessionIdleMinutes: clinicSettings.sessionIdleMinutes,
+  nonClinicalInPatientRooms: clinicSettings.nonClinicalInPatientRooms,
+  updatedAt: clinicSettings.updatedAt,
+};
+
+/** The stored settings (migration 0011 inserts the row; a missing row reads as all defaults). */
+export async function readStoredSettings(q: Queryable): Promise<TStoredSettings> {
+  const [row] = await q.select(STORED_SETTINGS_COLUMNS).from(clinicSettings).where(eq(clinicSettings.id, true));
+  return row ?? NOTHING_STORED;
+}
 
 /** The settings in force on this instance: what an admin saved, else the environment's default. */
 export interface TEffectiveSettings {

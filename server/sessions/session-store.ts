@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { eq, lt, sql } from 'drizzle-orm';
 import type { TCurrentUser } from '#domain/auth';
-import { preparedRows, type Queryable } from '../../db/database.ts';
-import { sessions } from '../../db/schema/auth.ts';
-import type { Raise } from '../../db/transaction.ts';
+import { preparedRows, type Queryable } from '../db/database.ts';
+import { sessions } from '../db/schema/auth.ts';
+import type { Raise } from '../db/transaction.ts';
 import type { CachedSession, SessionCache } from './session-cache.ts';
 
 export interface SessionPolicy {
