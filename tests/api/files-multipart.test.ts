@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CANNOT_SIGN_MESSAGE, MULTIPART_MIN_PART_BYTES } from '#domain/files';
 import { labOrders, patientNotes } from '../../server/db/schema/clinical.ts';
 import { multipartParts, multipartUploads, storedObjects } from '../../server/db/schema/files.ts';
-import { removeStaleFiles } from '../../server/modules/uploads/uploads.cleanup.ts';
+import { removeStaleFiles } from '../../server/modules/uploads/stale-uploads.ts';
 import { claimObjects } from '../../server/modules/files/files.service.ts';
 import { openBlobStore, openFileStorage, type BlobStore } from '../../server/storage/storage.ts';
 import { insertPatient } from '../helpers/factories.ts';

@@ -19,7 +19,7 @@ import type { SignedInContext } from '../../http/request-context.ts';
 import { recordAudit, type AuditEvent } from '../../audit/audit-writer.ts';
 import { scopeOf } from '../../scope/read-scope.ts';
 import { readOf } from '../../scope/reader.ts';
-import { findConflicts, refuseConflicts, withConflictRefusal, type TPlacement } from './appointments.conflicts.ts';
+import { findConflicts, refuseConflicts, withConflictRefusal, type TPlacement } from './booking-conflicts.ts';
 import { noticeAssigned, noticeRescheduled, type TAppointmentNotice, type TStaffRole } from './appointments.notices.ts';
 import {
   countAppointmentsByDay, decodeAppointmentCursor, findPatientForBooking, findUsers, listAppointmentsAudited, lockAppointment, readAppointment,

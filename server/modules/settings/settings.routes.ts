@@ -3,14 +3,14 @@ import { ZClinicInfo, ZClinicSettings, ZUpdateClinicSettings } from '#domain/set
 import type { Deps } from '../../deps.ts';
 import { errorResponses } from '../../http/error-body.ts';
 import { contextOf } from '../../http/request-context.ts';
-import { clinicInfoOf, getClinicSettings, updateClinicSettings } from './settings.service.ts';
+import { clinicInfoOf, clinicSettingsOf, updateClinicSettings } from './settings.service.ts';
 
 /** The clinic's settings (Admin Panel, Settings tab; issue 20), and the part every user's screens show. */
 export const settingsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.get('/api/admin/settings', {
     config: { access: 'settings.manage', audit: { action: 'settings.read', entityType: 'clinic_settings' } },
     schema: { response: { 200: ZClinicSettings, ...errorResponses } },
-  }, async () => getClinicSettings(deps));
+  }, async () => clinicSettingsOf(deps));
 
   app.put('/api/admin/settings', {
     config: { access: 'settings.manage', audit: { action: 'settings.update', entityType: 'clinic_settings' } },

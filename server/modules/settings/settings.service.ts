@@ -29,7 +29,7 @@ function settingsOf(stored: TStoredSettings, config: Config): TClinicSettings {
 }
 
 /** The settings in force, read from the database (not this instance's copy: the admin sees what is stored). */
-export async function getClinicSettings(deps: Deps): Promise<TClinicSettings> {
+export async function clinicSettingsOf(deps: Deps): Promise<TClinicSettings> {
   return settingsOf(await readStoredSettings(deps.db), deps.config);
 }
 
@@ -57,7 +57,7 @@ export async function updateClinicSettings(deps: Deps, ctx: SignedInContext, inp
   });
   // This instance answers with the new values from the next request on, not only once its event arrives.
   await deps.settings.refresh();
-  return getClinicSettings(deps);
+  return clinicSettingsOf(deps);
 }
 
 /** What every signed-in user's screens show: no defaults, no session figures. */

@@ -10,7 +10,7 @@ import type { SignedInContext } from '../../http/request-context.ts';
 import { findStoredObject } from '../files/files.queries.ts';
 import { insertStoredObject } from './uploads.queries.ts';
 import { storeWithinBudget, tooLarge, UPLOAD_NOT_FOUND } from './uploads.service.ts';
-import { partLinkIsGenuine, partLinkOf, UPLOAD_PATH_PREFIX } from './uploads.tokens.ts';
+import { partLinkIsGenuine, partLinkOf, UPLOAD_PATH_PREFIX } from './signed-links.ts';
 import {
   countOpenUploads, deleteMultipartUpload, deletePartRows, findMultipartUpload, findStaleMultipartUploads, findStalledUploads, insertMultipartUpload,
   listParts, putPart, setUploadState, type MultipartPartRow, type MultipartUploadRow,

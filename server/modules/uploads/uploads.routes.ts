@@ -9,7 +9,7 @@ import { contextOf } from '../../http/request-context.ts';
 import { loggableError } from '../../http/loggable-error.ts';
 import { ZObjectParams } from '../files/files.routes.ts';
 import { uploadedBytes, withRawBodies } from './raw-body.ts';
-import { removeStaleFiles } from './uploads.cleanup.ts';
+import { removeStaleFiles } from './stale-uploads.ts';
 import { confirmUpload, receiveUpload, requestUpload } from './uploads.service.ts';
 
 export const ZLinkQuery = z.object({ expires: z.coerce.number().int(), signature: z.string().max(100) });

@@ -15,8 +15,8 @@ import {
   deleteStoredObject, deleteUploadGrantsExpiredBefore, findUnconfirmedBefore, findUploadGrant, insertStoredObject, insertUploadGrant, markConfirmed,
   useUploadGrant,
 } from './uploads.queries.ts';
-import { sniffType } from './uploads.sniff.ts';
-import { linkIsGenuine, uploadIdOfUrl, uploadLinkOf } from './uploads.tokens.ts';
+import { sniffType } from './type-sniffing.ts';
+import { linkIsGenuine, uploadIdOfUrl, uploadLinkOf } from './signed-links.ts';
 import {
   assertUploadBudgetLeft, budgetCutOff, deleteUsageBefore, releaseReservation, reserveUploadBytes, settleReservation, UPLOAD_QUOTA_WINDOW_MS,
   type UploadReservation,

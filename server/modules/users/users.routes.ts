@@ -9,7 +9,7 @@ import { sendPage } from '../../http/paging.ts';
 import { originOf } from '../../http/public-origin.ts';
 import { contextOf, visitorContextOf } from '../../http/request-context.ts';
 import {
-  assignRoleByEmail, checkLink, inviteUser, issuePasswordLink, setPasswordWithLink, setUserActive, setUserRole, usersForAdmin,
+  assignRoleByEmail, checkLink, inviteUser, issuePasswordLink, setPasswordWithLink, setUserActive, setUserRole, usersFor,
 } from './users.service.ts';
 
 const ZUserParams = z.object({ userId: z.string().uuid() });
@@ -23,7 +23,7 @@ export const userRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.get('/api/admin/users', {
     config: { access: 'users.manage' },
     schema: { querystring: ZAdminUserQuery, response: { 200: ZAdminUserList, ...errorResponses } },
-  }, async (request, reply) => sendPage(reply, await usersForAdmin(deps, request.query)));
+  }, async (request, reply) => sendPage(reply, await usersFor(deps, request.query)));
 
   app.post('/api/admin/users', {
     config: { access: 'users.manage' },

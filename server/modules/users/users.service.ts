@@ -23,7 +23,7 @@ import {
 
 const USER_NOT_FOUND = 'User not found';
 
-export async function usersForAdmin(deps: Deps, query: TAdminUserQuery): Promise<TServedPage<TAdminUser>> {
+export async function usersFor(deps: Deps, query: TAdminUserQuery): Promise<TServedPage<TAdminUser>> {
   const after = query.cursor ? decodeUserCursor(query.cursor) : null;
   const { items, nextCursor } = await listUsers(deps.db, { ...query, after });
   return { items, nextCursor, total: null };
