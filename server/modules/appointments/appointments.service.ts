@@ -16,7 +16,7 @@ import { forbidden, HttpError, invalid, invalidFields, notFound, stale } from '.
 import { decideMove } from '../../workflows/decide-move.ts';
 import type { TServedPage } from '../../http/paging.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
-import { recordAudit, type AuditEvent } from '../../audit/audit-writer.ts';
+import { recordAudit } from '../../audit/audit-writer.ts';
 import { scopeOf } from '../../scope/read-scope.ts';
 import { readOf } from '../../scope/reader.ts';
 import { findConflicts, refuseConflicts, withConflictRefusal, type TPlacement } from './booking-conflicts.ts';
@@ -149,23 +149,7 @@ export async function updateAppointment(deps: Deps, ctx: SignedInContext, id: st
   const result = await withConflictRefusal(deps.db, () => placement, id, () => inTransaction(deps, async (tx, raise) => {
     const current = await lockAppointment(tx, id);
     if (!current) throw notFound(NOT_FOUND);
-    if (sentPatientId !== undefined && sentPatientId !== current.patientId) throw invalid('patientId', 'An appointment cannot move to another patient');
-    if (version !== undefined && version !== current.updatedAt.toISOString()) {
-      throw stale('This appointment was changed by someone else. Reload to see their changes, then edit again.');
-    }
-
-    const to = status !== undefined && status !== current.status ? status : null;
-    const move = to ? decideMove(APPOINTMENT_WORKFLOW, ctx.user, current.status, to) : null;
-    if (statusReason !== undefined && statusReason !== current.statusReason && !move?.takesReason) {
-      throw invalid('statusReason', 'Only a cancellation or a no-show takes a reason');
-    }
-    const changes = changedBookingFields(current, sent);
-    const changedNames = Object.keys(changes) as TAppointmentFieldName[];
-    if (changedNames.length > 0 && !can(ctx.user, 'appointments.schedule')) throw forbidden();
-    const placementChanged = changedNames.some((f) => (APPOINTMENT_PLACEMENT_FIELDS as readonly string[]).includes(f));
-    if (placementChanged && !(mayReschedule(current.status) && mayReschedule(to ?? current.status))) {
-      throw new HttpError('workflow.illegalMove', { message: 'Only a scheduled or checked-in appointment can be rescheduled' });
-    }
+    const { move, changes, changedNames, placementChanged } = planUpdate(ctx, current, { version, sentPatientId, status, statusReason, sent });
     if (!move && changedNames.length === 0) return (await readAppointment(tx, scopeOf(ctx.user), id))!.appointment;
 
     if (changes.appointmentDate) refuseBeforeToday(deps, changes.appointmentDate, now);
@@ -187,10 +171,11 @@ export async function updateAppointment(deps: Deps, ctx: SignedInContext, id: st
       updatedAt: now,
     }).where(eq(appointments.id, id)).returning();
 
-    const audits: AuditEvent[] = [];
-    if (move) audits.push({ action: `appointment.${move.to}`, entityType: 'appointment', entityId: id, patientId: current.patientId });
-    if (changedNames.length > 0) audits.push({ action: placementChanged ? 'appointment.reschedule' : 'appointment.update', entityType: 'appointment', entityId: id, patientId: current.patientId });
-    await recordAudit(tx, ctx, audits);
+    const about = { entityType: 'appointment', entityId: id, patientId: current.patientId } as const;
+    await recordAudit(tx, ctx, [
+      ...(move ? [{ action: `appointment.${move.to}` as const, ...about }] : []),
+      ...(changedNames.length > 0 ? [{ action: placementChanged ? 'appointment.reschedule' as const : 'appointment.update' as const, ...about }] : []),
+    ]);
     if (placementChanged) await noticeStaffOfMove(deps, tx, raise, current, row!, changedNames);
     raise({ type: 'appointment.changed', appointmentId: id, actorId: ctx.user.id });
     changed = true;
@@ -198,6 +183,37 @@ export async function updateAppointment(deps: Deps, ctx: SignedInContext, id: st
   }));
   if (changed) deps.counts.clear();
   return result;
+}
+
+/**
+ * What an update asks of this appointment, checked before anything is written: the same patient
+ * (400), the version if sent (409 stale), the move by the workflow (409/403), a reason only for a
+ * cancellation or no-show (400), booking fields only for those who schedule (403), and a new
+ * time or place only while the visit has not ended (409).
+ */
+function planUpdate(ctx: SignedInContext, current: TAppointmentRow, request: {
+  version: string | undefined; sentPatientId: string | undefined; status: TAppointmentStatus | undefined;
+  statusReason: string | null | undefined; sent: ReturnType<typeof bookingFieldsOf>;
+}) {
+  if (request.sentPatientId !== undefined && request.sentPatientId !== current.patientId) {
+    throw invalid('patientId', 'An appointment cannot move to another patient');
+  }
+  if (request.version !== undefined && request.version !== current.updatedAt.toISOString()) {
+    throw stale('This appointment was changed by someone else. Reload to see their changes, then edit again.');
+  }
+  const to = request.status !== undefined && request.status !== current.status ? request.status : null;
+  const move = to ? decideMove(APPOINTMENT_WORKFLOW, ctx.user, current.status, to) : null;
+  if (request.statusReason !== undefined && request.statusReason !== current.statusReason && !move?.takesReason) {
+    throw invalid('statusReason', 'Only a cancellation or a no-show takes a reason');
+  }
+  const changes = changedBookingFields(current, request.sent);
+  const changedNames = Object.keys(changes) as TAppointmentFieldName[];
+  if (changedNames.length > 0 && !can(ctx.user, 'appointments.schedule')) throw forbidden();
+  const placementChanged = changedNames.some((f) => (APPOINTMENT_PLACEMENT_FIELDS as readonly string[]).includes(f));
+  if (placementChanged && !(mayReschedule(current.status) && mayReschedule(to ?? current.status))) {
+    throw new HttpError('workflow.illegalMove', { message: 'Only a scheduled or checked-in appointment can be rescheduled' });
+  }
+  return { move, changes, changedNames, placementChanged };
 }
 
 /** What the server writes on a move: an appointment's moves stamp only instants (checkedInAt, completedAt). */

@@ -123,6 +123,15 @@ function contentChanges(current: NoteRow, input: TUpdateNote): Partial<TContent>
   return changes;
 }
 
+/** A revision's record of the content that changed: each changed part before and after. */
+function beforeAndAfter(current: NoteRow, changes: Partial<TContent>) {
+  return {
+    ...(changes.noteType !== undefined ? { noteTypeBefore: current.noteType, noteTypeAfter: changes.noteType } : {}),
+    ...(changes.content !== undefined ? { contentBefore: current.content, contentAfter: changes.content } : {}),
+    ...(changes.attachments !== undefined ? { attachmentsBefore: current.attachments, attachmentsAfter: changes.attachments } : {}),
+  };
+}
+
 /**
  * Refuses a content change the caller may not make: a finalized note only by amendment (an
  * admin, with a reason); otherwise mayEditNote. The answer says why: 403 for a role that never
@@ -175,10 +184,7 @@ export async function updateNote(deps: Deps, ctx: SignedInContext, id: string, i
     if (kind) {
       await insertRevision(tx, {
         noteId: id, at: now, actorId: ctx.user.id, action: kind === 'amend' ? 'amended' : 'edited',
-        fromStatus: current.status, toStatus: current.status,
-        ...(changes.noteType !== undefined ? { noteTypeBefore: current.noteType, noteTypeAfter: changes.noteType } : {}),
-        ...(changes.content !== undefined ? { contentBefore: current.content, contentAfter: changes.content } : {}),
-        ...(changes.attachments !== undefined ? { attachmentsBefore: current.attachments, attachmentsAfter: changes.attachments } : {}),
+        fromStatus: current.status, toStatus: current.status, ...beforeAndAfter(current, changes),
         reason: kind === 'amend' ? input.amendmentReason! : null,
       });
       audits.push({ action: kind === 'amend' ? 'note.amend' : 'note.update', entityType: 'note', entityId: id, patientId: current.patientId });
