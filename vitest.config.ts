@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// Four kinds of project, run in this order: fast domain rules, API tests against a real database
-// (a fresh one per file), the build's weight budget, and browser journeys in Debian's Chromium
-// against the real server (one file at a time).
+// Five kinds of project, run in this order: fast domain rules and the web's forms rendered in
+// jsdom (fetch faked, nothing else), API tests against a real database (a fresh one per file),
+// the build's weight budget, and browser journeys in Debian's Chromium against the real server
+// (one file at a time).
 export default defineConfig({
   test: {
     projects: [
@@ -11,6 +12,16 @@ export default defineConfig({
       ...[['new-york', 'America/New_York'], ['kolkata', 'Asia/Kolkata']].map(([name, tz]) => ({
         test: { name: `unit-tz-${name}`, include: ['tests/unit/clinic-time.test.ts', 'tests/unit/day-time.test.ts'], env: { TZ: tz }, sequence: { groupOrder: 0 } },
       })),
+      // The forms as a user drives them (Testing Library), with only the network faked.
+      {
+        test: {
+          name: 'components',
+          include: ['tests/components/**/*.test.tsx'],
+          environment: 'jsdom',
+          setupFiles: ['tests/components/setup.ts'],
+          sequence: { groupOrder: 0 },
+        },
+      },
       {
         test: {
           name: 'api',
