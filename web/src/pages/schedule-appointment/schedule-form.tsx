@@ -24,6 +24,7 @@ import { Input } from '../../components/ui/input.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { useDebouncedValue } from '../../hooks/use-debounced-value.ts';
+import type { TDisplayError } from '../../lib/api-errors.ts';
 import type { TServerPaths } from '../../lib/form-errors.ts';
 import { toast } from '../../lib/toast.ts';
 import { useAppForm } from '../../lib/use-app-form.ts';
@@ -213,22 +214,7 @@ export function ScheduleForm({ user, timeZone, initialPatientId }: { user: TCurr
         </p>
       </Section>
 
-      <div aria-live="polite" data-testid="conflict-check">
-        {refused ? (
-          <ConflictList conflicts={refused} timeZone={timeZone} roomNumber={roomNumber.trim()} refused />
-        ) : question && settled && conflicts.data ? (
-          conflicts.data.length > 0 ? (
-            <ConflictList conflicts={conflicts.data} timeZone={timeZone} roomNumber={roomNumber.trim()} />
-          ) : (
-            <p className="text-sm text-green-800" data-testid="no-conflicts">No conflicts at this time.</p>
-          )
-        ) : question ? (
-          <p className="flex items-center gap-2 text-sm text-slate-600">
-            <Spinner className="size-4" />
-            Checking for conflicts…
-          </p>
-        ) : null}
-      </div>
+      <ConflictCheck refused={refused} asking={question !== null} answer={settled ? conflicts.data : undefined} timeZone={timeZone} roomNumber={roomNumber.trim()} />
 
       <Section title="Additional Information">
         <div className="grid gap-4">
@@ -247,17 +233,7 @@ export function ScheduleForm({ user, timeZone, initialPatientId }: { user: TCurr
           {REQUIRED_MESSAGE}
         </p>
       )}
-      {formError && (
-        <div role="alert" data-testid="schedule-form-error" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
-          <p className="font-semibold text-red-900">{formError.code === 'auth.forbidden' ? 'Not allowed' : 'Could not schedule'}</p>
-          <p>{formError.message}</p>
-          {formError.fieldErrors.length > 0 && (
-            <ul className="mt-1 list-disc pl-4">
-              {formError.fieldErrors.map((e) => <li key={`${e.path}:${e.message}`}>{e.path}: {e.message}</li>)}
-            </ul>
-          )}
-        </div>
-      )}
+      {formError && <ScheduleFormError error={formError} />}
 
       <div className="flex flex-col-reverse gap-2 border-t pt-4 sm:flex-row sm:justify-end">
         <Button variant="outline" onClick={() => navigate('/appointments')} disabled={saving}>
@@ -278,5 +254,49 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
       <legend className="mb-3 w-full border-b pb-1 text-sm font-semibold text-slate-900">{title}</legend>
       {children}
     </fieldset>
+  );
+}
+
+/** The clashes of the booking as it stands: the server's refusal, else the live check's answer, or that it is asking. */
+function ConflictCheck({ refused, asking, answer, timeZone, roomNumber }: {
+  refused: TAppointmentConflict[] | null;
+  /** The form holds a complete question (a time and someone or somewhere). */
+  asking: boolean;
+  /** The answer to the question as it stands now; undefined while it is asked. */
+  answer: TAppointmentConflict[] | undefined;
+  timeZone: string;
+  roomNumber: string;
+}) {
+  return (
+    <div aria-live="polite" data-testid="conflict-check">
+      {refused ? (
+        <ConflictList conflicts={refused} timeZone={timeZone} roomNumber={roomNumber} refused />
+      ) : !asking ? null : answer ? (
+        answer.length > 0 ? (
+          <ConflictList conflicts={answer} timeZone={timeZone} roomNumber={roomNumber} />
+        ) : (
+          <p className="text-sm text-green-800" data-testid="no-conflicts">No conflicts at this time.</p>
+        )
+      ) : (
+        <p className="flex items-center gap-2 text-sm text-slate-600">
+          <Spinner className="size-4" />
+          Checking for conflicts…
+        </p>
+      )}
+    </div>
+  );
+}
+
+function ScheduleFormError({ error }: { error: TDisplayError }) {
+  return (
+    <div role="alert" data-testid="schedule-form-error" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+      <p className="font-semibold text-red-900">{error.code === 'auth.forbidden' ? 'Not allowed' : 'Could not schedule'}</p>
+      <p>{error.message}</p>
+      {error.fieldErrors.length > 0 && (
+        <ul className="mt-1 list-disc pl-4">
+          {error.fieldErrors.map((e) => <li key={`${e.path}:${e.message}`}>{e.path}: {e.message}</li>)}
+        </ul>
+      )}
+    </div>
   );
 }
