@@ -51,7 +51,7 @@ describe('the reschedule dialog', () => {
   });
 
   it("shows the server's error on the payload's appointmentDate under the date", async () => {
-    fakeApi({
+    const api = fakeApi({
       ...READS,
       [`PUT /api/appointments/${APPOINTMENT.id}`]: () => ({
         status: 400,
@@ -62,6 +62,7 @@ describe('the reschedule dialog', () => {
     await user.selectOptions(screen.getByLabelText('Duration'), '45');
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
     await waitFor(() => expect(screen.getByLabelText(/^Date/).getAttribute('aria-invalid')).toBe('true'));
+    expect(api.writes()[0]!.body).toEqual({ duration: 45, updatedAt: APPOINTMENT.updatedAt });
     expect(screen.getByText('Must be in the future')).toBeTruthy();
     // Every error found its field: the dialog's own alert stays away (the toast gives the reason).
     expect(within(screen.getByRole('dialog')).queryByText('Validation failed')).toBeNull();

@@ -87,16 +87,19 @@ export function RescheduleDialog({ appointment, user, timeZone, onClose }: {
   const asked = useDebouncedValue(question, CONFLICT_CHECK_DEBOUNCE_MS);
   const conflicts = useConflicts(asked);
 
-  /** Of the fields the user changed, those that differ from the appointment, as the server names them. */
+  /** Of the fields the user changed, those that differ from the appointment, as the server names and holds them. */
   const changes = (placement: TPlacementForm): TUpdateAppointmentInput => {
-    const changed = form.changedValues(placement);
-    const out: TUpdateAppointmentInput = {};
-    const instant = clinicInstant(placement.date, placement.time, timeZone);
-    if (('date' in changed || 'time' in changed) && new Date(instant).getTime() !== new Date(appointment.appointmentDate).getTime()) out.appointmentDate = instant;
-    if (changed.duration !== undefined && Number(changed.duration) !== appointment.duration) out.duration = Number(changed.duration);
-    if (changed.roomNumber !== undefined && (changed.roomNumber.trim() || null) !== appointment.roomNumber) out.roomNumber = changed.roomNumber.trim() || null;
-    if (changed.assignedNurseId !== undefined && (changed.assignedNurseId || null) !== appointment.assignedNurseId) out.assignedNurseId = changed.assignedNurseId || null;
-    if (changed.assignedScribeId !== undefined && (changed.assignedScribeId || null) !== appointment.assignedScribeId) out.assignedScribeId = changed.assignedScribeId || null;
+    const out: TUpdateAppointmentInput = form.changedValues({
+      duration: Number(placement.duration),
+      roomNumber: placement.roomNumber.trim() || null,
+      assignedNurseId: placement.assignedNurseId || null,
+      assignedScribeId: placement.assignedScribeId || null,
+    }, appointment);
+    // Date and time make one moment.
+    if (form.getFieldState('date').isDirty || form.getFieldState('time').isDirty) {
+      const instant = clinicInstant(placement.date, placement.time, timeZone);
+      if (Date.parse(instant) !== Date.parse(appointment.appointmentDate)) out.appointmentDate = instant;
+    }
     return out;
   };
 
