@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PATIENT_PAGE } from '#domain/patients';
-import { patientCountText } from '../../web/src/api/patients/patient-count.ts';
+import { patientCountText } from '../../web/src/lib/patient-count.ts';
 
 describe('the patients screen count line', () => {
   it('says how many patients, in the singular for one', () => {

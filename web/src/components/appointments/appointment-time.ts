@@ -2,7 +2,7 @@ import { addDays, zonedDate } from '#domain/clinic-time';
 
 /**
  * Appointment times in the clinic's time zone (domain/clinic-time.ts; the zone comes from
- * GET /api/appointments/clinic-time), whatever the browser's zone is.
+ * GET /api/clinic, useClinicTimeZone), whatever the browser's zone is.
  */
 
 const formatters = new Map<string, Intl.DateTimeFormat>();

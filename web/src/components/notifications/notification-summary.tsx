@@ -1,7 +1,7 @@
 import { formatDistanceToNowStrict } from 'date-fns';
 import { formatClinicTime } from '#domain/clinic-time';
 import type { TNotification } from '#domain/notifications';
-import { useClinicTimeZone } from '../../api/appointments/clinic-time.ts';
+import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 import { cn } from '../../lib/utils.ts';
 import { notificationStyle } from './notification-style.ts';
 

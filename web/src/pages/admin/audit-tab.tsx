@@ -1,7 +1,7 @@
 import { Download, ShieldCheck } from 'lucide-react';
 import { useLocation, useSearch } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
-import { useClinicTimeZone } from '../../api/appointments/clinic-time.ts';
+import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 import { useAuditEvents, type TAuditFilterValues } from '../../api/audit/audit-events.ts';
 import { auditExportHref } from '../../api/audit/audit-export.ts';
 import { useVerifyAuditChain } from '../../api/audit/verify-audit-chain.ts';

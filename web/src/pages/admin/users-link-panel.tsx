@@ -2,7 +2,7 @@ import { Copy } from 'lucide-react';
 import { useId } from 'react';
 import { formatClinicTime } from '#domain/clinic-time';
 import type { TPasswordLink } from '#domain/users';
-import { useClinicTimeZone } from '../../api/appointments/clinic-time.ts';
+import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';

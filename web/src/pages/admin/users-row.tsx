@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { formatClinicTime } from '#domain/clinic-time';
 import { ROLE_LABELS, ROLES, ZRole } from '#domain/roles';
 import { USER_STATUS_LABELS, type TAdminUser, type TPasswordLink, type TUserStatus } from '#domain/users';
-import { useClinicTimeZone } from '../../api/appointments/clinic-time.ts';
+import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 import { useChangeRole } from '../../api/users/change-role.ts';
 import { usePasswordLink } from '../../api/users/new-password-link.ts';
 import { useSetUserActive } from '../../api/users/set-user-active.ts';

@@ -2,7 +2,7 @@ import * as Tabs from '@radix-ui/react-tabs';
 import { useLocation, useSearch } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
 import { useDayAppointments } from '../../api/appointments/appointments.ts';
-import { useClinicTimeZone } from '../../api/appointments/clinic-time.ts';
+import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 import { clinicToday } from '../../components/appointments/appointment-time.ts';
 import { AppointmentRowsSkeleton } from './appointment-row.tsx';
 import { AllTab } from './all-tab.tsx';

@@ -1,6 +1,6 @@
 import type { TCurrentUser } from '#domain/auth';
 import { can } from '#domain/permissions';
-import { useClinicTimeZone } from '../../api/appointments/clinic-time.ts';
+import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 import { formatLongDate } from '../../components/appointments/appointment-time.ts';
 import { LiveStatusDot } from '../../components/live-status-dot.tsx';
 import { PageHeader } from '../../components/layout/page-header.tsx';

@@ -2,7 +2,7 @@ import { CalendarClock } from 'lucide-react';
 import { Link } from 'wouter';
 import type { TAppointment } from '#domain/appointments';
 import { useDayAppointments } from '../../api/appointments/appointments.ts';
-import { useClinicTimeZone } from '../../api/appointments/clinic-time.ts';
+import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 import { appointmentTypeLabel, knownStatus, patientShown, STATUS_LABELS } from '../../components/appointments/appointment-format.ts';
 import { clinicToday, formatTime } from '../../components/appointments/appointment-time.ts';
 import { ErrorState } from '../../components/error-state.tsx';

@@ -8,7 +8,7 @@ import type { TServerMessage } from '#domain/live-events';
 import type { TNote } from '#domain/notes';
 import { can } from '#domain/permissions';
 import { patientLabel } from '#domain/record-scope';
-import { useClinicTimeZone } from '../../api/appointments/clinic-time.ts';
+import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 import { invalidateNotes } from '../../api/notes/notes.ts';
 import { usePatient } from '../../api/patients/patient.ts';
 import { Button } from '../../components/ui/button.tsx';

@@ -1,7 +1,7 @@
 import { UserSearch } from 'lucide-react';
 import { useRef } from 'react';
 import type { TPatient } from '#domain/patients';
-import { patientCountText } from '../../api/patients/patient-count.ts';
+import { patientCountText } from '../../lib/patient-count.ts';
 import { usePatients } from '../../api/patients/patients.ts';
 import { ErrorState } from '../../components/error-state.tsx';
 import { LoadMore } from '../../components/load-more.tsx';

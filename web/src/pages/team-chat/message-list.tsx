@@ -2,7 +2,7 @@ import { MessageSquare } from 'lucide-react';
 import { useLayoutEffect, useRef } from 'react';
 import type { TCurrentUser } from '#domain/auth';
 import type { TChatMember } from '#domain/chat';
-import { useClinicTimeZone } from '../../api/appointments/clinic-time.ts';
+import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 import { useChatMessages } from '../../api/chat/messages.ts';
 import { ErrorState } from '../../components/error-state.tsx';
 import { LoadMore } from '../../components/load-more.tsx';

@@ -2,7 +2,7 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { MessageSquare, Plus } from 'lucide-react';
 import { Link } from 'wouter';
 import type { TChatRoom } from '#domain/chat';
-import { useClinicTimeZone } from '../../api/appointments/clinic-time.ts';
+import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 import { formatDayTime } from '../../components/appointments/appointment-time.ts';
 import { ErrorState } from '../../components/error-state.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
