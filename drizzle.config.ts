@@ -2,6 +2,13 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: ['./server/db/schema/auth.ts', './server/db/schema/clinical.ts', './server/db/schema/collaboration.ts', './server/db/schema/enums.ts', './server/db/schema/events.ts', './server/db/schema/files.ts'],
+  schema: [
+    './server/db/schema/auth.ts',
+    './server/db/schema/clinical.ts',
+    './server/db/schema/collaboration.ts',
+    './server/db/schema/enums.ts',
+    './server/db/schema/events.ts',
+    './server/db/schema/files.ts',
+  ],
   out: './server/db/migrations',
 });

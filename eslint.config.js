@@ -3,7 +3,10 @@ import fs from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const PAGES = fs.readdirSync(new URL('./web/src/pages', import.meta.url), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const PAGES = fs
+  .readdirSync(new URL('./web/src/pages', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
 
 /** An import rule: files matching `files` may not import what `patterns` name, with the reason. */
 const forbid = (files, patterns, message) => ({
@@ -12,9 +15,13 @@ const forbid = (files, patterns, message) => ({
 });
 
 const NOT_WEB_OR_TESTS = { group: ['**/web/**', '**/tests/**', '**/e2e/**'], message: 'the server imports neither the web nor the tests' };
-const NO_MODULES = { group: ['**/modules/**'], message: 'server/modules/ is the top layer: what sits below it (plugins, sessions, clinic, scope, audit, http, db...) imports no module' };
+const NO_MODULES = {
+  group: ['**/modules/**'],
+  message: 'server/modules/ is the top layer: what sits below it (plugins, sessions, clinic, scope, audit, http, db...) imports no module',
+};
 const NO_AUDIT_ROWS = {
-  group: ['**/audit/audit-writer*'], importNames: ['writeAuditRows', 'auditColumns'],
+  group: ['**/audit/audit-writer*'],
+  importNames: ['writeAuditRows', 'auditColumns'],
   message: 'a read is audited by the scoped reader (server/scope/reader.ts): declare it with readOf',
 };
 const AUDIT_ROW_WRITERS = ['server/scope/reader.ts', 'server/audit/audit-writer.ts'];
@@ -35,7 +42,9 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { console: 'readonly', process: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' } },
+    languageOptions: {
+      globals: { console: 'readonly', process: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' },
+    },
     rules: {
       'no-undef': 'off', // TypeScript checks names, with the right globals for each side.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
@@ -49,11 +58,17 @@ export default tseslint.config(
   // index.ts and the seed compose them); an allowed read's audit row is the scoped reader's alone.
   ...serverRules(),
   // Inside the web: lib is the bottom; components are generic; a page does not import another.
-  forbid(['web/src/lib/**'], ['**/api/**', '**/components/**', '**/pages/**', '**/screens*'], 'web/src/lib is the bottom layer: it imports no api, component or page'),
+  forbid(
+    ['web/src/lib/**'],
+    ['**/api/**', '**/components/**', '**/pages/**', '**/screens*'],
+    'web/src/lib is the bottom layer: it imports no api, component or page',
+  ),
   forbid(['web/src/components/**'], ['**/pages/**', '**/screens*'], 'components do not import pages'),
-  ...PAGES.map((page) => forbid(
-    [`web/src/pages/${page}/**`],
-    PAGES.filter((other) => other !== page).flatMap((other) => [`../${other}/*`, `**/pages/${other}/*`]),
-    'a page does not import another page: move what both need to components/ or lib/',
-  )),
+  ...PAGES.map((page) =>
+    forbid(
+      [`web/src/pages/${page}/**`],
+      PAGES.filter((other) => other !== page).flatMap((other) => [`../${other}/*`, `**/pages/${other}/*`]),
+      'a page does not import another page: move what both need to components/ or lib/',
+    ),
+  ),
 );

@@ -21,11 +21,7 @@ export default defineConfig({
       output: {
         // React changes least often: its own chunk stays cached across deploys. Every other
         // library goes with the code that uses it, so a screen's libraries load with that screen.
-        codeSplitting: {
-          groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
-          ],
-        },
+        codeSplitting: { groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ }] },
       },
     },
   },

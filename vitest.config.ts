@@ -9,8 +9,16 @@ export default defineConfig({
     projects: [
       { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], sequence: { groupOrder: 0 } } },
       // Clinic time must not lean on the machine's zone: its tests again under two other zones.
-      ...[['new-york', 'America/New_York'], ['kolkata', 'Asia/Kolkata']].map(([name, tz]) => ({
-        test: { name: `unit-tz-${name}`, include: ['tests/unit/clinic-time.test.ts', 'tests/unit/day-time.test.ts'], env: { TZ: tz }, sequence: { groupOrder: 0 } },
+      ...[
+        ['new-york', 'America/New_York'],
+        ['kolkata', 'Asia/Kolkata'],
+      ].map(([name, tz]) => ({
+        test: {
+          name: `unit-tz-${name}`,
+          include: ['tests/unit/clinic-time.test.ts', 'tests/unit/day-time.test.ts'],
+          env: { TZ: tz },
+          sequence: { groupOrder: 0 },
+        },
       })),
       // The forms as a user drives them (Testing Library), with only the network faked.
       {

@@ -12,7 +12,11 @@ import { seedDemoClinic } from '../server/seed/demo-clinic.ts';
 async function adminQuery(adminUrl: string, text: string) {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
-  try { await client.query(text); } finally { await client.end(); }
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
 }
 
 /**
@@ -44,10 +48,12 @@ export async function openBenchClinic(name: string) {
   }
 
   return {
-    engine: adminUrl ? 'postgres' as const : 'pglite' as const,
+    engine: adminUrl ? ('postgres' as const) : ('pglite' as const),
     /** Two instances need a database two processes' worth of connections can share. */
     canRunTwo: adminUrl !== undefined,
-    database, config, instance,
+    database,
+    config,
+    instance,
     async close() {
       await database.close();
       if (adminUrl) await adminQuery(adminUrl, `drop database if exists ${dbName} with (force)`);

@@ -111,8 +111,13 @@ try {
     }
     times.sort((a, b) => a - b);
     return {
-      name, url: urlOf(0), items, total: total === undefined ? null : Number(total),
-      p50Ms: r(times[Math.floor(times.length * 0.5)]!), p95Ms: r(times[Math.floor(times.length * 0.95)]!), maxMs: r(times.at(-1)!),
+      name,
+      url: urlOf(0),
+      items,
+      total: total === undefined ? null : Number(total),
+      p50Ms: r(times[Math.floor(times.length * 0.5)]!),
+      p95Ms: r(times[Math.floor(times.length * 0.95)]!),
+      maxMs: r(times.at(-1)!),
     };
   }
 
@@ -148,9 +153,9 @@ try {
       and tstzrange(appointment_date, ends_at, '[)') && tstzrange('2030-01-15T15:10:00Z', '2030-01-15T15:40:00Z', '[)')`),
   };
 
-  console.log(JSON.stringify({
-    engine: database.engine, appointments: COUNT, lanesPerSlot: LANES, patients: PATIENTS, seedSeconds, runs: RUNS, queries, plans,
-  }, null, 2));
+  console.log(
+    JSON.stringify({ engine: database.engine, appointments: COUNT, lanesPerSlot: LANES, patients: PATIENTS, seedSeconds, runs: RUNS, queries, plans }, null, 2),
+  );
   await app.close();
 } finally {
   await database.close();

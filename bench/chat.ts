@@ -29,14 +29,14 @@ const WARMUP_SECONDS = 1;
 const GRACE_MS = 10_000;
 const PASSWORD = 'bench-chat-password';
 
-
 const clinic = await openBenchClinic('chat');
 const { database, instance } = clinic;
 type Instance = Awaited<ReturnType<typeof instance>>;
 
 async function call(base: string, cookie: string | null, url: string, body: unknown) {
   return fetch(`${base}${url}`, {
-    method: 'POST', body: JSON.stringify(body),
+    method: 'POST',
+    body: JSON.stringify(body),
     headers: { 'content-type': 'application/json', ...(cookie ? { cookie: `sid=${cookie}` } : {}) },
   });
 }
@@ -44,12 +44,21 @@ async function call(base: string, cookie: string | null, url: string, body: unkn
 /** The members: the first a scheduler (who creates the room, and so is in it), the rest nurses. */
 async function createMembers(base: string) {
   const passwordHash = await hashPassword(PASSWORD); // slow by design: one hash serves all
-  const rows = await database.db.insert(users).values(Array.from({ length: MEMBERS }, (_, i) => ({
-    email: `bench-chat-${i}@bench.clinic`, firstName: 'Bench', lastName: `Member ${i}`,
-    role: i === 0 ? 'scheduler' as const : 'nurse' as const, passwordHash,
-  }))).returning({ id: users.id, email: users.email });
+  const rows = await database.db
+    .insert(users)
+    .values(
+      Array.from({ length: MEMBERS }, (_, i) => ({
+        email: `bench-chat-${i}@bench.clinic`,
+        firstName: 'Bench',
+        lastName: `Member ${i}`,
+        role: i === 0 ? ('scheduler' as const) : ('nurse' as const),
+        passwordHash,
+      })),
+    )
+    .returning({ id: users.id, email: users.email });
   const members: { userId: string; cookie: string }[] = [];
-  for (const row of rows) { // one at a time: each sign-in verifies an argon2 hash
+  for (const row of rows) {
+    // one at a time: each sign-in verifies an argon2 hash
     const res = await call(base, null, '/api/auth/login', { email: row.email, password: PASSWORD });
     const cookie = /sid=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
     if (res.status !== 200 || !cookie) throw new Error(`sign-in failed: ${res.status}`);
@@ -93,16 +102,25 @@ async function phase(via: Instance[], roomId: string, senders: { cookie: string 
   const post = async () => {
     const i = n++;
     const at = performance.now();
-    const res = await call(via[i % via.length]!.base, senders[i % senders.length]!.cookie, `/api/chat/rooms/${roomId}/messages`, { content: `Bench message ${i}` });
+    const res = await call(via[i % via.length]!.base, senders[i % senders.length]!.cookie, `/api/chat/rooms/${roomId}/messages`, {
+      content: `Bench message ${i}`,
+    });
     answers.push(performance.now() - at);
     if (res.status === 201) sent.push({ id: ((await res.json()) as { id: string }).id, at });
-    else { refused++; await res.body?.cancel(); }
+    else {
+      refused++;
+      await res.body?.cancel();
+    }
   };
   const start = performance.now();
   const until = start + seconds * 1000;
   if ('inFlight' in mode) {
     // Closed loop: each of `inFlight` workers sends its next message as soon as one is answered.
-    await Promise.all(Array.from({ length: mode.inFlight }, async () => { while (performance.now() < until) await post(); }));
+    await Promise.all(
+      Array.from({ length: mode.inFlight }, async () => {
+        while (performance.now() < until) await post();
+      }),
+    );
   } else {
     // Open loop: message i leaves at start + i/rate whether or not earlier ones were answered,
     // so a slow answer does not hide the latency of the messages that should have followed it.
@@ -140,10 +158,14 @@ async function phase(via: Instance[], roomId: string, senders: { cookie: string 
     deliveriesPerSec: Math.round(latencies.length / ((lastArrival - start) / 1000)),
     // From the last answered POST to the last receipt: the backlog the sockets still had.
     drainMs: Math.max(0, Math.round(lastArrival - start - postedMs)),
-    p50Ms: at(0.5), p95Ms: at(0.95), p99Ms: at(0.99), maxMs: at(1),
+    p50Ms: at(0.5),
+    p95Ms: at(0.95),
+    p99Ms: at(0.99),
+    maxMs: at(1),
     missing: sent.length * MEMBERS - latencies.length,
     // The POST's own answer time: tells a slow write (commit) from a slow fan-out.
-    postP50Ms: pct(answers, 0.5), postP99Ms: pct(answers, 0.99),
+    postP50Ms: pct(answers, 0.5),
+    postP99Ms: pct(answers, 0.99),
   };
 }
 
@@ -175,7 +197,12 @@ let steadyRate = Number(process.env.BENCH_CHAT_RATE ?? 0);
 const one = await measure([a], [a], roomId, members, () => steadyRate);
 steadyRate ||= one.steady.rate;
 const results: Record<string, unknown> = {
-  engine: database.engine, members: MEMBERS, senders: SENDERS, inFlight: IN_FLIGHT, seconds: SECONDS, oneInstance: one,
+  engine: database.engine,
+  members: MEMBERS,
+  senders: SENDERS,
+  inFlight: IN_FLIGHT,
+  seconds: SECONDS,
+  oneInstance: one,
 };
 if (clinic.canRunTwo) {
   const b = await instance();

@@ -109,21 +109,36 @@ try {
   const ms = Object.fromEntries(Object.entries(runs).map(([name, xs]) => [name, median(xs)])) as Record<keyof typeof runs, number>;
   const mbPerS = (m: number) => BYTES / 1e6 / (m / 1000);
   const figures = (name: keyof typeof runs) => ({
-    medianMs: r(ms[name]), mbPerS: r(mbPerS(ms[name])), runsMs: runs[name].map((x) => r(x)),
+    medianMs: r(ms[name]),
+    mbPerS: r(mbPerS(ms[name])),
+    runsMs: runs[name].map((x) => r(x)),
     // Throughput ratios (this run's MB/s over the baseline's): below 1 is slower than the baseline.
-    ratioToCp: r(ms.cp / ms[name], 3), ratioToNodeCopy: r(ms.nodeCopy / ms[name], 3),
+    ratioToCp: r(ms.cp / ms[name], 3),
+    ratioToNodeCopy: r(ms.nodeCopy / ms[name], 3),
   });
   const mib = (bytes: number) => r(bytes / 2 ** 20);
-  console.log(JSON.stringify({
-    fileMB: FILE_MB, rounds: ROUNDS, cpus: os.cpus().length, storedBytes, storedOverheadBytes: storedBytes - BYTES,
-    cp: { medianMs: r(ms.cp), mbPerS: r(mbPerS(ms.cp)), runsMs: runs.cp.map((x) => r(x)) },
-    nodeCopy: figures('nodeCopy'), upload: figures('upload'), download: figures('download'),
-    // Largest growth over the rounds, in MiB; a streaming path stays flat as BENCH_FILE_MB grows.
-    peakRssGrowthMiB: { nodeCopy: mib(rss.nodeCopy), upload: mib(rss.upload), download: mib(rss.download) },
-    // The process's peak over the whole run, tsx and the driver's modules included: it stays the
-    // same at 10 MB or 400 MB, which is what bounded memory means here.
-    maxRssMiB: r(process.resourceUsage().maxRSS / 1024),
-  }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        fileMB: FILE_MB,
+        rounds: ROUNDS,
+        cpus: os.cpus().length,
+        storedBytes,
+        storedOverheadBytes: storedBytes - BYTES,
+        cp: { medianMs: r(ms.cp), mbPerS: r(mbPerS(ms.cp)), runsMs: runs.cp.map((x) => r(x)) },
+        nodeCopy: figures('nodeCopy'),
+        upload: figures('upload'),
+        download: figures('download'),
+        // Largest growth over the rounds, in MiB; a streaming path stays flat as BENCH_FILE_MB grows.
+        peakRssGrowthMiB: { nodeCopy: mib(rss.nodeCopy), upload: mib(rss.upload), download: mib(rss.download) },
+        // The process's peak over the whole run, tsx and the driver's modules included: it stays the
+        // same at 10 MB or 400 MB, which is what bounded memory means here.
+        maxRssMiB: r(process.resourceUsage().maxRSS / 1024),
+      },
+      null,
+      2,
+    ),
+  );
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -51,10 +51,7 @@ async function main() {
   /** The health check's latency while 30 connections post `text`, and how those were answered. */
   async function phase(text: string) {
     const deadline = Date.now() + PHASE_MS;
-    const [probe, ...senders] = await Promise.all([
-      loop(deadline, health),
-      ...Array.from({ length: HOSTILE_CONNECTIONS }, () => loop(deadline, post(text))),
-    ]);
+    const [probe, ...senders] = await Promise.all([loop(deadline, health), ...Array.from({ length: HOSTILE_CONNECTIONS }, () => loop(deadline, post(text)))]);
     const statuses: Record<number, number> = {};
     for (const a of senders) for (const [s, n] of Object.entries(a.statuses)) statuses[Number(s)] = (statuses[Number(s)] ?? 0) + n;
     return { health: summary(probe!.times), bodies: { ...summary(senders.flatMap((a) => a.times)), statuses } };
@@ -64,12 +61,23 @@ async function main() {
   const healthAlone = summary((await loop(Date.now() + PHASE_MS, health)).times);
   const plain = await phase('{}');
   const hostile = await phase(body);
-  console.log(JSON.stringify({
-    engine: process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite',
-    depth: DEPTH, bodyBytes: body.length, connections: HOSTILE_CONNECTIONS, phaseSeconds: PHASE_MS / 1000,
-    healthAlone, plain, hostile,
-    healthP99HostileToPlain: Math.round((hostile.health.p99Ms / plain.health.p99Ms) * 100) / 100,
-  }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        engine: process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite',
+        depth: DEPTH,
+        bodyBytes: body.length,
+        connections: HOSTILE_CONNECTIONS,
+        phaseSeconds: PHASE_MS / 1000,
+        healthAlone,
+        plain,
+        hostile,
+        healthP99HostileToPlain: Math.round((hostile.health.p99Ms / plain.health.p99Ms) * 100) / 100,
+      },
+      null,
+      2,
+    ),
+  );
 }
 
 try {

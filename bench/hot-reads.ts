@@ -58,18 +58,34 @@ async function main() {
   const bareRps = (bareFirst.requests.average + bareLast.requests.average) / 2;
 
   const engine = adminUrl ? 'postgres' : 'pglite';
-  console.log(JSON.stringify({
-    engine, connections: CONNECTIONS, seconds: SECONDS,
-    bare: {
-      rps: bareRps, p99Ms: (bareFirst.latency.p99 + bareLast.latency.p99) / 2,
-      firstRps: bareFirst.requests.average, lastRps: bareLast.requests.average,
-      non2xx: bareFirst.non2xx + bareLast.non2xx, errors: bareFirst.errors + bareLast.errors,
-    },
-    routes: results.map(({ route, result }) => ({
-      route, rps: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99,
-      non2xx: result.non2xx, errors: result.errors, ratioToBare: Math.round((result.requests.average / bareRps) * 1000) / 1000,
-    })),
-  }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        engine,
+        connections: CONNECTIONS,
+        seconds: SECONDS,
+        bare: {
+          rps: bareRps,
+          p99Ms: (bareFirst.latency.p99 + bareLast.latency.p99) / 2,
+          firstRps: bareFirst.requests.average,
+          lastRps: bareLast.requests.average,
+          non2xx: bareFirst.non2xx + bareLast.non2xx,
+          errors: bareFirst.errors + bareLast.errors,
+        },
+        routes: results.map(({ route, result }) => ({
+          route,
+          rps: result.requests.average,
+          p50Ms: result.latency.p50,
+          p99Ms: result.latency.p99,
+          non2xx: result.non2xx,
+          errors: result.errors,
+          ratioToBare: Math.round((result.requests.average / bareRps) * 1000) / 1000,
+        })),
+      },
+      null,
+      2,
+    ),
+  );
 }
 
 try {

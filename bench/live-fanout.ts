@@ -18,7 +18,6 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 50);
 /** Raised first and not counted: the first events pay for compiling and planning. */
 const WARMUP_EVENTS = 5;
 
-
 const clinic = await openBenchClinic('live');
 // One session's 200 sockets is the load measured, far past the caps a clinic runs with (10 per
 // session, 30 per user): raised here so the fan-out, not the cap, is what is timed.
@@ -27,7 +26,8 @@ const { database, instance } = clinic;
 
 async function signIn(base: string): Promise<{ cookie: string; userId: string }> {
   const res = await fetch(`${base}/api/auth/login`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email: 'admin@demo.clinic', password: 'demo-clinic-2026' }),
   });
   const cookie = /sid=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
@@ -37,16 +37,24 @@ async function signIn(base: string): Promise<{ cookie: string; userId: string }>
 
 /** Opens the sockets; each reports the receipt time of every notification it gets. */
 async function openSockets(base: string, cookie: string, onReceipt: (notificationId: string, at: number) => void) {
-  const sockets = await Promise.all(Array.from({ length: SOCKETS }, () => new Promise<WebSocket>((resolve, reject) => {
-    const ws = new WebSocket(`${base.replace(/^http/, 'ws')}${LIVE_PATH}`, { headers: { cookie: `sid=${cookie}`, origin: base } });
-    ws.on('message', (raw) => {
-      const message = JSON.parse(raw.toString()) as { type: string; notificationId?: string };
-      if (message.type === 'notification' && message.notificationId) onReceipt(message.notificationId, performance.now());
-    });
-    ws.once('open', () => resolve(ws));
-    ws.once('error', reject);
-  })));
-  return () => { for (const ws of sockets) ws.close(); };
+  const sockets = await Promise.all(
+    Array.from(
+      { length: SOCKETS },
+      () =>
+        new Promise<WebSocket>((resolve, reject) => {
+          const ws = new WebSocket(`${base.replace(/^http/, 'ws')}${LIVE_PATH}`, { headers: { cookie: `sid=${cookie}`, origin: base } });
+          ws.on('message', (raw) => {
+            const message = JSON.parse(raw.toString()) as { type: string; notificationId?: string };
+            if (message.type === 'notification' && message.notificationId) onReceipt(message.notificationId, performance.now());
+          });
+          ws.once('open', () => resolve(ws));
+          ws.once('error', reject);
+        }),
+    ),
+  );
+  return () => {
+    for (const ws of sockets) ws.close();
+  };
 }
 
 /** Raises EVENTS notifications one after another on `via`, each awaited by every socket. */
@@ -64,7 +72,8 @@ async function measure(via: { events: EventBus }, holder: { base: string }, who:
   for (let i = -WARMUP_EVENTS; i < EVENTS; i++) {
     const started = performance.now();
     const id = await inTransaction({ db: database.db, events: via.events }, (tx, raise) =>
-      notify(tx, raise, { userId: who.userId, type: 'lab_received', title: `Bench ${i}` }));
+      notify(tx, raise, { userId: who.userId, type: 'lab_received', title: `Bench ${i}` }),
+    );
     await new Promise<void>((resolve, reject) => {
       if ((receipts.get(id)?.length ?? 0) === SOCKETS) return resolve();
       waiting = { id, done: resolve };

@@ -19,8 +19,80 @@ const COUNT = Number(process.env.BENCH_PATIENTS ?? 100_000);
 const url = process.env.BENCH_DATABASE_URL;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ehr-bench-'));
 
-const FIRST = ['James', 'Mary', 'Robert', 'Patricia', 'John', 'Jennifer', 'Michael', 'Linda', 'David', 'Elizabeth', 'William', 'Barbara', 'Richard', 'Susan', 'Joseph', 'Jessica', 'Thomas', 'Sarah', 'Carlos', 'Karen', 'Wei', 'Aisha', 'Olga', 'Hiroshi', 'Fatima', 'Luca', 'Priya', 'Mateo', 'Chloe', 'Omar'];
-const LAST = ['Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Garcia', 'Miller', 'Davis', 'Rodriguez', 'Martinez', 'Hernandez', 'Lopez', 'Gonzalez', 'Wilson', 'Anderson', 'Thomas', 'Taylor', 'Moore', 'Jackson', 'Martin', 'Lee', 'Perez', 'Thompson', 'White', 'Harris', 'Sanchez', 'Clark', 'Ramirez', 'Lewis', 'Robinson', 'Walker', 'Young', 'Allen', 'King', 'Wright', 'Scott', 'Torres', 'Nguyen', 'Hill', 'Flores'];
+const FIRST = [
+  'James',
+  'Mary',
+  'Robert',
+  'Patricia',
+  'John',
+  'Jennifer',
+  'Michael',
+  'Linda',
+  'David',
+  'Elizabeth',
+  'William',
+  'Barbara',
+  'Richard',
+  'Susan',
+  'Joseph',
+  'Jessica',
+  'Thomas',
+  'Sarah',
+  'Carlos',
+  'Karen',
+  'Wei',
+  'Aisha',
+  'Olga',
+  'Hiroshi',
+  'Fatima',
+  'Luca',
+  'Priya',
+  'Mateo',
+  'Chloe',
+  'Omar',
+];
+const LAST = [
+  'Smith',
+  'Johnson',
+  'Williams',
+  'Brown',
+  'Jones',
+  'Garcia',
+  'Miller',
+  'Davis',
+  'Rodriguez',
+  'Martinez',
+  'Hernandez',
+  'Lopez',
+  'Gonzalez',
+  'Wilson',
+  'Anderson',
+  'Thomas',
+  'Taylor',
+  'Moore',
+  'Jackson',
+  'Martin',
+  'Lee',
+  'Perez',
+  'Thompson',
+  'White',
+  'Harris',
+  'Sanchez',
+  'Clark',
+  'Ramirez',
+  'Lewis',
+  'Robinson',
+  'Walker',
+  'Young',
+  'Allen',
+  'King',
+  'Wright',
+  'Scott',
+  'Torres',
+  'Nguyen',
+  'Hill',
+  'Flores',
+];
 
 const database = await openDatabase(url ? { url } : { pgliteDir: path.join(dir, 'pg') });
 const db = database.db;
@@ -116,11 +188,15 @@ const COMMON = ['smith', 'son', 'john', 'mary', 'garcia', 'lee', 'ander', 'will'
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address() as { port: number };
 const loadOf = async (paths: string[]) => {
-  const run = (duration: number) => autocannon({
-    url: `http://127.0.0.1:${address.port}`,
-    headers: { cookie }, connections: 10, duration, workers: 1,
-    requests: paths.map((path) => ({ method: 'GET' as const, path })),
-  });
+  const run = (duration: number) =>
+    autocannon({
+      url: `http://127.0.0.1:${address.port}`,
+      headers: { cookie },
+      connections: 10,
+      duration,
+      workers: 1,
+      requests: paths.map((path) => ({ method: 'GET' as const, path })),
+    });
   // A 2 s warm-up first, as a running server is: its pools have their connections open.
   await run(2);
   return run(8);
@@ -130,18 +206,37 @@ const loadOf = async (paths: string[]) => {
 const baseline = await loadOf(['/api/auth/user']);
 const load = await loadOf(COMMON.map((term) => `/api/patients?search=${term}&limit=50`));
 const loadFigures = (r: autocannon.Result) => ({
-  requests: r.requests.total, requestsPerSecond: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, maxMs: r.latency.max,
-  errors: r.errors, timeouts: r.timeouts, non2xx: r.non2xx,
+  requests: r.requests.total,
+  requestsPerSecond: r.requests.average,
+  p50Ms: r.latency.p50,
+  p99Ms: r.latency.p99,
+  maxMs: r.latency.max,
+  errors: r.errors,
+  timeouts: r.timeouts,
+  non2xx: r.non2xx,
 });
 
-console.log(JSON.stringify({
-  engine: database.engine, patients: COUNT, seedSeconds: r1(seedMs / 1000), searches, laterPages,
-  load: {
-    connections: 10, seconds: 8, terms: COMMON, ...loadFigures(load),
-    baseline: { path: '/api/auth/user', ...loadFigures(baseline) },
-    p99ToBaseline: r1(load.latency.p99 / baseline.latency.p99),
-  },
-}, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      engine: database.engine,
+      patients: COUNT,
+      seedSeconds: r1(seedMs / 1000),
+      searches,
+      laterPages,
+      load: {
+        connections: 10,
+        seconds: 8,
+        terms: COMMON,
+        ...loadFigures(load),
+        baseline: { path: '/api/auth/user', ...loadFigures(baseline) },
+        p99ToBaseline: r1(load.latency.p99 / baseline.latency.p99),
+      },
+    },
+    null,
+    2,
+  ),
+);
 await app.close();
 await database.close();
 fs.rmSync(dir, { recursive: true, force: true });

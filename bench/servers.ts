@@ -77,8 +77,12 @@ export async function appDatabaseEnv(adminUrl: string | undefined): Promise<Node
   const name = `ehr_bench_${randomBytes(4).toString('hex')}`;
   await withClient(adminUrl, (c) => c.query(`create database ${name}`));
   // force: a pool connection the killed server left behind must not keep the database alive.
-  cleanups.push(() => withClient(adminUrl, (c) => c.query(`drop database if exists ${name} with (force)`))
-    .then(() => undefined, (e: unknown) => console.error('drop database failed:', e)));
+  cleanups.push(() =>
+    withClient(adminUrl, (c) => c.query(`drop database if exists ${name} with (force)`)).then(
+      () => undefined,
+      (e: unknown) => console.error('drop database failed:', e),
+    ),
+  );
   const target = new URL(adminUrl);
   target.pathname = `/${name}`;
   return { BENCH_SERVER_DATABASE_URL: target.toString() };
@@ -113,7 +117,10 @@ export async function signIn(base: string, email = 'admin@demo.clinic'): Promise
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email, password: 'demo-clinic-2026' }),
   });
-  const sid = res.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('sid='));
+  const sid = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0]!)
+    .find((c) => c.startsWith('sid='));
   if (res.status !== 200 || !sid) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
   return sid;
 }

@@ -37,11 +37,6 @@ export const ZAnalytics = z.object({
    * note's revisions) to its finalization, over the notes finalized in the last `windowDays`
    * days that have a recorded submission. Null figures when there are none.
    */
-  turnaround: z.object({
-    windowDays: z.number().int(),
-    noteCount: ZCount,
-    averageSeconds: z.number().nullable(),
-    medianSeconds: z.number().nullable(),
-  }),
+  turnaround: z.object({ windowDays: z.number().int(), noteCount: ZCount, averageSeconds: z.number().nullable(), medianSeconds: z.number().nullable() }),
 });
 export type TAnalytics = z.infer<typeof ZAnalytics>;

@@ -4,14 +4,10 @@ import { pageQuery } from './paging.ts';
 import { ZReadBackFields } from './records.ts';
 import { optionalLine, optionalText, ZDate, ZTimestamp } from './text.ts';
 
-export const APPOINTMENT_STATUSES = [
-  'scheduled', 'checked_in', 'in_progress', 'completed', 'cancelled', 'no_show',
-] as const;
+export const APPOINTMENT_STATUSES = ['scheduled', 'checked_in', 'in_progress', 'completed', 'cancelled', 'no_show'] as const;
 export type TAppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
 
-export const APPOINTMENT_TYPES = [
-  'consultation', 'follow_up', 'urgent_care', 'physical_exam', 'lab_review',
-] as const;
+export const APPOINTMENT_TYPES = ['consultation', 'follow_up', 'urgent_care', 'physical_exam', 'lab_review'] as const;
 export type TAppointmentType = (typeof APPOINTMENT_TYPES)[number];
 
 export const DEFAULT_APPOINTMENT_DURATION = 30;
@@ -34,12 +30,7 @@ export const holdsItsTime = (status: TAppointmentStatus) => !(RELEASED_APPOINTME
 export const mayReschedule = (status: TAppointmentStatus) => (RESCHEDULABLE_STATUSES as readonly string[]).includes(status);
 
 /** Text maxima of spec section 3; free text is bounded so one request cannot fill the disk. */
-export const APPOINTMENT_LIMITS = {
-  appointmentType: 100,
-  roomNumber: 20,
-  statusReason: 500,
-  longText: 10_000,
-} as const;
+export const APPOINTMENT_LIMITS = { appointmentType: 100, roomNumber: 20, statusReason: 500, longText: 10_000 } as const;
 
 /** What two overlapping appointments may share, each refused by its own database constraint. */
 export const APPOINTMENT_CONFLICT_KINDS = ['patient', 'room', 'nurse', 'scribe'] as const;
@@ -47,12 +38,17 @@ export type TAppointmentConflictKind = (typeof APPOINTMENT_CONFLICT_KINDS)[numbe
 
 const ZId = (message: string) => z.string({ error: message }).uuid(message);
 /** A staff picker's value: an id, or null for 'No nurse assigned' / 'No scribe assigned'. */
-const ZStaffChoice = (role: string) => ZId(`Choose a ${role} from the list`).nullish().transform((v) => v ?? null);
+const ZStaffChoice = (role: string) =>
+  ZId(`Choose a ${role} from the list`)
+    .nullish()
+    .transform((v) => v ?? null);
 
-export const ZAppointmentDuration = z.number({ error: 'Choose a duration in minutes' }).refine(
-  (v): v is TAppointmentDuration => (APPOINTMENT_DURATIONS as readonly number[]).includes(v),
-  `Choose one of ${APPOINTMENT_DURATIONS.join(', ')} minutes`,
-);
+export const ZAppointmentDuration = z
+  .number({ error: 'Choose a duration in minutes' })
+  .refine(
+    (v): v is TAppointmentDuration => (APPOINTMENT_DURATIONS as readonly number[]).includes(v),
+    `Choose one of ${APPOINTMENT_DURATIONS.join(', ')} minutes`,
+  );
 
 /** One of APPOINTMENT_TYPES, or none (blank is none): 'General' is shown for none. */
 const ZAppointmentTypeChoice = optionalLine(APPOINTMENT_LIMITS.appointmentType).refine(
@@ -61,7 +57,10 @@ const ZAppointmentTypeChoice = optionalLine(APPOINTMENT_LIMITS.appointmentType).
 );
 
 /** Sent by the spec's client but decided by the server: accepted, never read. */
-const ZIgnored = z.unknown().optional().transform(() => undefined);
+const ZIgnored = z
+  .unknown()
+  .optional()
+  .transform(() => undefined);
 
 /** The booking: what a scheduler decides (spec section 7's payload, less what the server decides). */
 const ZAppointmentFields = z.object({
@@ -77,7 +76,11 @@ const ZAppointmentFields = z.object({
 export type TAppointmentFieldName = keyof typeof ZAppointmentFields.shape;
 /** The fields that place an appointment in time and give it a room and staff: changing one re-checks conflicts. */
 export const APPOINTMENT_PLACEMENT_FIELDS = [
-  'appointmentDate', 'duration', 'roomNumber', 'assignedNurseId', 'assignedScribeId',
+  'appointmentDate',
+  'duration',
+  'roomNumber',
+  'assignedNurseId',
+  'assignedScribeId',
 ] as const satisfies readonly TAppointmentFieldName[];
 
 /**
@@ -100,20 +103,22 @@ export type TCreateAppointment = z.infer<typeof ZCreateAppointment>;
  * `patientId` must stay the same, and what the server sets (checkedInAt, completedAt, the
  * provider, the names) is ignored.
  */
-export const ZUpdateAppointment = ZAppointmentFields.partial().extend({
-  status: z.enum(APPOINTMENT_STATUSES, { error: `Expected one of ${APPOINTMENT_STATUSES.join(', ')}` }).optional(),
-  statusReason: optionalText(APPOINTMENT_LIMITS.statusReason).optional(),
-  patientId: ZId('Invalid patient id').optional(),
-  ...ZReadBackFields.shape,
-  providerId: ZIgnored,
-  endsAt: ZIgnored,
-  checkedInAt: ZIgnored,
-  completedAt: ZIgnored,
-  patientName: ZIgnored,
-  patientRef: ZIgnored,
-  assignedNurseName: ZIgnored,
-  assignedScribeName: ZIgnored,
-}).strict();
+export const ZUpdateAppointment = ZAppointmentFields.partial()
+  .extend({
+    status: z.enum(APPOINTMENT_STATUSES, { error: `Expected one of ${APPOINTMENT_STATUSES.join(', ')}` }).optional(),
+    statusReason: optionalText(APPOINTMENT_LIMITS.statusReason).optional(),
+    patientId: ZId('Invalid patient id').optional(),
+    ...ZReadBackFields.shape,
+    providerId: ZIgnored,
+    endsAt: ZIgnored,
+    checkedInAt: ZIgnored,
+    completedAt: ZIgnored,
+    patientName: ZIgnored,
+    patientRef: ZIgnored,
+    assignedNurseName: ZIgnored,
+    assignedScribeName: ZIgnored,
+  })
+  .strict();
 export type TUpdateAppointmentInput = z.input<typeof ZUpdateAppointment>;
 export type TUpdateAppointment = z.infer<typeof ZUpdateAppointment>;
 
@@ -160,15 +165,13 @@ export const APPOINTMENT_PAGE = { defaultLimit: 100, maxLimit: 500 } as const;
  * GET /api/appointments. `date` is one clinic day; `from`/`to` a range of clinic days, both
  * inclusive, either may be left open. An appointment belongs to the day it starts on.
  */
-export const ZAppointmentListQuery = pageQuery(APPOINTMENT_PAGE).extend({
-  date: ZDate.optional(),
-  from: ZDate.optional(),
-  to: ZDate.optional(),
-  patientId: ZId('Invalid patient id').optional(),
-}).strict().superRefine((q, ctx) => {
-  if (q.date && (q.from || q.to)) ctx.addIssue({ code: 'custom', path: ['date'], message: 'Give either date or from/to, not both' });
-  if (q.from && q.to && q.from > q.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'Must not be before from' });
-});
+export const ZAppointmentListQuery = pageQuery(APPOINTMENT_PAGE)
+  .extend({ date: ZDate.optional(), from: ZDate.optional(), to: ZDate.optional(), patientId: ZId('Invalid patient id').optional() })
+  .strict()
+  .superRefine((q, ctx) => {
+    if (q.date && (q.from || q.to)) ctx.addIssue({ code: 'custom', path: ['date'], message: 'Give either date or from/to, not both' });
+    if (q.from && q.to && q.from > q.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'Must not be before from' });
+  });
 export type TAppointmentListQuery = z.infer<typeof ZAppointmentListQuery>;
 
 export const ZAppointmentConflict = z.object({
@@ -188,15 +191,17 @@ export type TAppointmentConflictBody = z.infer<typeof ZAppointmentConflictBody>;
  * GET /api/appointments/conflicts: the question a create or a reschedule would ask, asked before
  * submitting. `excludeId` is the appointment being moved (it never clashes with itself).
  */
-export const ZConflictQuery = z.object({
-  appointmentDate: ZTimestamp,
-  duration: z.coerce.number({ error: 'Choose a duration in minutes' }).pipe(ZAppointmentDuration).default(DEFAULT_APPOINTMENT_DURATION),
-  patientId: ZId('Invalid patient id').optional(),
-  roomNumber: optionalLine(APPOINTMENT_LIMITS.roomNumber).optional(),
-  assignedNurseId: ZId('Invalid nurse id').optional(),
-  assignedScribeId: ZId('Invalid scribe id').optional(),
-  excludeId: ZId('Invalid appointment id').optional(),
-}).strict();
+export const ZConflictQuery = z
+  .object({
+    appointmentDate: ZTimestamp,
+    duration: z.coerce.number({ error: 'Choose a duration in minutes' }).pipe(ZAppointmentDuration).default(DEFAULT_APPOINTMENT_DURATION),
+    patientId: ZId('Invalid patient id').optional(),
+    roomNumber: optionalLine(APPOINTMENT_LIMITS.roomNumber).optional(),
+    assignedNurseId: ZId('Invalid nurse id').optional(),
+    assignedScribeId: ZId('Invalid scribe id').optional(),
+    excludeId: ZId('Invalid appointment id').optional(),
+  })
+  .strict();
 export type TConflictQuery = z.infer<typeof ZConflictQuery>;
 export const ZConflicts = z.object({ conflicts: z.array(ZAppointmentConflict) });
 
@@ -218,14 +223,17 @@ export const DAY_COUNTS_MAX_DAYS = 62;
  * from `from` to `to` (both inclusive, at most DAY_COUNTS_MAX_DAYS days), for the calendar's
  * load colours. Counted by the database, so they are right however many a day holds.
  */
-export const ZDayCountsQuery = z.object({ from: ZDate, to: ZDate }).strict().superRefine((q, ctx) => {
-  if (q.from > q.to) {
-    ctx.addIssue({ code: 'custom', path: ['to'], message: 'Must not be before from' });
-    return;
-  }
-  const days = (Date.parse(`${q.to}T00:00:00Z`) - Date.parse(`${q.from}T00:00:00Z`)) / 86_400_000 + 1;
-  if (days > DAY_COUNTS_MAX_DAYS) ctx.addIssue({ code: 'custom', path: ['to'], message: `At most ${DAY_COUNTS_MAX_DAYS} days at once` });
-});
+export const ZDayCountsQuery = z
+  .object({ from: ZDate, to: ZDate })
+  .strict()
+  .superRefine((q, ctx) => {
+    if (q.from > q.to) {
+      ctx.addIssue({ code: 'custom', path: ['to'], message: 'Must not be before from' });
+      return;
+    }
+    const days = (Date.parse(`${q.to}T00:00:00Z`) - Date.parse(`${q.from}T00:00:00Z`)) / 86_400_000 + 1;
+    if (days > DAY_COUNTS_MAX_DAYS) ctx.addIssue({ code: 'custom', path: ['to'], message: `At most ${DAY_COUNTS_MAX_DAYS} days at once` });
+  });
 export type TDayCountsQuery = z.infer<typeof ZDayCountsQuery>;
 
 export const ZDayCount = z.object({ date: z.string(), count: z.number().int() });

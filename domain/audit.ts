@@ -26,30 +26,70 @@ export type TAuditOutcome = z.infer<typeof ZAuditOutcome>;
  * record scope, so no read of patient data can forget either.
  */
 export const READ_ACTIONS = [
-  'patient.read', 'patient.list',
-  'appointment.read', 'appointment.list', 'appointment.conflicts',
-  'note.read', 'note.list', 'note.history',
-  'chat.room.read', 'chat.rooms.read', 'chat.members.read', 'chat.messages.read',
+  'patient.read',
+  'patient.list',
+  'appointment.read',
+  'appointment.list',
+  'appointment.conflicts',
+  'note.read',
+  'note.list',
+  'note.history',
+  'chat.room.read',
+  'chat.rooms.read',
+  'chat.members.read',
+  'chat.messages.read',
   'notifications.read',
   'file.download',
   'settings.read',
-  'audit.list', 'audit.export', 'audit.actions', 'audit.verify',
+  'audit.list',
+  'audit.export',
+  'audit.actions',
+  'audit.verify',
 ] as const;
 export type TReadAction = (typeof READ_ACTIONS)[number];
 
 /** Changes, sign-ins and refusals: recorded by the service that makes them, in their transaction. */
 const CHANGE_ACTIONS = [
-  'patient.create', 'patient.update', 'patient.deactivate', 'patient.reactivate',
-  'appointment.create', 'appointment.update', 'appointment.reschedule', 'appointment.check_missing_notes',
-  'note.create', 'note.update', 'note.amend',
-  'chat.room.create', 'chat.member.add', 'chat.member.remove', 'chat.member.leave',
-  'chat.message.send', 'chat.message.edit', 'chat.message.delete',
-  'notification.read', 'notification.read_all',
+  'patient.create',
+  'patient.update',
+  'patient.deactivate',
+  'patient.reactivate',
+  'appointment.create',
+  'appointment.update',
+  'appointment.reschedule',
+  'appointment.check_missing_notes',
+  'note.create',
+  'note.update',
+  'note.amend',
+  'chat.room.create',
+  'chat.member.add',
+  'chat.member.remove',
+  'chat.member.leave',
+  'chat.message.send',
+  'chat.message.edit',
+  'chat.message.delete',
+  'notification.read',
+  'notification.read_all',
   'file.confirm',
-  'auth.login', 'auth.login_failed', 'auth.login_refused_inactive', 'auth.login_refused_locked', 'auth.logout', 'auth.login_oidc',
-  'user.invite', 'user.create_admin', 'user.role_change', 'user.deactivate', 'user.reactivate', 'user.deactivate_demo',
-  'user.invite_link', 'user.password_reset_link', 'user.invite_accepted', 'user.password_reset',
-  'settings.update', 'settings.non_clinical_chat_on', 'settings.non_clinical_chat_off',
+  'auth.login',
+  'auth.login_failed',
+  'auth.login_refused_inactive',
+  'auth.login_refused_locked',
+  'auth.logout',
+  'auth.login_oidc',
+  'user.invite',
+  'user.create_admin',
+  'user.role_change',
+  'user.deactivate',
+  'user.reactivate',
+  'user.deactivate_demo',
+  'user.invite_link',
+  'user.password_reset_link',
+  'user.invite_accepted',
+  'user.password_reset',
+  'settings.update',
+  'settings.non_clinical_chat_on',
+  'settings.non_clinical_chat_off',
 ] as const;
 /** A status move is recorded as the status reached: 'appointment.completed', 'note.finalized'. */
 export type TChangeAction = (typeof CHANGE_ACTIONS)[number] | `appointment.${TAppointmentStatus}` | `note.${TNoteStatus}`;
@@ -70,7 +110,16 @@ export const ALL_AUDIT_ACTIONS: readonly TAuditAction[] = [
 
 /** What an audit row is about (its entity id is one of these). */
 export const AUDIT_ENTITY_TYPES = [
-  'patient', 'appointment', 'note', 'chat_room', 'chat_message', 'notification', 'object', 'user', 'clinic_settings', 'audit',
+  'patient',
+  'appointment',
+  'note',
+  'chat_room',
+  'chat_message',
+  'notification',
+  'object',
+  'user',
+  'clinic_settings',
+  'audit',
 ] as const;
 export type TAuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 
@@ -91,7 +140,13 @@ const ZAuditBound = z.string().refine((v) => ZDate.safeParse(v).success || isBou
 export const ZAuditFilters = z.object({
   actorId: z.uuid('Invalid actor id').optional(),
   patientId: z.uuid('Invalid patient id').optional(),
-  action: z.string().trim().min(1).max(100).regex(/^[a-z0-9_.-]+$/i, 'Invalid action').optional(),
+  action: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .regex(/^[a-z0-9_.-]+$/i, 'Invalid action')
+    .optional(),
   outcome: ZAuditOutcome.optional(),
   from: ZAuditBound.optional(),
   to: ZAuditBound.optional(),
@@ -100,7 +155,11 @@ export type TAuditFilters = z.infer<typeof ZAuditFilters>;
 
 export const ZAuditListQuery = ZAuditFilters.extend({
   limit: z.coerce.number().int().min(1).max(AUDIT_PAGE.maxLimit).default(AUDIT_PAGE.defaultLimit),
-  cursor: z.string().max(500).regex(/^[A-Za-z0-9_-]+$/, 'Invalid cursor').optional(),
+  cursor: z
+    .string()
+    .max(500)
+    .regex(/^[A-Za-z0-9_-]+$/, 'Invalid cursor')
+    .optional(),
 }).strict();
 export type TAuditListQuery = z.infer<typeof ZAuditListQuery>;
 

@@ -2,10 +2,7 @@ import { z } from 'zod';
 import { ZRole } from './roles.ts';
 import { requiredLine } from './text.ts';
 
-export const ZLogin = z.object({
-  email: requiredLine('Email', 255),
-  password: z.string().min(1, 'Password is required').max(1024),
-});
+export const ZLogin = z.object({ email: requiredLine('Email', 255), password: z.string().min(1, 'Password is required').max(1024) });
 export type TLogin = z.infer<typeof ZLogin>;
 
 /** The current user read model (spec section 3). */

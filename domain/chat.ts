@@ -5,8 +5,13 @@ import { can } from './permissions.ts';
 import { ZRole, type TRole } from './roles.ts';
 
 export const CHAT_MESSAGE_TYPES = [
-  'message', 'note_update', 'appointment_update', 'lab_result',
-  'prescription_update', 'supply_request', 'system_notification',
+  'message',
+  'note_update',
+  'appointment_update',
+  'lab_result',
+  'prescription_update',
+  'supply_request',
+  'system_notification',
 ] as const;
 export type TChatMessageType = (typeof CHAT_MESSAGE_TYPES)[number];
 
@@ -68,12 +73,7 @@ export const ZChatMemberList = z.array(ZChatMember);
 export const ZAddChatMember = z.object({ userId: z.string({ error: 'User is required' }).uuid('User is required') });
 
 /** A chat attachment as spec section 3 stores it: the url is the objectPath PUT /api/chat-attachments returned. */
-export const ZChatAttachmentRef = z.object({
-  name: ZFileName,
-  size: z.number().int().min(0),
-  url: z.string().max(200),
-  type: z.string().max(200),
-});
+export const ZChatAttachmentRef = z.object({ name: ZFileName, size: z.number().int().min(0), url: z.string().max(200), type: z.string().max(200) });
 
 export const ZChatReaction = z.object({ reaction: z.string(), count: z.number().int(), mine: z.boolean() });
 
@@ -103,24 +103,27 @@ export const ZChatMessageList = z.array(ZChatMessage);
 export const CHAT_MESSAGE_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
 export const ZChatMessageQuery = pageQuery(CHAT_MESSAGE_PAGE);
 
-const ZMessageText = z.string().max(10_000, 'At most 10000 characters').transform((text) => text.trim());
+const ZMessageText = z
+  .string()
+  .max(10_000, 'At most 10000 characters')
+  .transform((text) => text.trim());
 
 /** POST messages: content is trimmed, and required unless a file is attached (spec section 5). */
-export const ZPostChatMessage = z.object({
-  content: ZMessageText.default(''),
-  // People post messages; the other types speak for the system or the lab, so only the server
-  // writes them (a member must not post what the room shows as coming from the lab).
-  messageType: z.literal('message', { error: "Only 'message' may be posted; the other types are written by the system" }).default('message'),
-  attachments: z.array(ZChatAttachmentRef).max(MAX_CHAT_ATTACHMENTS, 'One file per message').default([]),
-  relatedEntityId: z.string().trim().max(100).nullish(),
-  relatedEntityType: z.string().trim().max(50).nullish(),
-  mentionedUserIds: z.array(z.string().uuid()).max(50).default([]),
-}).refine((m) => m.content.length > 0 || m.attachments.length > 0, { path: ['content'], message: 'Message is required' });
+export const ZPostChatMessage = z
+  .object({
+    content: ZMessageText.default(''),
+    // People post messages; the other types speak for the system or the lab, so only the server
+    // writes them (a member must not post what the room shows as coming from the lab).
+    messageType: z.literal('message', { error: "Only 'message' may be posted; the other types are written by the system" }).default('message'),
+    attachments: z.array(ZChatAttachmentRef).max(MAX_CHAT_ATTACHMENTS, 'One file per message').default([]),
+    relatedEntityId: z.string().trim().max(100).nullish(),
+    relatedEntityType: z.string().trim().max(50).nullish(),
+    mentionedUserIds: z.array(z.string().uuid()).max(50).default([]),
+  })
+  .refine((m) => m.content.length > 0 || m.attachments.length > 0, { path: ['content'], message: 'Message is required' });
 export type TPostChatMessage = z.infer<typeof ZPostChatMessage>;
 
-export const ZEditChatMessage = z.object({
-  content: ZMessageText.refine((text) => text.length > 0, 'Message is required'),
-});
+export const ZEditChatMessage = z.object({ content: ZMessageText.refine((text) => text.length > 0, 'Message is required') });
 export const ZChatReactionInput = z.object({
   reaction: z.string().trim().min(1, 'Reaction is required').max(MAX_REACTION_CHARS, `At most ${MAX_REACTION_CHARS} characters`),
 });

@@ -50,7 +50,7 @@ export const ERRORS = {
   'user.notSetUp': { status: 409, message: 'This user has not set a password yet. Send them a new invite link instead.' },
   'chat.noPatientAccess': {
     status: 409,
-    message: 'This person\'s role cannot open patient records, so they cannot join a patient\'s chat room. An admin can allow it in Admin Panel → Settings.',
+    message: "This person's role cannot open patient records, so they cannot join a patient's chat room. An admin can allow it in Admin Panel → Settings.",
   },
   'user.demoAccount': { status: 409, message: 'Demo accounts stay deactivated outside demo mode: their password is published.' },
   'link.invalid': { status: 404, message: 'This link is not valid. Ask your administrator for a new one.' },
@@ -77,11 +77,7 @@ export type TFieldError = z.infer<typeof ZFieldError>;
  * The body of every error response: the contract's `{"message": "..."}`, the stable `code`,
  * and on a 400 one entry per field at fault.
  */
-export const ZErrorBody = z.object({
-  message: z.string(),
-  code: z.enum(ERROR_CODES),
-  errors: z.array(ZFieldError).optional(),
-});
+export const ZErrorBody = z.object({ message: z.string(), code: z.enum(ERROR_CODES), errors: z.array(ZFieldError).optional() });
 export type TErrorBody = z.infer<typeof ZErrorBody>;
 
 export function errorStatus(code: TErrorCode): number {

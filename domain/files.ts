@@ -52,10 +52,21 @@ export const FILE_TYPES = {
 export type TFileType = keyof typeof FILE_TYPES;
 
 export const ALLOWED_TYPES: Record<TObjectPurpose, readonly TFileType[]> = {
-  'patient-attachment': ['image/jpeg', 'image/png', 'application/pdf', 'application/msword',
-    'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
-  'chat-attachment': ['image/jpeg', 'image/png', 'application/pdf', 'application/msword',
-    'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'text/plain'],
+  'patient-attachment': [
+    'image/jpeg',
+    'image/png',
+    'application/pdf',
+    'application/msword',
+    'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  ],
+  'chat-attachment': [
+    'image/jpeg',
+    'image/png',
+    'application/pdf',
+    'application/msword',
+    'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    'text/plain',
+  ],
 };
 
 /** Shown in the browser (images, PDFs); everything else is downloaded as an attachment. */
@@ -78,7 +89,11 @@ export function objectIdOfPath(objectPath: string): string | null {
  * A file name as a user gave it: a name, never a path. Separators, dot-only names and control
  * characters are refused rather than cleaned, so what is stored is what was shown.
  */
-export const ZFileName = z.string().trim().min(1, 'Required').max(255, 'At most 255 characters')
+export const ZFileName = z
+  .string()
+  .trim()
+  .min(1, 'Required')
+  .max(255, 'At most 255 characters')
   .refine((name) => !/[/\\]/.test(name), 'A file name, not a path')
   .refine((name) => !/^\.+$/.test(name), 'A file name, not a path')
   // The single-line text rule of every name: no control, bidirectional or invisible characters,
@@ -93,11 +108,13 @@ export type TUploadURL = z.infer<typeof ZUploadURL>;
 
 /** `fileName` is optional (spec section 7 sends only fileURL); given, it is checked against the bytes and kept for display. */
 export const ZPatientAttachment = z.object({ fileURL: z.string().min(1, 'Required').max(2000), fileName: ZFileName.optional() }).strict();
-export const ZChatAttachment = z.object({
-  fileURL: z.string().min(1, 'Required').max(2000),
-  fileName: ZFileName,
-  fileSize: z.number().int().min(0).max(MAX_UPLOAD_BYTES, `At most ${MAX_UPLOAD_BYTES} bytes`),
-}).strict();
+export const ZChatAttachment = z
+  .object({
+    fileURL: z.string().min(1, 'Required').max(2000),
+    fileName: ZFileName,
+    fileSize: z.number().int().min(0).max(MAX_UPLOAD_BYTES, `At most ${MAX_UPLOAD_BYTES} bytes`),
+  })
+  .strict();
 export type TChatAttachment = z.infer<typeof ZChatAttachment>;
 
 export const ZObjectPath = z.object({ objectPath: z.string() });
@@ -117,20 +134,16 @@ export const MULTIPART_THRESHOLD_BYTES = 104_857_600;
 /** The companion's answer when a sign request lacks what it needs (spec section 8). */
 export const CANNOT_SIGN_MESSAGE = 'Cannot sign without a key, an uploadId, and a partNumber';
 
-export const ZMultipartCreate = z.object({
-  filename: ZFileName,
-  type: z.string().max(200).optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-});
+export const ZMultipartCreate = z.object({ filename: ZFileName, type: z.string().max(200).optional(), metadata: z.record(z.string(), z.unknown()).optional() });
 export const ZMultipartCreated = z.object({ uploadId: z.string(), key: z.string() });
 export const ZUploadedPart = z.object({ PartNumber: z.number().int(), Size: z.number().int(), ETag: z.string() });
 export type TUploadedPart = z.infer<typeof ZUploadedPart>;
 export const ZSignedPart = z.object({ url: z.string(), expires: z.number().int() });
 export const ZMultipartComplete = z.object({
-  parts: z.array(z.object({
-    PartNumber: z.number().int().min(1).max(MULTIPART_MAX_PARTS),
-    ETag: z.string().max(100),
-  })).min(1, 'At least one part').max(MULTIPART_MAX_PARTS),
+  parts: z
+    .array(z.object({ PartNumber: z.number().int().min(1).max(MULTIPART_MAX_PARTS), ETag: z.string().max(100) }))
+    .min(1, 'At least one part')
+    .max(MULTIPART_MAX_PARTS),
 });
 export const ZMultipartCompleted = z.object({ location: z.string() });
 /** GET s3/params: where a single-request upload goes (the same signed link as POST /api/objects/upload). */

@@ -58,13 +58,7 @@ export const ZServerMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('new_message'), eventId, roomId: id, messageId: id }),
   /** Someone joined or left a room: its members, and whoever joined or left, re-read the room list and its members. */
   z.object({ type: z.literal('room_changed'), eventId, roomId: id }),
-  z.object({
-    type: z.literal('notification'),
-    eventId,
-    notificationId: id,
-    title: z.string().optional(),
-    message: z.string().optional(),
-  }),
+  z.object({ type: z.literal('notification'), eventId, notificationId: id, title: z.string().optional(), message: z.string().optional() }),
   z.object({ type: z.literal('error'), code: z.string(), message: z.string() }),
   /**
    * Sent after a valid `auth` (and after any replay): the latest event id, so a client that has

@@ -4,15 +4,19 @@ import { pageQuery } from './paging.ts';
 import { can } from './permissions.ts';
 import type { TRole } from './roles.ts';
 
-export const NOTE_STATUSES = [
-  'draft', 'submitted_to_scribe', 'reviewed_by_scribe', 'finalized', 'submitted_to_admin',
-] as const;
+export const NOTE_STATUSES = ['draft', 'submitted_to_scribe', 'reviewed_by_scribe', 'finalized', 'submitted_to_admin'] as const;
 export type TNoteStatus = (typeof NOTE_STATUSES)[number];
 
 /** Spec section 3: the note types offered. */
 export const NOTE_TYPES = [
-  'Nurse Assessment', 'Progress Note', 'Procedure Note', 'Discharge Summary', 'Treatment Plan', 'Medication Review',
-  'Follow-up Note', 'Consultation Note',
+  'Nurse Assessment',
+  'Progress Note',
+  'Procedure Note',
+  'Discharge Summary',
+  'Treatment Plan',
+  'Medication Review',
+  'Follow-up Note',
+  'Consultation Note',
 ] as const;
 
 /** Spec section 9: at most 5 attachments per note, each at most 10 MB. */
@@ -103,7 +107,10 @@ export const ZNoteListQuery = pageQuery(NOTE_PAGE).extend({
 export type TNoteListQuery = z.infer<typeof ZNoteListQuery>;
 
 const ZNoteType = z.string().trim().min(1, 'Note type is required').max(100, 'At most 100 characters');
-const ZContent = z.string().refine((text) => text.trim().length > 0, 'Content is required').pipe(z.string().max(100_000, 'At most 100000 characters'));
+const ZContent = z
+  .string()
+  .refine((text) => text.trim().length > 0, 'Content is required')
+  .pipe(z.string().max(100_000, 'At most 100000 characters'));
 const ZAttachments = z.array(z.string().max(200)).max(MAX_NOTE_ATTACHMENTS, `At most ${MAX_NOTE_ATTACHMENTS} attachments`);
 
 /**

@@ -1,8 +1,15 @@
 import { z } from 'zod';
 
 export const NOTIFICATION_TYPES = [
-  'visitation_expired', 'notes_pending', 'notes_received', 'lab_ordered', 'lab_pending',
-  'lab_received', 'supply_ready', 'chat_mention', 'chat_assignment',
+  'visitation_expired',
+  'notes_pending',
+  'notes_received',
+  'lab_ordered',
+  'lab_pending',
+  'lab_received',
+  'supply_ready',
+  'chat_mention',
+  'chat_assignment',
   // An admin changed the user's account: role, deactivation, a password link (issue 20).
   'account_changed',
 ] as const;

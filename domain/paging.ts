@@ -7,13 +7,13 @@ import { z } from 'zod';
 export const PAGE_HEADERS = { total: 'x-total-count', totalCapped: 'x-total-capped', nextCursor: 'x-next-cursor' } as const;
 
 /** An opaque cursor: base64url of the sort key of the last row shown. */
-export const ZCursor = z.string().max(500).regex(/^[A-Za-z0-9_-]+$/, 'Invalid cursor');
+export const ZCursor = z
+  .string()
+  .max(500)
+  .regex(/^[A-Za-z0-9_-]+$/, 'Invalid cursor');
 
 export function pageQuery(limits: { defaultLimit: number; maxLimit: number }) {
-  return z.object({
-    limit: z.coerce.number().int().min(1).max(limits.maxLimit).default(limits.defaultLimit),
-    cursor: ZCursor.optional(),
-  });
+  return z.object({ limit: z.coerce.number().int().min(1).max(limits.maxLimit).default(limits.defaultLimit), cursor: ZCursor.optional() });
 }
 
 export interface TPage<T> {

@@ -8,9 +8,34 @@ export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 128;
 
 const COMMON = [
-  'password', 'passw0rd', '123456', '12345678', '123456789', '1234567890', 'qwerty', 'qwertyuiop', 'letmein', 'welcome',
-  'iloveyou', 'admin', 'abc123', 'monkey', 'dragon', 'sunshine', 'football', 'baseball', 'princess', 'trustno1',
-  'changeme', 'medicare', 'clinic', 'hospital', 'nurse', 'doctor', 'health', 'patient',
+  'password',
+  'passw0rd',
+  '123456',
+  '12345678',
+  '123456789',
+  '1234567890',
+  'qwerty',
+  'qwertyuiop',
+  'letmein',
+  'welcome',
+  'iloveyou',
+  'admin',
+  'abc123',
+  'monkey',
+  'dragon',
+  'sunshine',
+  'football',
+  'baseball',
+  'princess',
+  'trustno1',
+  'changeme',
+  'medicare',
+  'clinic',
+  'hospital',
+  'nurse',
+  'doctor',
+  'health',
+  'patient',
 ];
 
 /** Why this password is refused, or null when it is acceptable. */
@@ -24,7 +49,11 @@ export function passwordProblem(password: string, email: string): string | null 
   const base = plain.replace(/\d+$/, '');
   const repeats = (word: string) => base.length >= word.length && word.repeat(Math.ceil(base.length / word.length)).startsWith(base);
   if (base === '' || COMMON.some(repeats)) return 'This password is too common; choose another';
-  const name = email.split('@')[0]?.toLowerCase().replace(/[^a-z0-9]/g, '') ?? '';
+  const name =
+    email
+      .split('@')[0]
+      ?.toLowerCase()
+      .replace(/[^a-z0-9]/g, '') ?? '';
   if (name.length >= 4 && plain.includes(name)) return 'Do not use your email name in your password';
   return null;
 }

@@ -25,7 +25,10 @@ export const PATIENT_LIMITS = {
  * after the date is refused rather than cut off. It must be a real day, not in the future.
  */
 const DATE_OF_BIRTH = /^(\d{4}-\d{2}-\d{2})(?:T00:00(?::00(?:\.0{1,6})?)?Z)?$/;
-const dateOfBirth = z.string().trim().nullish()
+const dateOfBirth = z
+  .string()
+  .trim()
+  .nullish()
   .transform((v, ctx) => {
     if (!v) return null;
     const date = realDate(DATE_OF_BIRTH.exec(v)?.[1] ?? '');
@@ -45,8 +48,7 @@ const dateOfBirth = z.string().trim().nullish()
     return date;
   });
 
-const email = optionalLine(PATIENT_LIMITS.email)
-  .refine((v) => v === null || z.email().safeParse(v).success, 'Enter a valid email address');
+const email = optionalLine(PATIENT_LIMITS.email).refine((v) => v === null || z.email().safeParse(v).success, 'Enter a valid email address');
 
 /** The patient form's fields (spec section 5): the form and the server validate with this. */
 export const ZPatientFields = z.object({
@@ -78,10 +80,9 @@ export type TCreatePatient = z.infer<typeof ZCreatePatient>;
  * client can send back what it read with a change: `id` must name the record in the path,
  * `createdAt` is ignored, and `updatedAt` guards against overwriting someone else's edit.
  */
-export const ZUpdatePatient = ZPatientFields.partial().extend({
-  isActive: z.boolean().optional(),
-  ...ZReadBackFields.shape,
-}).strict();
+export const ZUpdatePatient = ZPatientFields.partial()
+  .extend({ isActive: z.boolean().optional(), ...ZReadBackFields.shape })
+  .strict();
 export type TUpdatePatient = z.infer<typeof ZUpdatePatient>;
 
 export const ZPatient = z.object({
@@ -117,13 +118,19 @@ export type TPatientField = (typeof PATIENT_FIELD_NAMES)[number];
  * `fields=firstName,lastName,dateOfBirth`: only these fields (and always `id`) of each patient,
  * for a picker that shows a line per patient and needs no medical history to do it.
  */
-const ZPatientFieldList = z.string().max(300).transform((value, ctx) => {
-  const fields = value.split(',').map((f) => f.trim()).filter(Boolean);
-  const unknown = fields.filter((f) => !(PATIENT_FIELD_NAMES as readonly string[]).includes(f));
-  if (fields.length > 0 && unknown.length === 0) return fields as TPatientField[];
-  ctx.addIssue({ code: 'custom', message: `Fields are among: ${PATIENT_FIELD_NAMES.join(', ')}` });
-  return z.NEVER;
-});
+const ZPatientFieldList = z
+  .string()
+  .max(300)
+  .transform((value, ctx) => {
+    const fields = value
+      .split(',')
+      .map((f) => f.trim())
+      .filter(Boolean);
+    const unknown = fields.filter((f) => !(PATIENT_FIELD_NAMES as readonly string[]).includes(f));
+    if (fields.length > 0 && unknown.length === 0) return fields as TPatientField[];
+    ctx.addIssue({ code: 'custom', message: `Fields are among: ${PATIENT_FIELD_NAMES.join(', ')}` });
+    return z.NEVER;
+  });
 
 export const ZPatientListQuery = pageQuery(PATIENT_PAGE).extend({
   search: optionalLine(PATIENT_PAGE.maxSearch).optional(),

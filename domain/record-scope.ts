@@ -32,14 +32,13 @@ export const NOTE_SCOPE: Record<TRole, readonly TNoteScopeClause[]> = {
   supplier: [],
 };
 
-export function noteVisibleTo(
-  user: { id: string; role: TRole },
-  note: { authorId: string; status: TNoteStatus; scribeId: string | null },
-): boolean {
-  return NOTE_SCOPE[user.role].some((clause) =>
-    (clause.authoredBySelf === true && note.authorId === user.id)
-    || (clause.statusIn?.includes(note.status) ?? false)
-    || (clause.scribedBySelf === true && note.scribeId === user.id));
+export function noteVisibleTo(user: { id: string; role: TRole }, note: { authorId: string; status: TNoteStatus; scribeId: string | null }): boolean {
+  return NOTE_SCOPE[user.role].some(
+    (clause) =>
+      (clause.authoredBySelf === true && note.authorId === user.id) ||
+      (clause.statusIn?.includes(note.status) ?? false) ||
+      (clause.scribedBySelf === true && note.scribeId === user.id),
+  );
 }
 
 /**
@@ -52,9 +51,7 @@ export function seesAppointmentPatientName(
   user: { id: string; role: TRole },
   appointment: { assignedNurseId: string | null; assignedScribeId: string | null },
 ): boolean {
-  return can(user, 'appointments.seeAllPatientNames')
-    || appointment.assignedNurseId === user.id
-    || appointment.assignedScribeId === user.id;
+  return can(user, 'appointments.seeAllPatientNames') || appointment.assignedNurseId === user.id || appointment.assignedScribeId === user.id;
 }
 
 /** 'Patient #' plus the last four characters of the id: the label for those without the name. */
@@ -64,9 +61,7 @@ export const patientLabel = (patientId: string) => `Patient #${patientId.slice(-
  * Fields of a patient record that need more than `patients.write` to change. Sending one
  * unchanged (a record read back and sent again) needs nothing.
  */
-export const PATIENT_FIELD_CAPABILITY: Partial<Record<string, TCapability>> = {
-  isActive: 'patients.deactivate',
-};
+export const PATIENT_FIELD_CAPABILITY: Partial<Record<string, TCapability>> = { isActive: 'patients.deactivate' };
 
 export function mayChangePatientField(user: { role: TRole }, field: string): boolean {
   const capability = PATIENT_FIELD_CAPABILITY[field];

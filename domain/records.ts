@@ -7,8 +7,4 @@ import { ZTimestamp } from './text.ts';
  * must equal the record in the path, `updatedAt` is the version the edit was made on (a stale
  * one is a 409), and `createdAt` is ignored.
  */
-export const ZReadBackFields = z.object({
-  id: z.string().uuid('Invalid id').optional(),
-  createdAt: ZTimestamp.optional(),
-  updatedAt: ZTimestamp.optional(),
-});
+export const ZReadBackFields = z.object({ id: z.string().uuid('Invalid id').optional(), createdAt: ZTimestamp.optional(), updatedAt: ZTimestamp.optional() });

@@ -37,18 +37,23 @@ export function isTimeZoneName(name: string): boolean {
   return resolved.toLowerCase() !== name.toLowerCase();
 }
 
-export const ZUpdateClinicSettings = z.object({
-  clinicName: z.string({ error: 'Clinic name is required' }).trim()
-    .min(1, 'Clinic name is required').max(CLINIC_NAME_MAX, `At most ${CLINIC_NAME_MAX} characters`),
-  timeZone: z.string({ error: 'Time zone is required' }).trim()
-    .refine(isTimeZoneName, 'Must be an IANA time zone, such as America/New_York'),
-  sessionIdleMinutes: z.number({ error: 'Must be a whole number of minutes' })
-    .int('Must be a whole number of minutes')
-    .min(SESSION_IDLE_MINUTES_MIN, `At least ${SESSION_IDLE_MINUTES_MIN} minutes`)
-    .max(SESSION_IDLE_MINUTES_MAX, `At most ${SESSION_IDLE_MINUTES_MAX} minutes`),
-  /** Absent keeps what is stored: a client that knows only the first three settings changes nothing else. */
-  nonClinicalInPatientRooms: z.boolean({ error: 'Must be true or false' }).optional(),
-}).strict();
+export const ZUpdateClinicSettings = z
+  .object({
+    clinicName: z
+      .string({ error: 'Clinic name is required' })
+      .trim()
+      .min(1, 'Clinic name is required')
+      .max(CLINIC_NAME_MAX, `At most ${CLINIC_NAME_MAX} characters`),
+    timeZone: z.string({ error: 'Time zone is required' }).trim().refine(isTimeZoneName, 'Must be an IANA time zone, such as America/New_York'),
+    sessionIdleMinutes: z
+      .number({ error: 'Must be a whole number of minutes' })
+      .int('Must be a whole number of minutes')
+      .min(SESSION_IDLE_MINUTES_MIN, `At least ${SESSION_IDLE_MINUTES_MIN} minutes`)
+      .max(SESSION_IDLE_MINUTES_MAX, `At most ${SESSION_IDLE_MINUTES_MAX} minutes`),
+    /** Absent keeps what is stored: a client that knows only the first three settings changes nothing else. */
+    nonClinicalInPatientRooms: z.boolean({ error: 'Must be true or false' }).optional(),
+  })
+  .strict();
 export type TUpdateClinicSettings = z.infer<typeof ZUpdateClinicSettings>;
 export type TUpdateClinicSettingsInput = z.input<typeof ZUpdateClinicSettings>;
 

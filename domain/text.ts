@@ -65,8 +65,7 @@ export const optionalText = (max: number) => optional(textSchema(max, null, mult
 
 const tidyMultiLine = (v: string) => v.replace(/\r\n?/g, '\n').trim();
 
-const optional = <T extends z.ZodType<string | null, string>>(schema: T) =>
-  schema.nullish().transform((v) => v ?? null);
+const optional = <T extends z.ZodType<string | null, string>>(schema: T) => schema.nullish().transform((v) => v ?? null);
 
 /**
  * Checks, tidies, normalises and bounds one text. A text with nothing visible in it is
@@ -122,7 +121,8 @@ const inYears = (value: string) => {
  * Strict date: YYYY-MM-DD, a day that exists, in the years an instant may hold (a day's
  * bounds are instants: 9999-12-31 ends in a year PostgreSQL cannot be sent).
  */
-export const ZDate = z.string({ error: 'Expected a date as YYYY-MM-DD' })
+export const ZDate = z
+  .string({ error: 'Expected a date as YYYY-MM-DD' })
   .refine((v) => realDate(v) !== null && inYears(v), `Enter a real date as YYYY-MM-DD, years ${TIMESTAMP_YEARS.min}-${TIMESTAMP_YEARS.max}`);
 
 /** Whether `value` is an instant as ZTimestamp takes it: real, with its offset, in TIMESTAMP_YEARS. */

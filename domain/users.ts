@@ -30,31 +30,26 @@ export const ZAdminUser = z.object({
 export type TAdminUser = z.infer<typeof ZAdminUser>;
 export const ZAdminUserList = z.array(ZAdminUser);
 
-export const ZAdminUserQuery = pageQuery(STAFF_PAGE).extend({
-  /** A case-insensitive substring of the first name, last name or email. */
-  search: z.string().trim().max(100).optional(),
-  role: ZRole.optional(),
-  status: ZUserStatus.optional(),
-}).strict();
+export const ZAdminUserQuery = pageQuery(STAFF_PAGE)
+  .extend({
+    /** A case-insensitive substring of the first name, last name or email. */
+    search: z.string().trim().max(100).optional(),
+    role: ZRole.optional(),
+    status: ZUserStatus.optional(),
+  })
+  .strict();
 export type TAdminUserQuery = z.infer<typeof ZAdminUserQuery>;
 
-const ZEmail = requiredLine('Email', 255).transform(emailKey).refine((v) => z.email().safeParse(v).success, 'Enter a valid email address');
+const ZEmail = requiredLine('Email', 255)
+  .transform(emailKey)
+  .refine((v) => z.email().safeParse(v).success, 'Enter a valid email address');
 
 /** POST /api/admin/users: invite someone. The account stays inactive until they set a password. */
-export const ZInvite = z.object({
-  email: ZEmail,
-  firstName: requiredLine('First name', 100),
-  lastName: requiredLine('Last name', 100),
-  role: ZRole,
-}).strict();
+export const ZInvite = z.object({ email: ZEmail, firstName: requiredLine('First name', 100), lastName: requiredLine('Last name', 100), role: ZRole }).strict();
 export type TInvite = z.infer<typeof ZInvite>;
 
 /** A one-time link an admin hands over (an invite's or a password reset's). Shown once, never stored. */
-export const ZPasswordLink = z.object({
-  url: z.string(),
-  purpose: z.enum(['invite', 'reset']),
-  expiresAt: z.string(),
-});
+export const ZPasswordLink = z.object({ url: z.string(), purpose: z.enum(['invite', 'reset']), expiresAt: z.string() });
 export type TPasswordLink = z.infer<typeof ZPasswordLink>;
 
 export const ZInviteResult = z.object({ user: ZAdminUser, link: ZPasswordLink });

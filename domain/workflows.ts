@@ -104,7 +104,13 @@ export const SUPPLY_ORDER_WORKFLOW: TWorkflow<TSupplyOrderStatus, 'readyAt' | 'p
   moves: [
     { from: 'ordered', to: 'processing', roles: ['supplier', 'admin'], label: 'Start Processing', sets: {} },
     { from: 'processing', to: 'ready_for_pickup', roles: ['supplier', 'admin'], label: 'Ready for Pickup', sets: { readyAt: 'now' } },
-    { from: 'ready_for_pickup', to: 'completed', roles: ['admin', 'scheduler', 'nurse'], label: 'Picked Up', sets: { pickedUpAt: 'now', pickedUpById: 'actor' } },
+    {
+      from: 'ready_for_pickup',
+      to: 'completed',
+      roles: ['admin', 'scheduler', 'nurse'],
+      label: 'Picked Up',
+      sets: { pickedUpAt: 'now', pickedUpById: 'actor' },
+    },
   ],
 };
 
@@ -127,7 +133,11 @@ function mayMake<S extends string, F extends string>(workflow: TWorkflow<S, F>, 
  *   the move is own-only (403).
  */
 export function moveDecision<S extends string, F extends string>(
-  workflow: TWorkflow<S, F>, user: TMover, from: S, to: S, record?: TMoved,
+  workflow: TWorkflow<S, F>,
+  user: TMover,
+  from: S,
+  to: S,
+  record?: TMoved,
 ): 'allowed' | 'illegal' | 'forbidden' {
   const move = findMove(workflow, from, to);
   if (!move) return 'illegal';

@@ -41,9 +41,17 @@ async function seed(database: TServerDatabase) {
       }
     }
     const patient = await insertPatient(db);
-    const [note] = await db.insert(patientNotes).values({
-      patientId: patient.id, authorId: nurse, noteType: 'Progress Note', content: 'Stable.', status: 'finalized', finalizedAt: new Date(now - 2 * HOUR),
-    }).returning();
+    const [note] = await db
+      .insert(patientNotes)
+      .values({
+        patientId: patient.id,
+        authorId: nurse,
+        noteType: 'Progress Note',
+        content: 'Stable.',
+        status: 'finalized',
+        finalizedAt: new Date(now - 2 * HOUR),
+      })
+      .returning();
     await db.insert(noteRevisions).values([
       { noteId: note!.id, at: new Date(now - 29 * HOUR), actorId: nurse, action: 'created', toStatus: 'draft', contentAfter: 'Stable.' },
       { noteId: note!.id, at: new Date(now - 28 * HOUR), actorId: nurse, action: 'moved', fromStatus: 'draft', toStatus: 'submitted_to_scribe' },
@@ -51,9 +59,12 @@ async function seed(database: TServerDatabase) {
     ]);
     for (let i = 0; i < SCHEDULER_NOTICES; i++) {
       await insertNotification(db, scheduler, {
-        type: 'notes_pending', title: `Scheduler notice ${i + 1}`, message: 'A note waits for review',
+        type: 'notes_pending',
+        title: `Scheduler notice ${i + 1}`,
+        message: 'A note waits for review',
         // Newer than the demo clinic's own notice, made when the server first started.
-        isRead: i % 3 === 0, createdAt: new Date(now + i * 10),
+        isRead: i % 3 === 0,
+        createdAt: new Date(now + i * 10),
       });
     }
     quietScheduler = (await createUser(db, { role: 'scheduler' })).email;
@@ -170,9 +181,11 @@ describe('Notifications tab with none', () => {
   it("says 'No notifications'", async () => {
     const { page } = e2e;
     await page.goto('/login');
-    const status = await page.evaluate(async ([email, password]) => (await fetch('/api/auth/login', {
-      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }),
-    })).status, [quietScheduler, TEST_PASSWORD] as const);
+    const status = await page.evaluate(
+      async ([email, password]) =>
+        (await fetch('/api/auth/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) })).status,
+      [quietScheduler, TEST_PASSWORD] as const,
+    );
     expect(status).toBe(200);
     await page.goto('/admin?tab=notifications');
     await page.getByTestId('admin-notifications-empty').waitFor();

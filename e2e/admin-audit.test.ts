@@ -42,10 +42,16 @@ describe('Admin Panel, Audit Trail', () => {
       expect(row, `row ${seq} is about the patient`).toBeDefined();
       expect(row!.patientId === patientId || (row!.viaList === true && row!.patientCount! > 0)).toBe(true);
     }
-    await page.getByText(/List of \d+ patients, including this one/).first().waitFor();
+    await page
+      .getByText(/List of \d+ patients, including this one/)
+      .first()
+      .waitFor();
 
     await page.getByRole('button', { name: 'Verify chain' }).click();
-    await page.getByTestId('audit-chain-result').getByText(/^Chain intact: \d+ rows/).waitFor();
+    await page
+      .getByTestId('audit-chain-result')
+      .getByText(/^Chain intact: \d+ rows/)
+      .waitFor();
     await page.getByTestId('audit-export').waitFor();
     expect(await page.getByTestId('audit-export').getAttribute('href')).toBe(`/api/admin/audit/export.csv?patientId=${patientId}`);
     expect(await seriousA11yViolations(page)).toEqual([]);

@@ -59,7 +59,13 @@ describe('Admin Panel, Settings tab', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
 
     // The server refuses the same on its own, naming the field.
-    const refused = await api<{ errors: { path: string }[] }>(page, 'PUT', '/api/admin/settings', { ...before, clinicName: 'X', sessionIdleMinutes: 481, defaults: undefined, updatedAt: undefined });
+    const refused = await api<{ errors: { path: string }[] }>(page, 'PUT', '/api/admin/settings', {
+      ...before,
+      clinicName: 'X',
+      sessionIdleMinutes: 481,
+      defaults: undefined,
+      updatedAt: undefined,
+    });
     expect(refused.status).toBe(400);
     expect(refused.json.errors.map((e) => e.path)).toEqual(['sessionIdleMinutes']);
     expect((await api<TClinicSettings>(page, 'GET', '/api/admin/settings')).json).toEqual(before);

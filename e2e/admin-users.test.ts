@@ -31,7 +31,10 @@ describe('Admin Panel, User Management', () => {
     await dialog.getByLabel('First name').fill('Ada');
     await dialog.getByLabel('Last name').fill(word);
     await dialog.getByLabel('Role').selectOption('scribe');
-    await dialog.getByRole('button', { name: /invite/i }).last().click();
+    await dialog
+      .getByRole('button', { name: /invite/i })
+      .last()
+      .click();
     const linkBox = dialog.locator('input[readonly]');
     await linkBox.waitFor();
     const link = await linkBox.inputValue();
@@ -81,7 +84,7 @@ describe('Admin Panel, User Management', () => {
     await page.getByRole('button', { name: 'Assign Role' }).click();
     await page.waitForFunction(async (email) => {
       const res = await fetch(`/api/admin/users?search=${encodeURIComponent(email)}`);
-      const list = await res.json() as { role: string }[];
+      const list = (await res.json()) as { role: string }[];
       return list[0]?.role === 'scheduler';
     }, DEMO_EMAILS.nurse2);
     const { json } = await api<TAdminUser[]>(page, 'GET', `/api/admin/users?search=${encodeURIComponent(DEMO_EMAILS.nurse2)}`);
@@ -101,7 +104,12 @@ describe('Admin Panel, User Management', () => {
     const { page } = e2e;
     await signInAs(page, 'admin');
     const word = uniqueWord();
-    const invite = await api<TInviteResult>(page, 'POST', '/api/admin/users', { email: `${word}@clinic.example`, firstName: 'Bo', lastName: word, role: 'nurse' });
+    const invite = await api<TInviteResult>(page, 'POST', '/api/admin/users', {
+      email: `${word}@clinic.example`,
+      firstName: 'Bo',
+      lastName: word,
+      role: 'nurse',
+    });
     expect(invite.status).toBe(201);
 
     await page.goto(invite.json.link.url);

@@ -36,7 +36,10 @@ async function book(page: Page, at: { day: string; time: string; timeZone: strin
   const patient = await api<{ id: string }>(page, 'POST', '/api/patients', { firstName: 'Appt', lastName: word });
   expect(patient.status).toBe(201);
   const created = await api<TApiAppointment>(page, 'POST', '/api/appointments', {
-    patientId: patient.json.id, appointmentDate: clinicInstant(at.day, at.time, at.timeZone), duration: 30, ...extra,
+    patientId: patient.json.id,
+    appointmentDate: clinicInstant(at.day, at.time, at.timeZone),
+    duration: 30,
+    ...extra,
   });
   expect(created.status, JSON.stringify(created.json)).toBe(201);
   return { ...created.json, name: `Appt ${word}` };
@@ -97,7 +100,11 @@ describe('Today tab', () => {
     // The front desk's buttons are not hers.
     for (const name of [/^Cancel/, /^No-show/, /^Reschedule/]) expect(await mine.getByRole('button', { name }).count()).toBe(0);
 
-    for (const [button, status] of [['Check In', 'checked_in'], ['Start Visit', 'in_progress'], ['Complete', 'completed']] as const) {
+    for (const [button, status] of [
+      ['Check In', 'checked_in'],
+      ['Start Visit', 'in_progress'],
+      ['Complete', 'completed'],
+    ] as const) {
       await mine.getByRole('button', { name: new RegExp(`^${button}`) }).click();
       await toastText(page, 'Appointment updated successfully').waitFor();
       await expect.poll(() => statusOf(mine)).toBe(status);
@@ -152,11 +159,14 @@ describe('Today tab', () => {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let fail = true;
-    await page.route((url) => url.pathname === '/api/appointments' && url.searchParams.has('date'), async (route) => {
-      await released;
-      if (fail) await route.fulfill({ status: 500, json: { message: 'Database unavailable' } });
-      else await route.continue();
-    });
+    await page.route(
+      (url) => url.pathname === '/api/appointments' && url.searchParams.has('date'),
+      async (route) => {
+        await released;
+        if (fail) await route.fulfill({ status: 500, json: { message: 'Database unavailable' } });
+        else await route.continue();
+      },
+    );
     await openAppointments(page, 'nurse');
     await page.getByTestId('appointment-row-skeleton').first().waitFor();
     expect(await page.getByTestId('appointment-row-skeleton').count()).toBe(5);
@@ -179,7 +189,11 @@ describe('Calendar tab', () => {
     const next = new Date(Date.UTC(Number(clinic.today.slice(0, 4)), Number(clinic.today.slice(5, 7)), 1)).toISOString().slice(0, 7);
     const [one, three, five, none] = [`${next}-10`, `${next}-11`, `${next}-12`, `${next}-13`];
     const booked: Record<string, Awaited<ReturnType<typeof book>>[]> = { [one]: [], [three]: [], [five]: [] };
-    for (const [day, count] of [[one, 1], [three, 3], [five, 5]] as const) {
+    for (const [day, count] of [
+      [one, 1],
+      [three, 3],
+      [five, 5],
+    ] as const) {
       for (let i = 0; i < count; i += 1) booked[day]!.push(await book(page, { day, time: `${9 + i}:00`.padStart(5, '0'), timeZone: clinic.timeZone }));
     }
 
@@ -194,7 +208,12 @@ describe('Calendar tab', () => {
     expect(dates.length % 7).toBe(0);
 
     await expect.poll(() => dayCell(page, five).getAttribute('data-load')).toBe('high');
-    for (const [day, count, load, colour] of [[one, 1, 'low', 'bg-blue-100'], [three, 3, 'medium', 'bg-yellow-100'], [five, 5, 'high', 'bg-red-100'], [none, 0, 'none', 'bg-white']] as const) {
+    for (const [day, count, load, colour] of [
+      [one, 1, 'low', 'bg-blue-100'],
+      [three, 3, 'medium', 'bg-yellow-100'],
+      [five, 5, 'high', 'bg-red-100'],
+      [none, 0, 'none', 'bg-white'],
+    ] as const) {
       const cell = dayCell(page, day);
       expect(await cell.getAttribute('data-count'), day).toBe(String(count));
       expect(await cell.getAttribute('data-load'), day).toBe(load);
@@ -250,7 +269,9 @@ describe('Calendar tab', () => {
     // here. Claim what is due first, before her page listens, so the click finds nothing new.
     await signInAs(page, 'scheduler');
     for (let more = true; more;) {
-      ({ json: { more } } = await api<TMissingNotesResult>(page, 'POST', '/api/appointments/check-missing-notes'));
+      ({
+        json: { more },
+      } = await api<TMissingNotesResult>(page, 'POST', '/api/appointments/check-missing-notes'));
     }
     await page.goto('/appointments?tab=calendar');
     await page.getByRole('heading', { name: 'Appointments', level: 1 }).waitFor();
@@ -334,9 +355,15 @@ describe('one patient (?patientId=)', () => {
     await signInAs(page, 'scheduler');
     const clinic = await clinicDay(page);
     const first = await book(page, { day: addDays(clinic.today, 3), time: '08:00', timeZone: clinic.timeZone });
-    expect((await api(page, 'POST', '/api/appointments', {
-      patientId: first.patientId, appointmentDate: clinicInstant(addDays(clinic.today, 4), '08:00', clinic.timeZone), duration: 30,
-    })).status).toBe(201);
+    expect(
+      (
+        await api(page, 'POST', '/api/appointments', {
+          patientId: first.patientId,
+          appointmentDate: clinicInstant(addDays(clinic.today, 4), '08:00', clinic.timeZone),
+          duration: 30,
+        })
+      ).status,
+    ).toBe(201);
 
     await page.goto(`/appointments?patientId=${first.patientId}`);
     await page.getByTestId('patient-filter').waitFor();

@@ -12,7 +12,7 @@ const e2e = useE2E();
 // admin and scheduler only.
 const MAIN_LINKS = ['Dashboard', 'Patients', 'Appointments', 'Patient Notes', 'Team Chat'];
 const MAIN_HREFS = ['/', '/patients', '/appointments', '/notes', '/team-chat'];
-const withoutPatients = <T,>(list: T[]) => list.filter((_, i) => i !== 1 && i !== 2 && i !== 3);
+const withoutPatients = <T>(list: T[]) => list.filter((_, i) => i !== 1 && i !== 2 && i !== 3);
 const SOON = ['Prescriptions', 'Lab Orders', 'Supply Orders'];
 const ADMIN_LINKS = ['User Management'];
 const ADMIN_SOON = ['Reports', 'Settings'];
@@ -80,7 +80,7 @@ describe('sidebar by role', () => {
     });
   }
 
-  it('shows today\'s appointment count and the unread-message badge from the dashboard stats', async () => {
+  it("shows today's appointment count and the unread-message badge from the dashboard stats", async () => {
     const { page } = e2e;
     await signInAs(page, 'admin');
     const { json: stats } = await api<{ todayAppointments: number; unreadMessages: number }>(page, 'GET', '/api/dashboard/stats');
@@ -233,7 +233,9 @@ describe('dashboard date', () => {
       const page = await e2e.newPage({ timezoneId });
       await signInAs(page, 'nurse');
       const { json } = await api<{ timeZone: string }>(page, 'GET', '/api/appointments/clinic-time');
-      const expected = new Intl.DateTimeFormat('en-US', { timeZone: json.timeZone, weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' }).format(new Date());
+      const expected = new Intl.DateTimeFormat('en-US', { timeZone: json.timeZone, weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' }).format(
+        new Date(),
+      );
       const subtitle = page.getByText(/Here's what's happening at your clinic today\.$/);
       await expect.poll(() => subtitle.innerText()).toBe(`${expected} · Here's what's happening at your clinic today.`);
       shown.push(await subtitle.innerText());

@@ -117,7 +117,10 @@ describe('a note from draft to amendment', () => {
     // Editing shows the attached file, removable, within the five.
     await mine.getByRole('button', { name: /^Edit/ }).click();
     const edit = page.getByRole('dialog', { name: 'Edit Note' });
-    await edit.getByTestId('kept-attachments').getByRole('link', { name: /vitals\.pdf/ }).waitFor();
+    await edit
+      .getByTestId('kept-attachments')
+      .getByRole('link', { name: /vitals\.pdf/ })
+      .waitFor();
     expect(await edit.getByTestId('attachment-count').innerText()).toBe('1 of 5');
     expect(await edit.getByRole('button', { name: 'Remove vitals.pdf' }).count()).toBe(1);
     expect(await edit.getByLabel(/^Content/).inputValue()).toBe(original);
@@ -267,10 +270,13 @@ describe('the note form', () => {
       };
     });
     // The first term's answer is slow, so the next term overtakes it.
-    await page.route((url) => url.pathname === '/api/patients' && url.searchParams.get('search') === 'Oli', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      await route.continue().catch(() => undefined);
-    });
+    await page.route(
+      (url) => url.pathname === '/api/patients' && url.searchParams.get('search') === 'Oli',
+      async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await route.continue().catch(() => undefined);
+      },
+    );
     await openNotes(page, 'nurse');
     await page.getByRole('button', { name: 'Create New Note' }).click();
     const input = page.getByRole('dialog', { name: 'Create New Note' }).getByLabel(/^Patient/);
@@ -346,9 +352,13 @@ describe('tabs and states', () => {
     const stages = page.getByTestId('workflow-stage');
     await stages.first().waitFor();
     expect(await stages.evaluateAll((els) => els.map((el) => el.getAttribute('data-status')))).toEqual([
-      'draft', 'submitted_to_scribe', 'reviewed_by_scribe', 'finalized', 'submitted_to_admin',
+      'draft',
+      'submitted_to_scribe',
+      'reviewed_by_scribe',
+      'finalized',
+      'submitted_to_admin',
     ]);
-    expect((await stages.getByTestId('note-status').allInnerTexts())).toEqual(['Draft', 'Submitted', 'Reviewed', 'Finalized', 'Submitted to Admin']);
+    expect(await stages.getByTestId('note-status').allInnerTexts()).toEqual(['Draft', 'Submitted', 'Reviewed', 'Finalized', 'Submitted to Admin']);
     // Spec section 4's badge colours: gray, blue, yellow, green, purple.
     const colours = await stages.getByTestId('note-status').evaluateAll((els) => els.map((el) => el.className));
     ['bg-slate-100', 'bg-blue-100', 'bg-yellow-100', 'bg-green-100', 'bg-purple-100'].forEach((colour, i) => expect(colours[i]).toContain(colour));
@@ -363,11 +373,14 @@ describe('tabs and states', () => {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let fail = true;
-    await page.route((url) => url.pathname === '/api/notes', async (route) => {
-      await released;
-      if (fail) await route.fulfill({ status: 500, json: { message: 'Database unavailable' } });
-      else await route.continue();
-    });
+    await page.route(
+      (url) => url.pathname === '/api/notes',
+      async (route) => {
+        await released;
+        if (fail) await route.fulfill({ status: 500, json: { message: 'Database unavailable' } });
+        else await route.continue();
+      },
+    );
     await openNotes(page, 'nurse');
     await page.getByTestId('note-card-skeleton').first().waitFor();
     expect(await page.getByRole('status').filter({ hasText: 'Loading notes' }).count()).toBe(1);
@@ -417,12 +430,19 @@ describe('at 375 px', () => {
     // A note of the admin's own, amended on its way, so the history has text before and after.
     const patient = await newPatient(page);
     const created = await api<TApiNote>(page, 'POST', '/api/notes', {
-      patientId: patient.id, noteType: 'Consultation Note', content: 'Consulted on a long-standing knee complaint; advised rest and ice.',
+      patientId: patient.id,
+      noteType: 'Consultation Note',
+      content: 'Consulted on a long-standing knee complaint; advised rest and ice.',
     });
     expect(created.status).toBe(201);
-    expect((await api(page, 'PUT', `/api/notes/${created.json.id}`, {
-      updatedAt: created.json.updatedAt, content: 'Consulted on a long-standing knee complaint; advised rest, ice and a follow-up in two weeks.',
-    })).status).toBe(200);
+    expect(
+      (
+        await api(page, 'PUT', `/api/notes/${created.json.id}`, {
+          updatedAt: created.json.updatedAt,
+          content: 'Consulted on a long-standing knee complaint; advised rest, ice and a follow-up in two weeks.',
+        })
+      ).status,
+    ).toBe(200);
     await openNotes(page, 'admin');
     const first = cards(page).first();
     await first.waitFor();
@@ -445,7 +465,9 @@ describe('at 375 px', () => {
     await page.screenshot({ path: `${SHOTS}/dialog-375.png` });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
 
-    await cardWith(page, patient.name).getByRole('button', { name: /^History/ }).click();
+    await cardWith(page, patient.name)
+      .getByRole('button', { name: /^History/ })
+      .click();
     const history = page.getByRole('dialog', { name: 'Note History' });
     await history.getByTestId('history-entry').first().waitFor();
     expect(await history.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);

@@ -136,7 +136,10 @@ describe('a notification raised for the signed-in user', () => {
     const when = new Date(Date.now() + 40 * 86_400_000);
     when.setUTCHours(4, 0, 0, 0); // an hour no demo visit uses
     const booked = await api(scheduler, 'POST', '/api/appointments', {
-      patientId: patients[0]!.id, appointmentDate: when.toISOString(), duration: 15, assignedNurseId: nurse.id,
+      patientId: patients[0]!.id,
+      appointmentDate: when.toISOString(),
+      duration: 15,
+      assignedNurseId: nurse.id,
       roomNumber: `E2E-${Date.now() % 100000}`,
     });
     expect(booked.status).toBe(201);
@@ -212,7 +215,11 @@ describe("the dashboard's Active Notifications panel", () => {
     expect(await item.count()).toBe(1);
     expect(await item.getAttribute('data-type')).toBe('lab_received');
     expect(await item.innerText()).toContain('Lab results received');
-    expect(await panel(page).getByRole('button', { name: /^View All/ }).count()).toBe(0);
+    expect(
+      await panel(page)
+        .getByRole('button', { name: /^View All/ })
+        .count(),
+    ).toBe(0);
 
     await item.getByRole('button', { name: 'Dismiss: Lab results received' }).click();
     await panel(page).getByTestId('notifications-empty').waitFor();
@@ -263,12 +270,39 @@ describe("the dashboard's Active Notifications panel", () => {
       answer === 'fail'
         ? route.fulfill({ status: 500, json: { code: 'server.error', message: 'Something went wrong' } })
         : route.fulfill({
-          json: [
-            { id: '00000000-0000-4000-8000-000000000001', type: 'a_type_from_a_newer_server', title: 'Something new', message: null, entityId: null, createdAt: new Date().toISOString(), isRead: false, isActive: true },
-            { id: '00000000-0000-4000-8000-000000000002', type: 'chat_mention', title: 'You were mentioned', message: null, entityId: null, createdAt: new Date().toISOString(), isRead: false, isActive: true },
-            { id: '00000000-0000-4000-8000-000000000003', type: 'chat_mention', title: 'Inactive', message: null, entityId: null, createdAt: new Date().toISOString(), isRead: false, isActive: false },
-          ],
-        }),
+            json: [
+              {
+                id: '00000000-0000-4000-8000-000000000001',
+                type: 'a_type_from_a_newer_server',
+                title: 'Something new',
+                message: null,
+                entityId: null,
+                createdAt: new Date().toISOString(),
+                isRead: false,
+                isActive: true,
+              },
+              {
+                id: '00000000-0000-4000-8000-000000000002',
+                type: 'chat_mention',
+                title: 'You were mentioned',
+                message: null,
+                entityId: null,
+                createdAt: new Date().toISOString(),
+                isRead: false,
+                isActive: true,
+              },
+              {
+                id: '00000000-0000-4000-8000-000000000003',
+                type: 'chat_mention',
+                title: 'Inactive',
+                message: null,
+                entityId: null,
+                createdAt: new Date().toISOString(),
+                isRead: false,
+                isActive: false,
+              },
+            ],
+          }),
     );
     await signInAs(page, 'scribe');
     const items = panel(page).getByTestId('active-notification');

@@ -477,7 +477,7 @@ describe('patient form', () => {
     expect(await card.innerText()).toContain('May 6, 1970');
   });
 
-  it('refuses an edit made over someone else\'s change, and reloads the record on request', async () => {
+  it("refuses an edit made over someone else's change, and reloads the record on request", async () => {
     const { page } = e2e;
     await openPatients(page);
     const last = `Zz${uniqueWord()}`;

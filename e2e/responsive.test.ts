@@ -7,8 +7,7 @@ import { useE2E } from './helpers/suite.ts';
 const e2e = useE2E();
 
 /** How far the page is wider than the screen; 0 when nothing needs sideways scrolling. */
-const overflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 describe('at 375 px nothing scrolls sideways', () => {
   it('for a visitor: landing and sign-in', async () => {
@@ -26,7 +25,10 @@ describe('at 375 px nothing scrolls sideways', () => {
   it('for staff: dashboard and patients', async () => {
     const page = await e2e.newPage({ viewport: MOBILE_VIEWPORT });
     await signInAs(page, 'admin');
-    for (const [path, heading] of [['/', /Welcome/], ['/patients', 'Patients']] as const) {
+    for (const [path, heading] of [
+      ['/', /Welcome/],
+      ['/patients', 'Patients'],
+    ] as const) {
       await page.goto(path);
       await page.getByRole('heading', { level: 1, name: heading }).waitFor();
       expect(await overflow(page), path).toBe(0);

@@ -58,7 +58,7 @@ const conflicts = (page: Page) => page.getByTestId('appointment-conflict');
 const submit = (page: Page) => page.getByRole('button', { name: 'Schedule Appointment', exact: true }).click();
 
 describe('schedule appointment', () => {
-  it('shows a clash as it is picked, clears it when the time changes, then books in the clinic\'s zone and lists it', async () => {
+  it("shows a clash as it is picked, clears it when the time changes, then books in the clinic's zone and lists it", async () => {
     const page = await e2e.newPage({ timezoneId: 'America/New_York' });
     await signInAs(page, 'scheduler');
     const tomorrow = addDays(clinicToday(), 1);
@@ -108,8 +108,11 @@ describe('schedule appointment', () => {
     const { json: saved } = await api<TApiAppointment[]>(page, 'GET', `/api/appointments?patientId=${patient.id}`);
     expect(saved).toHaveLength(1);
     expect(saved[0]).toMatchObject({
-      appointmentDate: clinicInstant(tomorrow, '10:30', CLINIC_TIME_ZONE), duration: 45, roomNumber: room,
-      assignedNurseId: nurses.find((n) => n.firstName === 'Nora')!.id, assignedScribeId: scribes.find((s) => s.firstName === 'Sara')!.id,
+      appointmentDate: clinicInstant(tomorrow, '10:30', CLINIC_TIME_ZONE),
+      duration: 45,
+      roomNumber: room,
+      assignedNurseId: nurses.find((n) => n.firstName === 'Nora')!.id,
+      assignedScribeId: scribes.find((s) => s.firstName === 'Sara')!.id,
     });
 
     // Listed among the upcoming ones, at the clinic's time.
@@ -120,7 +123,7 @@ describe('schedule appointment', () => {
     expect(await listed.getByTestId('appointment-time').innerText()).toBe('10:30 AM');
   });
 
-  it("keeps the submit possible and lists the clashes when the server refuses a booking made meanwhile", async () => {
+  it('keeps the submit possible and lists the clashes when the server refuses a booking made meanwhile', async () => {
     const { page } = e2e;
     await signInAs(page, 'scheduler');
     const day = addDays(clinicToday(), 2);
@@ -166,7 +169,7 @@ describe('schedule appointment', () => {
     expect(posts).toEqual([]);
   });
 
-  it('offers the spec\'s choices: date from today, durations, types, nurses and scribes with the none choice', async () => {
+  it("offers the spec's choices: date from today, durations, types, nurses and scribes with the none choice", async () => {
     const { page } = e2e;
     const staffCalls: string[] = [];
     page.on('request', (request) => {
@@ -184,7 +187,7 @@ describe('schedule appointment', () => {
     expect(await options('Appointment type')).toEqual(['General (no type)', 'Consultation', 'Follow-up', 'Urgent care', 'Physical exam', 'Lab review']);
     await expect.poll(() => options('Nurse')).toEqual(['No nurse assigned', 'Nora Bennett', 'Noah Kim']);
     await expect.poll(() => options('Scribe')).toEqual(['No scribe assigned', 'Sara Lopez']);
-    expect(await page.getByTestId('staff-note').innerText()).toContain('see the patient\'s name');
+    expect(await page.getByTestId('staff-note').innerText()).toContain("see the patient's name");
     expect(await page.getByTestId('staff-note').innerText()).toContain('notification to provide notes after the appointment');
     // A scheduler loads staff from the scheduler's endpoint.
     expect(new Set(staffCalls)).toEqual(new Set(['/api/scheduler/staff']));
@@ -193,7 +196,7 @@ describe('schedule appointment', () => {
     await page.waitForURL('/appointments');
   });
 
-  it('loads an admin\'s staff from the admin users list, and Back returns to Appointments', async () => {
+  it("loads an admin's staff from the admin users list, and Back returns to Appointments", async () => {
     const { page } = e2e;
     const staffCalls: string[] = [];
     page.on('request', (request) => {

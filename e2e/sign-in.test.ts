@@ -13,7 +13,10 @@ describe('sign-in page', () => {
     await list.waitFor();
     const listed = await list.getByRole('button').allInnerTexts();
     for (const email of Object.values(DEMO_EMAILS)) {
-      expect(listed.some((text) => text.includes(email)), email).toBe(true);
+      expect(
+        listed.some((text) => text.includes(email)),
+        email,
+      ).toBe(true);
     }
 
     const scribeButton = list.getByRole('button', { name: /scribe@demo\.clinic/ });

@@ -101,7 +101,9 @@ describe('creating a room and talking in it', () => {
     await nurse.getByText('Select a Chat Room', { exact: true }).waitFor();
     await nurse.getByText('Choose a patient chat room to start communicating with your team', { exact: true }).waitFor();
     expect(await nurse.getByRole('button', { name: 'New Room' }).count()).toBe(0);
-    await nurse.evaluate(() => { (window as unknown as { __sameDocument: boolean }).__sameDocument = true; });
+    await nurse.evaluate(() => {
+      (window as unknown as { __sameDocument: boolean }).__sameDocument = true;
+    });
     expect(await roomEntry(nurse, word).count()).toBe(0);
 
     await openChat(page, 'scheduler');
@@ -196,7 +198,10 @@ describe('creating a room and talking in it', () => {
     const content = message.getByTestId('message-content');
     expect(await content.innerText()).toBe(`${hostile}\nsecond line`);
     expect(await content.locator('b, script, img').count()).toBe(0);
-    expect(await page.evaluate(() => [(window as unknown as { __x?: unknown }).__x, (window as unknown as { __y?: unknown }).__y])).toEqual([undefined, undefined]);
+    expect(await page.evaluate(() => [(window as unknown as { __x?: unknown }).__x, (window as unknown as { __y?: unknown }).__y])).toEqual([
+      undefined,
+      undefined,
+    ]);
 
     // The nurse reads it the same way.
     const nurse = await e2e.newPage();
@@ -261,9 +266,9 @@ describe('edits, deletes, reactions, mentions and files', () => {
     expect(await messageWith(page, word).getByTestId('message-reaction').getAttribute('aria-pressed')).toBe('true');
 
     // A file alone (no text) is a message: its name opens in a new tab, its size in KB.
-    await nurse.getByTestId('file-upload-input').setInputFiles({
-      name: 'potassium.pdf', mimeType: 'application/pdf', buffer: Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(3000 - 9)]),
-    });
+    await nurse
+      .getByTestId('file-upload-input')
+      .setInputFiles({ name: 'potassium.pdf', mimeType: 'application/pdf', buffer: Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(3000 - 9)]) });
     await nurse.locator('[data-testid="file-upload-entry"][data-status="done"]').waitFor({ timeout: 20_000 });
     await nurse.getByRole('button', { name: 'Send message' }).click();
     const file = page.getByTestId('message-attachment').filter({ hasText: 'potassium.pdf' });
@@ -283,7 +288,7 @@ describe('edits, deletes, reactions, mentions and files', () => {
 });
 
 describe('unread counts', () => {
-  it("go up on the room and in the sidebar for the other member, and clear when she opens the room", async () => {
+  it('go up on the room and in the sidebar for the other member, and clear when she opens the room', async () => {
     const { page } = e2e;
     const word = uniqueWord();
     await openChat(page, 'scheduler');
@@ -320,7 +325,9 @@ describe('states', () => {
   it('says it is loading, then offers a retry when the rooms cannot be read', async () => {
     const { page } = e2e;
     let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => { release = resolve; });
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     await page.route('**/api/chat/rooms', async (route) => {
       await held;
       await route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ code: 'server.error', message: 'Database unavailable' }) });
@@ -357,7 +364,7 @@ describe('states', () => {
 });
 
 describe('a supplier', () => {
-  it('cannot be chosen for a patient\'s room until an admin allows it; then the chooser is told what she will see, and she reads and writes there', async () => {
+  it("cannot be chosen for a patient's room until an admin allows it; then the chooser is told what she will see, and she reads and writes there", async () => {
     const { page } = e2e;
     const word = uniqueWord();
     const supplier = await e2e.newPage();
@@ -428,7 +435,10 @@ describe('on a phone', () => {
     const word = uniqueWord();
     await openChat(page, 'scheduler');
     const room = await newRoom(page, ['Nora', 'Sara'], word);
-    for (const text of ['Morning, vitals stable overnight.', `A longer note about the plan for today, with enough words to wrap across lines on a phone ${word}.`]) {
+    for (const text of [
+      'Morning, vitals stable overnight.',
+      `A longer note about the plan for today, with enough words to wrap across lines on a phone ${word}.`,
+    ]) {
       expect((await api(page, 'POST', `/api/chat/rooms/${room.id}/messages`, { content: text })).status).toBe(201);
     }
     await page.goto('/team-chat');

@@ -12,8 +12,12 @@ import { useE2E } from './helpers/suite.ts';
 
 const e2e = useE2E();
 let harness: Awaited<ReturnType<typeof startHarness>>;
-beforeAll(async () => { harness = await startHarness('upload', e2e.baseUrl); });
-afterAll(async () => { await harness?.close(); });
+beforeAll(async () => {
+  harness = await startHarness('upload', e2e.baseUrl);
+});
+afterAll(async () => {
+  await harness?.close();
+});
 
 const pdf = (bytes: number) => Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(bytes - 9)]);
 const png = (bytes: number) => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(bytes - 8)]);
@@ -22,10 +26,17 @@ const png = (bytes: number) => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x4
 async function openWidget(page: Page): Promise<void> {
   await page.goto(harness.url);
   await page.getByTestId('file-upload').waitFor();
-  const status = await page.evaluate(async ([email, password]) => {
-    const response = await fetch('/api/auth/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) });
-    return response.status;
-  }, [DEMO_EMAILS.nurse, DEMO_PASSWORD] as const);
+  const status = await page.evaluate(
+    async ([email, password]) => {
+      const response = await fetch('/api/auth/login', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email, password }),
+      });
+      return response.status;
+    },
+    [DEMO_EMAILS.nurse, DEMO_PASSWORD] as const,
+  );
   expect(status).toBe(200);
 }
 
@@ -69,9 +80,15 @@ describe('the upload widget', () => {
     await toastText(page, '2 file(s) uploaded successfully').waitFor();
 
     const seen = await progress();
-    expect(seen.some((value) => value > 0 && value < 100), `progress seen: ${seen.join(',')}`).toBe(true);
+    expect(
+      seen.some((value) => value > 0 && value < 100),
+      `progress seen: ${seen.join(',')}`,
+    ).toBe(true);
     const attachments = JSON.parse(await page.getByTestId('attachments').innerText()) as { name: string; size: number; objectPath: string }[];
-    expect(attachments.map((a) => [a.name, a.size])).toEqual([['scan.pdf', scan.length], ['wound.png', 900_000]]);
+    expect(attachments.map((a) => [a.name, a.size])).toEqual([
+      ['scan.pdf', scan.length],
+      ['wound.png', 900_000],
+    ]);
     for (const attachment of attachments) expect(attachment.objectPath).toMatch(/^\/api\/objects\/[0-9a-f-]{36}$/);
     const download = await page.evaluate(async (path) => (await (await fetch(path)).arrayBuffer()).byteLength, attachments[0]!.objectPath);
     expect(download).toBe(scan.length);

@@ -4,7 +4,11 @@ import { readFileSync, existsSync } from 'node:fs';
 let passed = 0;
 let failed = 0;
 for (const file of process.argv.slice(2)) {
-  if (!existsSync(file)) { failed += 1; console.log(`missing report: ${file}`); continue; }
+  if (!existsSync(file)) {
+    failed += 1;
+    console.log(`missing report: ${file}`);
+    continue;
+  }
   const report = JSON.parse(readFileSync(file, 'utf8'));
   passed += report.numPassedTests;
   failed += report.numFailedTests + (report.numRuntimeErrorTestSuites ?? 0);

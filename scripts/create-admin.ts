@@ -64,9 +64,11 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(error instanceof DataDirInUseError || error instanceof HttpError || /^Invalid environment/.test(String((error as Error)?.message))
-      ? `create-admin: ${explain(error)}`
-      : error);
+    console.error(
+      error instanceof DataDirInUseError || error instanceof HttpError || /^Invalid environment/.test(String((error as Error)?.message))
+        ? `create-admin: ${explain(error)}`
+        : error,
+    );
     process.exit(1);
   },
 );

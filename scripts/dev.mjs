@@ -7,7 +7,13 @@ const children = [
   spawn('npx', ['tsx', 'watch', 'server/index.ts'], { stdio: 'inherit', env: { ...process.env, PORT: apiPort } }),
   spawn('npx', ['vite'], { stdio: 'inherit', env: { ...process.env, API_PORT: apiPort } }),
 ];
-const stop = () => { for (const c of children) c.kill('SIGTERM'); };
+const stop = () => {
+  for (const c of children) c.kill('SIGTERM');
+};
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
-for (const c of children) c.on('exit', (code) => { stop(); process.exitCode = code ?? 0; });
+for (const c of children)
+  c.on('exit', (code) => {
+    stop();
+    process.exitCode = code ?? 0;
+  });

@@ -19,8 +19,14 @@ if (!existsSync(CHROMIUM)) {
   }
 }
 
-// The layers are rules a tool checks (eslint.config.js): a broken one fails the run first.
-console.log('Linting (eslint)...');
+// Types, formatting and the layers (eslint.config.js) are checked by tools before anything runs:
+// a broken one fails the run first.
+console.log('Checking types (tsc), formatting (prettier) and layers (eslint)...');
+if (run('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']) !== 0) process.exit(1);
+if (run('npx', ['prettier', '--check', '--log-level', 'warn', '.']) !== 0) {
+  console.error('Formatting differs from Prettier: run `npm run format`.');
+  process.exit(1);
+}
 if (run('npx', ['eslint', '.']) !== 0) process.exit(1);
 
 // The browser tests run against the built SPA served by the real server.
@@ -29,8 +35,6 @@ if (run('npx', ['vite', 'build', '--logLevel', 'warn']) !== 0) process.exit(1);
 mkdirSync('test-results', { recursive: true });
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
 console.log(`Running every test on ${engine === 'postgres' ? 'the PostgreSQL server in TEST_DATABASE_URL' : 'embedded PGlite'}`);
-process.exit(run('npx', [
-  'vitest', 'run',
-  '--reporter=default', '--reporter=json', `--outputFile.json=test-results/vitest-${engine}.json`,
-  ...process.argv.slice(2),
-]));
+process.exit(
+  run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=test-results/vitest-${engine}.json`, ...process.argv.slice(2)]),
+);

@@ -66,16 +66,17 @@ export interface BuildOptions {
 /** Builds the app on a given database and config. Never listens; index.ts and tests do that. */
 export async function buildApp(config: Config, db: Db, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : {
-      level: config.logLevel,
-      ...(options.logStream ? { stream: options.logStream } : {}),
-      // Cookies and credentials never reach the log.
-      redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
-      // Query strings carry patient search terms (names, emails): only the path is logged.
-      serializers: {
-        req: (req: FastifyRequest) => ({ method: req.method, path: req.url.split('?')[0], ip: clientAddress(req) }),
-      },
-    },
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : {
+            level: config.logLevel,
+            ...(options.logStream ? { stream: options.logStream } : {}),
+            // Cookies and credentials never reach the log.
+            redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+            // Query strings carry patient search terms (names, emails): only the path is logged.
+            serializers: { req: (req: FastifyRequest) => ({ method: req.method, path: req.url.split('?')[0], ip: clientAddress(req) }) },
+          },
     logController: new OneLinePerRequest(),
     // N hops: the client is the address the Nth nearest proxy reports (never one it passed on).
     trustProxy: typeof config.trustProxy === 'number' ? (_address: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
@@ -93,7 +94,9 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   });
   const counts = createClinicCounts(db, config, () => settings.current().timeZone);
   const patientPages = shortLived<number, { items: TPatient[]; nextCursor: string | null; encoded: string }>({
-    ttlMs: CLINIC_COUNTS_TTL_MS, now: () => config.now().getTime(), maxKeys: 8,
+    ttlMs: CLINIC_COUNTS_TTL_MS,
+    now: () => config.now().getTime(),
+    maxKeys: 8,
   });
   const deps: Deps = { db, config, events, sessions, counts, files: await openFileStorage(config), patientPages, settings };
   // What this instance keeps in memory hears of every committed change, on any instance.

@@ -19,22 +19,31 @@ const isAddressOrRange = (v: string) => {
  * a number N the N nearest hops ('1'/'true' is one), or a comma-separated list of proxy
  * addresses or ranges. Trusting every hop would let a client name its own address.
  */
-const trustProxy = z.string().trim().transform((v, ctx): false | number | string[] => {
-  if (v === '0' || v === 'false' || v === '') return false;
-  if (v === 'true') return 1;
-  if (/^\d+$/.test(v)) return Number(v);
-  const list = v.split(',').map((s) => s.trim()).filter(Boolean);
-  const bad = list.filter((s) => !isAddressOrRange(s));
-  if (bad.length > 0 || list.length === 0) {
-    ctx.addIssue({ code: 'custom', message: `expected 0, a number of hops, or proxy addresses; not ${bad.join(', ') || v}` });
-    return z.NEVER;
-  }
-  return list;
-});
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((v, ctx): false | number | string[] => {
+    if (v === '0' || v === 'false' || v === '') return false;
+    if (v === 'true') return 1;
+    if (/^\d+$/.test(v)) return Number(v);
+    const list = v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    const bad = list.filter((s) => !isAddressOrRange(s));
+    if (bad.length > 0 || list.length === 0) {
+      ctx.addIssue({ code: 'custom', message: `expected 0, a number of hops, or proxy addresses; not ${bad.join(', ') || v}` });
+      return z.NEVER;
+    }
+    return list;
+  });
 
 /** Loopback names and addresses: only this machine can connect to a server listening on them. */
 export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
   if (h === 'localhost' || h === '::1') return true;
   return net.isIPv4(h) && h.startsWith('127.');
 }
@@ -82,10 +91,19 @@ const ZEnv = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: flag.optional(),
   S3_SERVER_SIDE_ENCRYPTION: z.enum(['AES256', 'aws:kms', 'none']).default('AES256'),
-  LARGE_UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(2 * 1024 ** 3),
+  LARGE_UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(2 * 1024 ** 3),
   // Twice the largest upload in parts by default: one full 2 GiB upload, its retried parts and the
   // day's ordinary attachments all fit in an hour, while one account cannot fill a disk unchecked.
-  UPLOAD_BYTES_PER_HOUR: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).default(4 * 1024 ** 3),
+  UPLOAD_BYTES_PER_HOUR: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(Number.MAX_SAFE_INTEGER)
+    .default(4 * 1024 ** 3),
   MULTIPART_UPLOADS_PER_USER: z.coerce.number().int().min(1).max(1000).default(3),
   // A tab needs one socket: 10 per session is generous; 30 per user covers several devices.
   LIVE_SOCKETS_PER_SESSION: z.coerce.number().int().min(1).max(10_000).default(10),
@@ -166,7 +184,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   // A budget below the largest upload would refuse that upload every time, however long one waited.
   if (e.UPLOAD_BYTES_PER_HOUR < e.LARGE_UPLOAD_MAX_BYTES) {
-    throw new Error(`Invalid environment:\n  UPLOAD_BYTES_PER_HOUR (${e.UPLOAD_BYTES_PER_HOUR}) is below LARGE_UPLOAD_MAX_BYTES (${e.LARGE_UPLOAD_MAX_BYTES}): the largest upload could never finish`);
+    throw new Error(
+      `Invalid environment:\n  UPLOAD_BYTES_PER_HOUR (${e.UPLOAD_BYTES_PER_HOUR}) is below LARGE_UPLOAD_MAX_BYTES (${e.LARGE_UPLOAD_MAX_BYTES}): the largest upload could never finish`,
+    );
   }
   let filesKey: Buffer | undefined;
   try {
@@ -201,22 +221,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clinicName: e.CLINIC_NAME,
     webDist: path.resolve(e.WEB_DIST),
     logLevel: e.LOG_LEVEL,
-    oidc: e.OIDC_ISSUER
-      ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID!, clientSecret: e.OIDC_CLIENT_SECRET! }
-      : undefined,
+    oidc: e.OIDC_ISSUER ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID!, clientSecret: e.OIDC_CLIENT_SECRET! } : undefined,
     files: {
       objectsDir: path.join(dataDir, 'objects'),
       keyFile: path.join(dataDir, 'files.key'),
       key: filesKey,
-      s3: e.S3_BUCKET ? {
-        bucket: e.S3_BUCKET,
-        endpoint: e.S3_ENDPOINT,
-        region: e.S3_REGION!,
-        credentials: e.S3_ACCESS_KEY_ID ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY! } : undefined,
-        // Self-hosted stores (an S3_ENDPOINT) mostly want the bucket in the path.
-        forcePathStyle: e.S3_FORCE_PATH_STYLE ?? e.S3_ENDPOINT !== undefined,
-        serverSideEncryption: e.S3_SERVER_SIDE_ENCRYPTION === 'none' ? null : e.S3_SERVER_SIDE_ENCRYPTION,
-      } : undefined,
+      s3: e.S3_BUCKET
+        ? {
+            bucket: e.S3_BUCKET,
+            endpoint: e.S3_ENDPOINT,
+            region: e.S3_REGION!,
+            credentials: e.S3_ACCESS_KEY_ID ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY! } : undefined,
+            // Self-hosted stores (an S3_ENDPOINT) mostly want the bucket in the path.
+            forcePathStyle: e.S3_FORCE_PATH_STYLE ?? e.S3_ENDPOINT !== undefined,
+            serverSideEncryption: e.S3_SERVER_SIDE_ENCRYPTION === 'none' ? null : e.S3_SERVER_SIDE_ENCRYPTION,
+          }
+        : undefined,
       largeUploadMaxBytes: e.LARGE_UPLOAD_MAX_BYTES,
       uploadBytesPerHour: e.UPLOAD_BYTES_PER_HOUR,
       multipartUploadsPerUser: e.MULTIPART_UPLOADS_PER_USER,

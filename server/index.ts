@@ -15,13 +15,17 @@ if (config.demo && (await seedDemoClinic(database.db, config.clinicTimeZone))) {
 }
 // At every start, not only the first: a DEMO=1 left on where others reach the app must be seen.
 if (config.demo && config.demoExposure.length > 0) {
-  console.warn(`WARNING: demo mode is on (DEMO=1) where others can reach this server (${config.demoExposure.join('; ')}). `
-    + 'Its demo accounts\' password is published: never use it for patient data.');
+  console.warn(
+    `WARNING: demo mode is on (DEMO=1) where others can reach this server (${config.demoExposure.join('; ')}). ` +
+      "Its demo accounts' password is published: never use it for patient data.",
+  );
 }
 const disabledDemo = await disableDemoAccounts(database.db, config);
 if (disabledDemo.length > 0) {
-  console.warn(`WARNING: not in demo mode, so the demo accounts were deactivated (${disabledDemo.join(', ')}): their password is published. `
-    + 'Create the clinic\'s own admin with: npm run create-admin -- --email you@clinic.org');
+  console.warn(
+    `WARNING: not in demo mode, so the demo accounts were deactivated (${disabledDemo.join(', ')}): their password is published. ` +
+      "Create the clinic's own admin with: npm run create-admin -- --email you@clinic.org",
+  );
 }
 // Committed events reach every instance on this database (LISTEN/NOTIFY; in-process on PGlite).
 const events = await createDatabaseEventBus(database, (error) => console.error('event handler failed', error instanceof Error ? error.name : error));

@@ -51,9 +51,7 @@ async function freePort(): Promise<number> {
 }
 
 function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null
-    ? Promise.resolve()
-    : new Promise((resolve) => child.once('exit', () => resolve()));
+  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
 async function waitForHealth(baseUrl: string, child: ChildProcess, output: () => string): Promise<void> {
@@ -127,11 +125,7 @@ export async function startServer(extraEnv: Record<string, string> = {}, templat
   const database: TServerDatabase = postgres ? { url: postgres.url } : { pgliteDir: path.join(dataDir, 'pg') };
 
   const launch = () => {
-    const started = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
-      cwd: REPO_ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const started = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     started.stdout?.on('data', keep);
     started.stderr?.on('data', keep);
     return started;

@@ -24,7 +24,10 @@ export interface TE2E {
 }
 
 function fileSafe(name: string): string {
-  return name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').slice(0, 120);
+  return name
+    .replace(/[^a-z0-9]+/gi, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 120);
 }
 
 /**

@@ -20,9 +20,7 @@ export interface AuditRow {
  * What a service records: a change (or a refused sign-in), or a refusal of any route. An
  * allowed read is not among them: the scoped reader (server/scope/reader.ts) records those.
  */
-export type AuditEvent =
-  | (AuditRow & { action: TChangeAction })
-  | (AuditRow & { outcome: Exclude<TAuditOutcome, 'allowed'> });
+export type AuditEvent = (AuditRow & { action: TChangeAction }) | (AuditRow & { outcome: Exclude<TAuditOutcome, 'allowed'> });
 
 export type { TAuditOutcome };
 
@@ -39,12 +37,18 @@ export async function writeAuditRows(q: Queryable, ctx: RequestContext, list: Au
   if (list.length === 0) return;
   // Hand-written and prepared: it runs on every read of patient data, and building it with the
   // query builder cost more than the insert (a tenth of a hot list request).
-  const rows = list.map((e) => sql`(${ctx.user?.id ?? null}::uuid, ${e.action}, ${e.entityType}, ${e.entityId ?? null},
+  const rows = list.map(
+    (e) => sql`(${ctx.user?.id ?? null}::uuid, ${e.action}, ${e.entityType}, ${e.entityId ?? null},
     ${e.patientId ?? null}::uuid, ${e.patientIds ? `{${e.patientIds.join(',')}}` : null}::uuid[], ${e.outcome ?? 'allowed'},
-    ${ctx.ip}, ${ctx.userAgent?.slice(0, 500) ?? null})`);
-  await preparedRows(q, 'record_audit', sql`
+    ${ctx.ip}, ${ctx.userAgent?.slice(0, 500) ?? null})`,
+  );
+  await preparedRows(
+    q,
+    'record_audit',
+    sql`
     insert into audit_events (actor_id, action, entity_type, entity_id, patient_id, patient_ids, outcome, ip, user_agent)
-    values ${sql.join(rows, sql`, `)}`);
+    values ${sql.join(rows, sql`, `)}`,
+  );
 }
 
 /**
@@ -54,8 +58,5 @@ export async function writeAuditRows(q: Queryable, ctx: RequestContext, list: Au
  * read and its record must be one round trip (lists).
  */
 export function auditColumns(ctx: RequestContext, action: TAuditAction, entityType: TAuditEntityType): { head: SQL; tail: SQL } {
-  return {
-    head: sql`${ctx.user?.id ?? null}::uuid, ${action}, ${entityType}`,
-    tail: sql`${ctx.ip}, ${ctx.userAgent?.slice(0, 500) ?? null}`,
-  };
+  return { head: sql`${ctx.user?.id ?? null}::uuid, ${action}, ${entityType}`, tail: sql`${ctx.ip}, ${ctx.userAgent?.slice(0, 500) ?? null}` };
 }

@@ -21,7 +21,9 @@ export function shortLived<K, V>(opts: { ttlMs: number; now: () => number; maxKe
       entries.delete(key);
       if (entries.size >= opts.maxKeys) entries.delete(entries.keys().next().value!);
       entries.set(key, entry);
-      entry.value.catch(() => { if (entries.get(key) === entry) entries.delete(key); });
+      entry.value.catch(() => {
+        if (entries.get(key) === entry) entries.delete(key);
+      });
       return entry.value;
     },
     clear() {

@@ -13,7 +13,13 @@ export interface TStoredSettings {
   updatedAt: Date | null;
 }
 
-export const NOTHING_STORED: TStoredSettings = { clinicName: null, timeZone: null, sessionIdleMinutes: null, nonClinicalInPatientRooms: false, updatedAt: null };
+export const NOTHING_STORED: TStoredSettings = {
+  clinicName: null,
+  timeZone: null,
+  sessionIdleMinutes: null,
+  nonClinicalInPatientRooms: false,
+  updatedAt: null,
+};
 
 export const STORED_SETTINGS_COLUMNS = {
   clinicName: clinicSettings.clinicName,
@@ -68,10 +74,11 @@ export function effectiveSettings(stored: TStoredSettings, config: Config): TEff
 }
 
 /** Reads the settings once (awaited at start, so the first request already has them). */
-export async function loadClinicSettings(db: Db, config: Config, opts: {
-  revalidateMs?: number;
-  onError?: (error: unknown) => void;
-} = {}): Promise<ClinicSettingsHolder> {
+export async function loadClinicSettings(
+  db: Db,
+  config: Config,
+  opts: { revalidateMs?: number; onError?: (error: unknown) => void } = {},
+): Promise<ClinicSettingsHolder> {
   const revalidateMs = opts.revalidateMs ?? SETTINGS_REVALIDATE_MS;
   const nowMs = () => config.now().getTime();
   let value = effectiveSettings(await readStoredSettings(db), config);
@@ -104,7 +111,9 @@ export async function loadClinicSettings(db: Db, config: Config, opts: {
     refreshIfDue() {
       if (due) return due;
       if (nowMs() - readAt < revalidateMs) return undefined;
-      due = refresh().finally(() => { due = null; });
+      due = refresh().finally(() => {
+        due = null;
+      });
       return due;
     },
   };

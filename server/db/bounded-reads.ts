@@ -29,9 +29,14 @@ export async function boundedReads<T>(db: Db, bounds: TBounds, work: (q: Queryab
   const limited = withStatementTimeout(db, bounds.timeoutMs);
   // Only `execute` (hand-written statements) exists on it: the statement must carry the tag.
   const tagged = { execute: (query: SQL) => limited.execute(sql`${sql.raw(tag)}${query}`) } as unknown as Queryable;
-  const cancel = () => void db.execute(sql`
+  const cancel = () =>
+    void db
+      .execute(
+        sql`
     select pg_cancel_backend(pid) from pg_stat_activity
-    where state = 'active' and pid <> pg_backend_pid() and starts_with(query, ${tag})`).catch(() => {});
+    where state = 'active' and pid <> pg_backend_pid() and starts_with(query, ${tag})`,
+      )
+      .catch(() => {});
   bounds.signal?.addEventListener('abort', cancel, { once: true });
   try {
     return await work(tagged);

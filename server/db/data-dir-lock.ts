@@ -8,15 +8,23 @@ import os from 'node:os';
  * process (a second app, `npm run create-admin` while the app runs) is refused with a message.
  */
 export class DataDirInUseError extends Error {
-  constructor(readonly lockFile: string, holder: string) {
-    super(`The embedded database is in use by ${holder} (lock file ${lockFile}). `
-      + 'Stop the app first: the embedded engine allows one process at a time. '
-      + 'If no such process is running, delete the lock file and try again.');
+  constructor(
+    readonly lockFile: string,
+    holder: string,
+  ) {
+    super(
+      `The embedded database is in use by ${holder} (lock file ${lockFile}). ` +
+        'Stop the app first: the embedded engine allows one process at a time. ' +
+        'If no such process is running, delete the lock file and try again.',
+    );
     this.name = 'DataDirInUseError';
   }
 }
 
-interface Holder { pid: number; host: string }
+interface Holder {
+  pid: number;
+  host: string;
+}
 
 function alive(pid: number): boolean {
   try {

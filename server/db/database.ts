@@ -88,9 +88,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         if (stopped) return;
         const c = new pg.Client({ connectionString: options.url });
         client = c;
-        c.on('notification', (message) => { if (message.channel === channel) onNotify(message.payload ?? ''); });
+        c.on('notification', (message) => {
+          if (message.channel === channel) onNotify(message.payload ?? '');
+        });
         c.on('error', retry);
-        c.on('end', () => { if (client === c) retry(); });
+        c.on('end', () => {
+          if (client === c) retry();
+        });
         try {
           await c.connect();
           await c.query(`listen ${channel}`);
@@ -108,7 +112,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         await c?.end().catch(() => {});
       };
     };
-    const close = async () => { await Promise.all([pool.end(), ...[...limitedPools.values()].map((p) => p.end())]); };
+    const close = async () => {
+      await Promise.all([pool.end(), ...[...limitedPools.values()].map((p) => p.end())]);
+    };
     return { db: db as unknown as Db, engine: 'postgres', listen, close };
   }
   const { PGlite } = await import('@electric-sql/pglite');
@@ -184,7 +190,10 @@ export async function preparedRows<T>(q: Queryable, name: string, query: SQL): P
 export async function ping(db: Db): Promise<boolean> {
   // A server that stopped answering must not hang the health check.
   const timeout = new Promise<false>((resolve) => setTimeout(resolve, 2000, false).unref());
-  const query = db.execute(sql`select 1`).then(() => true, () => false);
+  const query = db.execute(sql`select 1`).then(
+    () => true,
+    () => false,
+  );
   return Promise.race([query, timeout]);
 }
 

@@ -10,13 +10,19 @@ import { invalid } from '../http/errors.ts';
  */
 
 /** A text member of a cursor: it came from the client, so it is checked like any input. */
-export const ZCursorText = z.string().max(200).refine((v) => unstorableTextReason(v) === null);
+export const ZCursorText = z
+  .string()
+  .max(200)
+  .refine((v) => unstorableTextReason(v) === null);
 export const ZCursorUuid = z.string().uuid();
 /**
  * An instant member of a cursor, as the lists write it (UTC, microseconds), and one PostgreSQL
  * can compare: a real day in the years every instant is held to, not 9999-99-99 or year 0000.
  */
-export const ZCursorInstant = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/).refine(isBoundedTimestamp);
+export const ZCursorInstant = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/)
+  .refine(isBoundedTimestamp);
 
 export function encodeCursor(key: readonly (string | number)[]): string {
   return Buffer.from(JSON.stringify(key)).toString('base64url');

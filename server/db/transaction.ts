@@ -15,7 +15,9 @@ export async function inTransaction<T>(deps: { db: Db; events: EventBus }, work:
   let staged: LiveEvent[] = [];
   const result = await deps.db.transaction(async (tx) => {
     const pending: TDomainEvent[] = [];
-    const value = await work(tx, (event) => { pending.push(event); });
+    const value = await work(tx, (event) => {
+      pending.push(event);
+    });
     staged = await deps.events.stage(tx, pending);
     return value;
   });

@@ -36,7 +36,8 @@ function addressee(event: TDomainEvent): string | null {
 
 async function writeOutbox(tx: Queryable, events: readonly TDomainEvent[]): Promise<LiveEvent[]> {
   if (events.length === 0) return [];
-  const rows = await tx.insert(liveEvents)
+  const rows = await tx
+    .insert(liveEvents)
     .values(events.map((event) => ({ type: event.type, payload: event, userId: addressee(event) })))
     .returning({ seq: liveEvents.seq, payload: liveEvents.payload });
   return rows.map((r) => ({ seq: r.seq, event: r.payload }));
@@ -51,7 +52,9 @@ function createDispatcher(onHandlerError: (error: unknown, event: LiveEvent) => 
   return {
     subscribe(handler: EventHandler) {
       handlers.add(handler);
-      return () => { handlers.delete(handler); };
+      return () => {
+        handlers.delete(handler);
+      };
     },
     dispatch(events: readonly LiveEvent[]) {
       if (events.length === 0 || handlers.size === 0) return;
@@ -74,12 +77,7 @@ function createDispatcher(onHandlerError: (error: unknown, event: LiveEvent) => 
 /** One instance on its own: committed events go straight to this instance's subscribers. */
 export function createInProcessEventBus(onHandlerError: (error: unknown, event: LiveEvent) => void = () => {}): EventBus {
   const dispatcher = createDispatcher(onHandlerError);
-  return {
-    stage: writeOutbox,
-    committed: (events) => dispatcher.dispatch(events),
-    subscribe: dispatcher.subscribe,
-    close: async () => {},
-  };
+  return { stage: writeOutbox, committed: (events) => dispatcher.dispatch(events), subscribe: dispatcher.subscribe, close: async () => {} };
 }
 
 /**
@@ -108,15 +106,26 @@ export async function createDatabaseEventBus(database: Database, onHandlerError:
   };
   const select = { seq: liveEvents.seq, payload: liveEvents.payload };
 
-  const stop = await database.listen(CHANNEL, (payload) => {
-    const seqs = parseSeqs(payload);
-    if (seqs.length === 0) return;
-    db.select(select).from(liveEvents).where(inArray(liveEvents.seq, seqs)).then(deliver, () => {});
-  }, () => {
-    // (Re)connected: anything committed while the listener was away is in the outbox.
-    db.select(select).from(liveEvents).where(sql`${liveEvents.seq} > ${lastSeen}`).orderBy(liveEvents.seq).limit(10_000)
-      .then(deliver, () => {});
-  });
+  const stop = await database.listen(
+    CHANNEL,
+    (payload) => {
+      const seqs = parseSeqs(payload);
+      if (seqs.length === 0) return;
+      db.select(select)
+        .from(liveEvents)
+        .where(inArray(liveEvents.seq, seqs))
+        .then(deliver, () => {});
+    },
+    () => {
+      // (Re)connected: anything committed while the listener was away is in the outbox.
+      db.select(select)
+        .from(liveEvents)
+        .where(sql`${liveEvents.seq} > ${lastSeen}`)
+        .orderBy(liveEvents.seq)
+        .limit(10_000)
+        .then(deliver, () => {});
+    },
+  );
 
   return {
     async stage(tx, events) {
@@ -142,18 +151,18 @@ function parseSeqs(payload: string): number[] {
 
 /** Events addressed to a user after a sequence number: what a reconnecting socket missed. */
 export async function eventsForUserSince(q: Queryable, userId: string, afterSeq: number, limit = 500): Promise<LiveEvent[]> {
-  const rows = await q.select({ seq: liveEvents.seq, payload: liveEvents.payload }).from(liveEvents)
+  const rows = await q
+    .select({ seq: liveEvents.seq, payload: liveEvents.payload })
+    .from(liveEvents)
     .where(sql`${liveEvents.userId} = ${userId} and ${liveEvents.seq} > ${afterSeq}`)
-    .orderBy(liveEvents.seq).limit(limit);
+    .orderBy(liveEvents.seq)
+    .limit(limit);
   return rows.map((r) => ({ seq: r.seq, event: r.payload }));
 }
 
 /** The oldest and the latest sequence number the outbox keeps (null when it is empty). */
 export async function outboxBounds(q: Queryable): Promise<{ oldest: number | null; latest: number }> {
-  const [row] = await q.select({
-    oldest: sql<string | null>`min(${liveEvents.seq})`,
-    latest: sql<string | null>`max(${liveEvents.seq})`,
-  }).from(liveEvents);
+  const [row] = await q.select({ oldest: sql<string | null>`min(${liveEvents.seq})`, latest: sql<string | null>`max(${liveEvents.seq})` }).from(liveEvents);
   return { oldest: row?.oldest == null ? null : Number(row.oldest), latest: Number(row?.latest ?? 0) };
 }
 

@@ -18,7 +18,10 @@ export class HttpError extends Error {
   readonly headers: Record<string, string>;
   readonly extra: Record<string, unknown>;
 
-  constructor(readonly code: TErrorCode, options: THttpErrorOptions = {}) {
+  constructor(
+    readonly code: TErrorCode,
+    options: THttpErrorOptions = {},
+  ) {
     super(options.message ?? ERRORS[code].message);
     this.statusCode = ERRORS[code].status;
     this.headers = options.headers ?? {};

@@ -29,15 +29,11 @@ function databaseFailure(error: Error): Record<string, unknown> | null {
   // node-postgres and PGlite both report a five-character SQLSTATE as `code`.
   const sqlState = typeof cause?.code === 'string' && /^[0-9A-Z]{5}$/.test(cause.code) ? cause.code : null;
   if (query === null && sqlState === null) return null;
-  return {
-    query,
-    sqlState,
-    table: cause?.table,
-    column: cause?.column,
-    constraint: cause?.constraint,
-    routine: cause?.routine,
-    causeType: cause?.name,
-  };
+  return { query, sqlState, table: cause?.table, column: cause?.column, constraint: cause?.constraint, routine: cause?.routine, causeType: cause?.name };
 }
 
-const stackFrames = (error: Error) => (error.stack ?? '').split('\n').filter((line) => line.startsWith('    at ')).join('\n');
+const stackFrames = (error: Error) =>
+  (error.stack ?? '')
+    .split('\n')
+    .filter((line) => line.startsWith('    at '))
+    .join('\n');

@@ -23,12 +23,7 @@ export interface SignedInContext extends RequestContext {
 
 /** The context of a request on a route open to visitors. */
 export function visitorContextOf(request: FastifyRequest): RequestContext {
-  return {
-    user: request.user,
-    ip: clientAddress(request),
-    userAgent: request.headers['user-agent'] ?? null,
-    sessionToken: request.sessionToken,
-  };
+  return { user: request.user, ip: clientAddress(request), userAgent: request.headers['user-agent'] ?? null, sessionToken: request.sessionToken };
 }
 
 /** The context of a request on a signed-in route (the auth plugin has already refused others). */

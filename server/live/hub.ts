@@ -48,12 +48,16 @@ export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => v
   };
   const send = (conn: Connection, message: TServerMessage) => sendAll([conn], message);
   const refuse = (conn: Connection, code: TErrorCode) => send(conn, { type: 'error', code, message: ERRORS[code].message });
-  const forEachOf = (userId: string, fn: (conn: Connection) => void) => { for (const conn of byUser.get(userId) ?? []) fn(conn); };
+  const forEachOf = (userId: string, fn: (conn: Connection) => void) => {
+    for (const conn of byUser.get(userId) ?? []) fn(conn);
+  };
 
   /** A notification, sent only to its owner, and only while the owner is an active user. */
   async function pushNotification(conns: Iterable<Connection>, live: LiveEvent & { event: { type: 'notification.created' } }) {
-    const [row] = await db.select({ title: notifications.title, message: notifications.message })
-      .from(notifications).innerJoin(users, eq(users.id, notifications.userId))
+    const [row] = await db
+      .select({ title: notifications.title, message: notifications.message })
+      .from(notifications)
+      .innerJoin(users, eq(users.id, notifications.userId))
       .where(and(eq(notifications.id, live.event.notificationId), eq(notifications.userId, live.event.userId), eq(users.isActive, true)));
     if (!row) return;
     sendAll(conns, { type: 'notification', eventId: live.seq, notificationId: live.event.notificationId, title: row.title, message: row.message ?? undefined });
@@ -154,7 +158,9 @@ export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => v
       ws.on('message', (raw: Buffer, isBinary: boolean) => {
         onMessage(conn, raw, isBinary).catch((error: unknown) => log.error({ err: error }, 'live message failed'));
       });
-      ws.on('pong', () => { conn.alive = true; });
+      ws.on('pong', () => {
+        conn.alive = true;
+      });
       ws.on('close', () => remove(conn));
       ws.on('error', () => remove(conn));
     },

@@ -35,7 +35,11 @@ export const auditRefusalsPlugin = fp(async (app: FastifyInstance, opts: { db: D
     const id = typeof target === 'string' ? target.slice(0, 100) : null;
     const aboutPatient = audit.entityType === 'patient' && z.uuid().safeParse(id).success;
     await recordAudit(opts.db, visitorContextOf(request), {
-      action: audit.action, entityType: audit.entityType, entityId: id, patientId: aboutPatient ? id : null, outcome,
+      action: audit.action,
+      entityType: audit.entityType,
+      entityId: id,
+      patientId: aboutPatient ? id : null,
+      outcome,
     }).catch((error: unknown) => request.log.error({ err: loggableError(error) }, 'could not record a refused attempt'));
     return payload;
   });

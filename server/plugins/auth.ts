@@ -34,7 +34,6 @@ declare module 'fastify' {
   }
 }
 
-
 export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; config: Config; sessions: SessionCache; settings: ClinicSettingsHolder }) => {
   app.decorateRequest('user', null);
   app.decorateRequest('sessionToken', null);

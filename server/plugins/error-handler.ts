@@ -14,7 +14,9 @@ import { loggableError } from '../http/loggable-error.ts';
 export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
-      return reply.code(error.statusCode).headers(error.headers)
+      return reply
+        .code(error.statusCode)
+        .headers(error.headers)
         .send({ message: error.message, code: error.code, ...error.extra });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -27,8 +29,7 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
     return send(reply, 'server.internal');
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    send(reply, 'route.notFound', { message: `Route ${request.method} ${request.url.split('?')[0]} not found` }));
+  app.setNotFoundHandler((request, reply) => send(reply, 'route.notFound', { message: `Route ${request.method} ${request.url.split('?')[0]} not found` }));
 });
 
 /**
@@ -45,11 +46,7 @@ export function frameworkErrorHandler(headers: Record<string, string>) {
   };
 }
 
-function send(
-  reply: FastifyReply,
-  code: TErrorCode,
-  fields: { message?: string; errors?: TFieldError[] } = {},
-) {
+function send(reply: FastifyReply, code: TErrorCode, fields: { message?: string; errors?: TFieldError[] } = {}) {
   const body: TErrorBody = { message: fields.message ?? ERRORS[code].message, code, ...(fields.errors ? { errors: fields.errors } : {}) };
   return reply.code(ERRORS[code].status).send(body);
 }
@@ -59,7 +56,7 @@ function fieldErrors(validation: FastifyError['validation'] & object, context: s
     const at = v.instancePath.slice(1).replaceAll('/', '.');
     const prefix = at ? `${at}.` : '';
     // An unknown field is named itself, so the caller sees which one to drop.
-    const unknownKeys = v.keyword === 'unrecognized_keys' ? (v.params as { keys?: string[] }).keys ?? [] : [];
+    const unknownKeys = v.keyword === 'unrecognized_keys' ? ((v.params as { keys?: string[] }).keys ?? []) : [];
     if (unknownKeys.length > 0) return unknownKeys.map((k) => ({ path: prefix + k, message: 'Unknown field' }));
     return [{ path: at || context, message: v.message ?? 'Invalid value' }];
   });

@@ -24,7 +24,11 @@ export const inputGuardPlugin = fp(async (app: FastifyInstance) => {
   });
 
   app.addHook('preValidation', async (request) => {
-    for (const [part, value] of [['querystring', request.query], ['params', request.params], ['body', request.body]] as const) {
+    for (const [part, value] of [
+      ['querystring', request.query],
+      ['params', request.params],
+      ['body', request.body],
+    ] as const) {
       const found = findUnstorable(value);
       if (found) throw invalid(found.path.join('.') || part, found.reason);
     }
@@ -32,7 +36,11 @@ export const inputGuardPlugin = fp(async (app: FastifyInstance) => {
 });
 
 /** A value still to look at, and how it was reached (its path is built only for the one found). */
-interface TPending { value: unknown; key: string | null; parent: TPending | null }
+interface TPending {
+  value: unknown;
+  key: string | null;
+  parent: TPending | null;
+}
 
 const pathOf = (at: TPending | null): string[] => {
   const path: string[] = [];

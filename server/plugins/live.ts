@@ -27,7 +27,11 @@ export const livePlugin = fp(async (app: FastifyInstance, opts: { deps: Deps }) 
 
   /** What Fastify would call the request's protocol and host; an upgrade never reaches Fastify. */
   const madeTo = (request: IncomingMessage) => {
-    const forwarded = deps.config.trustProxy ? String(request.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim() : '';
+    const forwarded = deps.config.trustProxy
+      ? String(request.headers['x-forwarded-proto'] ?? '')
+          .split(',')[0]
+          ?.trim()
+      : '';
     const encrypted = (request.socket as { encrypted?: boolean }).encrypted === true;
     return { protocol: forwarded === 'https' || encrypted ? 'https' : 'http', host: request.headers.host ?? '' };
   };

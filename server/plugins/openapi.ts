@@ -20,9 +20,10 @@ export const openApiPlugin = fp(async (app: FastifyInstance) => {
       info: {
         title: 'Clinic EHR API',
         version: '1',
-        description: 'Every error is JSON {message, code} (codes: domain/errors.ts); a 400 adds errors[{path, message}]. '
-          + 'Signed-in routes authenticate with the httpOnly session cookie from POST /api/auth/login. '
-          + 'x-access names who may call an operation: public, signedIn, or a capability of domain/permissions.ts.',
+        description:
+          'Every error is JSON {message, code} (codes: domain/errors.ts); a 400 adds errors[{path, message}]. ' +
+          'Signed-in routes authenticate with the httpOnly session cookie from POST /api/auth/login. ' +
+          'x-access names who may call an operation: public, signedIn, or a capability of domain/permissions.ts.',
       },
       components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'sid' } } },
     },
@@ -31,15 +32,17 @@ export const openApiPlugin = fp(async (app: FastifyInstance) => {
     transformObject: (documentObject) => withAccessRules(app, jsonSchemaTransformObject(documentObject) as TOpenApiDocument),
   });
 
-  app.get('/api/openapi.json', {
-    config: { access: 'public' },
-    schema: { description: 'This document.', response: { 200: z.object({ openapi: z.string() }).passthrough() } },
-  }, async () => app.swagger());
+  app.get(
+    '/api/openapi.json',
+    { config: { access: 'public' }, schema: { description: 'This document.', response: { 200: z.object({ openapi: z.string() }).passthrough() } } },
+    async () => app.swagger(),
+  );
 
-  app.get('/api/docs', {
-    config: { access: 'public' },
-    schema: { description: 'The API reference as a page.', response: { 200: z.string() } },
-  }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(renderApiDocs(app.swagger() as TOpenApiDocument)));
+  app.get(
+    '/api/docs',
+    { config: { access: 'public' }, schema: { description: 'The API reference as a page.', response: { 200: z.string() } } },
+    async (_request, reply) => reply.type('text/html; charset=utf-8').send(renderApiDocs(app.swagger() as TOpenApiDocument)),
+  );
 });
 
 /** Adds each operation's access rule, and the session requirement where one is needed. */

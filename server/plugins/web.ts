@@ -30,9 +30,7 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { config: Config 
     preCompressed: true,
     ...(servesMaps ? {} : { globIgnore: ['**/*.map'] }),
     setHeaders(res, filePath) {
-      res.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`)
-        ? 'public, max-age=31536000, immutable'
-        : 'no-cache');
+      res.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
   const sendIndex = (request: FastifyRequest, reply: FastifyReply) => {
@@ -49,7 +47,13 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { config: Config 
     const file = path.join(root, path.normalize(decodeURIComponent(url)).replace(/^([/\\])+/, ''));
     if (!servesMaps && file.endsWith('.map')) return reply.callNotFound();
     // Nothing under a dot name (the build's .vite/manifest.json) is part of the site.
-    if (path.relative(root, file).split(path.sep).some((part) => part.startsWith('.'))) return reply.callNotFound();
+    if (
+      path
+        .relative(root, file)
+        .split(path.sep)
+        .some((part) => part.startsWith('.'))
+    )
+      return reply.callNotFound();
     if (file.startsWith(root + path.sep) && fs.existsSync(file) && fs.statSync(file).isFile()) {
       return reply.sendFile(path.relative(root, file));
     }

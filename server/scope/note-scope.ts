@@ -9,10 +9,12 @@ import { patientNotes } from '../db/schema/clinical.ts';
  * `noteVisibleTo` answers the same question from the same table.
  */
 export function visibleNotes(user: Pick<TCurrentUser, 'id' | 'role'>): SQL {
-  const clauses = NOTE_SCOPE[user.role].map((clause) => or(
-    clause.authoredBySelf ? eq(patientNotes.authorId, user.id) : undefined,
-    clause.statusIn ? inArray(patientNotes.status, [...clause.statusIn]) : undefined,
-    clause.scribedBySelf ? eq(patientNotes.scribeId, user.id) : undefined,
-  ));
+  const clauses = NOTE_SCOPE[user.role].map((clause) =>
+    or(
+      clause.authoredBySelf ? eq(patientNotes.authorId, user.id) : undefined,
+      clause.statusIn ? inArray(patientNotes.status, [...clause.statusIn]) : undefined,
+      clause.scribedBySelf ? eq(patientNotes.scribeId, user.id) : undefined,
+    ),
+  );
   return or(...clauses) ?? sql`false`;
 }

@@ -52,13 +52,18 @@ export function reader<D extends { db: Db }>(deps: D, ctx: SignedInContext) {
   const scope = scopeOf(ctx.user);
   return async function read<A, R>(def: ReadOf<A, R, D>, args: A): Promise<R> {
     let recordedInStatement = false;
-    const result = await def.run({
-      db: deps.db, deps, scope,
-      auditInStatement() {
-        recordedInStatement = true;
-        return auditColumns(ctx, def.action, def.entityType);
+    const result = await def.run(
+      {
+        db: deps.db,
+        deps,
+        scope,
+        auditInStatement() {
+          recordedInStatement = true;
+          return auditColumns(ctx, def.action, def.entityType);
+        },
       },
-    }, args);
+      args,
+    );
     if (result === null) throw notFound(def.notFound);
     const subject = recordedInStatement ? null : def.shows(result, args);
     if (subject) await writeAuditRows(deps.db, ctx, [{ action: def.action, entityType: def.entityType, ...subject }]);

@@ -18,11 +18,13 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
 export async function createSession(q: Queryable, userId: string, now: Date, policy: SessionPolicy): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   const absoluteExpiry = new Date(now.getTime() + policy.maxMs);
-  await q.insert(sessions).values({
-    sid: hashToken(token),
-    sess: { userId, createdAt: now.toISOString(), absoluteExpiry: absoluteExpiry.toISOString(), seenAt: now.toISOString() },
-    expire: new Date(Math.min(now.getTime() + policy.idleMs, absoluteExpiry.getTime())),
-  });
+  await q
+    .insert(sessions)
+    .values({
+      sid: hashToken(token),
+      sess: { userId, createdAt: now.toISOString(), absoluteExpiry: absoluteExpiry.toISOString(), seenAt: now.toISOString() },
+      expire: new Date(Math.min(now.getTime() + policy.idleMs, absoluteExpiry.getTime())),
+    });
   return token;
 }
 
@@ -48,12 +50,16 @@ export async function resolveSession(q: Queryable, cache: SessionCache, token: s
     return cached.user;
   }
   if (cached) cache.forget(sid);
-  const [row] = await preparedRows<Record<string, unknown>>(q, 'resolve_session', sql`
+  const [row] = await preparedRows<Record<string, unknown>>(
+    q,
+    'resolve_session',
+    sql`
     select s.expire, s.sess->>'absoluteExpiry' as absolute_expiry, s.sess->>'seenAt' as seen_at,
       u.id, u.email, u.first_name, u.last_name, u.role
     from sessions s join users u on u.id = (s.sess->>'userId')::uuid
     where s.sid = ${sid} and s.expire > ${now.toISOString()}::timestamptz and u.is_active
-      and ${notIdleSince(now, policy.idleMs)}`);
+      and ${notIdleSince(now, policy.idleMs)}`,
+  );
   if (!row) return null;
   const storedExpireMs = new Date(row.expire as string | Date).getTime();
   // A session from before `seenAt` was kept has only its stored deadline to go by.
@@ -97,7 +103,8 @@ async function slideIdleDeadline(q: Queryable, sid: string, entry: CachedSession
   entry.expireMs = slideTo;
   if (entry.storedSeenMs >= nowMs - slideStepMs(policy) && entry.storedExpireMs <= slideTo) return;
   const seenAt = new Date(nowMs).toISOString();
-  await q.update(sessions)
+  await q
+    .update(sessions)
     .set({ expire: new Date(slideTo), sess: sql`jsonb_set(${sessions.sess}, '{seenAt}', to_jsonb(${seenAt}::text))` })
     .where(eq(sessions.sid, sid));
   entry.storedExpireMs = slideTo;
@@ -110,7 +117,9 @@ async function slideIdleDeadline(q: Queryable, sid: string, entry: CachedSession
  */
 export async function endSessionsIdleLongerThan(q: Queryable, idleMs: number, now: Date): Promise<void> {
   const deadline = sql`(${sessions.sess}->>'seenAt')::timestamptz + ${idleMs}::float8 * interval '1 millisecond'`;
-  await q.update(sessions).set({ expire: sql`${deadline}` })
+  await q
+    .update(sessions)
+    .set({ expire: sql`${deadline}` })
     .where(sql`${sessions.sess} ? 'seenAt' and ${sessions.expire} > ${deadline} and ${sessions.expire} > ${now.toISOString()}::timestamptz`);
 }
 
@@ -127,10 +136,14 @@ export async function endSession(q: Queryable, raise: Raise, cache: SessionCache
 
 /** Whether a session (by its stored id) is still unexpired under the idle time in force, and its user still active. */
 export async function sessionIsLive(q: Queryable, sid: string, now: Date, idleMs: number): Promise<boolean> {
-  const rows = await preparedRows<{ ok: number }>(q, 'session_is_live', sql`
+  const rows = await preparedRows<{ ok: number }>(
+    q,
+    'session_is_live',
+    sql`
     select 1 as ok from sessions s join users u on u.id = (s.sess->>'userId')::uuid
     where s.sid = ${sid} and s.expire > ${now.toISOString()}::timestamptz and u.is_active
-      and ${notIdleSince(now, idleMs)}`);
+      and ${notIdleSince(now, idleMs)}`,
+  );
   return rows.length > 0;
 }
 

@@ -110,7 +110,10 @@ export function encryptingStream(dataKey: Buffer, key: string, recordBytes = REC
  * first record for `length` bytes out; each record is released only once its tag checks.
  */
 export function decryptingStream(
-  dataKey: Buffer, key: string, h: Buffer, recordBytes: number,
+  dataKey: Buffer,
+  key: string,
+  h: Buffer,
+  recordBytes: number,
   plan: { first: number; records: number; skip: number; length: number },
 ): Transform {
   const stored = recordBytes + RECORD_OVERHEAD;

@@ -30,8 +30,5 @@ export async function openBlobStore(files: Config['files']): Promise<BlobStore> 
  */
 export async function openFileStorage(config: Pick<Config, 'files'>): Promise<FileStorage> {
   const filesKey = loadOrCreateFilesKey(config.files.key, config.files.keyFile);
-  return {
-    storage: sealedStorage(await openBlobStore(config.files), filesKey),
-    uploadSigningKey: deriveKey(filesKey, 'uploads/hmac-sha256/v1'),
-  };
+  return { storage: sealedStorage(await openBlobStore(config.files), filesKey), uploadSigningKey: deriveKey(filesKey, 'uploads/hmac-sha256/v1') };
 }

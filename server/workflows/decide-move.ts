@@ -11,7 +11,11 @@ const subjectOf = (name: string) => `${/^[aeiou]/i.test(name) ? 'An' : 'A'} ${na
  * or a record not hers where the move is own-only). Every area with a workflow calls this.
  */
 export function decideMove<S extends string, F extends string>(
-  workflow: TWorkflow<S, F>, user: { id: string; role: TRole }, from: S, to: S, record?: Record<string, unknown>,
+  workflow: TWorkflow<S, F>,
+  user: { id: string; role: TRole },
+  from: S,
+  to: S,
+  record?: Record<string, unknown>,
 ): TMove<S, F> {
   const decision = moveDecision(workflow, user, from, to, record);
   if (decision === 'illegal') {

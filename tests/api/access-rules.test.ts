@@ -11,8 +11,12 @@ import { anonymous, signInAs } from '../helpers/sign-in.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await buildTestApp(); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 const concrete = (url: string) => url.replace(/:[a-zA-Z]+/g, randomUUID());
 

@@ -28,7 +28,9 @@ beforeAll(async () => {
   [admin, scheduler, nurse, scribe] = await Promise.all([signInAs(t, 'admin'), signInAs(t, 'scheduler'), signInAs(t, 'nurse'), signInAs(t, 'scribe')]);
   patientId = (await insertPatient(t.db)).id;
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 async function analytics(client: SignedIn = admin): Promise<TAnalytics> {
   const res = await client.get('/api/admin/analytics');
@@ -44,17 +46,35 @@ const zeros = () => Object.fromEntries(APPOINTMENT_STATUSES.map((s) => [s, 0])) 
 
 /** A finalized note submitted `submittedAt` and finalized `finalizedAt`, its history as the workflow writes it. */
 async function finalizedNote(submittedAt: number, finalizedAt: number, opts: { status?: TNoteStatus; resubmittedAt?: number } = {}) {
-  const [note] = await t.db.insert(patientNotes).values({
-    patientId, authorId: nurse.user.id, noteType: 'Progress Note', content: 'Stable.', status: opts.status ?? 'finalized',
-    scribeId: scribe.user.id, reviewedAt: new Date(finalizedAt - HOUR / 2), finalizedAt: new Date(finalizedAt),
-  }).returning();
+  const [note] = await t.db
+    .insert(patientNotes)
+    .values({
+      patientId,
+      authorId: nurse.user.id,
+      noteType: 'Progress Note',
+      content: 'Stable.',
+      status: opts.status ?? 'finalized',
+      scribeId: scribe.user.id,
+      reviewedAt: new Date(finalizedAt - HOUR / 2),
+      finalizedAt: new Date(finalizedAt),
+    })
+    .returning();
   const moves: [number, TNoteStatus, TNoteStatus][] = [[submittedAt, 'draft', 'submitted_to_scribe']];
   if (opts.resubmittedAt) moves.push([opts.resubmittedAt - 1, 'submitted_to_scribe', 'draft'], [opts.resubmittedAt, 'draft', 'submitted_to_scribe']);
   moves.push([finalizedAt - HOUR / 2, 'submitted_to_scribe', 'reviewed_by_scribe'], [finalizedAt, 'reviewed_by_scribe', 'finalized']);
-  await t.db.insert(noteRevisions).values([
-    { noteId: note!.id, at: new Date(submittedAt - HOUR), actorId: nurse.user.id, action: 'created', toStatus: 'draft', contentAfter: 'Stable.' },
-    ...moves.map(([at, fromStatus, toStatus]) => ({ noteId: note!.id, at: new Date(at), actorId: nurse.user.id, action: 'moved' as const, fromStatus, toStatus })),
-  ]);
+  await t.db
+    .insert(noteRevisions)
+    .values([
+      { noteId: note!.id, at: new Date(submittedAt - HOUR), actorId: nurse.user.id, action: 'created', toStatus: 'draft', contentAfter: 'Stable.' },
+      ...moves.map(([at, fromStatus, toStatus]) => ({
+        noteId: note!.id,
+        at: new Date(at),
+        actorId: nurse.user.id,
+        action: 'moved' as const,
+        fromStatus,
+        toStatus,
+      })),
+    ]);
 }
 
 describe('GET /api/admin/analytics: who may read it', () => {
@@ -101,7 +121,9 @@ describe('appointments per clinic day', () => {
     const days = new Map((await analytics()).appointmentsPerDay.map((d) => [d.date, d]));
     expect(days.size).toBe(ANALYTICS_DAYS);
     expect(days.get('2045-06-01')).toEqual({
-      date: '2045-06-01', total: 6, counts: { ...zeros(), scheduled: 2, completed: 1, cancelled: 1, no_show: 1, in_progress: 1 },
+      date: '2045-06-01',
+      total: 6,
+      counts: { ...zeros(), scheduled: 2, completed: 1, cancelled: 1, no_show: 1, in_progress: 1 },
     });
     expect(days.get('2045-05-17')).toEqual({ date: '2045-05-17', total: 1, counts: { ...zeros(), checked_in: 1 } });
     expect(days.get('2045-06-15')).toEqual({ date: '2045-06-15', total: 1, counts: { ...zeros(), scheduled: 1 } });
@@ -130,10 +152,19 @@ describe('notes by status', () => {
     const before = new Map((await analytics()).notesByStatus.map((n) => [n.status, n.count]));
     expect([...before.keys()]).toEqual([...NOTE_STATUSES]);
     const added: TNoteStatus[] = ['draft', 'draft', 'submitted_to_scribe', 'reviewed_by_scribe', 'submitted_to_admin'];
-    await t.db.insert(patientNotes).values(added.map((status) => ({
-      patientId, authorId: nurse.user.id, noteType: 'Progress Note', content: 'SECRET-CLINICAL-TEXT', status,
-      createdAt: new Date('2001-01-01T00:00:00Z'), updatedAt: new Date('2001-01-01T00:00:00Z'),
-    })));
+    await t.db
+      .insert(patientNotes)
+      .values(
+        added.map((status) => ({
+          patientId,
+          authorId: nurse.user.id,
+          noteType: 'Progress Note',
+          content: 'SECRET-CLINICAL-TEXT',
+          status,
+          createdAt: new Date('2001-01-01T00:00:00Z'),
+          updatedAt: new Date('2001-01-01T00:00:00Z'),
+        })),
+      );
     const res = await admin.get('/api/admin/analytics');
     expect(res.body).not.toContain('SECRET-CLINICAL-TEXT');
     expect(res.body).not.toContain(patientId);
@@ -157,13 +188,11 @@ describe('submitted to finalized', () => {
     // Finalized before the window: left out.
     await finalizedNote(NOW - 100 * day, NOW - 100 * day + 50 * HOUR);
     // Finalized with no recorded submission (made before revisions were kept): left out.
-    await t.db.insert(patientNotes).values({
-      patientId, authorId: nurse.user.id, noteType: 'Progress Note', content: 'Old.', status: 'finalized', finalizedAt: new Date(NOW - day),
-    });
+    await t.db
+      .insert(patientNotes)
+      .values({ patientId, authorId: nurse.user.id, noteType: 'Progress Note', content: 'Old.', status: 'finalized', finalizedAt: new Date(NOW - day) });
 
-    expect((await analytics()).turnaround).toEqual({
-      windowDays: TURNAROUND_WINDOW_DAYS, noteCount: 3, averageSeconds: 3 * 3600, medianSeconds: 2 * 3600,
-    });
+    expect((await analytics()).turnaround).toEqual({ windowDays: TURNAROUND_WINDOW_DAYS, noteCount: 3, averageSeconds: 3 * 3600, medianSeconds: 2 * 3600 });
   });
 
   it('measures a note taken through the real workflow: nurse submits, scribe reviews, scheduler finalizes', async () => {

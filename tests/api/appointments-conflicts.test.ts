@@ -15,7 +15,9 @@ beforeAll(async () => {
   scheduler = await signInAs(t, 'scheduler');
   nurse = await signInAs(t, 'nurse');
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const appointmentCount = async () => (await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from appointments`))[0]!.n;
 const stored = async (id: string) => (await t.db.select().from(appointments).where(eq(appointments.id, id)))[0]!;
@@ -39,10 +41,34 @@ async function staff() {
 
 describe('a booking that overlaps one holding its time is refused with 409 and the list', () => {
   it.each([
-    ['patient', async () => { const p = (await insertPatient(t.db)).id; return [{ patientId: p }, { patientId: p }]; }],
-    ['room', async () => { const r = unique('Rm'); return [{ roomNumber: r }, { roomNumber: r.toUpperCase() }]; }],
-    ['nurse', async () => { const { nurseId } = await staff(); return [{ assignedNurseId: nurseId }, { assignedNurseId: nurseId }]; }],
-    ['scribe', async () => { const { scribeId } = await staff(); return [{ assignedScribeId: scribeId }, { assignedScribeId: scribeId }]; }],
+    [
+      'patient',
+      async () => {
+        const p = (await insertPatient(t.db)).id;
+        return [{ patientId: p }, { patientId: p }];
+      },
+    ],
+    [
+      'room',
+      async () => {
+        const r = unique('Rm');
+        return [{ roomNumber: r }, { roomNumber: r.toUpperCase() }];
+      },
+    ],
+    [
+      'nurse',
+      async () => {
+        const { nurseId } = await staff();
+        return [{ assignedNurseId: nurseId }, { assignedNurseId: nurseId }];
+      },
+    ],
+    [
+      'scribe',
+      async () => {
+        const { scribeId } = await staff();
+        return [{ assignedScribeId: scribeId }, { assignedScribeId: scribeId }];
+      },
+    ],
   ] as const)('same %s', async (kind, shared) => {
     const at = freshDay();
     const [first, second] = await shared();
@@ -52,19 +78,29 @@ describe('a booking that overlaps one holding its time is refused with 409 and t
     const res = await book({ ...second, appointmentDate: at('10:45'), duration: 30 });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({
-      message: expect.any(String), code: 'appointment.conflict',
+      message: expect.any(String),
+      code: 'appointment.conflict',
       conflicts: [{ kind, appointmentId: existing.json().id, start: at('10:00'), end: at('11:00') }],
     });
     expect(await appointmentCount()).toBe(before);
   });
 
-  it('lists every kind of clash, and never the other patient\'s name', async () => {
+  it("lists every kind of clash, and never the other patient's name", async () => {
     const at = freshDay();
     const { nurseId, scribeId } = await staff();
     const room = unique('Rm');
     const other = await insertPatient(t.db, { firstName: unique('Wilma'), lastName: unique('Xu') });
-    const existing = (await book({ patientId: other.id, appointmentDate: at('09:00'), roomNumber: room, assignedNurseId: nurseId, assignedScribeId: scribeId })).json();
-    const res = await book({ patientId: other.id, appointmentDate: at('09:15'), duration: 15, roomNumber: room, assignedNurseId: nurseId, assignedScribeId: scribeId });
+    const existing = (
+      await book({ patientId: other.id, appointmentDate: at('09:00'), roomNumber: room, assignedNurseId: nurseId, assignedScribeId: scribeId })
+    ).json();
+    const res = await book({
+      patientId: other.id,
+      appointmentDate: at('09:15'),
+      duration: 15,
+      roomNumber: room,
+      assignedNurseId: nurseId,
+      assignedScribeId: scribeId,
+    });
     expect(res.statusCode).toBe(409);
     expect(res.json().conflicts.map((c: { kind: string; appointmentId: string }) => [c.kind, c.appointmentId])).toEqual(
       ['patient', 'room', 'nurse', 'scribe'].map((kind) => [kind, existing.id]),
@@ -108,7 +144,7 @@ describe('a booking that overlaps one holding its time is refused with 409 and t
 });
 
 describe('rescheduling re-checks clashes', () => {
-  it('refuses a move into another appointment\'s time and changes nothing', async () => {
+  it("refuses a move into another appointment's time and changes nothing", async () => {
     const at = freshDay();
     const room = unique('Rm');
     const fixed = (await book({ roomNumber: room, appointmentDate: at('11:00') })).json();
@@ -149,10 +185,12 @@ describe('GET /api/appointments/conflicts', () => {
     const query = new URLSearchParams({ appointmentDate: at('10:15'), duration: '30', roomNumber: room, assignedNurseId: nurseId, assignedScribeId: scribeId });
     const res = await scheduler.get(`/api/appointments/conflicts?${query}`);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ conflicts: [
-      { kind: 'room', appointmentId: existing.id, start: at('10:00'), end: at('10:30') },
-      { kind: 'nurse', appointmentId: existing.id, start: at('10:00'), end: at('10:30') },
-    ] });
+    expect(res.json()).toEqual({
+      conflicts: [
+        { kind: 'room', appointmentId: existing.id, start: at('10:00'), end: at('10:30') },
+        { kind: 'nurse', appointmentId: existing.id, start: at('10:00'), end: at('10:30') },
+      ],
+    });
     query.set('excludeId', existing.id);
     expect((await scheduler.get(`/api/appointments/conflicts?${query}`)).json()).toEqual({ conflicts: [] });
     query.delete('excludeId');
@@ -162,8 +200,11 @@ describe('GET /api/appointments/conflicts', () => {
 
   it('is for those who schedule, and refuses bad input with 400', async () => {
     expect((await nurse.get(`/api/appointments/conflicts?appointmentDate=2032-01-01T10:00:00Z`)).statusCode).toBe(403);
-    for (const [field, query] of [['appointmentDate', 'appointmentDate=soon'], ['duration', 'appointmentDate=2032-01-01T10:00:00Z&duration=25'],
-      ['assignedNurseId', 'appointmentDate=2032-01-01T10:00:00Z&assignedNurseId=x']] as const) {
+    for (const [field, query] of [
+      ['appointmentDate', 'appointmentDate=soon'],
+      ['duration', 'appointmentDate=2032-01-01T10:00:00Z&duration=25'],
+      ['assignedNurseId', 'appointmentDate=2032-01-01T10:00:00Z&assignedNurseId=x'],
+    ] as const) {
       const res = await scheduler.get(`/api/appointments/conflicts?${query}`);
       expect(res.statusCode, query).toBe(400);
       expect(res.json().errors[0].path).toBe(field);
@@ -177,13 +218,18 @@ describe('under concurrency', () => {
     const room = unique('Rm');
     const patients = await Promise.all(Array.from({ length: 20 }, () => insertPatient(t.db)));
     const before = await appointmentCount();
-    const results = await Promise.all(patients.map((p) => scheduler.post('/api/appointments', appointmentInput(p.id, { roomNumber: room, appointmentDate: at('10:00') }))));
+    const results = await Promise.all(
+      patients.map((p) => scheduler.post('/api/appointments', appointmentInput(p.id, { roomNumber: room, appointmentDate: at('10:00') }))),
+    );
     const statuses = results.map((r) => r.statusCode);
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(19);
     const winner = results.find((r) => r.statusCode === 201)!.json();
     for (const refused of results.filter((r) => r.statusCode === 409)) {
-      expect(refused.json()).toMatchObject({ code: 'appointment.conflict', conflicts: [{ kind: 'room', appointmentId: winner.id, start: at('10:00'), end: at('10:30') }] });
+      expect(refused.json()).toMatchObject({
+        code: 'appointment.conflict',
+        conflicts: [{ kind: 'room', appointmentId: winner.id, start: at('10:00'), end: at('10:30') }],
+      });
     }
     expect(await appointmentCount()).toBe(before + 1);
   });

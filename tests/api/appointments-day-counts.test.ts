@@ -14,7 +14,9 @@ beforeAll(async () => {
   t = await buildTestApp({ CLINIC_TIME_ZONE: 'America/New_York' });
   nurse = await signInAs(t, 'nurse');
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 async function at(instant: string, status: typeof appointments.$inferInsert.status = 'scheduled') {
   await insertAppointment(t.db, nurse.user.id, { appointmentDate: new Date(instant), status });
@@ -86,12 +88,13 @@ describe('GET /api/appointments/day-counts', () => {
 
   it('is right however many a day holds, far beyond a page of the list', async () => {
     const many = 620;
-    const people = await t.db.insert(patients).values(
-      Array.from({ length: many }, () => ({ firstName: unique('Ann'), lastName: unique('Lee') })),
-    ).returning({ id: patients.id });
-    await t.db.insert(appointments).values(people.map((p, i) => ({
-      patientId: p.id, providerId: nurse.user.id, appointmentDate: new Date(Date.UTC(2043, 4, 20, 13, i % 60)),
-    })));
+    const people = await t.db
+      .insert(patients)
+      .values(Array.from({ length: many }, () => ({ firstName: unique('Ann'), lastName: unique('Lee') })))
+      .returning({ id: patients.id });
+    await t.db
+      .insert(appointments)
+      .values(people.map((p, i) => ({ patientId: p.id, providerId: nurse.user.id, appointmentDate: new Date(Date.UTC(2043, 4, 20, 13, i % 60)) })));
     expect(await counts(nurse, 'from=2043-05-01&to=2043-05-31')).toEqual([{ date: '2043-05-20', count: many }]);
   });
 

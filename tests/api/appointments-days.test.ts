@@ -13,7 +13,9 @@ beforeAll(async () => {
   t = await buildTestApp({ CLINIC_TIME_ZONE: 'America/New_York' });
   nurse = await signInAs(t, 'nurse');
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 async function at(...instants: string[]) {
   const ids: Record<string, string> = {};
@@ -28,7 +30,7 @@ async function listed(client: SignedIn, query: string): Promise<string[]> {
 }
 
 describe('one clinic day (?date=)', () => {
-  it('starts and ends at the clinic\'s midnight, not UTC\'s', async () => {
+  it("starts and ends at the clinic's midnight, not UTC's", async () => {
     await at('2026-06-15T03:30:00.000Z', '2026-06-15T04:00:00.000Z', '2026-06-16T03:59:00.000Z', '2026-06-16T04:00:00.000Z');
     expect(await listed(nurse, 'date=2026-06-14')).toEqual(['2026-06-15T03:30:00.000Z']);
     expect(await listed(nurse, 'date=2026-06-15')).toEqual(['2026-06-15T04:00:00.000Z', '2026-06-16T03:59:00.000Z']);
@@ -43,9 +45,21 @@ describe('one clinic day (?date=)', () => {
 
   it('has 25 hours when the clocks go back (2026-11-01), the repeated hour included twice', async () => {
     // 01:30 happens twice in New York that night: 05:30Z (EDT) and 06:30Z (EST).
-    await at('2026-11-01T03:59:00.000Z', '2026-11-01T04:00:00.000Z', '2026-11-01T05:30:00.000Z', '2026-11-01T06:30:00.000Z', '2026-11-02T04:59:00.000Z', '2026-11-02T05:00:00.000Z');
+    await at(
+      '2026-11-01T03:59:00.000Z',
+      '2026-11-01T04:00:00.000Z',
+      '2026-11-01T05:30:00.000Z',
+      '2026-11-01T06:30:00.000Z',
+      '2026-11-02T04:59:00.000Z',
+      '2026-11-02T05:00:00.000Z',
+    );
     expect(await listed(nurse, 'date=2026-10-31')).toEqual(['2026-11-01T03:59:00.000Z']);
-    expect(await listed(nurse, 'date=2026-11-01')).toEqual(['2026-11-01T04:00:00.000Z', '2026-11-01T05:30:00.000Z', '2026-11-01T06:30:00.000Z', '2026-11-02T04:59:00.000Z']);
+    expect(await listed(nurse, 'date=2026-11-01')).toEqual([
+      '2026-11-01T04:00:00.000Z',
+      '2026-11-01T05:30:00.000Z',
+      '2026-11-01T06:30:00.000Z',
+      '2026-11-02T04:59:00.000Z',
+    ]);
     expect(await listed(nurse, 'date=2026-11-02')).toEqual(['2026-11-02T05:00:00.000Z']);
   });
 
@@ -68,7 +82,10 @@ describe('a range of clinic days (?from=&to=)', () => {
     // Winter to summer inside the range: 2027-03-01 (EST) to 2027-04-05 (EDT).
     await at('2027-03-01T05:00:00.000Z', '2027-03-01T04:59:00.000Z');
     expect(await listed(nurse, 'from=2027-03-01&to=2027-04-05')).toEqual([
-      '2027-03-01T05:00:00.000Z', '2027-04-04T03:59:00.000Z', '2027-04-04T04:00:00.000Z', '2027-04-06T03:59:00.000Z',
+      '2027-03-01T05:00:00.000Z',
+      '2027-04-04T03:59:00.000Z',
+      '2027-04-04T04:00:00.000Z',
+      '2027-04-06T03:59:00.000Z',
     ]);
     expect(await listed(nurse, 'from=2027-04-04&to=2027-04-04')).toEqual(['2027-04-04T04:00:00.000Z']);
   });
@@ -84,7 +101,13 @@ describe('a range of clinic days (?from=&to=)', () => {
 
 describe('paging', () => {
   it('walks a day in time order by cursor, each appointment once, with the total on the first page', async () => {
-    const instants = ['2036-02-02T14:00:00.000Z', '2036-02-02T14:00:00.000Z', '2036-02-02T15:00:00.000Z', '2036-02-02T16:00:00.000Z', '2036-02-02T17:00:00.000Z'];
+    const instants = [
+      '2036-02-02T14:00:00.000Z',
+      '2036-02-02T14:00:00.000Z',
+      '2036-02-02T15:00:00.000Z',
+      '2036-02-02T16:00:00.000Z',
+      '2036-02-02T17:00:00.000Z',
+    ];
     const ids = [];
     for (const instant of instants) ids.push((await insertAppointment(t.db, nurse.user.id, { appointmentDate: new Date(instant) })).id);
     const seen: string[] = [];

@@ -19,7 +19,9 @@ beforeAll(async () => {
   admin = await signInAs(t, 'admin');
   nurse = await signInAs(t, 'nurse');
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const noticesAbout = (entityId: string) => t.db.select().from(notifications).where(eq(notifications.entityId, entityId));
 const noticeCount = async () => (await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from notifications`))[0]!.n;
@@ -29,9 +31,15 @@ describe('scheduling tells the assigned nurse and scribe', () => {
     const patient = await insertPatient(t.db);
     const assignedNurse = await createUser(t.db, { role: 'nurse' });
     const assignedScribe = await createUser(t.db, { role: 'scribe' });
-    const res = await scheduler.post('/api/appointments', appointmentInput(patient.id, {
-      appointmentDate: '2031-03-04T15:00:00Z', roomNumber: '7', assignedNurseId: assignedNurse.id, assignedScribeId: assignedScribe.id,
-    }));
+    const res = await scheduler.post(
+      '/api/appointments',
+      appointmentInput(patient.id, {
+        appointmentDate: '2031-03-04T15:00:00Z',
+        roomNumber: '7',
+        assignedNurseId: assignedNurse.id,
+        assignedScribeId: assignedScribe.id,
+      }),
+    );
     expect(res.statusCode).toBe(201);
     const id = res.json().id;
     const notices = await noticesAbout(id);
@@ -48,16 +56,19 @@ describe('scheduling tells the assigned nurse and scribe', () => {
   });
 
   it('tells nobody when nobody is assigned, and nothing when the booking is refused', async () => {
-    const alone = (await scheduler.post('/api/appointments', appointmentInput((await insertPatient(t.db)).id, { appointmentDate: '2031-03-05T15:00:00Z' }))).json();
+    const alone = (
+      await scheduler.post('/api/appointments', appointmentInput((await insertPatient(t.db)).id, { appointmentDate: '2031-03-05T15:00:00Z' }))
+    ).json();
     expect(await noticesAbout(alone.id)).toEqual([]);
 
     const assignedNurse = await createUser(t.db, { role: 'nurse' });
     const room = unique('Rm');
     await scheduler.post('/api/appointments', appointmentInput((await insertPatient(t.db)).id, { appointmentDate: '2031-03-06T15:00:00Z', roomNumber: room }));
     const before = await noticeCount();
-    const refused = await scheduler.post('/api/appointments', appointmentInput((await insertPatient(t.db)).id, {
-      appointmentDate: '2031-03-06T15:00:00Z', roomNumber: room, assignedNurseId: assignedNurse.id,
-    }));
+    const refused = await scheduler.post(
+      '/api/appointments',
+      appointmentInput((await insertPatient(t.db)).id, { appointmentDate: '2031-03-06T15:00:00Z', roomNumber: room, assignedNurseId: assignedNurse.id }),
+    );
     expect(refused.statusCode).toBe(409);
     expect(await noticeCount()).toBe(before);
   });
@@ -65,9 +76,16 @@ describe('scheduling tells the assigned nurse and scribe', () => {
   it('on a reassignment tells the newly assigned; on a new time tells those who stay', async () => {
     const [first, second] = [await createUser(t.db, { role: 'nurse' }), await createUser(t.db, { role: 'nurse' })];
     const assignedScribe = await createUser(t.db, { role: 'scribe' });
-    const created = (await scheduler.post('/api/appointments', appointmentInput((await insertPatient(t.db)).id, {
-      appointmentDate: '2031-07-01T14:00:00Z', assignedNurseId: first.id, assignedScribeId: assignedScribe.id,
-    }))).json();
+    const created = (
+      await scheduler.post(
+        '/api/appointments',
+        appointmentInput((await insertPatient(t.db)).id, {
+          appointmentDate: '2031-07-01T14:00:00Z',
+          assignedNurseId: first.id,
+          assignedScribeId: assignedScribe.id,
+        }),
+      )
+    ).json();
 
     await scheduler.put(`/api/appointments/${created.id}`, { assignedNurseId: second.id });
     let notices = await noticesAbout(created.id);
@@ -105,14 +123,21 @@ describe('POST /api/appointments/check-missing-notes', () => {
     otherScheduler = await createUser(t.db, { role: 'scheduler' });
     retiredScheduler = await createUser(t.db, { role: 'scheduler', isActive: false });
     const by = scheduler.user.id;
-    const visit = (overrides: Parameters<typeof insertAppointment>[2]) => insertAppointment(t.db, by, {
-      status: 'completed', assignedNurseId: staffNurse.id, appointmentDate: past('2026-01-05T14:00:00Z'),
-      checkedInAt: past('2026-01-05T13:55:00Z'), completedAt: past('2026-01-05T14:40:00Z'), ...overrides,
-    });
+    const visit = (overrides: Parameters<typeof insertAppointment>[2]) =>
+      insertAppointment(t.db, by, {
+        status: 'completed',
+        assignedNurseId: staffNurse.id,
+        appointmentDate: past('2026-01-05T14:00:00Z'),
+        checkedInAt: past('2026-01-05T13:55:00Z'),
+        completedAt: past('2026-01-05T14:40:00Z'),
+        ...overrides,
+      });
     const note = (patientId: string, authorId: string, createdAt: Date) =>
       t.db.insert(patientNotes).values({ patientId, authorId, noteType: 'Progress Note', content: 'x', createdAt });
 
-    due.noNote = (await visit({ assignedScribeId: staffScribe.id, appointmentDate: past('2026-01-06T14:00:00Z'), checkedInAt: past('2026-01-06T13:50:00Z') })).id;
+    due.noNote = (
+      await visit({ assignedScribeId: staffScribe.id, appointmentDate: past('2026-01-06T14:00:00Z'), checkedInAt: past('2026-01-06T13:50:00Z') })
+    ).id;
     const oldNote = await visit({ appointmentDate: past('2026-01-07T14:00:00Z'), checkedInAt: null });
     await note(oldNote.patientId, staffNurse.id, past('2026-01-07T13:00:00Z'));
     due.noteBeforeVisit = oldNote.id;
@@ -128,7 +153,9 @@ describe('POST /api/appointments/check-missing-notes', () => {
 
     due.missed = (await insertAppointment(t.db, by, { appointmentDate: past('2026-01-12T14:00:00Z') })).id;
     notDue.future = (await insertAppointment(t.db, by, { appointmentDate: past('2099-01-12T14:00:00Z') })).id;
-    notDue.checkedInLate = (await insertAppointment(t.db, by, { status: 'checked_in', checkedInAt: past('2026-01-13T14:00:00Z'), appointmentDate: past('2026-01-13T14:00:00Z') })).id;
+    notDue.checkedInLate = (
+      await insertAppointment(t.db, by, { status: 'checked_in', checkedInAt: past('2026-01-13T14:00:00Z'), appointmentDate: past('2026-01-13T14:00:00Z') })
+    ).id;
     notDue.cancelled = (await insertAppointment(t.db, by, { status: 'cancelled', appointmentDate: past('2026-01-14T14:00:00Z') })).id;
   });
 
@@ -145,9 +172,15 @@ describe('POST /api/appointments/check-missing-notes', () => {
     expect(res.json()).toEqual({ notesPending: 3, visitationExpired: 1, notificationsSent: 3 + 1 + schedulers.length, more: false });
 
     expect((await noticesAbout(due.noNote!)).map((n) => [n.userId, n.type]).sort()).toEqual(
-      [[staffNurse.id, 'notes_pending'], [staffScribe.id, 'notes_pending']].sort());
+      [
+        [staffNurse.id, 'notes_pending'],
+        [staffScribe.id, 'notes_pending'],
+      ].sort(),
+    );
     for (const id of [due.noteBeforeVisit!, due.noteByAnotherNurse!]) {
-      expect((await noticesAbout(id)).map((n) => [n.userId, n.type, n.title])).toEqual([[staffNurse.id, 'notes_pending', 'Notes missing for a completed visit']]);
+      expect((await noticesAbout(id)).map((n) => [n.userId, n.type, n.title])).toEqual([
+        [staffNurse.id, 'notes_pending', 'Notes missing for a completed visit'],
+      ]);
     }
     const missed = await noticesAbout(due.missed!);
     expect(missed.map((n) => n.userId).sort()).toEqual(schedulers.sort());
@@ -170,7 +203,10 @@ describe('POST /api/appointments/check-missing-notes', () => {
   it('two runs at the same moment still send each notice once', async () => {
     const missed = await insertAppointment(t.db, scheduler.user.id, { appointmentDate: past('2026-02-01T14:00:00Z') });
     const unwritten = await insertAppointment(t.db, scheduler.user.id, {
-      status: 'completed', assignedNurseId: staffNurse.id, assignedScribeId: staffScribe.id, appointmentDate: past('2026-02-02T14:00:00Z'),
+      status: 'completed',
+      assignedNurseId: staffNurse.id,
+      assignedScribeId: staffScribe.id,
+      appointmentDate: past('2026-02-02T14:00:00Z'),
     });
     const runs = await Promise.all([scheduler.post('/api/appointments/check-missing-notes'), admin.post('/api/appointments/check-missing-notes')]);
     expect(runs.map((r) => r.statusCode)).toEqual([200, 200]);
@@ -192,7 +228,9 @@ describe('POST /api/appointments/check-missing-notes', () => {
 
   it('a note written meanwhile by the assigned nurse settles it', async () => {
     const appointment = await insertAppointment(t.db, scheduler.user.id, {
-      status: 'completed', assignedNurseId: staffNurse.id, appointmentDate: past('2026-03-01T14:00:00Z'),
+      status: 'completed',
+      assignedNurseId: staffNurse.id,
+      appointmentDate: past('2026-03-01T14:00:00Z'),
     });
     await t.db.insert(patientNotes).values({ patientId: appointment.patientId, authorId: staffNurse.id, noteType: 'Progress Note', content: 'Done' });
     await scheduler.post('/api/appointments/check-missing-notes');

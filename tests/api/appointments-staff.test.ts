@@ -16,7 +16,9 @@ beforeAll(async () => {
   admin = await signInAs(t, 'admin');
   scheduler = await signInAs(t, 'scheduler');
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 describe('GET /api/staff and GET /api/scheduler/staff', () => {
   it.each(['/api/staff', '/api/scheduler/staff'])('%s lists active staff by name, with no email', async (url) => {

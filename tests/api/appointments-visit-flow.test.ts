@@ -16,7 +16,9 @@ beforeAll(async () => {
   const roles = ['admin', 'scheduler', 'nurse', 'scribe', 'supplier'] as const;
   clients = Object.fromEntries(await Promise.all(roles.map(async (r) => [r, await signInAs(t, r)] as const))) as typeof clients;
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const stored = async (id: string) => (await t.db.select().from(appointments).where(eq(appointments.id, id)))[0]!;
 const inStatus = (status: TAppointmentStatus, overrides: Parameters<typeof insertAppointment>[2] = {}) =>
@@ -116,7 +118,7 @@ describe('the visit flow', () => {
     expect(res.json().errors[0].path).toBe('status');
   });
 
-  it('lets a nurse check in an appointment she is not assigned to, still without the patient\'s name', async () => {
+  it("lets a nurse check in an appointment she is not assigned to, still without the patient's name", async () => {
     const patient = await insertPatient(t.db, { firstName: unique('Yara'), lastName: unique('Voss') });
     const appointment = await inStatus('scheduled', { patientId: patient.id });
     const res = await clients.nurse.put(`/api/appointments/${appointment.id}`, { status: 'checked_in' });
@@ -201,14 +203,18 @@ describe('editing what was read', () => {
     const created = (await clients.scheduler.post('/api/appointments', appointmentInput(patient.id, { appointmentDate: '2031-10-01T14:00:00Z' }))).json();
     t.clock.advance(1000);
     const res = await clients.scheduler.put(`/api/appointments/${created.id}`, {
-      ...created, status: 'checked_in', providerId: clients.nurse.user.id, patientName: 'Someone Else', completedAt: '2031-01-01T00:00:00Z',
+      ...created,
+      status: 'checked_in',
+      providerId: clients.nurse.user.id,
+      patientName: 'Someone Else',
+      completedAt: '2031-01-01T00:00:00Z',
     });
     expect(res.statusCode).toBe(200);
     const row = await stored(created.id);
     expect(row).toMatchObject({ status: 'checked_in', providerId: clients.scheduler.user.id, completedAt: null });
   });
 
-  it('refuses a stale edit with 409 and keeps the other person\'s change', async () => {
+  it("refuses a stale edit with 409 and keeps the other person's change", async () => {
     const appointment = await inStatus('scheduled');
     const read = (await clients.scheduler.get(`/api/appointments/${appointment.id}`)).json();
     t.clock.advance(1000);
@@ -235,7 +241,7 @@ describe('editing what was read', () => {
   });
 });
 
-describe('today\'s count on the dashboard', () => {
+describe("today's count on the dashboard", () => {
   it('follows bookings and cancellations at once', async () => {
     const count = async () => (await clients.nurse.get('/api/dashboard/stats')).json().todayAppointments as number;
     const before = await count();

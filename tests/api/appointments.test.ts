@@ -23,7 +23,9 @@ beforeAll(async () => {
   scribe = await signInAs(t, 'scribe');
   supplier = await signInAs(t, 'supplier');
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const appointmentCount = async () => (await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from appointments`))[0]!.n;
 const stored = async (id: string) => (await t.db.select().from(appointments).where(eq(appointments.id, id)))[0];
@@ -35,18 +37,38 @@ describe('POST /api/appointments', () => {
     const assignedNurse = await createUser(t.db, { role: 'nurse' });
     const assignedScribe = await createUser(t.db, { role: 'scribe' });
     const input = appointmentInput(patient.id, {
-      appointmentDate: '2031-05-06T14:30:00-04:00', duration: 45, appointmentType: 'follow_up', reason: 'Knee pain',
-      notes: 'Bring X-rays', roomNumber: ' 12B ', assignedNurseId: assignedNurse.id, assignedScribeId: assignedScribe.id,
-      providerId: nurse.user.id, status: 'completed',
+      appointmentDate: '2031-05-06T14:30:00-04:00',
+      duration: 45,
+      appointmentType: 'follow_up',
+      reason: 'Knee pain',
+      notes: 'Bring X-rays',
+      roomNumber: ' 12B ',
+      assignedNurseId: assignedNurse.id,
+      assignedScribeId: assignedScribe.id,
+      providerId: nurse.user.id,
+      status: 'completed',
     });
     const res = await scheduler.post('/api/appointments', input);
     expect(res.statusCode).toBe(201);
     const body = ZAppointment.parse(res.json());
     expect(body).toMatchObject({
-      patientId: patient.id, providerId: scheduler.user.id, status: 'scheduled', appointmentDate: '2031-05-06T18:30:00.000Z',
-      endsAt: '2031-05-06T19:15:00.000Z', duration: 45, appointmentType: 'follow_up', reason: 'Knee pain', notes: 'Bring X-rays',
-      roomNumber: '12B', assignedNurseId: assignedNurse.id, assignedScribeId: assignedScribe.id, checkedInAt: null, completedAt: null,
-      patientName: fullName(patient), assignedNurseName: fullName(assignedNurse), assignedScribeName: fullName(assignedScribe),
+      patientId: patient.id,
+      providerId: scheduler.user.id,
+      status: 'scheduled',
+      appointmentDate: '2031-05-06T18:30:00.000Z',
+      endsAt: '2031-05-06T19:15:00.000Z',
+      duration: 45,
+      appointmentType: 'follow_up',
+      reason: 'Knee pain',
+      notes: 'Bring X-rays',
+      roomNumber: '12B',
+      assignedNurseId: assignedNurse.id,
+      assignedScribeId: assignedScribe.id,
+      checkedInAt: null,
+      completedAt: null,
+      patientName: fullName(patient),
+      assignedNurseName: fullName(assignedNurse),
+      assignedScribeName: fullName(assignedScribe),
     });
 
     const row = (await stored(body.id))!;
@@ -146,21 +168,27 @@ describe('who receives names (spec section 6), checked in the raw body', () => {
     patient = await insertPatient(t.db, { firstName: unique('Zelda'), lastName: unique('Quist') });
     assignedNurse = await signInAs(t, 'nurse');
     assignedScribe = await signInAs(t, 'scribe');
-    const res = await scheduler.post('/api/appointments', appointmentInput(patient.id, {
-      appointmentDate: '2031-06-01T13:00:00Z', assignedNurseId: assignedNurse.user.id, assignedScribeId: assignedScribe.user.id,
-    }));
+    const res = await scheduler.post(
+      '/api/appointments',
+      appointmentInput(patient.id, {
+        appointmentDate: '2031-06-01T13:00:00Z',
+        assignedNurseId: assignedNurse.user.id,
+        assignedScribeId: assignedScribe.user.id,
+      }),
+    );
     expect(res.statusCode).toBe(201);
     id = res.json().id;
   });
 
-  const readers = () => [
-    ['admin', admin, true, true],
-    ['scheduler', scheduler, true, true],
-    ['the assigned nurse', assignedNurse, true, false],
-    ['the assigned scribe', assignedScribe, true, false],
-    ['a nurse not assigned', nurse, false, false],
-    ['a scribe not assigned', scribe, false, false],
-  ] as const;
+  const readers = () =>
+    [
+      ['admin', admin, true, true],
+      ['scheduler', scheduler, true, true],
+      ['the assigned nurse', assignedNurse, true, false],
+      ['the assigned scribe', assignedScribe, true, false],
+      ['a nurse not assigned', nurse, false, false],
+      ['a scribe not assigned', scribe, false, false],
+    ] as const;
 
   it('lists, reads and answers with the patient (name and id) only for those who may see her, and staff ids with their names', async () => {
     for (const [who, client, seesPatient, seesStaff] of readers()) {
@@ -185,7 +213,10 @@ describe('who receives names (spec section 6), checked in the raw body', () => {
   it("asked for one patient's appointments, a reader who may not see her gets none of them", async () => {
     for (const [who, client, seesPatient] of readers()) {
       const res = await client.get(`/api/appointments?patientId=${patient.id}`);
-      expect(res.json().map((a: { id: string }) => a.id), who).toEqual(seesPatient ? [id] : []);
+      expect(
+        res.json().map((a: { id: string }) => a.id),
+        who,
+      ).toEqual(seesPatient ? [id] : []);
       expect(res.headers['x-total-count'], who).toBe(seesPatient ? '1' : '0');
     }
   });
@@ -207,7 +238,10 @@ describe('who receives names (spec section 6), checked in the raw body', () => {
   it('answers 404 for an unknown id and records the attempt', async () => {
     const unknown = '00000000-0000-4000-8000-00000000beef';
     expect((await nurse.get(`/api/appointments/${unknown}`)).statusCode).toBe(404);
-    const [row] = await queryRows<{ outcome: string }>(t.db, sql`select outcome from audit_events where entity_id = ${unknown} and action = 'appointment.read'`);
+    const [row] = await queryRows<{ outcome: string }>(
+      t.db,
+      sql`select outcome from audit_events where entity_id = ${unknown} and action = 'appointment.read'`,
+    );
     expect(row?.outcome).toBe('not_found');
   });
 });
@@ -237,7 +271,7 @@ describe('GET /api/appointments query', () => {
     expect(res.json().errors[0].path).toBe('cursor');
   });
 
-  it('lists one patient\'s appointments in time order', async () => {
+  it("lists one patient's appointments in time order", async () => {
     const patient = await insertPatient(t.db);
     const later = await insertAppointment(t.db, scheduler.user.id, { patientId: patient.id, appointmentDate: new Date('2031-07-02T10:00:00Z') });
     const earlier = await insertAppointment(t.db, scheduler.user.id, { patientId: patient.id, appointmentDate: new Date('2031-07-01T10:00:00Z') });
@@ -252,10 +286,15 @@ describe('the API reference', () => {
   it('documents every appointment and staff route with its access rule and the clash body', async () => {
     const doc = (await anonymous(t).get('/api/openapi.json')).json();
     const expected = [
-      ['/api/appointments', 'get', 'appointments.read'], ['/api/appointments', 'post', 'appointments.schedule'],
-      ['/api/appointments/conflicts', 'get', 'appointments.schedule'], ['/api/appointments/{id}', 'get', 'appointments.read'],
-      ['/api/appointments/{id}', 'put', 'appointments.update'], ['/api/appointments/check-missing-notes', 'post', 'appointments.schedule'],
-      ['/api/staff', 'get', 'staff.list'], ['/api/scheduler/staff', 'get', 'staff.list'], ['/api/admin/users', 'get', 'users.manage'],
+      ['/api/appointments', 'get', 'appointments.read'],
+      ['/api/appointments', 'post', 'appointments.schedule'],
+      ['/api/appointments/conflicts', 'get', 'appointments.schedule'],
+      ['/api/appointments/{id}', 'get', 'appointments.read'],
+      ['/api/appointments/{id}', 'put', 'appointments.update'],
+      ['/api/appointments/check-missing-notes', 'post', 'appointments.schedule'],
+      ['/api/staff', 'get', 'staff.list'],
+      ['/api/scheduler/staff', 'get', 'staff.list'],
+      ['/api/admin/users', 'get', 'users.manage'],
     ];
     for (const [path, method, access] of expected) expect(doc.paths[path!]?.[method!]?.['x-access'], `${method} ${path}`).toBe(access);
     const clash = doc.paths['/api/appointments'].post.responses['409'].content['application/json'].schema;

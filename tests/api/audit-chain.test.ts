@@ -15,7 +15,9 @@ beforeAll(async () => {
   t = await buildTestApp();
   [admin, nurse] = await Promise.all([signInAs(t, 'admin'), signInAs(t, 'nurse')]);
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 /** Audited reads: each writes one row to the trail. */
 async function auditedReads(n: number) {
@@ -43,7 +45,10 @@ describe('the audit chain', () => {
 
   it('finds a row edited in the table itself, and a row deleted from it', async () => {
     await auditedReads(5);
-    const [target] = await queryRows<{ n: string; action: string }>(t.db, sql`select seq::text as n, action from audit_events order by seq desc offset 3 limit 1`);
+    const [target] = await queryRows<{ n: string; action: string }>(
+      t.db,
+      sql`select seq::text as n, action from audit_events order by seq desc offset 3 limit 1`,
+    );
     const seq = Number(target!.n);
     await t.db.execute(sql`update audit_events set action = 'nothing.to.see' where seq = ${seq}`);
     expect((await verifyAuditChain(t.db)).firstBroken).toEqual({ seq, reason: 'edited' });

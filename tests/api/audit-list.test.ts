@@ -16,7 +16,9 @@ beforeAll(async () => {
   t = await buildTestApp();
   for (const role of ['admin', 'scheduler', 'nurse', 'scribe', 'supplier'] as const) as[role] = await signInAs(t, role);
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const rowsOf = (body: string) => ZAuditRows.parse(JSON.parse(body));
 async function list(query: string): Promise<TAuditRow[]> {
@@ -26,12 +28,23 @@ async function list(query: string): Promise<TAuditRow[]> {
 }
 
 /** A row written straight to the trail (the chain's trigger still numbers and links it). */
-async function insertAuditRow(fields: { actorId?: string; action?: string; at?: string; entityId?: string | null; userAgent?: string | null; ip?: string | null; patientId?: string | null }) {
-  const [row] = await queryRows<{ seq: string }>(t.db, sql`
+async function insertAuditRow(fields: {
+  actorId?: string;
+  action?: string;
+  at?: string;
+  entityId?: string | null;
+  userAgent?: string | null;
+  ip?: string | null;
+  patientId?: string | null;
+}) {
+  const [row] = await queryRows<{ seq: string }>(
+    t.db,
+    sql`
     insert into audit_events (actor_id, action, entity_type, entity_id, patient_id, at, ip, user_agent)
     values (${fields.actorId ?? null}::uuid, ${fields.action ?? 'test.event'}, 'test', ${fields.entityId ?? null},
       ${fields.patientId ?? null}::uuid, ${fields.at ?? new Date().toISOString()}::timestamptz, ${fields.ip ?? null}, ${fields.userAgent ?? null})
-    returning seq::text as seq`);
+    returning seq::text as seq`,
+  );
   return Number(row!.seq);
 }
 
@@ -44,10 +57,21 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = false; else field += c;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') { record.push(field); field = ''; } else if (c === '\r' && text[i + 1] === '\n') {
-      record.push(field); records.push(record); record = []; field = ''; i++;
+    else if (c === ',') {
+      record.push(field);
+      field = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      record.push(field);
+      records.push(record);
+      record = [];
+      field = '';
+      i++;
     } else field += c;
   }
   expect(field).toBe('');
@@ -87,13 +111,18 @@ describe('GET /api/admin/audit filters', () => {
     const mine = (await list(`actorId=${nurse.user.id}`)).filter((r) => r.action !== 'auth.login');
     expect(mine.map((r) => r.action)).toEqual(['patient.read', 'patient.list', 'patient.read', 'patient.read']);
     expect(mine.map((r) => r.outcome)).toEqual(['not_found', 'allowed', 'allowed', 'allowed']);
-    expect(mine.every((r) => r.actor?.id === nurse.user.id && r.actor.role === 'nurse' && r.actor.name === `${nurse.user.firstName} ${nurse.user.lastName}`)).toBe(true);
+    expect(
+      mine.every((r) => r.actor?.id === nurse.user.id && r.actor.role === 'nurse' && r.actor.name === `${nurse.user.firstName} ${nurse.user.lastName}`),
+    ).toBe(true);
     const seqs = mine.map((r) => r.seq);
     expect(seqs).toEqual([...seqs].sort((a, b) => b - a));
     expect(mine[1]).toMatchObject({ patientId: null, patientCount: 1, viaList: null });
 
     const aboutP1 = await list(`patientId=${p1.id}`);
-    expect(aboutP1.map((r) => [r.action, r.viaList, r.patientCount])).toEqual([['patient.list', true, 1], ['patient.read', false, null]]);
+    expect(aboutP1.map((r) => [r.action, r.viaList, r.patientCount])).toEqual([
+      ['patient.list', true, 1],
+      ['patient.read', false, null],
+    ]);
     expect(aboutP1.every((r) => r.actor?.id === nurse.user.id)).toBe(true);
     const aboutP2 = await list(`patientId=${p2.id}`);
     expect(aboutP2.map((r) => [r.action, r.patientId])).toEqual([['patient.read', p2.id]]);
@@ -160,11 +189,15 @@ describe('GET /api/admin/audit filters', () => {
     ['cursor=bm90LWEta2V5', 'cursor'],
     ['search=anything', ''],
   ])('400 on %s', async (query, path) => {
-    const before = (await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from audit_events where action = 'audit.list' and outcome = 'allowed'`))[0]!.n;
+    const before = (
+      await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from audit_events where action = 'audit.list' and outcome = 'allowed'`)
+    )[0]!.n;
     const res = await as.admin.get(`/api/admin/audit?${query}`);
     expect(res.statusCode).toBe(400);
     if (path) expect(res.json<{ errors: { path: string }[] }>().errors.map((e) => e.path)).toContain(path);
-    const after = (await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from audit_events where action = 'audit.list' and outcome = 'allowed'`))[0]!.n;
+    const after = (
+      await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from audit_events where action = 'audit.list' and outcome = 'allowed'`)
+    )[0]!.n;
     expect(after).toBe(before);
     expect((await as.admin.get(`/api/admin/audit/export.csv?${query.replace('limit', 'nolimit')}`)).statusCode).toBe(400);
   });
@@ -183,8 +216,25 @@ describe('GET /api/admin/audit/export.csv', () => {
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="audit-\d{8}\.csv"$/);
     const [header, ...records] = parseCsv(res.body);
-    expect(header).toEqual(['seq', 'id', 'at', 'actor_id', 'actor_name', 'actor_role', 'action', 'outcome', 'entity_type', 'entity_id',
-      'patient_id', 'patient_ids', 'patient_count', 'via_list', 'ip', 'user_agent', 'hash']);
+    expect(header).toEqual([
+      'seq',
+      'id',
+      'at',
+      'actor_id',
+      'actor_name',
+      'actor_role',
+      'action',
+      'outcome',
+      'entity_type',
+      'entity_id',
+      'patient_id',
+      'patient_ids',
+      'patient_count',
+      'via_list',
+      'ip',
+      'user_agent',
+      'hash',
+    ]);
     const listed = await list(`actorId=${actor}`);
     expect(records.map((r) => Number(r[0]))).toEqual(listed.map((r) => r.seq));
     const col = (name: string) => header!.indexOf(name);
@@ -203,9 +253,12 @@ describe('GET /api/admin/audit/export.csv', () => {
       expect(record[col('at')]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
     }
     // The hash re-computes from the exported columns (the chain's own function, given the row's predecessor).
-    const [check] = await queryRows<{ ok: boolean }>(t.db, sql`
+    const [check] = await queryRows<{ ok: boolean }>(
+      t.db,
+      sql`
       select a.hash = audit_link((select hash from audit_events where seq = a.seq - 1), a) as ok
-      from audit_events a where a.seq = ${Number(first[0])}`);
+      from audit_events a where a.seq = ${Number(first[0])}`,
+    );
     expect(check!.ok).toBe(true);
   });
 
@@ -215,7 +268,9 @@ describe('GET /api/admin/audit/export.csv', () => {
       insert into audit_events (actor_id, action, entity_type)
       select ${actor}::uuid, 'bulk.event', 'test' from generate_series(1, 1203)`);
     const res = await as.admin.get(`/api/admin/audit/export.csv?actorId=${actor}`);
-    const records = parseCsv(res.body).slice(1).map((r) => Number(r[0]));
+    const records = parseCsv(res.body)
+      .slice(1)
+      .map((r) => Number(r[0]));
     expect(records).toHaveLength(1203);
     expect(new Set(records).size).toBe(1203);
     expect(records).toEqual([...records].sort((a, b) => b - a));
@@ -232,10 +287,16 @@ describe('reading the trail is audited, never with search terms', () => {
 
     const reads = await list(`patientId=${patient.id}&actorId=${as.admin.user.id}`);
     // A read is recorded after it is answered: this one is not in its own answer.
-    expect(reads.map((r) => [r.action, r.patientId, r.viaList])).toEqual([['audit.export', patient.id, false], ['audit.list', patient.id, false]]);
+    expect(reads.map((r) => [r.action, r.patientId, r.viaList])).toEqual([
+      ['audit.export', patient.id, false],
+      ['audit.list', patient.id, false],
+    ]);
 
-    const [hits] = await queryRows<{ n: number }>(t.db, sql`
-      select count(*)::int as n from audit_events a where audit_row_text(a) ilike ${`%${term}%`}`);
+    const [hits] = await queryRows<{ n: number }>(
+      t.db,
+      sql`
+      select count(*)::int as n from audit_events a where audit_row_text(a) ilike ${`%${term}%`}`,
+    );
     expect(hits!.n).toBe(0);
   });
 });

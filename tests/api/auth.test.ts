@@ -9,8 +9,12 @@ import { inTransaction } from '../../server/db/transaction.ts';
 import { buildTestApp, Client, eventsDelivered, type TestApp } from '../helpers/test-app.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await buildTestApp(); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 const login = (client: Client, email: string, password = TEST_PASSWORD, headers: Record<string, string> = {}) =>
   client.post('/api/auth/login', { email, password }, headers);
@@ -33,7 +37,10 @@ describe('POST /api/auth/login', () => {
 
   it('stores only a hash of the session token', async () => {
     const client = await signInAs(t, 'nurse');
-    const rows = await t.db.select().from(sessions).where(sql`${sessions.sess}->>'userId' = ${client.user.id}`);
+    const rows = await t.db
+      .select()
+      .from(sessions)
+      .where(sql`${sessions.sess}->>'userId' = ${client.user.id}`);
     expect(rows).toHaveLength(1);
     expect(rows[0]!.sid).not.toBe(client.cookie);
     expect(rows[0]!.sid).toMatch(/^[0-9a-f]{64}$/);
@@ -55,9 +62,17 @@ describe('POST /api/auth/login', () => {
     expect((await login(anonymous(t), user.email, 'wrong password')).statusCode).toBe(429);
     const inactive = await createUser(t.db, { isActive: false });
     expect((await login(anonymous(t), inactive.email, TEST_PASSWORD)).statusCode).toBe(403);
-    const rows = await t.db.select().from(auditEvents).where(inArray(auditEvents.action, ['auth.login_refused_locked', 'auth.login_refused_inactive']));
+    const rows = await t.db
+      .select()
+      .from(auditEvents)
+      .where(inArray(auditEvents.action, ['auth.login_refused_locked', 'auth.login_refused_inactive']));
     const outcomes = rows.filter((r) => r.entityId === user.email || r.entityId === inactive.id).map((r) => [r.action, r.outcome]);
-    expect(outcomes).toEqual(expect.arrayContaining([['auth.login_refused_locked', 'denied'], ['auth.login_refused_inactive', 'denied']]));
+    expect(outcomes).toEqual(
+      expect.arrayContaining([
+        ['auth.login_refused_locked', 'denied'],
+        ['auth.login_refused_inactive', 'denied'],
+      ]),
+    );
     expect(outcomes.every(([, outcome]) => outcome === 'denied')).toBe(true);
   });
 
@@ -195,8 +210,7 @@ describe('GET /api/auth/demo-users', () => {
 });
 
 describe('the signed-in hint cookie', () => {
-  const hintOf = (res: { cookies: { name: string; value: string; httpOnly?: boolean; expires?: Date }[] }) =>
-    res.cookies.find((c) => c.name === 'signed_in');
+  const hintOf = (res: { cookies: { name: string; value: string; httpOnly?: boolean; expires?: Date }[] }) => res.cookies.find((c) => c.name === 'signed_in');
 
   it('is set, readable by the page, with the session cookie at sign-in', async () => {
     const user = await createUser(t.db);

@@ -25,7 +25,11 @@ beforeAll(async () => {
   t = await buildTestApp();
   url = await t.app.listen({ port: 0, host: '127.0.0.1' });
   [admin, scheduler, nurse, scribe, outsider] = await Promise.all([
-    signInAs(t, 'admin'), signInAs(t, 'scheduler'), signInAs(t, 'nurse'), signInAs(t, 'scribe'), signInAs(t, 'nurse'),
+    signInAs(t, 'admin'),
+    signInAs(t, 'scheduler'),
+    signInAs(t, 'nurse'),
+    signInAs(t, 'scribe'),
+    signInAs(t, 'nurse'),
   ]);
   patientId = (await insertPatient(t.db)).id;
 });
@@ -63,8 +67,10 @@ describe('rooms and members', () => {
   it('a scheduler creates a room (its first member), adds active staff once each, and they are told', async () => {
     const bad = await scheduler.post('/api/chat/rooms', { name: ' ' });
     expect(bad.statusCode).toBe(400);
-    expect(Object.fromEntries(bad.json().errors.map((e: { path: string; message: string }) => [e.path, e.message])))
-      .toMatchObject({ patientId: 'Patient is required', name: 'Room name is required' });
+    expect(Object.fromEntries(bad.json().errors.map((e: { path: string; message: string }) => [e.path, e.message]))).toMatchObject({
+      patientId: 'Patient is required',
+      name: 'Room name is required',
+    });
     expect((await nurse.post('/api/chat/rooms', { patientId, name: 'x' })).statusCode).toBe(403);
 
     const roomId = await roomWith(nurse);
@@ -72,9 +78,15 @@ describe('rooms and members', () => {
     expect(members.map((m: { userId: string }) => m.userId).sort()).toEqual([scheduler.user.id, nurse.user.id].sort());
     const again = await scheduler.post(`/api/chat/rooms/${roomId}/members`, { userId: nurse.user.id });
     expect(again.statusCode).toBe(409);
-    const [inactive] = await t.db.insert(users).values({ email: `gone-${randomBytes(3).toString('hex')}@clinic.test`, role: 'nurse', isActive: false }).returning();
+    const [inactive] = await t.db
+      .insert(users)
+      .values({ email: `gone-${randomBytes(3).toString('hex')}@clinic.test`, role: 'nurse', isActive: false })
+      .returning();
     expect((await scheduler.post(`/api/chat/rooms/${roomId}/members`, { userId: inactive!.id })).statusCode).toBe(400);
-    const told = await t.db.select().from(notifications).where(and(eq(notifications.userId, nurse.user.id), eq(notifications.entityId, roomId)));
+    const told = await t.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, nurse.user.id), eq(notifications.entityId, roomId)));
     expect(told.map((n) => n.type)).toEqual(['chat_assignment']);
     expect((await roomsOf(nurse)).find((r) => r.id === roomId)).toMatchObject({ memberCount: 2, unreadCount: 0, isMember: true });
   });
@@ -87,7 +99,8 @@ describe('rooms and members', () => {
       await outsider.post(`/api/chat/rooms/${roomId}/messages`, { content: 'hi' }),
       await outsider.get(`/api/chat/rooms/${roomId}/members`),
       await outsider.post(`/api/chat/rooms/${roomId}/read`),
-    ]) expect(res.statusCode).toBe(404);
+    ])
+      expect(res.statusCode).toBe(404);
     expect((await roomsOf(outsider)).some((r) => r.id === roomId)).toBe(false);
     const socket = await live(outsider);
     socket.send({ type: 'join_room', roomId });
@@ -129,13 +142,14 @@ describe('rooms and members', () => {
   });
 });
 
-describe('who may be in a patient\'s room (minimum necessary)', () => {
+describe("who may be in a patient's room (minimum necessary)", () => {
   const SETTINGS = { clinicName: 'Demo Clinic', timeZone: 'UTC', sessionIdleMinutes: 30 };
-  const memberIdsOf = async (roomId: string) => ((await scheduler.get(`/api/chat/rooms/${roomId}/members`)).json() as { userId: string }[]).map((m) => m.userId);
-  const actionsOf = async (actorId: string) => (await queryRows<{ action: string }>(t.db,
-    sql`select action from audit_events where actor_id = ${actorId}::uuid order by seq`)).map((r) => r.action);
+  const memberIdsOf = async (roomId: string) =>
+    ((await scheduler.get(`/api/chat/rooms/${roomId}/members`)).json() as { userId: string }[]).map((m) => m.userId);
+  const actionsOf = async (actorId: string) =>
+    (await queryRows<{ action: string }>(t.db, sql`select action from audit_events where actor_id = ${actorId}::uuid order by seq`)).map((r) => r.action);
 
-  it('refuses a supplier in a patient\'s room with a 409 unless the clinic allows it; turned off again, she leaves every room at once', async () => {
+  it("refuses a supplier in a patient's room with a 409 unless the clinic allows it; turned off again, she leaves every room at once", async () => {
     const supplier = await signInAs(t, 'supplier');
     const roomId = await roomWith(nurse);
     const refused = await scheduler.post(`/api/chat/rooms/${roomId}/members`, { userId: supplier.user.id, isActive: true });
@@ -164,7 +178,7 @@ describe('who may be in a patient\'s room (minimum necessary)', () => {
     expect(await actionsOf(admin.user.id)).toEqual(expect.arrayContaining(['settings.non_clinical_chat_off', 'chat.member.remove']));
   });
 
-  it('a nurse made supplier leaves the patients\' rooms with her old role', async () => {
+  it("a nurse made supplier leaves the patients' rooms with her old role", async () => {
     const changing = await signInAs(t, 'nurse');
     const roomId = await roomWith(changing);
     expect((await admin.put('/api/admin/users/role', { email: changing.user.email, role: 'supplier' })).statusCode).toBe(200);
@@ -183,8 +197,12 @@ describe('messages', () => {
     expect(blank.json().errors[0]).toMatchObject({ path: 'content', message: 'Message is required' });
     const message = await send(nurse, roomId, { content: '  <script>alert(1)</script> BP stable  ' });
     expect(message).toMatchObject({
-      content: '<script>alert(1)</script> BP stable', senderId: nurse.user.id, messageType: 'message',
-      sender: { firstName: nurse.user.firstName, lastName: nurse.user.lastName, role: 'nurse' }, isEdited: false, isDeleted: false,
+      content: '<script>alert(1)</script> BP stable',
+      senderId: nurse.user.id,
+      messageType: 'message',
+      sender: { firstName: nurse.user.firstName, lastName: nurse.user.lastName, role: 'nurse' },
+      isEdited: false,
+      isDeleted: false,
     });
 
     const file = async () => {
@@ -205,7 +223,7 @@ describe('messages', () => {
     expect((await nurse.post(`/api/chat/rooms/${roomId}/messages`, { attachments: [a] })).statusCode).toBe(400);
   });
 
-  it('lets people post only messages: a lab result or a system notice is the server\'s to write', async () => {
+  it("lets people post only messages: a lab result or a system notice is the server's to write", async () => {
     const roomId = await roomWith(nurse);
     for (const messageType of ['lab_result', 'system_notification', 'supply_request', 'note_update']) {
       const res = await nurse.post(`/api/chat/rooms/${roomId}/messages`, { content: 'Potassium 7.9 (critical)', messageType });
@@ -265,7 +283,10 @@ describe('messages', () => {
   it('a mention notifies the mentioned member, and only members can be mentioned', async () => {
     const roomId = await roomWith(nurse, scribe);
     await send(nurse, roomId, { content: '@scribe please review', mentionedUserIds: [scribe.user.id] });
-    const told = await t.db.select().from(notifications).where(and(eq(notifications.userId, scribe.user.id), eq(notifications.type, 'chat_mention')));
+    const told = await t.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, scribe.user.id), eq(notifications.type, 'chat_mention')));
     expect(told.map((n) => n.entityId)).toContain(roomId);
     expect((await nurse.post(`/api/chat/rooms/${roomId}/messages`, { content: 'hey', mentionedUserIds: [outsider.user.id] })).statusCode).toBe(400);
   });

@@ -179,8 +179,12 @@ describe('demo accounts in a database started without demo mode', () => {
 
 describe('createAdmin (npm run create-admin)', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await buildTestApp({ PUBLIC_URL: 'https://ehr.example.org/' }); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await buildTestApp({ PUBLIC_URL: 'https://ehr.example.org/' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
   const tokenOf = (link: TPasswordLink) => new URL(link.url).hash.replace('#token=', '');
 
   it('creates an active admin whose one-time link sets the password, once', async () => {
@@ -195,7 +199,10 @@ describe('createAdmin (npm run create-admin)', () => {
     expect(row!.passwordHash).toBeNull();
     const [token] = await t.db.select().from(userTokens).where(eq(userTokens.userId, user.id));
     expect(token!.createdBy).toBeNull();
-    const audit = await t.db.select().from(auditEvents).where(and(eq(auditEvents.entityId, user.id), isNull(auditEvents.actorId)));
+    const audit = await t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.entityId, user.id), isNull(auditEvents.actorId)));
     expect(audit.map((a) => a.action)).toEqual(['user.create_admin']);
 
     const password = 'a long and quiet river stone';
@@ -234,8 +241,12 @@ describe('createAdmin (npm run create-admin)', () => {
 
 describe('the embedded data directory, one process at a time', () => {
   let dir: string;
-  beforeAll(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ehr-lock-')); });
-  afterAll(() => { fs.rmSync(dir, { recursive: true, force: true }); });
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ehr-lock-'));
+  });
+  afterAll(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 
   it('refuses a second process while the holder runs, and takes over from one that is gone', () => {
     const pg = path.join(dir, 'pg');
@@ -259,8 +270,12 @@ function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | n
     const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });
 }
@@ -275,14 +290,17 @@ function startServer(env: NodeJS.ProcessEnv) {
       const address = /is running at (http:\/\/\S+)/.exec(output)?.[1];
       if (address) resolve(address);
     });
-    child.stderr.on('data', (c: Buffer) => { output += c.toString(); });
+    child.stderr.on('data', (c: Buffer) => {
+      output += c.toString();
+    });
     child.on('exit', (code) => reject(new Error(`the server exited (${code}):\n${output}`)));
   });
-  const stop = () => new Promise<void>((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
   return { listening, stop, output: () => output };
 }
 
@@ -291,10 +309,21 @@ describe('a clinic that started as a DEMO=1 trial and goes live (the real start-
   let env: NodeJS.ProcessEnv;
   beforeAll(() => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ehr-demo-live-'));
-    env = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: 'https://ehr.example.org', WEB_DIST: '/nonexistent', LOG_LEVEL: 'warn', NODE_ENV: 'production' };
+    env = {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      PUBLIC_URL: 'https://ehr.example.org',
+      WEB_DIST: '/nonexistent',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+    };
     for (const name of ['DATABASE_URL', 'DEMO', 'TRUST_PROXY', 'OIDC_ISSUER']) delete env[name];
   });
-  afterAll(() => { fs.rmSync(dataDir, { recursive: true, force: true }); });
+  afterAll(() => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
 
   it('warns at every start with DEMO=1, disables the demo accounts once it is off, and create-admin makes the first admin', { timeout: 120_000 }, async () => {
     const trial = startServer({ ...env, DEMO: '1' });
@@ -306,7 +335,11 @@ describe('a clinic that started as a DEMO=1 trial and goes live (the real start-
     const address = await live.listening;
     expect(live.output()).toContain('the demo accounts were deactivated (admin@demo.clinic');
     expect(live.output()).not.toContain('demo mode is on');
-    const login = await fetch(`${address}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@demo.clinic', password: DEMO_PASSWORD }) });
+    const login = await fetch(`${address}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@demo.clinic', password: DEMO_PASSWORD }),
+    });
     expect([login.status, ((await login.json()) as { code: string }).code]).toEqual([401, 'signIn.invalidCredentials']);
     expect((await fetch(`${address}/api/auth/demo-users`)).status).toBe(404);
     // The app holds the embedded database: the script refuses rather than open it too.

@@ -13,7 +13,9 @@ beforeAll(async () => {
   t = await buildTestApp();
   nurse = await signInAs(t, 'nurse');
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const ID = '00000000-0000-4000-8000-0000000000e1';
 const event = (patientId = ID): TDomainEvent => ({ type: 'patient.updated', patientId, actorId: ID });
@@ -21,7 +23,9 @@ const event = (patientId = ID): TDomainEvent => ({ type: 'patient.updated', pati
 function collectingBus() {
   const bus = createInProcessEventBus();
   const seen: TDomainEvent[] = [];
-  bus.subscribe(({ event: e }) => { seen.push(e); });
+  bus.subscribe(({ event: e }) => {
+    seen.push(e);
+  });
   return { bus, seen };
 }
 
@@ -43,11 +47,13 @@ describe('events raised in a transaction', () => {
   it('are never delivered when the transaction rolls back, and its writes are gone too', async () => {
     const { bus, seen } = collectingBus();
     const lastName = `Rollback${Date.now()}`;
-    await expect(inTransaction({ db: t.db, events: bus }, async (tx, raise) => {
-      await tx.insert(patients).values({ firstName: 'Ev', lastName });
-      raise(event());
-      throw new Error('refused after the write');
-    })).rejects.toThrow('refused after the write');
+    await expect(
+      inTransaction({ db: t.db, events: bus }, async (tx, raise) => {
+        await tx.insert(patients).values({ firstName: 'Ev', lastName });
+        raise(event());
+        throw new Error('refused after the write');
+      }),
+    ).rejects.toThrow('refused after the write');
     await eventsDelivered();
     expect(seen).toEqual([]);
     const rows = await t.db.select().from(patients);
@@ -58,8 +64,12 @@ describe('events raised in a transaction', () => {
     const errors: unknown[] = [];
     const bus = createInProcessEventBus((error) => errors.push(error));
     const seen: TDomainEvent[] = [];
-    bus.subscribe(() => { throw new Error('broken subscriber'); });
-    bus.subscribe(({ event: e }) => { seen.push(e); });
+    bus.subscribe(() => {
+      throw new Error('broken subscriber');
+    });
+    bus.subscribe(({ event: e }) => {
+      seen.push(e);
+    });
     await inTransaction({ db: t.db, events: bus }, async (_tx, raise) => raise(event()));
     await eventsDelivered();
     expect(seen).toHaveLength(1);

@@ -17,13 +17,21 @@ let blobs: BlobStore;
 let nurse: SignedIn;
 let nurse2: SignedIn;
 let s3: TestS3;
-beforeAll(async () => { s3 = await startTestS3(); });
-afterAll(async () => { await s3?.close(); });
+beforeAll(async () => {
+  s3 = await startTestS3();
+});
+afterAll(async () => {
+  await s3?.close();
+});
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 /** A PDF of `n` bytes: a real signature, then noise. */
 const pdf = (n: number) => Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(n - 9)]);
-const stored = (key: string) => blobs.size(key).then(() => true, () => false);
+const stored = (key: string) =>
+  blobs.size(key).then(
+    () => true,
+    () => false,
+  );
 
 const start = async (client: SignedIn, filename = 'scan.pdf') => {
   const res = await client.post('/api/uploads/s3/multipart', { filename, type: 'application/pdf', metadata: { name: filename } });
@@ -54,16 +62,24 @@ describe.each(['local', 's3'] as const)('large uploads in parts, on the %s drive
     // A small limit for the whole upload, so the test can pass it without gigabytes; the stories
     // leave uploads open, past the per-user cap, whose own tests are in quotas.test.ts.
     t = await buildTestApp({
-      LARGE_UPLOAD_MAX_BYTES: String(3 * MULTIPART_MIN_PART_BYTES), MULTIPART_UPLOADS_PER_USER: '100', ...(driver === 's3' ? s3.env : {}),
+      LARGE_UPLOAD_MAX_BYTES: String(3 * MULTIPART_MIN_PART_BYTES),
+      MULTIPART_UPLOADS_PER_USER: '100',
+      ...(driver === 's3' ? s3.env : {}),
     });
     blobs = await openBlobStore(t.config.files);
     [nurse, nurse2] = await Promise.all([signInAs(t, 'nurse'), signInAs(t, 'nurse')]);
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('joins several parts into one file, byte for byte, that is confirmed and downloaded like any upload', async () => {
     const bytes = pdf(2 * MULTIPART_MIN_PART_BYTES + 1234);
-    const pieces = [bytes.subarray(0, MULTIPART_MIN_PART_BYTES), bytes.subarray(MULTIPART_MIN_PART_BYTES, 2 * MULTIPART_MIN_PART_BYTES), bytes.subarray(2 * MULTIPART_MIN_PART_BYTES)];
+    const pieces = [
+      bytes.subarray(0, MULTIPART_MIN_PART_BYTES),
+      bytes.subarray(MULTIPART_MIN_PART_BYTES, 2 * MULTIPART_MIN_PART_BYTES),
+      bytes.subarray(2 * MULTIPART_MIN_PART_BYTES),
+    ];
     const up = await start(nurse);
     const lateLink = await sign(nurse, up, 4);
     // Out of order, as parallel requests land, and part 2 sent twice (a retry replaces it).
@@ -116,7 +132,10 @@ describe.each(['local', 's3'] as const)('large uploads in parts, on the %s drive
     const { location } = (await complete(nurse, up, parts)).json();
     const { objectPath } = (await nurse.put('/api/patient-attachments', { fileURL: location })).json();
     const patient = await insertPatient(t.db);
-    const [note] = await t.db.insert(patientNotes).values({ patientId: patient.id, authorId: nurse.user.id, noteType: 'Progress Note', content: 'x' }).returning();
+    const [note] = await t.db
+      .insert(patientNotes)
+      .values({ patientId: patient.id, authorId: nurse.user.id, noteType: 'Progress Note', content: 'x' })
+      .returning();
     const [order] = await t.db.insert(labOrders).values({ patientId: patient.id, orderName: 'MRI' }).returning();
     const claim = (owner: { type: 'note' | 'lab_order'; id: string }) => t.db.transaction((tx) => claimObjects(tx, nurse, [objectPath], owner, t.clock.now()));
     await expect(claim({ type: 'note', id: note!.id })).rejects.toMatchObject({ statusCode: 400 });
@@ -168,7 +187,7 @@ describe.each(['local', 's3'] as const)('large uploads in parts, on the %s drive
       expect(res.statusCode, JSON.stringify(parts)).toBe(400);
       expect(res.json().code).toBe('upload.badParts');
     }
-    expect((await partsOf(up.uploadId))).toHaveLength(2);
+    expect(await partsOf(up.uploadId)).toHaveLength(2);
     expect((await complete(nurse, up, [small])).statusCode).toBe(200);
   });
 
@@ -187,8 +206,16 @@ describe.each(['local', 's3'] as const)('large uploads in parts, on the %s drive
     const up = await start(nurse);
     const link = new URL(await sign(nurse, up, 1));
     const forged = [
-      (() => { const u = new URL(link); u.searchParams.set('signature', `${u.searchParams.get('signature')!.slice(0, -2)}AA`); return u; })(),
-      (() => { const u = new URL(link); u.searchParams.set('expires', String(Number(u.searchParams.get('expires')) + 60_000)); return u; })(),
+      (() => {
+        const u = new URL(link);
+        u.searchParams.set('signature', `${u.searchParams.get('signature')!.slice(0, -2)}AA`);
+        return u;
+      })(),
+      (() => {
+        const u = new URL(link);
+        u.searchParams.set('expires', String(Number(u.searchParams.get('expires')) + 60_000));
+        return u;
+      })(),
       new URL(link.href.replace('/parts/', '/parts/').replace(/\/1\?/, '/2?')),
       new URL(link.href.replace(up.uploadId, randomUUID())),
       new URL(link.href.replace(up.uploadId, '..%2F..%2Ffiles.key')),
@@ -218,7 +245,8 @@ describe.each(['local', 's3'] as const)('large uploads in parts, on the %s drive
       await nurse2.request('DELETE', `/api/uploads/s3/multipart/${up.uploadId}?key=${up.key}`),
       // The right upload with another key is as unknown.
       await nurse.get(`/api/uploads/s3/multipart/${up.uploadId}?key=${randomUUID()}`),
-    ]) expect(res.statusCode).toBe(404);
+    ])
+      expect(res.statusCode).toBe(404);
     expect((await anonymous(t).post('/api/uploads/s3/multipart', { filename: 'a.pdf' })).statusCode).toBe(401);
     expect(await partsOf(up.uploadId)).toHaveLength(1);
   });

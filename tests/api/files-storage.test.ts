@@ -14,7 +14,9 @@ import { startTestS3, type TestS3 } from '../helpers/s3-server.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ehr-storage-'));
 let s3: TestS3;
-beforeAll(async () => { s3 = await startTestS3(); });
+beforeAll(async () => {
+  s3 = await startTestS3();
+});
 afterAll(async () => {
   await s3?.close();
   fs.rmSync(dir, { recursive: true, force: true });
@@ -23,9 +25,12 @@ const filesKey = randomBytes(32);
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 /** Delivers a buffer in uneven chunks, as a network would. */
-const chunked = (bytes: Buffer) => Readable.from((function* () {
-  for (let at = 0; at < bytes.length; at += 7_777) yield bytes.subarray(at, at + 7_777);
-})());
+const chunked = (bytes: Buffer) =>
+  Readable.from(
+    (function* () {
+      for (let at = 0; at < bytes.length; at += 7_777) yield bytes.subarray(at, at + 7_777);
+    })(),
+  );
 
 /** Both drivers, each as the app opens it from its config, with the store beneath it. */
 const DRIVERS = {
@@ -43,7 +48,11 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])('the %s driver',
   });
   const read = async (key: string, range?: { start: number; end: number }) => buffer(await storage.read(key, range));
   const stored = async (key: string) => buffer(await blobs.get(key, 0, (await blobs.size(key)) - 1));
-  const exists = (key: string) => blobs.size(key).then(() => true, () => false);
+  const exists = (key: string) =>
+    blobs.size(key).then(
+      () => true,
+      () => false,
+    );
   const localFile = (key: string) => path.join(dir, 'local', 'objects', key.slice(0, 2), key);
 
   it.each([0, 1, RECORD_BYTES - 1, RECORD_BYTES, RECORD_BYTES + 1, 3 * RECORD_BYTES + 123])(
@@ -64,7 +73,14 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])('the %s driver',
     const bytes = randomBytes(3 * RECORD_BYTES + 500);
     const key = randomUUID();
     await storage.write(key, Readable.from([bytes]), { maxBytes: 10_000_000 });
-    for (const [start, end] of [[0, 0], [10, 20], [RECORD_BYTES - 2, RECORD_BYTES + 2], [RECORD_BYTES, 2 * RECORD_BYTES - 1], [5, bytes.length - 1], [bytes.length - 1, bytes.length - 1]] as const) {
+    for (const [start, end] of [
+      [0, 0],
+      [10, 20],
+      [RECORD_BYTES - 2, RECORD_BYTES + 2],
+      [RECORD_BYTES, 2 * RECORD_BYTES - 1],
+      [5, bytes.length - 1],
+      [bytes.length - 1, bytes.length - 1],
+    ] as const) {
       expect(await read(key, { start, end }), `${start}-${end}`).toEqual(bytes.subarray(start, end + 1));
     }
   });
@@ -141,7 +157,10 @@ describe('the files key', () => {
     expect(() => loadConfig({ S3_BUCKET: 'clinic' })).toThrow(/S3_BUCKET needs S3_REGION/);
     expect(() => loadConfig({ S3_BUCKET: 'clinic', S3_REGION: 'eu-west-1', S3_ACCESS_KEY_ID: 'a' })).toThrow(/go together/);
     expect(loadConfig({ S3_BUCKET: 'clinic', S3_REGION: 'eu-west-1' }).files.s3).toMatchObject({
-      bucket: 'clinic', region: 'eu-west-1', forcePathStyle: false, serverSideEncryption: 'AES256',
+      bucket: 'clinic',
+      region: 'eu-west-1',
+      forcePathStyle: false,
+      serverSideEncryption: 'AES256',
     });
   });
 });

@@ -27,8 +27,12 @@ let supplier: SignedIn;
 
 let blobs: BlobStore;
 let s3: TestS3;
-beforeAll(async () => { s3 = await startTestS3(); });
-afterAll(async () => { await s3?.close(); });
+beforeAll(async () => {
+  s3 = await startTestS3();
+});
+afterAll(async () => {
+  await s3?.close();
+});
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const png = (n = 5000) => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(n)]);
@@ -78,11 +82,7 @@ async function uploadLink(client: SignedIn): Promise<string> {
 /** PUTs bytes to an upload link the way a browser does: no cookie needed. */
 const put = (uploadURL: string, bytes: Buffer | Readable, contentType: string | null = 'application/octet-stream') => {
   const url = new URL(uploadURL);
-  return t.app.inject({
-    method: 'PUT', url: url.pathname + url.search,
-    headers: contentType ? { 'content-type': contentType } : {},
-    payload: bytes,
-  });
+  return t.app.inject({ method: 'PUT', url: url.pathname + url.search, headers: contentType ? { 'content-type': contentType } : {}, payload: bytes });
 };
 
 const idOf = (uploadURL: string) => new URL(uploadURL).pathname.split('/').pop()!;
@@ -120,10 +120,16 @@ describe.each(['local', 's3'] as const)('on the %s driver', (driver) => {
     t = await buildTestApp(driver === 's3' ? s3.env : {});
     blobs = await openBlobStore(t.config.files);
     [nurse, nurse2, scribe, admin, supplier] = await Promise.all([
-      signInAs(t, 'nurse'), signInAs(t, 'nurse'), signInAs(t, 'scribe'), signInAs(t, 'admin'), signInAs(t, 'supplier'),
+      signInAs(t, 'nurse'),
+      signInAs(t, 'nurse'),
+      signInAs(t, 'scribe'),
+      signInAs(t, 'admin'),
+      signInAs(t, 'supplier'),
     ]);
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   describe('an upload, confirmed and downloaded', () => {
     it('comes back byte for byte, with its SHA-256, and is stored encrypted', async () => {
@@ -139,8 +145,13 @@ describe.each(['local', 's3'] as const)('on the %s driver', (driver) => {
       const id = idOf(uploadURL);
       expect(confirmed.json()).toEqual({ objectPath: `/api/objects/${id}` });
       expect(await rowOf(id)).toMatchObject({
-        sha256: sha(bytes), size: bytes.length, contentType: 'image/png', uploaderId: nurse.user.id,
-        purpose: 'patient-attachment', ownerType: null, confirmedAt: expect.any(Date),
+        sha256: sha(bytes),
+        size: bytes.length,
+        contentType: 'image/png',
+        uploaderId: nurse.user.id,
+        purpose: 'patient-attachment',
+        ownerType: null,
+        confirmedAt: expect.any(Date),
       });
 
       const got = await nurse.get(`/api/objects/${id}`);
@@ -148,8 +159,11 @@ describe.each(['local', 's3'] as const)('on the %s driver', (driver) => {
       expect(got.rawPayload.equals(bytes)).toBe(true);
       expect(sha(got.rawPayload)).toBe(sha(bytes));
       expect(got.headers).toMatchObject({
-        'content-type': 'image/png', 'x-content-type-options': 'nosniff', 'cache-control': 'private, no-store',
-        'content-length': String(bytes.length), 'accept-ranges': 'bytes',
+        'content-type': 'image/png',
+        'x-content-type-options': 'nosniff',
+        'cache-control': 'private, no-store',
+        'content-length': String(bytes.length),
+        'accept-ranges': 'bytes',
       });
       expect(got.headers['content-disposition']).toMatch(/^inline/);
       expect(got.headers['content-encoding']).toBeUndefined();
@@ -158,7 +172,10 @@ describe.each(['local', 's3'] as const)('on the %s driver', (driver) => {
       expect(onDisk.includes(bytes.subarray(8, 40))).toBe(false);
       expect(onDisk.includes(bytes.subarray(150_000, 150_032))).toBe(false);
 
-      const audit = await t.db.select().from(auditEvents).where(and(eq(auditEvents.entityId, id), eq(auditEvents.action, 'file.download')));
+      const audit = await t.db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.entityId, id), eq(auditEvents.action, 'file.download')));
       expect(audit).toHaveLength(1);
       expect(audit[0]).toMatchObject({ actorId: nurse.user.id, outcome: 'allowed', entityType: 'object' });
     });
@@ -266,7 +283,9 @@ describe.each(['local', 's3'] as const)('on the %s driver', (driver) => {
 
       // Without a Content-Length: counted while streaming, cut off at the limit.
       const streamed = await uploadLink(nurse);
-      const chunks = function* () { for (let at = 0; at < big.length; at += 65_536) yield big.subarray(at, at + 65_536); };
+      const chunks = function* () {
+        for (let at = 0; at < big.length; at += 65_536) yield big.subarray(at, at + 65_536);
+      };
       const cut = await put(streamed, Readable.from(chunks()));
       expect(cut.statusCode).toBe(413);
       for (const link of [declared, streamed]) {
@@ -320,7 +339,11 @@ describe.each(['local', 's3'] as const)('on the %s driver', (driver) => {
       expect((await nurse.put('/api/patient-attachments', { fileURL: declared.uploadURL })).statusCode).toBe(400);
 
       const zip = await uploaded(nurse, zipOf(['readme.txt', 'evil.exe']));
-      const notWord = await nurse.put('/api/chat-attachments', { fileURL: zip.uploadURL, fileName: 'letter.docx', fileSize: zipOf(['readme.txt', 'evil.exe']).length });
+      const notWord = await nurse.put('/api/chat-attachments', {
+        fileURL: zip.uploadURL,
+        fileName: 'letter.docx',
+        fileSize: zipOf(['readme.txt', 'evil.exe']).length,
+      });
       expect(notWord.statusCode).toBe(400);
       expect(notWord.json().code).toBe('upload.badType');
     });
@@ -341,8 +364,12 @@ describe.each(['local', 's3'] as const)('on the %s driver', (driver) => {
       }
       const id = idOf(uploadURL);
       for (const fileURL of [
-        `/api/objects/uploads/../../../${id}`, `/api/objects/uploads/${id}/../../files.key`, `/api/objects/uploads/%2e%2e%2f${id}`,
-        `/api/objects/uploads/..%2F..%2Ffiles.key`, '/etc/passwd', `file:///api/objects/uploads/x/../${id}`,
+        `/api/objects/uploads/../../../${id}`,
+        `/api/objects/uploads/${id}/../../files.key`,
+        `/api/objects/uploads/%2e%2e%2f${id}`,
+        `/api/objects/uploads/..%2F..%2Ffiles.key`,
+        '/etc/passwd',
+        `file:///api/objects/uploads/x/../${id}`,
       ]) {
         const res = await nurse.put('/api/patient-attachments', { fileURL });
         expect(res.statusCode, fileURL).toBe(400);
@@ -383,9 +410,10 @@ describe.each(['local', 's3'] as const)('on the %s driver', (driver) => {
 
     it("a note's file: whoever the note scope lets see the note", async () => {
       const patient = await insertPatient(t.db);
-      const [note] = await t.db.insert(patientNotes).values({
-        patientId: patient.id, authorId: nurse.user.id, noteType: 'Progress Note', content: 'x', status: 'submitted_to_scribe',
-      }).returning();
+      const [note] = await t.db
+        .insert(patientNotes)
+        .values({ patientId: patient.id, authorId: nurse.user.id, noteType: 'Progress Note', content: 'x', status: 'submitted_to_scribe' })
+        .returning();
       const { objectPath, id } = await confirmedNoteFile(nurse);
       await t.db.transaction((tx) => claimObjects(tx, nurse, [objectPath], { type: 'note', id: note!.id }, t.clock.now()));
 
@@ -404,14 +432,20 @@ describe.each(['local', 's3'] as const)('on the %s driver', (driver) => {
       const patient = await insertPatient(t.db);
       const [room] = await t.db.insert(patientChatRooms).values({ patientId: patient.id, name: 'Care team', createdById: admin.user.id }).returning();
       await t.db.insert(chatRoomMembers).values([
-        { chatRoomId: room!.id, userId: nurse.user.id }, { chatRoomId: room!.id, userId: supplier.user.id },
+        { chatRoomId: room!.id, userId: nurse.user.id },
+        { chatRoomId: room!.id, userId: supplier.user.id },
         { chatRoomId: room!.id, userId: scribe.user.id, isActive: false },
       ]);
       const { objectPath } = await confirmedChatFile(nurse, pdf(), 'labs.pdf');
-      const [message] = await t.db.insert(chatMessages).values({
-        chatRoomId: room!.id, senderId: nurse.user.id, content: 'labs',
-        attachments: [{ name: 'labs.pdf', size: 5009, url: objectPath, type: 'application/pdf' }],
-      }).returning();
+      const [message] = await t.db
+        .insert(chatMessages)
+        .values({
+          chatRoomId: room!.id,
+          senderId: nurse.user.id,
+          content: 'labs',
+          attachments: [{ name: 'labs.pdf', size: 5009, url: objectPath, type: 'application/pdf' }],
+        })
+        .returning();
       await t.db.transaction((tx) => claimObjects(tx, nurse, [objectPath], { type: 'chat_message', id: message!.id }, t.clock.now()));
 
       expect((await nurse.get(objectPath)).statusCode).toBe(200);
@@ -459,7 +493,15 @@ describe.each(['local', 's3'] as const)('on the %s driver', (driver) => {
       const notMine = await confirmedNoteFile(nurse2);
       const unconfirmed = await uploaded(nurse, png());
       const chat = await confirmedChatFile(nurse, png(), 'a.png');
-      for (const bad of [taken.objectPath, notMine.objectPath, `/api/objects/${unconfirmed.id}`, chat.objectPath, `/api/objects/${randomUUID()}`, '/api/objects/../files.key', 'https://evil.example/x']) {
+      for (const bad of [
+        taken.objectPath,
+        notMine.objectPath,
+        `/api/objects/${unconfirmed.id}`,
+        chat.objectPath,
+        `/api/objects/${randomUUID()}`,
+        '/api/objects/../files.key',
+        'https://evil.example/x',
+      ]) {
         await expect(claim(nurse, [free.objectPath, bad], owner), bad).rejects.toMatchObject({ statusCode: 400, code: 'request.validation' });
       }
       expect(await rowOf(free.id)).toMatchObject({ ownerId: null });
@@ -473,7 +515,10 @@ describe.each(['local', 's3'] as const)('on the %s driver', (driver) => {
       const abandoned = await confirmedNoteFile(nurse);
       const kept = await confirmedNoteFile(nurse);
       const patient = await insertPatient(t.db);
-      const [note] = await t.db.insert(patientNotes).values({ patientId: patient.id, authorId: nurse.user.id, noteType: 'Progress Note', content: 'x' }).returning();
+      const [note] = await t.db
+        .insert(patientNotes)
+        .values({ patientId: patient.id, authorId: nurse.user.id, noteType: 'Progress Note', content: 'x' })
+        .returning();
       await t.db.transaction((tx) => claimObjects(tx, nurse, [kept.objectPath], { type: 'note', id: note!.id }, t.clock.now()));
       t.clock.advance(25 * 3_600_000);
       try {
@@ -489,8 +534,9 @@ describe.each(['local', 's3'] as const)('on the %s driver', (driver) => {
       expect(await atRest(kept.id)).not.toBeNull();
       expect((await nurse.get(kept.objectPath)).statusCode).toBe(200);
       // A note cannot take a file the clean-up removed.
-      await expect(t.db.transaction((tx) => claimObjects(tx, nurse, [abandoned.objectPath], { type: 'note', id: note!.id }, t.clock.now())))
-        .rejects.toMatchObject({ statusCode: 400 });
+      await expect(
+        t.db.transaction((tx) => claimObjects(tx, nurse, [abandoned.objectPath], { type: 'note', id: note!.id }, t.clock.now())),
+      ).rejects.toMatchObject({ statusCode: 400 });
       // Long-expired links go too.
       expect(await t.db.select().from(objectUploads).where(eq(objectUploads.id, orphan.id))).toEqual([]);
     });

@@ -158,7 +158,10 @@ describe('the origin check on state-changing requests', () => {
 
 describe('framing and connections', () => {
   const directive = (csp: string | undefined, name: string) =>
-    (csp ?? '').split(';').map((d) => d.trim()).find((d) => d.startsWith(`${name} `));
+    (csp ?? '')
+      .split(';')
+      .map((d) => d.trim())
+      .find((d) => d.startsWith(`${name} `));
 
   it('connect-src allows only the app itself (its /ws included), not sockets to any host', async () => {
     for (const app of [t, prod]) {

@@ -30,7 +30,9 @@ beforeAll(async () => {
   ids.message = (await admin.post(`/api/chat/rooms/${ids.room}/messages`, { content: 'hello', messageType: 'message' })).json().id;
   for (const [name, id] of Object.entries(ids)) expect(id, name).toMatch(/^[0-9a-f-]{36}$/);
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 /** A caller the route's access rule lets in: anonymous for public routes, else a role that holds it. */
 async function callerFor(access: string): Promise<Client> {
@@ -104,8 +106,7 @@ const HOSTILE: Record<'cursor' | 'date' | 'other', string[]> = {
   date: ['9999-12-31', '0000-01-01', '9999-99-99', '2026-02-30', '275760-09-13', '-001000-01-01', '1e309'],
   other: ['9999999999999999999999', '-1', '1e309', 'NaN', 'x'.repeat(5_000), '0000-01-01T00:00:00Z'],
 };
-const kindOf = (name: string): keyof typeof HOSTILE =>
-  name === 'cursor' ? 'cursor' : /date|^from$|^to$|At$/i.test(name) ? 'date' : 'other';
+const kindOf = (name: string): keyof typeof HOSTILE => (name === 'cursor' ? 'cursor' : /date|^from$|^to$|At$/i.test(name) ? 'date' : 'other');
 
 describe('impossible cursors and extreme dates in a query', () => {
   it('never answer 500: each parameter alone, and every date parameter at once', async () => {

@@ -14,12 +14,16 @@ beforeAll(async () => {
   t = await buildTestApp({}, { captureLog: true });
   nurse = await signInAs(t, 'nurse');
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const patientCount = async () => (await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from patients`))[0]!.n;
 /** A JSON body written by hand, so escapes such as a lone surrogate reach the server as sent. */
 const rawJson = (fields: Record<string, string>) =>
-  `{${Object.entries(fields).map(([k, v]) => `"${k}":"${v}"`).join(',')}}`;
+  `{${Object.entries(fields)
+    .map(([k, v]) => `"${k}":"${v}"`)
+    .join(',')}}`;
 
 function expectRefused(res: { statusCode: number; json: () => { code: string; errors?: { path: string }[] } }, field: string) {
   expect(res.statusCode).toBe(400);
@@ -87,11 +91,14 @@ describe('dates and timestamps', () => {
     expect((await nurse.get(`/api/patients/${created.id}`)).json().phone).toBe(created.phone);
   });
 
-  it.each(['2000-01-01Tgarbage', '2000-01-01T10:00:00Z', '2000-02-30', '01/02/2000'])('a date of birth of %j is a 400, never cut to its first ten characters', async (dateOfBirth) => {
-    const before = await patientCount();
-    expectRefused(await nurse.post('/api/patients', patientInput({ dateOfBirth })), 'dateOfBirth');
-    expect(await patientCount()).toBe(before);
-  });
+  it.each(['2000-01-01Tgarbage', '2000-01-01T10:00:00Z', '2000-02-30', '01/02/2000'])(
+    'a date of birth of %j is a 400, never cut to its first ten characters',
+    async (dateOfBirth) => {
+      const before = await patientCount();
+      expectRefused(await nurse.post('/api/patients', patientInput({ dateOfBirth })), 'dateOfBirth');
+      expect(await patientCount()).toBe(before);
+    },
+  );
 });
 
 describe('a query that fails in the database', () => {

@@ -22,17 +22,20 @@ beforeAll(async () => {
   urlA = await a.app.listen({ port: 0, host: '127.0.0.1' });
   urlB = await b.app.listen({ port: 0, host: '127.0.0.1' });
 });
-afterAll(async () => { await b?.close(); await a?.close(); });
-
-/** Waits until an instance's bus has handed on these notifications (so no live push of them is still coming). */
-const handedOn = (via: TestApp, ids: string[]) => vi.waitFor(() => {
-  const seen = via.events.filter((e) => e.type === 'notification.created').map((e) => (e as { notificationId: string }).notificationId);
-  expect(seen).toEqual(expect.arrayContaining(ids));
+afterAll(async () => {
+  await b?.close();
+  await a?.close();
 });
 
+/** Waits until an instance's bus has handed on these notifications (so no live push of them is still coming). */
+const handedOn = (via: TestApp, ids: string[]) =>
+  vi.waitFor(() => {
+    const seen = via.events.filter((e) => e.type === 'notification.created').map((e) => (e as { notificationId: string }).notificationId);
+    expect(seen).toEqual(expect.arrayContaining(ids));
+  });
+
 /** A notification created as a service does: in a transaction, pushed once it commits. */
-const raiseNotification = (via: TestApp, input: TNewNotification) =>
-  inTransaction({ db: via.db, events: via.bus }, (tx, raise) => notify(tx, raise, input));
+const raiseNotification = (via: TestApp, input: TNewNotification) => inTransaction({ db: via.db, events: via.bus }, (tx, raise) => notify(tx, raise, input));
 
 describe('opening the socket', () => {
   it('is refused without a session, and from a foreign Origin', async () => {
@@ -54,7 +57,7 @@ describe('client messages', () => {
     expect(await live.closed).toBe(CLOSE.refused);
   });
 
-  it('join_room for a room that is not the user\'s is refused', async () => {
+  it("join_room for a room that is not the user's is refused", async () => {
     const nurse = await signInAs(a, 'nurse');
     const live = await openLive(urlA, { cookie: nurse.cookie });
     live.send({ type: 'auth', userId: nurse.user.id });
@@ -77,14 +80,18 @@ describe('client messages', () => {
 });
 
 describe('notifications pushed live', () => {
-  it('one raised through instance A reaches its user\'s socket on instance B, and nobody else\'s', async () => {
+  it("one raised through instance A reaches its user's socket on instance B, and nobody else's", async () => {
     const nurse = await signInAs(b, 'nurse');
     const other = await signInAs(b, 'nurse');
     const mine = await openLive(urlB, { cookie: nurse.cookie });
     const theirs = await openLive(urlB, { cookie: other.cookie });
     const id = await raiseNotification(a, { userId: nurse.user.id, type: 'notes_pending', title: 'Notes pending', message: 'Room 4 visit' });
     expect(await mine.next((m) => m.type === 'notification')).toMatchObject({
-      type: 'notification', notificationId: id, title: 'Notes pending', message: 'Room 4 visit', eventId: expect.any(Number),
+      type: 'notification',
+      notificationId: id,
+      title: 'Notes pending',
+      message: 'Room 4 visit',
+      eventId: expect.any(Number),
     });
     // A later one for the other user arrives to them; the first never did.
     const later = await raiseNotification(a, { userId: other.user.id, type: 'lab_received', title: 'Lab results' });
@@ -125,7 +132,7 @@ describe('a socket ends with its session or its access', () => {
     expect(await live.closed).toBe(CLOSE.sessionEnded);
   });
 
-  it('a deactivated user\'s socket is closed', async () => {
+  it("a deactivated user's socket is closed", async () => {
     const nurse = await signInAs(a, 'scribe');
     const live = await openLive(urlB, { cookie: nurse.cookie });
     // As the admin panel will: deactivate (the trigger ends the sessions) and raise the change.
@@ -146,7 +153,7 @@ describe('a socket ends with its session or its access', () => {
 });
 
 describe('notifications API', () => {
-  it('another user\'s notification is a 404 and stays unread; read-all reads only one\'s own', async () => {
+  it("another user's notification is a 404 and stays unread; read-all reads only one's own", async () => {
     const nurse = await signInAs(a, 'nurse');
     const other = await signInAs(a, 'nurse');
     const theirs = await insertNotification(a.db, other.user.id);

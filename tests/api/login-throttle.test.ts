@@ -9,17 +9,20 @@ import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
 // Behind one trusted proxy (the injected requests come from 127.0.0.1), each test picks its own
 // client addresses, so their counters stay apart.
 let t: TestApp;
-beforeAll(async () => { t = await buildTestApp({ TRUST_PROXY: '1' }); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await buildTestApp({ TRUST_PROXY: '1' });
+});
+afterAll(async () => {
+  await t?.close();
+});
 
-const login = (email: string, password: string, ip: string) =>
-  anonymous(t).post('/api/auth/login', { email, password }, { 'x-forwarded-for': ip });
+const login = (email: string, password: string, ip: string) => anonymous(t).post('/api/auth/login', { email, password }, { 'x-forwarded-for': ip });
 let nextAddress = 1;
 /** A fresh address in a documentation range for each call. */
 const freshAddress = () => `198.51.100.${(nextAddress++ % 250) + 1}`;
 
 describe('an attacker slows down themselves, not the real user', () => {
-  it('five failures lock that account only from the attacker\'s address; its owner elsewhere signs in', async () => {
+  it("five failures lock that account only from the attacker's address; its owner elsewhere signs in", async () => {
     const user = await createUser(t.db);
     const home = '203.0.113.10';
     expect((await login(user.email, TEST_PASSWORD, home)).statusCode).toBe(200);
@@ -84,7 +87,7 @@ describe('the counters', () => {
     expect((await login(user.email, TEST_PASSWORD, ip)).statusCode).toBe(200);
   });
 
-  it('a successful sign-in clears the pair\'s counter', async () => {
+  it("a successful sign-in clears the pair's counter", async () => {
     const user = await createUser(t.db);
     const ip = '203.0.113.50';
     for (let i = 0; i < THROTTLE.pairLimit - 1; i++) await login(user.email, 'wrong', ip);

@@ -25,11 +25,18 @@ let patientId: string;
 beforeAll(async () => {
   t = await buildTestApp();
   [admin, scheduler, nurse, nurse2, scribe, supplier] = await Promise.all([
-    signInAs(t, 'admin'), signInAs(t, 'scheduler'), signInAs(t, 'nurse'), signInAs(t, 'nurse'), signInAs(t, 'scribe'), signInAs(t, 'supplier'),
+    signInAs(t, 'admin'),
+    signInAs(t, 'scheduler'),
+    signInAs(t, 'nurse'),
+    signInAs(t, 'nurse'),
+    signInAs(t, 'scribe'),
+    signInAs(t, 'supplier'),
   ]);
   patientId = (await insertPatient(t.db)).id;
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const byRole = () => ({ admin, scheduler, nurse, scribe, supplier });
 /** Every client, with nurse2 beside the author nurse: a move may be hers on her own note only. */
@@ -37,7 +44,10 @@ const everyClient = () => [admin, scheduler, nurse, nurse2, scribe, supplier] as
 const row = async (id: string) => (await t.db.select().from(patientNotes).where(eq(patientNotes.id, id)))[0]!;
 const revisionsOf = (id: string) => t.db.select().from(noteRevisions).where(eq(noteRevisions.noteId, id)).orderBy(noteRevisions.at, noteRevisions.id);
 const noticesOf = (userId: string, noteId: string) =>
-  t.db.select().from(notifications).where(and(eq(notifications.userId, userId), eq(notifications.entityId, noteId)));
+  t.db
+    .select()
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), eq(notifications.entityId, noteId)));
 
 async function create(client: SignedIn, body: Record<string, unknown> = {}): Promise<TNote> {
   const res = await client.post('/api/notes', { patientId, noteType: 'Progress Note', content: 'Patient stable, vitals normal.', ...body });
@@ -54,7 +64,10 @@ async function moved(client: SignedIn, note: TNote, status: TNoteStatus, extra: 
 
 /** A note put straight into a status, as if it got there by the workflow (authored by `nurse`). */
 async function noteIn(status: TNoteStatus, scribeId: string | null = null): Promise<typeof patientNotes.$inferSelect> {
-  const [note] = await t.db.insert(patientNotes).values({ patientId, authorId: nurse.user.id, noteType: 'Progress Note', content: `in ${status}`, status, scribeId }).returning();
+  const [note] = await t.db
+    .insert(patientNotes)
+    .values({ patientId, authorId: nurse.user.id, noteType: 'Progress Note', content: `in ${status}`, status, scribeId })
+    .returning();
   return note!;
 }
 
@@ -71,7 +84,10 @@ describe('the whole path, by the four roles', () => {
     const reviewed = await moved(scribe, submitted, 'reviewed_by_scribe');
     expect(reviewed).toMatchObject({ status: 'reviewed_by_scribe', scribeId: scribe.user.id, reviewedAt: expect.any(String) });
     for (const told of [nurse, admin, scheduler]) {
-      expect((await noticesOf(told.user.id, draft.id)).map((n) => n.type), told.user.role).toContain('notes_received');
+      expect(
+        (await noticesOf(told.user.id, draft.id)).map((n) => n.type),
+        told.user.role,
+      ).toContain('notes_received');
     }
 
     const finalized = await moved(scheduler, reviewed, 'finalized');
@@ -93,7 +109,11 @@ describe('the whole path, by the four roles', () => {
 
     const history = await admin.get(`/api/notes/${draft.id}/revisions`);
     expect(history.statusCode).toBe(200);
-    expect(history.json().map((r: { action: string; fromStatus: string | null; toStatus: string | null; actorId: string }) => [r.action, r.fromStatus, r.toStatus, r.actorId])).toEqual([
+    expect(
+      history
+        .json()
+        .map((r: { action: string; fromStatus: string | null; toStatus: string | null; actorId: string }) => [r.action, r.fromStatus, r.toStatus, r.actorId]),
+    ).toEqual([
       ['created', null, 'draft', nurse.user.id],
       ['edited', 'draft', 'draft', nurse.user.id],
       ['moved', 'draft', 'submitted_to_scribe', nurse.user.id],
@@ -103,7 +123,9 @@ describe('the whole path, by the four roles', () => {
     ]);
     // The finalized text stays readable: the amendment holds it as "before".
     expect(history.json()[5]).toMatchObject({
-      contentBefore: 'BP 120/80. Mild headache, resolved.', contentAfter: 'BP 120/80. Headache resolved with rest.', reason: 'Corrected the outcome',
+      contentBefore: 'BP 120/80. Mild headache, resolved.',
+      contentAfter: 'BP 120/80. Headache resolved with rest.',
+      reason: 'Corrected the outcome',
     });
     expect(history.json()[1]).toMatchObject({ contentBefore: 'BP 120/80. Mild headache.', contentAfter: 'BP 120/80. Mild headache, resolved.' });
   });
@@ -125,9 +147,12 @@ describe('moves and edits outside the rules', () => {
           const before = await noteIn(from);
           const who = client === nurse2 ? 'nurse2' : client.user.role;
           const res = await put(client, { id: before.id, updatedAt: before.updatedAt.toISOString() }, { status: to });
-          const expected = client.user.role === 'supplier' ? 403
-            : !noteVisibleTo(client.user, before) ? 404
-              : { allowed: 200, illegal: 409, forbidden: 403 }[moveDecision(NOTE_WORKFLOW, client.user, from, to, before)];
+          const expected =
+            client.user.role === 'supplier'
+              ? 403
+              : !noteVisibleTo(client.user, before)
+                ? 404
+                : { allowed: 200, illegal: 409, forbidden: 403 }[moveDecision(NOTE_WORKFLOW, client.user, from, to, before)];
           if (res.statusCode !== expected) failures.push(`${who} ${from}->${to}: ${res.statusCode}, expected ${expected}`);
           if (expected !== 200) {
             const after = await row(before.id);
@@ -190,7 +215,11 @@ describe('what each role sees', () => {
     const otherNurse = await createUser(t.db, { role: 'nurse' });
     const seeded = [];
     for (const status of NOTE_STATUSES) {
-      for (const [authorId, scribeId] of [[nurse.user.id, null], [otherNurse.id, scribe.user.id], [admin.user.id, null]] as const) {
+      for (const [authorId, scribeId] of [
+        [nurse.user.id, null],
+        [otherNurse.id, scribe.user.id],
+        [admin.user.id, null],
+      ] as const) {
         const [n] = await t.db.insert(patientNotes).values({ patientId, authorId, noteType: 'Progress Note', content: 'mix', status, scribeId }).returning();
         seeded.push(n!);
       }
@@ -212,7 +241,10 @@ describe('what each role sees', () => {
         }
         cursor = res.headers['x-next-cursor'] as string | undefined;
       } while (cursor);
-      const expected = seeded.filter((n) => noteVisibleTo(client.user, n)).map((n) => n.id).sort();
+      const expected = seeded
+        .filter((n) => noteVisibleTo(client.user, n))
+        .map((n) => n.id)
+        .sort();
       expect([...seen].filter((id) => ids.has(id)).sort(), role).toEqual(expected);
       const hidden = seeded.find((n) => !noteVisibleTo(client.user, n));
       if (hidden) expect((await client.get(`/api/notes/${hidden.id}`)).statusCode, role).toBe(404);
@@ -227,8 +259,13 @@ describe('what each role sees', () => {
 describe('fields the server sets', () => {
   it('ignores the author, scribe, stamps and a status the workflow would not allow, as sent', async () => {
     const res = await nurse.post('/api/notes', {
-      patientId, noteType: 'Nurse Assessment', content: 'x', authorId: admin.user.id, scribeId: scribe.user.id,
-      reviewedAt: '2020-01-01T00:00:00Z', finalizedAt: '2020-01-01T00:00:00Z',
+      patientId,
+      noteType: 'Nurse Assessment',
+      content: 'x',
+      authorId: admin.user.id,
+      scribeId: scribe.user.id,
+      reviewedAt: '2020-01-01T00:00:00Z',
+      finalizedAt: '2020-01-01T00:00:00Z',
     });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ authorId: nurse.user.id, scribeId: null, reviewedAt: null, finalizedAt: null, status: 'draft' });
@@ -241,7 +278,7 @@ describe('fields the server sets', () => {
     expect(new Date(reviewed.reviewedAt!).getFullYear()).toBeGreaterThan(2020);
   });
 
-  it('refuses what is not a note: no patient, an unknown one, no type, blank content, with the spec\'s messages', async () => {
+  it("refuses what is not a note: no patient, an unknown one, no type, blank content, with the spec's messages", async () => {
     const res = await nurse.post('/api/notes', { noteType: '', content: '   ' });
     expect(res.statusCode).toBe(400);
     const messages = Object.fromEntries((res.json().errors as { path: string; message: string }[]).map((e) => [e.path, e.message]));
@@ -263,7 +300,7 @@ describe('attachments', () => {
     return res.json().objectPath;
   }
 
-  it('at most 5, each the caller\'s confirmed upload; shown with their names; kept by the note', async () => {
+  it("at most 5, each the caller's confirmed upload; shown with their names; kept by the note", async () => {
     const paths = await Promise.all(Array.from({ length: 6 }, () => confirmed(nurse)));
     const six = await nurse.post('/api/notes', { patientId, noteType: 'Progress Note', content: 'x', attachments: paths });
     expect(six.statusCode).toBe(400);
@@ -286,7 +323,10 @@ describe('attachments', () => {
     const bytes = pdf(11 * 1024 * 1024);
     const { uploadId, key } = (await nurse.post('/api/uploads/s3/multipart', { filename: 'big.pdf', type: 'application/pdf' })).json();
     const parts = [];
-    for (const [n, piece] of [[1, bytes.subarray(0, MULTIPART_MIN_PART_BYTES)], [2, bytes.subarray(MULTIPART_MIN_PART_BYTES)]] as const) {
+    for (const [n, piece] of [
+      [1, bytes.subarray(0, MULTIPART_MIN_PART_BYTES)],
+      [2, bytes.subarray(MULTIPART_MIN_PART_BYTES)],
+    ] as const) {
       const { url } = (await nurse.get(`/api/uploads/s3/multipart/${uploadId}/${n}?key=${key}`)).json();
       const sent = await t.app.inject({ method: 'PUT', url: new URL(url).pathname + new URL(url).search, payload: piece });
       parts.push({ PartNumber: n, ETag: sent.headers.etag });
@@ -306,8 +346,16 @@ describe('the audit trail', () => {
     const note = await create(nurse, { content: secret, noteType: 'Treatment Plan' });
     await nurse.get(`/api/notes/${note.id}`);
     await nurse.get(`/api/notes?patientId=${patientId}`);
-    const rows = await t.db.select().from(auditEvents).where(inArray(auditEvents.action, ['note.create', 'note.read', 'note.list']));
-    expect(rows.filter((r) => r.entityId === note.id).map((r) => r.action).sort()).toEqual(['note.create', 'note.read']);
+    const rows = await t.db
+      .select()
+      .from(auditEvents)
+      .where(inArray(auditEvents.action, ['note.create', 'note.read', 'note.list']));
+    expect(
+      rows
+        .filter((r) => r.entityId === note.id)
+        .map((r) => r.action)
+        .sort(),
+    ).toEqual(['note.create', 'note.read']);
     expect(rows.some((r) => r.action === 'note.list' && r.patientIds?.includes(patientId))).toBe(true);
     const dump = JSON.stringify(await queryRows(t.db, sql`select * from audit_events`));
     expect(dump).not.toContain(secret);

@@ -13,7 +13,10 @@ beforeAll(async () => {
   idp = await startFakeIdentityProvider('clinic-ehr');
   t = await buildTestApp({ OIDC_ISSUER: idp.issuer, OIDC_CLIENT_ID: 'clinic-ehr', OIDC_CLIENT_SECRET: 'secret' });
 });
-afterAll(async () => { await t?.close(); await idp?.close(); });
+afterAll(async () => {
+  await t?.close();
+  await idp?.close();
+});
 
 /** Follows the browser's path: /api/login -> provider -> callback, carrying the flow cookie. */
 async function signInThroughProvider(email: string, beforeCallback?: (client: Client) => Promise<void>) {

@@ -7,8 +7,13 @@ import { fakeWebDist } from '../helpers/web-dist.ts';
 let t: TestApp;
 // With a built web app, so its routes are registered too.
 const dist = await fakeWebDist();
-beforeAll(async () => { t = await buildTestApp({ WEB_DIST: dist.dir }); });
-afterAll(async () => { await t?.close(); dist.remove(); });
+beforeAll(async () => {
+  t = await buildTestApp({ WEB_DIST: dist.dir });
+});
+afterAll(async () => {
+  await t?.close();
+  dist.remove();
+});
 
 type TOperation = { 'x-access'?: string; requestBody?: unknown; responses?: Record<string, unknown>; security?: unknown[] };
 

@@ -15,40 +15,112 @@ import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
 let t: TestApp;
 let nurse: SignedIn;
 
-const LAST = ['Smith', 'smithson', 'Goldsmith', 'BLACKSMITH', 'Smith-Jones', 'Johnson', 'Jones', 'Jonas', 'Ajon', 'Ojo', 'Nguyen',
-  'Lee', 'Leeds', 'Kim', 'Éclair', 'ébert', 'Eberhart', "O'Brien", 'Mc%Cann', 'under_score', 'back\\slash', 'de la Cruz', 'Zed'];
+const LAST = [
+  'Smith',
+  'smithson',
+  'Goldsmith',
+  'BLACKSMITH',
+  'Smith-Jones',
+  'Johnson',
+  'Jones',
+  'Jonas',
+  'Ajon',
+  'Ojo',
+  'Nguyen',
+  'Lee',
+  'Leeds',
+  'Kim',
+  'Éclair',
+  'ébert',
+  'Eberhart',
+  "O'Brien",
+  'Mc%Cann',
+  'under_score',
+  'back\\slash',
+  'de la Cruz',
+  'Zed',
+];
 const FIRST = ['John', 'Jo', 'Joanna', 'Mary', 'Rosemary', 'Smitty', 'Lee', 'Ana', 'Émile', 'emma', 'ÉMMA', 'Al%', 'Bo_b', 'Zoë'];
 const EMAIL = (i: number, first: string, last: string): string | null => {
   switch (i % 6) {
-    case 0: return null;
-    case 1: return `${first}.${last}${i}@Example.com`.replace(/[^A-Za-z0-9.@%_\\-]/g, '');
-    case 2: return `z${i}@SmithMail.org`;
-    case 3: return `jo${i}@x.org`;
-    case 4: return `p${i}@clinic.example`;
-    default: return `${i}@mary-ann.net`;
+    case 0:
+      return null;
+    case 1:
+      return `${first}.${last}${i}@Example.com`.replace(/[^A-Za-z0-9.@%_\\-]/g, '');
+    case 2:
+      return `z${i}@SmithMail.org`;
+    case 3:
+      return `jo${i}@x.org`;
+    case 4:
+      return `p${i}@clinic.example`;
+    default:
+      return `${i}@mary-ann.net`;
   }
 };
 
 /** Every term class: none, one and two characters, prefixes, inner substrings, first-name and email-only, case, accents, LIKE's own characters, no match. */
-const TERMS = ['', 'a', 'j', 'jo', 'JO', 'Sm', 'smith', 'mith', 'SMITH', 'son', 'lee', 'ee', 'mary', 'emma', 'émma', 'É', 'é', 'ebe',
-  "o'b", '%', '_', '\\', 'al%', 'bo_b', 'smithmail', 'example', '.org', '-jo', '1', '12', 'zoë', 'de la', 'zzz'];
+const TERMS = [
+  '',
+  'a',
+  'j',
+  'jo',
+  'JO',
+  'Sm',
+  'smith',
+  'mith',
+  'SMITH',
+  'son',
+  'lee',
+  'ee',
+  'mary',
+  'emma',
+  'émma',
+  'É',
+  'é',
+  'ebe',
+  "o'b",
+  '%',
+  '_',
+  '\\',
+  'al%',
+  'bo_b',
+  'smithmail',
+  'example',
+  '.org',
+  '-jo',
+  '1',
+  '12',
+  'zoë',
+  'de la',
+  'zzz',
+];
 
 const likeOf = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** The reference: ILIKE on the three fields, ordered by the tiers as plain CASE arithmetic. */
 async function reference(term: string): Promise<string[]> {
   if (!term) {
-    return (await queryRows<{ id: string }>(t.db, sql`
+    return (
+      await queryRows<{ id: string }>(
+        t.db,
+        sql`
       select id from patients where is_active
-      order by lower(last_name) collate "C", lower(first_name) collate "C", id`)).map((r) => r.id);
+      order by lower(last_name) collate "C", lower(first_name) collate "C", id`,
+      )
+    ).map((r) => r.id);
   }
   const p = likeOf(term);
-  return (await queryRows<{ id: string }>(t.db, sql`
+  return (
+    await queryRows<{ id: string }>(
+      t.db,
+      sql`
     select id from patients
     where is_active and (first_name ilike ${p} or last_name ilike ${p} or email ilike ${p})
     order by case when position(lower(${term}) in lower(last_name)) = 1 then 0
                   when last_name ilike ${p} then 1 when first_name ilike ${p} then 2 else 3 end,
-             lower(last_name) collate "C", lower(first_name) collate "C", id`)).map((r) => r.id);
+             lower(last_name) collate "C", lower(first_name) collate "C", id`,
+    )
+  ).map((r) => r.id);
 }
 
 /** Every page of a search, following the cursor; the first page's total too. */
@@ -86,10 +158,12 @@ beforeAll(async () => {
   }
   await insertPatients(rows);
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 describe('GET /api/patients?search= against a plain ILIKE reference', () => {
-  it.each(TERMS.map((term) => [term]))('%j: the same patients in the tiers\' order, each once, across pages', async (term) => {
+  it.each(TERMS.map((term) => [term]))("%j: the same patients in the tiers' order, each once, across pages", async (term) => {
     const expected = await reference(term);
     const { ids, total, capped } = await everyPage(term, 7);
     expect(new Set(ids).size).toBe(ids.length);
@@ -112,11 +186,14 @@ describe('GET /api/patients?search= against a plain ILIKE reference', () => {
       if (page !== 2 && page !== 5) return;
       // One for each tier, ahead of and behind where the pages have got to.
       const tag = `${page}${Math.random().toString(36).slice(2, 6)}`;
-      const [a, b, c, d, e] = await queryRows<{ id: string }>(t.db, sql`
+      const [a, b, c, d, e] = await queryRows<{ id: string }>(
+        t.db,
+        sql`
         insert into patients (first_name, last_name, email) values
           ('Aaron', ${`Smith`}, null), ('Zack', ${`Smithzz${tag}`}, null), ('Amy', ${`Aasmith${tag}`}, null),
           (${`Smithy${tag}`}, 'Aardvark', null), ('Ann', 'Zulu', ${`ann${tag}@smith.example`})
-        returning id`);
+        returning id`,
+      );
       added.push(a!.id, b!.id, c!.id, d!.id, e!.id);
     });
     expect(new Set(ids).size).toBe(ids.length);
@@ -129,7 +206,7 @@ describe('GET /api/patients?search= against a plain ILIKE reference', () => {
     expect(added.filter((id) => ids.includes(id)).length).toBeGreaterThanOrEqual(6);
   });
 
-  it('keeps a renamed patient\'s new names searchable and drops the old ones', async () => {
+  it("keeps a renamed patient's new names searchable and drops the old ones", async () => {
     const [row] = await queryRows<{ id: string }>(t.db, sql`insert into patients (first_name, last_name) values ('Quill', 'Vantablack') returning id`);
     await t.db.execute(sql`update patients set last_name = 'Ultramarine' where id = ${row!.id}`);
     const ids = async (term: string) => (await nurse.get(`/api/patients?search=${term}`)).json().map((p: { id: string }) => p.id);
@@ -192,7 +269,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a search that cannot finish (Post
     staff = await signInAs(slow, 'nurse');
     await slow.db.execute(sql`insert into patients (first_name, last_name) values ('Tim', 'Outerman')`);
   });
-  afterAll(async () => { await slow?.close(); });
+  afterAll(async () => {
+    await slow?.close();
+  });
 
   const auditRows = async () => (await queryRows<{ n: number }>(slow.db, sql`select count(*)::int as n from audit_events where action = 'patient.list'`))[0]!.n;
 
@@ -219,9 +298,13 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a search that cannot finish (Post
     const patient = await buildTestApp({ SEARCH_TIMEOUT_MS: '60000' }, { sharing: slow });
     try {
       const base = await patient.app.listen({ port: 0, host: '127.0.0.1' });
-      const waiting = () => queryRows<{ pid: number }>(slow.db, sql`
+      const waiting = () =>
+        queryRows<{ pid: number }>(
+          slow.db,
+          sql`
         select pid from pg_stat_activity
-        where datname = current_database() and state = 'active' and wait_event_type = 'Lock' and query like '%patients%'`);
+        where datname = current_database() and state = 'active' and wait_event_type = 'Lock' and query like '%patients%'`,
+        );
       await slow.db.transaction(async (tx) => {
         await tx.execute(sql`lock table patients in access exclusive mode`);
         const request = http.get(`${base}/api/patients?search=outer`, { headers: { cookie: `sid=${staff.cookie}` } });

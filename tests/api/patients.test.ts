@@ -21,7 +21,9 @@ beforeAll(async () => {
   scribe = await signInAs(t, 'scribe');
   supplier = await signInAs(t, 'supplier');
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const patientCount = async () => (await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from patients`))[0]!.n;
 const stored = async (id: string) => (await t.db.select().from(patients).where(eq(patients.id, id)))[0];
@@ -30,8 +32,14 @@ const auditFor = (patientId: string, action: string) => auditTrailOfPatient(t.db
 describe('POST /api/patients', () => {
   it('creates a patient, stores every field, and records who did it', async () => {
     const input = patientInput({
-      address: '1 Main St', emergencyContact: 'Bo Lee', emergencyPhone: '555-0101', insuranceProvider: 'Aetna',
-      insuranceNumber: 'A-1', medicalHistory: 'Asthma', allergies: 'Peanuts', currentMedications: 'Inhaler',
+      address: '1 Main St',
+      emergencyContact: 'Bo Lee',
+      emergencyPhone: '555-0101',
+      insuranceProvider: 'Aetna',
+      insuranceNumber: 'A-1',
+      medicalHistory: 'Asthma',
+      allergies: 'Peanuts',
+      currentMedications: 'Inhaler',
     });
     const res = await nurse.post('/api/patients', input);
     expect(res.statusCode).toBe(201);
@@ -120,7 +128,7 @@ describe('PUT /api/patients/:id', () => {
     expect(await auditFor(created.id, 'patient.update')).toHaveLength(1);
   });
 
-  it('refuses a stale edit with 409 and keeps the other person\'s change', async () => {
+  it("refuses a stale edit with 409 and keeps the other person's change", async () => {
     const created = (await nurse.post('/api/patients', patientInput())).json();
     t.clock.advance(1000);
     const first = await scheduler.put(`/api/patients/${created.id}`, { phone: '555-1111', updatedAt: created.updatedAt });
@@ -137,7 +145,12 @@ describe('PUT /api/patients/:id', () => {
     const created = (await nurse.post('/api/patients', patientInput())).json();
     const res = await nurse.put(`/api/patients/${created.id}`, { firstName: '', email: 'bad' });
     expect(res.statusCode).toBe(400);
-    expect(res.json().errors.map((e: { path: string }) => e.path).sort()).toEqual(['email', 'firstName']);
+    expect(
+      res
+        .json()
+        .errors.map((e: { path: string }) => e.path)
+        .sort(),
+    ).toEqual(['email', 'firstName']);
     expect((await stored(created.id))!.firstName).toBe(created.firstName);
   });
 

@@ -33,12 +33,18 @@ beforeAll(async () => {
   ids.message = (await admin.post(`/api/chat/rooms/${ids.room}/messages`, { content: 'hello', messageType: 'message' })).json().id;
   for (const [name, id] of Object.entries(ids)) expect(id, name).toMatch(/^[0-9a-f-]{36}$/);
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 async function callerFor(access: string): Promise<Client> {
   if (access === 'public') return anonymous(t);
-  const role: TRole = access === 'signedIn' ? 'admin' : (CAPABILITIES[access as TCapability] as readonly TRole[]).includes('admin')
-    ? 'admin' : (CAPABILITIES[access as TCapability] as readonly TRole[])[0]!;
+  const role: TRole =
+    access === 'signedIn'
+      ? 'admin'
+      : (CAPABILITIES[access as TCapability] as readonly TRole[]).includes('admin')
+        ? 'admin'
+        : (CAPABILITIES[access as TCapability] as readonly TRole[])[0]!;
   if (!callers.has(role)) callers.set(role, await signInAs(t, role));
   return callers.get(role)!;
 }
@@ -58,8 +64,11 @@ function urlOf(route: string): string {
 
 /** Audit rows naming the patient, as the patient's access log finds them. */
 async function rowsNamingPatient(): Promise<number> {
-  const [row] = await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from audit_events
-    where patient_id = ${ids.patient}::uuid or ${ids.patient}::uuid = any(patient_ids)`);
+  const [row] = await queryRows<{ n: number }>(
+    t.db,
+    sql`select count(*)::int as n from audit_events
+    where patient_id = ${ids.patient}::uuid or ${ids.patient}::uuid = any(patient_ids)`,
+  );
   return row!.n;
 }
 
@@ -90,8 +99,11 @@ describe('every GET that returns patient data', () => {
     for (const url of ['/api/chat/rooms', `/api/chat/rooms/${ids.room}`, `/api/chat/rooms/${ids.room}/members`, '/api/notifications']) {
       expect((await admin.get(url)).statusCode, url).toBe(200);
     }
-    const rows = await queryRows<{ action: string }>(t.db, sql`select action from audit_events
-      where actor_id = ${admin.user.id}::uuid and (patient_id = ${ids.patient}::uuid or ${ids.patient}::uuid = any(patient_ids))`);
+    const rows = await queryRows<{ action: string }>(
+      t.db,
+      sql`select action from audit_events
+      where actor_id = ${admin.user.id}::uuid and (patient_id = ${ids.patient}::uuid or ${ids.patient}::uuid = any(patient_ids))`,
+    );
     expect(rows.map((r) => r.action)).toEqual(expect.arrayContaining(['chat.rooms.read', 'chat.room.read', 'chat.members.read', 'notifications.read']));
   });
 });

@@ -40,7 +40,9 @@ describe('the hourly upload budget (UPLOAD_BYTES_PER_HOUR)', () => {
     // Sessions outlast the hour the stories wait.
     t = await buildTestApp({ UPLOAD_BYTES_PER_HOUR: String(BUDGET), LARGE_UPLOAD_MAX_BYTES: String(BUDGET), SESSION_IDLE_MINUTES: '240' });
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   const link = async (client: SignedIn) => {
     const res = await client.post('/api/objects/upload');
@@ -94,7 +96,12 @@ describe('the hourly upload budget (UPLOAD_BYTES_PER_HOUR)', () => {
     expect((await put(uploadURL, randomBytes(900_000))).statusCode).toBe(200);
     const confirmed = await nurse.put('/api/patient-attachments', { fileURL: uploadURL });
     expect(confirmed.json().code).toBe('upload.badType');
-    expect(await t.db.select().from(storedObjects).where(eq(storedObjects.id, idOf(uploadURL)))).toEqual([]);
+    expect(
+      await t.db
+        .select()
+        .from(storedObjects)
+        .where(eq(storedObjects.id, idOf(uploadURL))),
+    ).toEqual([]);
     const again = await link(nurse);
     expectHourlyLimit(await put(again, randomBytes(200_000)));
     await nothingStored(again);
@@ -105,10 +112,17 @@ describe('the hourly upload budget (UPLOAD_BYTES_PER_HOUR)', () => {
     expect((await put(await link(nurse), randomBytes(800_000))).statusCode).toBe(200);
     const streamed = await link(nurse);
     const bytes = randomBytes(400_000);
-    const chunks = function* () { for (let at = 0; at < bytes.length; at += 65_536) yield bytes.subarray(at, at + 65_536); };
+    const chunks = function* () {
+      for (let at = 0; at < bytes.length; at += 65_536) yield bytes.subarray(at, at + 65_536);
+    };
     const cut = await put(streamed, Readable.from(chunks()));
     expectHourlyLimit(cut);
-    expect(await t.db.select().from(storedObjects).where(eq(storedObjects.id, idOf(streamed)))).toEqual([]);
+    expect(
+      await t.db
+        .select()
+        .from(storedObjects)
+        .where(eq(storedObjects.id, idOf(streamed))),
+    ).toEqual([]);
     // The reservation went with it: only what was stored counts.
     expect(await usageOf(t, nurse.user.id)).toBe(800_000);
   });
@@ -158,9 +172,7 @@ describe('the hourly upload budget (UPLOAD_BYTES_PER_HOUR)', () => {
       const up = await start(nurse);
       const sent = await putPart(nurse, up, 1, Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(500_000)]));
       expect(sent.statusCode).toBe(200);
-      const done = await nurse.post(`/api/uploads/s3/multipart/${up.uploadId}/complete?key=${up.key}`, {
-        parts: [{ PartNumber: 1, ETag: sent.headers.etag }],
-      });
+      const done = await nurse.post(`/api/uploads/s3/multipart/${up.uploadId}/complete?key=${up.key}`, { parts: [{ PartNumber: 1, ETag: sent.headers.etag }] });
       expect(done.statusCode, done.body).toBe(200);
       expect(await usageOf(t, nurse.user.id)).toBe(500_009);
     });
@@ -181,12 +193,21 @@ describe('the hourly upload budget (UPLOAD_BYTES_PER_HOUR)', () => {
 
 describe('open uploads in parts per user (MULTIPART_UPLOADS_PER_USER)', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await buildTestApp({ MULTIPART_UPLOADS_PER_USER: '2', SESSION_IDLE_MINUTES: '240' }); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await buildTestApp({ MULTIPART_UPLOADS_PER_USER: '2', SESSION_IDLE_MINUTES: '240' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   const create = (client: SignedIn) => client.post('/api/uploads/s3/multipart', { filename: 'scan.pdf', type: 'application/pdf' });
   const openOf = async (userId: string) =>
-    (await t.db.select().from(multipartUploads).where(and(eq(multipartUploads.uploaderId, userId), isNull(multipartUploads.completedAt)))).length;
+    (
+      await t.db
+        .select()
+        .from(multipartUploads)
+        .where(and(eq(multipartUploads.uploaderId, userId), isNull(multipartUploads.completedAt)))
+    ).length;
 
   it('refuses one more than the cap until one is cancelled', async () => {
     const nurse = await signInAs(t, 'nurse');
@@ -240,18 +261,21 @@ describe('open live sockets (LIVE_SOCKETS_PER_SESSION, LIVE_SOCKETS_PER_USER)', 
     t = await buildTestApp({ LIVE_SOCKETS_PER_SESSION: '2', LIVE_SOCKETS_PER_USER: '3' });
     url = await t.app.listen({ port: 0, host: '127.0.0.1' });
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   /** The socket's close code and reason, once the server has closed it. */
-  const closeOf = (live: LiveClient) => new Promise<{ code: number; reason: string }>((resolve) => {
-    live.ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() }));
-  });
+  const closeOf = (live: LiveClient) =>
+    new Promise<{ code: number; reason: string }>((resolve) => {
+      live.ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() }));
+    });
   const expectRefused = async (live: LiveClient, reason: string) => {
     expect(await closeOf(live)).toEqual({ code: LIVE_CLOSE.tooManySockets, reason });
     expect(live.messages).toEqual([{ type: 'error', code: 'live.tooManySockets', message: 'Too many live connections are open; close another tab or window' }]);
   };
 
-  it('closes the socket past the session\'s cap or the user\'s with 1008, and counts again as sockets close', async () => {
+  it("closes the socket past the session's cap or the user's with 1008, and counts again as sockets close", async () => {
     const nurse = await signInAs(t, 'nurse');
     const first = await openLive(url, { cookie: nurse.cookie });
     const second = await openLive(url, { cookie: nurse.cookie });
@@ -284,7 +308,10 @@ describe('the limits are read from the environment and checked', () => {
     expect(config.live).toEqual({ socketsPerSession: 10, socketsPerUser: 30 });
     expect(loadConfig({ LIVE_SOCKETS_PER_SESSION: '4', LIVE_SOCKETS_PER_USER: '12' }).live).toEqual({ socketsPerSession: 4, socketsPerUser: 12 });
     for (const [name, value] of [
-      ['UPLOAD_BYTES_PER_HOUR', 'lots'], ['MULTIPART_UPLOADS_PER_USER', '0'], ['LIVE_SOCKETS_PER_SESSION', '-1'], ['LIVE_SOCKETS_PER_USER', '2.5'],
+      ['UPLOAD_BYTES_PER_HOUR', 'lots'],
+      ['MULTIPART_UPLOADS_PER_USER', '0'],
+      ['LIVE_SOCKETS_PER_SESSION', '-1'],
+      ['LIVE_SOCKETS_PER_USER', '2.5'],
     ] as const) {
       expect(() => loadConfig({ [name]: value }), name).toThrow(new RegExp(name));
     }

@@ -12,8 +12,12 @@ import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
 // The server's `where` clauses and the web's predicates come from the same table in
 // domain/record-scope.ts; on a seeded mix of rows they must pick exactly the same ones.
 let t: TestApp;
-beforeAll(async () => { t = await buildTestApp(); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 describe('note visibility as a where clause', () => {
   it('selects, for every role, exactly the notes noteVisibleTo allows', async () => {
@@ -23,15 +27,27 @@ describe('note visibility as a where clause', () => {
     const patient = await insertPatient(t.db);
     const authors = [...viewers, otherNurse];
     const scribes = [null, otherScribe, ...viewers];
-    const rows = await t.db.insert(patientNotes).values(NOTE_STATUSES.flatMap((status) =>
-      authors.flatMap((author, i) => ({
-        patientId: patient.id, authorId: author.id, noteType: 'Progress Note', content: 'x', status,
-        scribeId: scribes[i % scribes.length]?.id ?? null,
-      })))).returning();
+    const rows = await t.db
+      .insert(patientNotes)
+      .values(
+        NOTE_STATUSES.flatMap((status) =>
+          authors.flatMap((author, i) => ({
+            patientId: patient.id,
+            authorId: author.id,
+            noteType: 'Progress Note',
+            content: 'x',
+            status,
+            scribeId: scribes[i % scribes.length]?.id ?? null,
+          })),
+        ),
+      )
+      .returning();
     const ids = rows.map((r) => r.id);
 
     for (const viewer of viewers) {
-      const fromSql = await t.db.select({ id: patientNotes.id }).from(patientNotes)
+      const fromSql = await t.db
+        .select({ id: patientNotes.id })
+        .from(patientNotes)
         .where(and(inArray(patientNotes.id, ids), visibleNotes(viewer)));
       const fromDomain = rows.filter((r) => noteVisibleTo(viewer, r)).map((r) => r.id);
       expect(fromSql.map((r) => r.id).sort(), viewer.role).toEqual(fromDomain.sort());
@@ -41,21 +57,33 @@ describe('note visibility as a where clause', () => {
   });
 });
 
-describe('who receives an appointment\'s patient name, as a condition', () => {
+describe("who receives an appointment's patient name, as a condition", () => {
   it('matches seesAppointmentPatientName for every role, assigned or not', async () => {
     const viewers = await Promise.all(ROLES.map((role) => createUser(t.db, { role })));
     const provider = viewers.find((v) => v.role === 'scheduler')!;
     const patient = await insertPatient(t.db);
     const staff = [null, ...viewers];
     // One after another (30 minutes each): one patient and the same staff cannot be double-booked.
-    const rows = await t.db.insert(appointments).values(staff.flatMap((nurse, i) => staff.map((scribe, j) => ({
-      patientId: patient.id, providerId: provider.id, appointmentDate: new Date(Date.UTC(2030, 0, 1) + (i * staff.length + j) * 30 * 60_000),
-      assignedNurseId: nurse?.id ?? null, assignedScribeId: scribe?.id ?? null,
-    })))).returning();
+    const rows = await t.db
+      .insert(appointments)
+      .values(
+        staff.flatMap((nurse, i) =>
+          staff.map((scribe, j) => ({
+            patientId: patient.id,
+            providerId: provider.id,
+            appointmentDate: new Date(Date.UTC(2030, 0, 1) + (i * staff.length + j) * 30 * 60_000),
+            assignedNurseId: nurse?.id ?? null,
+            assignedScribeId: scribe?.id ?? null,
+          })),
+        ),
+      )
+      .returning();
     const ids = rows.map((r) => r.id);
 
     for (const viewer of viewers) {
-      const named = await t.db.select({ id: appointments.id }).from(appointments)
+      const named = await t.db
+        .select({ id: appointments.id })
+        .from(appointments)
         .where(and(inArray(appointments.id, ids), seesPatientName(viewer)));
       const expected = rows.filter((r) => seesAppointmentPatientName(viewer, r)).map((r) => r.id);
       expect(named.map((r) => r.id).sort(), viewer.role).toEqual(expected.sort());

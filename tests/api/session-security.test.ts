@@ -8,8 +8,12 @@ import { anonymous, signInAs } from '../helpers/sign-in.ts';
 import { buildTestApp, Client, type TestApp } from '../helpers/test-app.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await buildTestApp(); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 describe('signing out', () => {
   it('POST /api/logout ends the session and leads to /', async () => {
@@ -21,7 +25,7 @@ describe('signing out', () => {
     expect((await new Client(t.app, token).get('/api/auth/user')).statusCode).toBe(401);
   });
 
-  it('the sign-out button\'s plain form post works too', async () => {
+  it("the sign-out button's plain form post works too", async () => {
     const client = await signInAs(t, 'nurse');
     const res = await client.request('POST', '/api/logout', '', { 'content-type': 'application/x-www-form-urlencoded' });
     expect(res.statusCode).toBe(303);
@@ -48,7 +52,7 @@ describe('signing out', () => {
     expect((await client.get('/api/auth/user')).statusCode).toBe(200);
   });
 
-  it.each(['same-origin', 'none'])('the app\'s own link (%s), or one typed or bookmarked, signs out at once', async (site) => {
+  it.each(['same-origin', 'none'])("the app's own link (%s), or one typed or bookmarked, signs out at once", async (site) => {
     const client = await signInAs(t, 'nurse');
     const res = await client.get('/api/logout', { 'sec-fetch-site': site });
     expect(res.statusCode).toBe(302);
@@ -101,11 +105,13 @@ describe('refused attempts on patient records are audited', () => {
     expect((await nurse.get(`/api/patients/${missing}`)).statusCode).toBe(404);
 
     const refused = (await auditTrailOfPatient(t.db, patient.id)).filter((r) => r.outcome !== 'allowed');
-    expect(refused.map((r) => [r.action, r.outcome, r.actorId, r.ip]).sort()).toEqual([
-      ['patient.read', 'forbidden', supplier.user.id, '127.0.0.1'],
-      ['patient.read', 'unauthenticated', null, '127.0.0.1'],
-      ['patient.update', 'forbidden', supplier.user.id, '127.0.0.1'],
-    ].sort());
+    expect(refused.map((r) => [r.action, r.outcome, r.actorId, r.ip]).sort()).toEqual(
+      [
+        ['patient.read', 'forbidden', supplier.user.id, '127.0.0.1'],
+        ['patient.read', 'unauthenticated', null, '127.0.0.1'],
+        ['patient.update', 'forbidden', supplier.user.id, '127.0.0.1'],
+      ].sort(),
+    );
     const notFound = await auditTrailOfPatient(t.db, missing);
     expect(notFound.map((r) => [r.action, r.outcome, r.actorId, r.entityId])).toEqual([['patient.read', 'not_found', nurse.user.id, missing]]);
   });

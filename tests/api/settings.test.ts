@@ -20,13 +20,19 @@ beforeAll(async () => {
   b.clock.advance(-60 * 60_000);
   admin = await signInAs(a, 'admin');
 });
-afterAll(async () => { await b?.close(); await a?.close(); });
+afterAll(async () => {
+  await b?.close();
+  await a?.close();
+});
 
 const MINUTE = 60_000;
 const unique = (name: string) => `${name} ${randomBytes(3).toString('hex')}`;
 const storedRow = async () => (await a.db.select().from(clinicSettings))[0];
-const settingsAudit = () => a.db.select().from(auditEvents)
-  .where(and(eq(auditEvents.action, 'settings.update'), eq(auditEvents.outcome, 'allowed')));
+const settingsAudit = () =>
+  a.db
+    .select()
+    .from(auditEvents)
+    .where(and(eq(auditEvents.action, 'settings.update'), eq(auditEvents.outcome, 'allowed')));
 const save = (body: object, by: SignedIn = admin) => by.put('/api/admin/settings', body);
 
 describe('GET /api/admin/settings', () => {
@@ -55,7 +61,9 @@ describe('who may read and change the settings', () => {
       expect((await client.get('/api/clinic')).statusCode, role).toBe(200);
     }
     expect(await storedRow()).toEqual(before);
-    const refused = await a.db.select().from(auditEvents)
+    const refused = await a.db
+      .select()
+      .from(auditEvents)
       .where(and(eq(auditEvents.action, 'settings.update'), eq(auditEvents.outcome, 'forbidden')));
     expect(refused.length).toBe(ROLES.length - 1);
   });
@@ -113,7 +121,12 @@ describe('PUT /api/admin/settings', () => {
   it('refuses a body missing a field', async () => {
     const res = await save({ clinicName: 'Half' });
     expect(res.statusCode).toBe(400);
-    expect(res.json().errors.map((e: { path: string }) => e.path).sort()).toEqual(['sessionIdleMinutes', 'timeZone']);
+    expect(
+      res
+        .json()
+        .errors.map((e: { path: string }) => e.path)
+        .sort(),
+    ).toEqual(['sessionIdleMinutes', 'timeZone']);
   });
 });
 

@@ -19,7 +19,9 @@ beforeAll(async () => {
   t = await buildTestApp();
   admin = await signInAs(t, 'admin');
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const tokenOf = (link: TPasswordLink) => new URL(link.url).hash.replace('#token=', '');
 const signIn = (email: string, password: string) => new Client(t.app).post('/api/auth/login', { email, password });
@@ -32,9 +34,9 @@ async function invite(overrides: Record<string, unknown> = {}) {
 }
 
 const auditActions = async (entityId: string) =>
-  (await t.db.select({ action: auditEvents.action, actorId: auditEvents.actorId }).from(auditEvents).where(eq(auditEvents.entityId, entityId)));
+  await t.db.select({ action: auditEvents.action, actorId: auditEvents.actorId }).from(auditEvents).where(eq(auditEvents.entityId, entityId));
 const noticesOf = async (userId: string) =>
-  (await t.db.select({ type: notifications.type, title: notifications.title }).from(notifications).where(eq(notifications.userId, userId)));
+  await t.db.select({ type: notifications.type, title: notifications.title }).from(notifications).where(eq(notifications.userId, userId));
 
 describe('who may manage users', () => {
   it('only an admin, on every route; anonymous is 401', async () => {
@@ -111,7 +113,10 @@ describe('invite, set password, sign in', () => {
     expect((await signIn(user.email, NEW_PASSWORD)).statusCode).toBe(200);
 
     const late = await invite();
-    await t.db.update(userTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(userTokens.userId, late.user.id));
+    await t.db
+      .update(userTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(userTokens.userId, late.user.id));
     const expired = await anonymous(t).post('/api/auth/set-password', { token: tokenOf(late.link), password: NEW_PASSWORD });
     expect(expired.statusCode).toBe(410);
     expect(expired.json().code).toBe('link.expired');
@@ -142,7 +147,12 @@ describe('invite, set password, sign in', () => {
     }
     // However the row is written, the database refuses it too.
     await expect(t.db.insert(users).values({ email: `${local}@ｔｅｓｔ.ｃｌｉｎｉｃ`, role: 'nurse' })).rejects.toThrow();
-    expect(await t.db.select({ id: users.id }).from(users).where(sql`email ilike ${`%${local}%`}`)).toHaveLength(1);
+    expect(
+      await t.db
+        .select({ id: users.id })
+        .from(users)
+        .where(sql`email ilike ${`%${local}%`}`),
+    ).toHaveLength(1);
     const bad = await admin.post('/api/admin/users', { email: 'not an email', firstName: 'A', lastName: 'B', role: 'nurse' });
     expect(bad.statusCode).toBe(400);
   });
@@ -218,7 +228,10 @@ describe('the last active admin', () => {
       expect(codes[0]).toBe(200);
       // The loser lost admin rights with the winner's change, or was refused as the last admin.
       expect([403, 409]).toContain(codes[1]);
-      const admins = await own.db.select().from(users).where(sql`role = 'admin' and is_active`);
+      const admins = await own.db
+        .select()
+        .from(users)
+        .where(sql`role = 'admin' and is_active`);
       expect(admins).toHaveLength(1);
       const last = admins[0]!;
       const client = last.id === first.user.id ? first : second;

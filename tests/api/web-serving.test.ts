@@ -8,8 +8,13 @@ import { signInAs } from '../helpers/sign-in.ts';
 
 let t: TestApp;
 const dist = await fakeWebDist();
-beforeAll(async () => { t = await buildTestApp({ WEB_DIST: dist.dir }); });
-afterAll(async () => { await t?.close(); dist.remove(); });
+beforeAll(async () => {
+  t = await buildTestApp({ WEB_DIST: dist.dir });
+});
+afterAll(async () => {
+  await t?.close();
+  dist.remove();
+});
 
 describe('serving the web app', () => {
   it('answers any client route with index.html, never cached', async () => {
@@ -57,7 +62,10 @@ describe('compressed delivery', () => {
     '/%s goes out as brotli or gzip, whichever the browser accepts, and as it is to one that accepts neither',
     async (file) => {
       const url = file === 'index.html' ? '/' : `/${file}`;
-      for (const [accept, encoding] of [['br, gzip', 'br'], ['gzip, deflate', 'gzip']] as const) {
+      for (const [accept, encoding] of [
+        ['br, gzip', 'br'],
+        ['gzip, deflate', 'gzip'],
+      ] as const) {
         const res = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': accept } });
         expect(res.statusCode).toBe(200);
         expect(res.headers['content-encoding'], `${url} with ${accept}`).toBe(encoding);

@@ -2,9 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BuildManifest, overBudgetMessage } from './build-manifest.ts';
-import {
-  LANDING_BUDGET_KB, LAZY_PART_BUDGET_KB, LAZY_PART_BUDGETS_KB, SCREEN_BUDGETS_KB, SHELL_BUDGET_KB, SHELL_MODULE,
-} from './budgets.ts';
+import { LANDING_BUDGET_KB, LAZY_PART_BUDGET_KB, LAZY_PART_BUDGETS_KB, SCREEN_BUDGETS_KB, SHELL_BUDGET_KB, SHELL_MODULE } from './budgets.ts';
 
 // Sizes of a build are deterministic, so the budget is a test: it reads the manifest of the
 // build that `npm test` makes before any test runs.
@@ -15,7 +13,7 @@ const shell = build.staticClosure(build.entry, SHELL_MODULE);
 describe('the weight budget of the web app', () => {
   it(`the landing page's initial JS stays within ${LANDING_BUDGET_KB} KB gzip`, () => {
     const weight = build.weigh(landing);
-    expect(weight.kb, overBudgetMessage('The landing page\'s initial JS', weight, LANDING_BUDGET_KB)).toBeLessThanOrEqual(LANDING_BUDGET_KB);
+    expect(weight.kb, overBudgetMessage("The landing page's initial JS", weight, LANDING_BUDGET_KB)).toBeLessThanOrEqual(LANDING_BUDGET_KB);
   });
 
   it('the landing page loads none of the signed-in app', () => {
@@ -25,7 +23,7 @@ describe('the weight budget of the web app', () => {
 
   it(`the signed-in shell's initial JS stays within ${SHELL_BUDGET_KB} KB gzip`, () => {
     const weight = build.weigh(shell);
-    expect(weight.kb, overBudgetMessage('The signed-in shell\'s initial JS', weight, SHELL_BUDGET_KB)).toBeLessThanOrEqual(SHELL_BUDGET_KB);
+    expect(weight.kb, overBudgetMessage("The signed-in shell's initial JS", weight, SHELL_BUDGET_KB)).toBeLessThanOrEqual(SHELL_BUDGET_KB);
   });
 
   it.each(Object.entries(SCREEN_BUDGETS_KB))('%s adds at most %d KB gzip to the shell', (screen, budgetKb) => {

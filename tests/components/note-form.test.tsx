@@ -57,7 +57,8 @@ describe('a new note', () => {
 
     await waitFor(() => expect(api.writes()).toHaveLength(1));
     expect(api.writes()[0]).toMatchObject({
-      method: 'POST', path: '/api/notes',
+      method: 'POST',
+      path: '/api/notes',
       body: { patientId: PATIENT_ID, noteType: 'Follow-up Note', content: 'Follow-up call done.', status: 'submitted_to_scribe', attachments: [] },
     });
     await screen.findByText('Note created successfully');
@@ -70,8 +71,12 @@ describe('a new note', () => {
       'POST /api/notes': () => ({
         status: 400,
         json: {
-          message: 'Validation failed', code: 'validation.failed',
-          errors: [{ path: 'patientId', message: 'This patient is no longer active' }, { path: 'content', message: 'At most 100000 characters' }],
+          message: 'Validation failed',
+          code: 'validation.failed',
+          errors: [
+            { path: 'patientId', message: 'This patient is no longer active' },
+            { path: 'content', message: 'At most 100000 characters' },
+          ],
         },
       }),
     });

@@ -10,12 +10,29 @@ import { renderApp } from './helpers/render.tsx';
 
 const TIME_ZONE = 'America/New_York';
 const APPOINTMENT: TAppointment = {
-  id: '00000000-0000-4000-8000-0000000000a1', patientId: PATIENT_ID, patientRef: 'a11c', providerId: SCHEDULER.id,
+  id: '00000000-0000-4000-8000-0000000000a1',
+  patientId: PATIENT_ID,
+  patientRef: 'a11c',
+  providerId: SCHEDULER.id,
   // 9:30 in New York.
-  appointmentDate: '2030-01-02T14:30:00.000Z', endsAt: '2030-01-02T15:00:00.000Z', duration: 30, appointmentType: null, status: 'scheduled',
-  reason: null, notes: null, roomNumber: '101', assignedNurseId: null, assignedScribeId: null, checkedInAt: null, completedAt: null,
-  statusReason: null, createdAt: '2029-12-01T10:00:00.000Z', updatedAt: '2029-12-01T10:00:00.123456Z', patientName: 'Olivia Hart',
-  assignedNurseName: null, assignedScribeName: null,
+  appointmentDate: '2030-01-02T14:30:00.000Z',
+  endsAt: '2030-01-02T15:00:00.000Z',
+  duration: 30,
+  appointmentType: null,
+  status: 'scheduled',
+  reason: null,
+  notes: null,
+  roomNumber: '101',
+  assignedNurseId: null,
+  assignedScribeId: null,
+  checkedInAt: null,
+  completedAt: null,
+  statusReason: null,
+  createdAt: '2029-12-01T10:00:00.000Z',
+  updatedAt: '2029-12-01T10:00:00.123456Z',
+  patientName: 'Olivia Hart',
+  assignedNurseName: null,
+  assignedScribeName: null,
 };
 const READS: TRoutes = {
   'GET /api/appointments/conflicts': () => ({ status: 200, json: { conflicts: [] } }),

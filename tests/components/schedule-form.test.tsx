@@ -54,7 +54,10 @@ describe('the schedule form', () => {
   });
 
   it("books in the clinic's zone with what was filled in, then goes to Appointments", async () => {
-    const api = fakeApi({ ...READS, 'POST /api/appointments': ({ body }) => ({ status: 201, json: { id: '00000000-0000-4000-8000-0000000000a1', ...(body as object) } }) });
+    const api = fakeApi({
+      ...READS,
+      'POST /api/appointments': ({ body }) => ({ status: 201, json: { id: '00000000-0000-4000-8000-0000000000a1', ...(body as object) } }),
+    });
     const { user, history } = openForm();
     await fillRequired(user);
     await user.selectOptions(screen.getByLabelText('Duration'), '45');
@@ -88,8 +91,12 @@ describe('the schedule form', () => {
       'POST /api/appointments': () => ({
         status: 400,
         json: {
-          message: 'Validation failed', code: 'validation.failed',
-          errors: [{ path: 'appointmentDate', message: 'Must be in the future' }, { path: 'roomNumber', message: 'At most 20 characters' }],
+          message: 'Validation failed',
+          code: 'validation.failed',
+          errors: [
+            { path: 'appointmentDate', message: 'Must be in the future' },
+            { path: 'roomNumber', message: 'At most 20 characters' },
+          ],
         },
       }),
     });

@@ -14,27 +14,23 @@ export const TEST_PASSWORD = 'correct horse battery staple';
 const passwordHash = hashPassword(TEST_PASSWORD);
 
 export async function createUser(db: Db, overrides: Partial<typeof users.$inferInsert> & { role?: TRole } = {}) {
-  const [user] = await db.insert(users).values({
-    email: `${unique(overrides.role ?? 'user')}@test.clinic`,
-    firstName: unique('First'),
-    lastName: unique('Last'),
-    role: 'nurse',
-    passwordHash: await passwordHash,
-    ...overrides,
-  }).returning();
+  const [user] = await db
+    .insert(users)
+    .values({
+      email: `${unique(overrides.role ?? 'user')}@test.clinic`,
+      firstName: unique('First'),
+      lastName: unique('Last'),
+      role: 'nurse',
+      passwordHash: await passwordHash,
+      ...overrides,
+    })
+    .returning();
   return user!;
 }
 
 /** Form-shaped patient input with unique names, so searches find only this test's patients. */
 export function patientInput(overrides: Record<string, unknown> = {}) {
-  return {
-    firstName: unique('Ann'),
-    lastName: unique('Lee'),
-    dateOfBirth: '1980-05-17',
-    email: `${unique('p')}@example.com`,
-    phone: '555-0100',
-    ...overrides,
-  };
+  return { firstName: unique('Ann'), lastName: unique('Lee'), dateOfBirth: '1980-05-17', email: `${unique('p')}@example.com`, phone: '555-0100', ...overrides };
 }
 
 /**
@@ -42,28 +38,19 @@ export function patientInput(overrides: Record<string, unknown> = {}) {
  * subject is something else: appointments, notes, chat. Unique names keep searches apart.
  */
 export async function insertPatient(db: Db, overrides: Partial<typeof patients.$inferInsert> = {}) {
-  const [patient] = await db.insert(patients).values({
-    firstName: unique('Ann'),
-    lastName: unique('Lee'),
-    dateOfBirth: '1980-05-17',
-    email: `${unique('p')}@example.com`,
-    ...overrides,
-  }).returning();
+  const [patient] = await db
+    .insert(patients)
+    .values({ firstName: unique('Ann'), lastName: unique('Lee'), dateOfBirth: '1980-05-17', email: `${unique('p')}@example.com`, ...overrides })
+    .returning();
   return patient!;
 }
 
 /** An unread, active notification of `userId`, written straight to the database. */
-export async function insertNotification(
-  db: Db,
-  userId: string,
-  overrides: Partial<Omit<typeof notifications.$inferInsert, 'userId'>> = {},
-) {
-  const [notification] = await db.insert(notifications).values({
-    userId,
-    type: 'notes_pending',
-    title: unique('Notes pending '),
-    ...overrides,
-  }).returning();
+export async function insertNotification(db: Db, userId: string, overrides: Partial<Omit<typeof notifications.$inferInsert, 'userId'>> = {}) {
+  const [notification] = await db
+    .insert(notifications)
+    .values({ userId, type: 'notes_pending', title: unique('Notes pending '), ...overrides })
+    .returning();
   return notification!;
 }
 
@@ -72,18 +59,12 @@ export async function insertNotification(
  * database's own, no notification), for tests that need one in a given state or in the past.
  * Each gets its own patient unless one is given, and no room or staff, so it clashes with nothing.
  */
-export async function insertAppointment(
-  db: Db,
-  providerId: string,
-  overrides: Partial<Omit<typeof appointments.$inferInsert, 'providerId'>> = {},
-) {
+export async function insertAppointment(db: Db, providerId: string, overrides: Partial<Omit<typeof appointments.$inferInsert, 'providerId'>> = {}) {
   const patientId = overrides.patientId ?? (await insertPatient(db)).id;
-  const [appointment] = await db.insert(appointments).values({
-    patientId,
-    providerId,
-    appointmentDate: new Date(Date.UTC(2030, 0, 1, 15, 0)),
-    ...overrides,
-  }).returning();
+  const [appointment] = await db
+    .insert(appointments)
+    .values({ patientId, providerId, appointmentDate: new Date(Date.UTC(2030, 0, 1, 15, 0)), ...overrides })
+    .returning();
   return appointment!;
 }
 

@@ -54,8 +54,13 @@ export async function startFakeIdentityProvider(clientId: string) {
       token_type: 'Bearer',
       expires_in: 300,
       id_token: sign({
-        iss: issuer, aud: clientId, sub: createHash('sha256').update(grant.email).digest('hex'),
-        iat: now, exp: now + 300, email: grant.email, email_verified: state.emailVerified,
+        iss: issuer,
+        aud: clientId,
+        sub: createHash('sha256').update(grant.email).digest('hex'),
+        iat: now,
+        exp: now + 300,
+        email: grant.email,
+        email_verified: state.emailVerified,
         ...(grant.nonce ? { nonce: grant.nonce } : {}),
       }),
     };

@@ -30,7 +30,9 @@ export function openLive(baseUrl: string, opts: { cookie?: string | null; origin
   const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
   let taken = 0;
   const client: LiveClient = {
-    ws, messages, closed,
+    ws,
+    messages,
+    closed,
     send: (message) => ws.send(typeof message === 'string' ? message : JSON.stringify(message)),
     close: () => ws.close(),
     async next(match = () => true, timeoutMs = 5000) {
@@ -44,7 +46,10 @@ export function openLive(baseUrl: string, opts: { cookie?: string | null; origin
         if (Date.now() > deadline) throw new Error(`no matching live message within ${timeoutMs} ms; got ${JSON.stringify(messages)}`);
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, Math.max(1, deadline - Date.now()));
-          waiters.push(() => { clearTimeout(timer); resolve(); });
+          waiters.push(() => {
+            clearTimeout(timer);
+            resolve();
+          });
         });
       }
     },

@@ -42,27 +42,51 @@ export interface TestAppOptions {
 export async function buildTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const database = options.sharing ? options.sharing.database : await freshDatabase();
   let logged = '';
-  const logStream = new Writable({ write(chunk, _encoding, done) { logged += chunk.toString(); done(); } });
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      logged += chunk.toString();
+      done();
+    },
+  });
   const bus = options.bus === 'database' ? await createDatabaseEventBus(database) : createInProcessEventBus();
   const events: TDomainEvent[] = [];
-  bus.subscribe(({ event }) => { events.push(event); });
+  bus.subscribe(({ event }) => {
+    events.push(event);
+  });
   let offset = 0;
-  const clock: TestClock = { now: () => new Date(Date.now() + offset), advance: (ms) => { offset += ms; } };
+  const clock: TestClock = {
+    now: () => new Date(Date.now() + offset),
+    advance: (ms) => {
+      offset += ms;
+    },
+  };
   // Files (and their key) go to a directory of this app's own unless the test names one; a
   // second instance shares the first one's, as instances share storage in production.
   const ownDataDir = env.DATA_DIR || options.sharing ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'ehr-test-data-'));
   const dataDir = ownDataDir ?? options.sharing?.config.dataDir;
   const config: Config = {
     ...loadConfig({
-      NODE_ENV: 'test', LOG_LEVEL: options.captureLog ? 'info' : 'silent', DEMO: '0',
-      CLINIC_TIME_ZONE: 'America/New_York', WEB_DIST: '/nonexistent', ...(dataDir ? { DATA_DIR: dataDir } : {}), ...env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: options.captureLog ? 'info' : 'silent',
+      DEMO: '0',
+      CLINIC_TIME_ZONE: 'America/New_York',
+      WEB_DIST: '/nonexistent',
+      ...(dataDir ? { DATA_DIR: dataDir } : {}),
+      ...env,
     }),
     now: clock.now,
   };
   const app = await buildApp(config, database.db, { logStream, events: bus });
   await app.ready();
   return {
-    app, database, db: database.db, config, clock, events, bus, log: () => logged,
+    app,
+    database,
+    db: database.db,
+    config,
+    clock,
+    events,
+    bus,
+    log: () => logged,
     close: async () => {
       await app.close();
       await bus.close();
@@ -77,7 +101,10 @@ export const eventsDelivered = () => new Promise<void>((resolve) => setImmediate
 
 /** A caller with a cookie jar of one session cookie, for short request stories. */
 export class Client {
-  constructor(private readonly app: FastifyInstance, public cookie: string | null = null) {}
+  constructor(
+    private readonly app: FastifyInstance,
+    public cookie: string | null = null,
+  ) {}
 
   /** A string body is sent as raw JSON text (to test malformed bodies); anything else as JSON. */
   async request(method: InjectOptions['method'], url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {

@@ -13,5 +13,11 @@ export async function freshDatabase(): Promise<Database> {
   const name = `${source.prefix}_${randomBytes(4).toString('hex')}`;
   await adminQuery(source.url, `create database ${name} template ${source.template}`);
   const db = await openDatabase({ url: withDatabase(source.url, name) });
-  return { ...db, close: async () => { await db.close(); await adminQuery(source.url, `drop database if exists ${name} with (force)`); } };
+  return {
+    ...db,
+    close: async () => {
+      await db.close();
+      await adminQuery(source.url, `drop database if exists ${name} with (force)`);
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_AUDIT_ACTIONS, AUDIT_ENTITY_TYPES } from '#domain/audit';
 
-describe('the audit trail\'s closed lists', () => {
+describe("the audit trail's closed lists", () => {
   it('name each action and entity type once, in the area.verb shape the viewer filters on', () => {
     expect(new Set(ALL_AUDIT_ACTIONS).size).toBe(ALL_AUDIT_ACTIONS.length);
     expect(new Set(AUDIT_ENTITY_TYPES).size).toBe(AUDIT_ENTITY_TYPES.length);

@@ -33,7 +33,7 @@ describe('clinic days', () => {
 });
 
 describe('times as people read them', () => {
-  it('are on the clinic\'s clock, whatever the machine\'s zone', () => {
+  it("are on the clinic's clock, whatever the machine's zone", () => {
     const instant = '2026-03-01T14:04:12.000Z';
     expect(formatClinicTime(instant, 'America/New_York')).toBe('Mar 1, 2026, 9:04 AM');
     expect(formatClinicTime(instant, 'Asia/Kolkata', 'second')).toBe('Mar 1, 2026, 7:34:12 PM');

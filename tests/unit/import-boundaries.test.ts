@@ -21,8 +21,7 @@ const target = (file: string, spec: string) => (spec.startsWith('.') ? path.rela
 
 describe('imports go one way', () => {
   it('domain/ imports only zod and itself, so both sides can share it', () => {
-    const bad = importsUnder('domain').filter(({ file, spec }) =>
-      !(spec === 'zod' || (spec.startsWith('.') && target(file, spec).startsWith('domain'))));
+    const bad = importsUnder('domain').filter(({ file, spec }) => !(spec === 'zod' || (spec.startsWith('.') && target(file, spec).startsWith('domain'))));
     expect(bad).toEqual([]);
   });
 
@@ -63,7 +62,10 @@ describe('module structure', () => {
     const state = new Map<string, 'visiting' | 'done'>();
     const visit = (node: string, trail: string[]) => {
       if (state.get(node) === 'done') return;
-      if (state.get(node) === 'visiting') { cycles.push([...trail.slice(trail.indexOf(node)), node].join(' -> ')); return; }
+      if (state.get(node) === 'visiting') {
+        cycles.push([...trail.slice(trail.indexOf(node)), node].join(' -> '));
+        return;
+      }
       state.set(node, 'visiting');
       for (const next of graph.get(node) ?? []) visit(next, [...trail, node]);
       state.set(node, 'done');
@@ -88,10 +90,15 @@ describe('module structure', () => {
   });
 
   it('has no barrel files (index files that only re-export)', () => {
-    const barrels = [...importGraph().keys()].filter((file) => /(^|\/)index\.tsx?$/.test(file)).filter((file) => {
-      const code = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() && !l.trim().startsWith('//') && !l.trim().startsWith('*') && !l.trim().startsWith('/*'));
-      return code.length > 0 && code.every((l) => /^\s*export\s+(\*|\{[^}]*\})\s+from\s/.test(l));
-    });
+    const barrels = [...importGraph().keys()]
+      .filter((file) => /(^|\/)index\.tsx?$/.test(file))
+      .filter((file) => {
+        const code = fs
+          .readFileSync(file, 'utf8')
+          .split('\n')
+          .filter((l) => l.trim() && !l.trim().startsWith('//') && !l.trim().startsWith('*') && !l.trim().startsWith('/*'));
+        return code.length > 0 && code.every((l) => /^\s*export\s+(\*|\{[^}]*\})\s+from\s/.test(l));
+      });
     expect(barrels).toEqual([]);
   });
 });

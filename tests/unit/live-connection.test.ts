@@ -16,11 +16,24 @@ class FakeSocket implements TLiveSocket {
   onclose: ((event: { code: number }) => void) | null = null;
   onerror: (() => void) | null = null;
   constructor(readonly url: string) {}
-  send(data: string) { this.sent.push(JSON.parse(data)); }
-  close(code?: number) { this.closedWith = code; this.readyState = 3; }
-  open() { this.readyState = 1; this.onopen?.(); }
-  receive(data: unknown) { this.onmessage?.({ data: typeof data === 'string' ? data : JSON.stringify(data) }); }
-  drop(code: number) { this.readyState = 3; this.onclose?.({ code }); }
+  send(data: string) {
+    this.sent.push(JSON.parse(data));
+  }
+  close(code?: number) {
+    this.closedWith = code;
+    this.readyState = 3;
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.();
+  }
+  receive(data: unknown) {
+    this.onmessage?.({ data: typeof data === 'string' ? data : JSON.stringify(data) });
+  }
+  drop(code: number) {
+    this.readyState = 3;
+    this.onclose?.({ code });
+  }
 }
 
 function setup(checkSession: () => Promise<boolean> = async () => true) {

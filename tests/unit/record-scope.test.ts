@@ -10,7 +10,7 @@ describe('which notes a role sees (spec section 4)', () => {
   const visibleStatuses = (role: TRole, note: { authorId: string; scribeId: string | null }) =>
     NOTE_STATUSES.filter((status) => noteVisibleTo({ id: ME, role }, { ...note, status }));
 
-  it('a nurse: her own notes in any status, and anyone\'s drafts', () => {
+  it("a nurse: her own notes in any status, and anyone's drafts", () => {
     expect(visibleStatuses('nurse', { authorId: ME, scribeId: null })).toEqual([...NOTE_STATUSES]);
     expect(visibleStatuses('nurse', { authorId: OTHER, scribeId: null })).toEqual(['draft']);
   });
@@ -34,7 +34,7 @@ describe('which notes a role sees (spec section 4)', () => {
   });
 });
 
-describe('who receives an appointment\'s patient name (spec section 6)', () => {
+describe("who receives an appointment's patient name (spec section 6)", () => {
   it.each(ROLES)('%s', (role) => {
     const unassigned = seesAppointmentPatientName({ id: ME, role }, { assignedNurseId: OTHER, assignedScribeId: null });
     const assignedNurse = seesAppointmentPatientName({ id: ME, role }, { assignedNurseId: ME, assignedScribeId: OTHER });

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ROLES, type TRole } from '#domain/roles';
 import {
-  APPOINTMENT_WORKFLOW, LAB_ORDER_WORKFLOW, moveDecision, movesFrom, NOTE_WORKFLOW, serverSetFields, SUPPLY_ORDER_WORKFLOW, type TWorkflow,
+  APPOINTMENT_WORKFLOW,
+  LAB_ORDER_WORKFLOW,
+  moveDecision,
+  movesFrom,
+  NOTE_WORKFLOW,
+  serverSetFields,
+  SUPPLY_ORDER_WORKFLOW,
+  type TWorkflow,
 } from '#domain/workflows';
 
 /**
@@ -10,32 +17,33 @@ import {
  * triple not listed must be refused.
  */
 const EXPECTED: [TWorkflow<string, string>, string[]][] = [
-  [APPOINTMENT_WORKFLOW as TWorkflow<string, string>, [
-    'scheduled > checked_in: admin scheduler nurse',
-    'checked_in > in_progress: admin scheduler nurse',
-    'in_progress > completed: admin scheduler nurse',
-    'scheduled > cancelled: admin scheduler',
-    'checked_in > cancelled: admin scheduler',
-    'scheduled > no_show: admin scheduler',
-    'checked_in > no_show: admin scheduler',
-  ]],
-  [NOTE_WORKFLOW as TWorkflow<string, string>, [
-    'draft > submitted_to_scribe: admin nurse(own)',
-    'submitted_to_scribe > reviewed_by_scribe: scribe',
-    'reviewed_by_scribe > finalized: admin scheduler scribe',
-    'submitted_to_scribe > draft: admin scribe',
-    'reviewed_by_scribe > draft: admin scribe',
-  ]],
-  [LAB_ORDER_WORKFLOW as TWorkflow<string, string>, [
-    'ordered > pending: admin nurse',
-    'pending > received: admin nurse',
-    'ordered > received: admin nurse',
-  ]],
-  [SUPPLY_ORDER_WORKFLOW as TWorkflow<string, string>, [
-    'ordered > processing: admin supplier',
-    'processing > ready_for_pickup: admin supplier',
-    'ready_for_pickup > completed: admin nurse scheduler',
-  ]],
+  [
+    APPOINTMENT_WORKFLOW as TWorkflow<string, string>,
+    [
+      'scheduled > checked_in: admin scheduler nurse',
+      'checked_in > in_progress: admin scheduler nurse',
+      'in_progress > completed: admin scheduler nurse',
+      'scheduled > cancelled: admin scheduler',
+      'checked_in > cancelled: admin scheduler',
+      'scheduled > no_show: admin scheduler',
+      'checked_in > no_show: admin scheduler',
+    ],
+  ],
+  [
+    NOTE_WORKFLOW as TWorkflow<string, string>,
+    [
+      'draft > submitted_to_scribe: admin nurse(own)',
+      'submitted_to_scribe > reviewed_by_scribe: scribe',
+      'reviewed_by_scribe > finalized: admin scheduler scribe',
+      'submitted_to_scribe > draft: admin scribe',
+      'reviewed_by_scribe > draft: admin scribe',
+    ],
+  ],
+  [LAB_ORDER_WORKFLOW as TWorkflow<string, string>, ['ordered > pending: admin nurse', 'pending > received: admin nurse', 'ordered > received: admin nurse']],
+  [
+    SUPPLY_ORDER_WORKFLOW as TWorkflow<string, string>,
+    ['ordered > processing: admin supplier', 'processing > ready_for_pickup: admin supplier', 'ready_for_pickup > completed: admin nurse scheduler'],
+  ],
 ];
 
 function expectedDecision(lines: string[], role: TRole, from: string, to: string, owns: boolean): 'allowed' | 'forbidden' | 'illegal' {
@@ -62,7 +70,9 @@ describe.each(EXPECTED.map(([workflow, lines]) => ({ name: workflow.name, workfl
     for (const role of ROLES) {
       for (const from of workflow.statuses) {
         for (const owns of [true, false]) {
-          const offered = movesFrom(workflow, { id: ME, role }, from, recordOf(workflow, owns ? ME : 'someone-else')).map((m) => m.to).sort();
+          const offered = movesFrom(workflow, { id: ME, role }, from, recordOf(workflow, owns ? ME : 'someone-else'))
+            .map((m) => m.to)
+            .sort();
           const allowed = workflow.statuses.filter((to) => expectedDecision(lines, role, from, to, owns) === 'allowed').sort();
           expect(offered, `${role} from ${from}${owns ? ' on her own' : ''}`).toEqual(allowed);
         }
@@ -79,7 +89,10 @@ describe.each(EXPECTED.map(([workflow, lines]) => ({ name: workflow.name, workfl
 describe('fields the server sets on a move', () => {
   const at = { now: new Date('2026-05-01T10:00:00Z'), actorId: '00000000-0000-4000-8000-000000000001' };
   const setBy = (workflow: TWorkflow<string, string>, from: string, to: string) =>
-    serverSetFields(workflow.moves.find((m) => m.from === from && m.to === to)!, at);
+    serverSetFields(
+      workflow.moves.find((m) => m.from === from && m.to === to)!,
+      at,
+    );
 
   it('stamps check-in and completion times on appointments', () => {
     expect(setBy(APPOINTMENT_WORKFLOW as TWorkflow<string, string>, 'scheduled', 'checked_in')).toEqual({ checkedInAt: at.now });
@@ -88,7 +101,10 @@ describe('fields the server sets on a move', () => {
   });
 
   it('records the reviewing scribe and the review and finalize times on notes', () => {
-    expect(setBy(NOTE_WORKFLOW as TWorkflow<string, string>, 'submitted_to_scribe', 'reviewed_by_scribe')).toEqual({ scribeId: at.actorId, reviewedAt: at.now });
+    expect(setBy(NOTE_WORKFLOW as TWorkflow<string, string>, 'submitted_to_scribe', 'reviewed_by_scribe')).toEqual({
+      scribeId: at.actorId,
+      reviewedAt: at.now,
+    });
     expect(setBy(NOTE_WORKFLOW as TWorkflow<string, string>, 'reviewed_by_scribe', 'finalized')).toEqual({ finalizedAt: at.now });
   });
 
@@ -97,7 +113,10 @@ describe('fields the server sets on a move', () => {
   });
 
   it('records who picked up a supply order, and when', () => {
-    expect(setBy(SUPPLY_ORDER_WORKFLOW as TWorkflow<string, string>, 'ready_for_pickup', 'completed')).toEqual({ pickedUpAt: at.now, pickedUpById: at.actorId });
+    expect(setBy(SUPPLY_ORDER_WORKFLOW as TWorkflow<string, string>, 'ready_for_pickup', 'completed')).toEqual({
+      pickedUpAt: at.now,
+      pickedUpById: at.actorId,
+    });
     expect(setBy(LAB_ORDER_WORKFLOW as TWorkflow<string, string>, 'pending', 'received')).toEqual({ receivedAt: at.now });
   });
 });

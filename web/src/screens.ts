@@ -1,16 +1,4 @@
-import {
-  CalendarDays,
-  ChartColumn,
-  FileText,
-  FlaskConical,
-  LayoutDashboard,
-  MessageSquare,
-  Package,
-  Pill,
-  Settings,
-  UserCog,
-  Users,
-} from 'lucide-react';
+import { CalendarDays, ChartColumn, FileText, FlaskConical, LayoutDashboard, MessageSquare, Package, Pill, Settings, UserCog, Users } from 'lucide-react';
 import { lazy, type ComponentType } from 'react';
 import type { TCurrentUser } from '#domain/auth';
 import { can, type TCapability } from '#domain/permissions';
@@ -27,9 +15,7 @@ const lazyScreen = <K extends string>(load: () => Promise<Record<K, TScreenCompo
  * A screen without a capability is open to every signed-in user. One with a capability names
  * what a user without it sees instead, because the spec answers differently per screen.
  */
-type TScreenAccess =
-  | { capability?: undefined; Denied?: undefined }
-  | { capability: TCapability; Denied: TScreenComponent };
+type TScreenAccess = { capability?: undefined; Denied?: undefined } | { capability: TCapability; Denied: TScreenComponent };
 
 export type TScreen = TScreenAccess & {
   path: string;

@@ -13,7 +13,9 @@ function Harness() {
     <div className="mx-auto max-w-xl space-y-4 p-4">
       <h1 className="text-lg font-semibold">Attachments</h1>
       <FileUpload uploader={uploader} purpose="patient-attachment" hint="Supports: JPG, PNG, PDF, DOC (Max 10MB each)" />
-      <Button disabled={uploader.busy} data-testid="submit">Save</Button>
+      <Button disabled={uploader.busy} data-testid="submit">
+        Save
+      </Button>
       <pre data-testid="attachments">{JSON.stringify(uploader.attachments)}</pre>
       <Toaster />
     </div>

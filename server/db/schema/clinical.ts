@@ -6,152 +6,194 @@ import { appointmentStatus, labOrderStatus, noteStatus, supplyOrderStatus } from
 import { at, id, timestamps } from './columns.ts';
 import { users } from './auth.ts';
 
-export const patients = pgTable('patients', {
-  id: id(),
-  firstName: varchar('first_name', { length: 100 }).notNull(),
-  lastName: varchar('last_name', { length: 100 }).notNull(),
-  dateOfBirth: date('date_of_birth', { mode: 'string' }),
-  email: varchar('email', { length: 255 }),
-  phone: varchar('phone', { length: 20 }),
-  address: text('address'),
-  emergencyContact: varchar('emergency_contact', { length: 100 }),
-  emergencyPhone: varchar('emergency_phone', { length: 20 }),
-  insuranceProvider: varchar('insurance_provider', { length: 100 }),
-  insuranceNumber: varchar('insurance_number', { length: 50 }),
-  medicalHistory: text('medical_history'),
-  allergies: text('allergies'),
-  currentMedications: text('current_medications'),
-  isActive: boolean('is_active').notNull().default(true),
-  ...timestamps(),
-}, (t) => [
-  // Search's last tier (email-only matches) filters through this trigram index. The list order,
-  // the name dictionary and the other search indexes are in migration 0013, which drizzle
-  // cannot express (collations, INCLUDE, a trigger): see patient-search.queries.ts.
-  index('patients_email_trgm').using('gin', sql`${t.email} gin_trgm_ops`),
-  // Possible-duplicate check on create.
-  index('patients_identity_idx').on(sql`lower(${t.lastName})`, sql`lower(${t.firstName})`, t.dateOfBirth),
-]);
+export const patients = pgTable(
+  'patients',
+  {
+    id: id(),
+    firstName: varchar('first_name', { length: 100 }).notNull(),
+    lastName: varchar('last_name', { length: 100 }).notNull(),
+    dateOfBirth: date('date_of_birth', { mode: 'string' }),
+    email: varchar('email', { length: 255 }),
+    phone: varchar('phone', { length: 20 }),
+    address: text('address'),
+    emergencyContact: varchar('emergency_contact', { length: 100 }),
+    emergencyPhone: varchar('emergency_phone', { length: 20 }),
+    insuranceProvider: varchar('insurance_provider', { length: 100 }),
+    insuranceNumber: varchar('insurance_number', { length: 50 }),
+    medicalHistory: text('medical_history'),
+    allergies: text('allergies'),
+    currentMedications: text('current_medications'),
+    isActive: boolean('is_active').notNull().default(true),
+    ...timestamps(),
+  },
+  (t) => [
+    // Search's last tier (email-only matches) filters through this trigram index. The list order,
+    // the name dictionary and the other search indexes are in migration 0013, which drizzle
+    // cannot express (collations, INCLUDE, a trigger): see patient-search.queries.ts.
+    index('patients_email_trgm').using('gin', sql`${t.email} gin_trgm_ops`),
+    // Possible-duplicate check on create.
+    index('patients_identity_idx').on(sql`lower(${t.lastName})`, sql`lower(${t.firstName})`, t.dateOfBirth),
+  ],
+);
 
 /**
  * Appointments. No two that still hold their time (status not cancelled or no_show) may overlap
  * for the same patient, room, assigned nurse or assigned scribe: four exclusion constraints in
  * migration 0007 (drizzle cannot express them) make that a database guarantee, whatever races.
  */
-export const appointments = pgTable('appointments', {
-  id: id(),
-  patientId: uuid('patient_id').notNull().references(() => patients.id),
-  providerId: uuid('provider_id').notNull().references(() => users.id),
-  appointmentDate: at('appointment_date').notNull(),
-  duration: integer('duration').notNull().default(DEFAULT_APPOINTMENT_DURATION),
-  // Kept by the database from the start and duration, so the conflict constraints and queries
-  // read one column that can never disagree with them. appointment_end() is defined in 0007:
-  // adding whole minutes to an instant does not depend on the time zone, so it is immutable.
-  endsAt: at('ends_at').notNull().generatedAlwaysAs(sql`appointment_end(appointment_date, duration)`),
-  appointmentType: varchar('appointment_type', { length: 100 }),
-  status: appointmentStatus('status').notNull().default('scheduled'),
-  reason: text('reason'),
-  notes: text('notes'),
-  roomNumber: varchar('room_number', { length: 20 }),
-  assignedNurseId: uuid('assigned_nurse_id').references(() => users.id),
-  assignedScribeId: uuid('assigned_scribe_id').references(() => users.id),
-  checkedInAt: at('checked_in_at'),
-  completedAt: at('completed_at'),
-  // Why it was cancelled or marked no-show, when the person who did it said.
-  statusReason: text('status_reason'),
-  // When check-missing-notes told its staff that notes are missing, or the schedulers that the
-  // visit never happened: set once, in the transaction that sends, so nobody is told twice.
-  notesReminderSentAt: at('notes_reminder_sent_at'),
-  missedNoticeSentAt: at('missed_notice_sent_at'),
-  ...timestamps(),
-}, (t) => [
-  check('appointments_duration_allowed', sql.raw(`duration in (${APPOINTMENT_DURATIONS.join(', ')})`)),
-  // Time order, and the keyset cursor of every list (appointment_date, id).
-  index('appointments_date_idx').on(t.appointmentDate, t.id),
-  index('appointments_patient_idx').on(t.patientId, t.appointmentDate),
-  index('appointments_nurse_idx').on(t.assignedNurseId, t.appointmentDate),
-  index('appointments_scribe_idx').on(t.assignedScribeId, t.appointmentDate),
-  // What check-missing-notes still has to look at: small, whatever the history.
-  index('appointments_notes_reminder_due_idx').on(t.completedAt)
-    .where(sql`status = 'completed' and notes_reminder_sent_at is null and assigned_nurse_id is not null`),
-  index('appointments_missed_notice_due_idx').on(t.endsAt).where(sql`status = 'scheduled' and missed_notice_sent_at is null`),
-]);
+export const appointments = pgTable(
+  'appointments',
+  {
+    id: id(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    providerId: uuid('provider_id')
+      .notNull()
+      .references(() => users.id),
+    appointmentDate: at('appointment_date').notNull(),
+    duration: integer('duration').notNull().default(DEFAULT_APPOINTMENT_DURATION),
+    // Kept by the database from the start and duration, so the conflict constraints and queries
+    // read one column that can never disagree with them. appointment_end() is defined in 0007:
+    // adding whole minutes to an instant does not depend on the time zone, so it is immutable.
+    endsAt: at('ends_at')
+      .notNull()
+      .generatedAlwaysAs(sql`appointment_end(appointment_date, duration)`),
+    appointmentType: varchar('appointment_type', { length: 100 }),
+    status: appointmentStatus('status').notNull().default('scheduled'),
+    reason: text('reason'),
+    notes: text('notes'),
+    roomNumber: varchar('room_number', { length: 20 }),
+    assignedNurseId: uuid('assigned_nurse_id').references(() => users.id),
+    assignedScribeId: uuid('assigned_scribe_id').references(() => users.id),
+    checkedInAt: at('checked_in_at'),
+    completedAt: at('completed_at'),
+    // Why it was cancelled or marked no-show, when the person who did it said.
+    statusReason: text('status_reason'),
+    // When check-missing-notes told its staff that notes are missing, or the schedulers that the
+    // visit never happened: set once, in the transaction that sends, so nobody is told twice.
+    notesReminderSentAt: at('notes_reminder_sent_at'),
+    missedNoticeSentAt: at('missed_notice_sent_at'),
+    ...timestamps(),
+  },
+  (t) => [
+    check('appointments_duration_allowed', sql.raw(`duration in (${APPOINTMENT_DURATIONS.join(', ')})`)),
+    // Time order, and the keyset cursor of every list (appointment_date, id).
+    index('appointments_date_idx').on(t.appointmentDate, t.id),
+    index('appointments_patient_idx').on(t.patientId, t.appointmentDate),
+    index('appointments_nurse_idx').on(t.assignedNurseId, t.appointmentDate),
+    index('appointments_scribe_idx').on(t.assignedScribeId, t.appointmentDate),
+    // What check-missing-notes still has to look at: small, whatever the history.
+    index('appointments_notes_reminder_due_idx')
+      .on(t.completedAt)
+      .where(sql`status = 'completed' and notes_reminder_sent_at is null and assigned_nurse_id is not null`),
+    index('appointments_missed_notice_due_idx')
+      .on(t.endsAt)
+      .where(sql`status = 'scheduled' and missed_notice_sent_at is null`),
+  ],
+);
 
-export const patientNotes = pgTable('patient_notes', {
-  id: id(),
-  patientId: uuid('patient_id').notNull().references(() => patients.id),
-  authorId: uuid('author_id').notNull().references(() => users.id),
-  noteType: varchar('note_type', { length: 100 }).notNull(),
-  content: text('content').notNull(),
-  attachments: jsonb('attachments').notNull().default([]).$type<string[]>(),
-  status: noteStatus('status').notNull().default('draft'),
-  scribeId: uuid('scribe_id').references(() => users.id),
-  reviewedAt: at('reviewed_at'),
-  finalizedAt: at('finalized_at'),
-  submittedToAdminAt: at('submitted_to_admin_at'),
-  /** When an admin last amended the finalized note (docs/decisions/notes.md); its revisions keep every version. */
-  amendedAt: at('amended_at'),
-  ...timestamps(),
-}, (t) => [
-  index('patient_notes_patient_idx').on(t.patientId, t.status),
-  // The notes list's order and keyset cursor: newest change first.
-  index('patient_notes_list_idx').on(t.updatedAt, t.id),
-  index('patient_notes_status_idx').on(t.status, t.updatedAt),
-  index('patient_notes_author_idx').on(t.authorId),
-]);
+export const patientNotes = pgTable(
+  'patient_notes',
+  {
+    id: id(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    authorId: uuid('author_id')
+      .notNull()
+      .references(() => users.id),
+    noteType: varchar('note_type', { length: 100 }).notNull(),
+    content: text('content').notNull(),
+    attachments: jsonb('attachments').notNull().default([]).$type<string[]>(),
+    status: noteStatus('status').notNull().default('draft'),
+    scribeId: uuid('scribe_id').references(() => users.id),
+    reviewedAt: at('reviewed_at'),
+    finalizedAt: at('finalized_at'),
+    submittedToAdminAt: at('submitted_to_admin_at'),
+    /** When an admin last amended the finalized note (docs/decisions/notes.md); its revisions keep every version. */
+    amendedAt: at('amended_at'),
+    ...timestamps(),
+  },
+  (t) => [
+    index('patient_notes_patient_idx').on(t.patientId, t.status),
+    // The notes list's order and keyset cursor: newest change first.
+    index('patient_notes_list_idx').on(t.updatedAt, t.id),
+    index('patient_notes_status_idx').on(t.status, t.updatedAt),
+    index('patient_notes_author_idx').on(t.authorId),
+  ],
+);
 
-export const labOrders = pgTable('lab_orders', {
-  id: id(),
-  patientId: uuid('patient_id').notNull().references(() => patients.id),
-  providerId: uuid('provider_id').references(() => users.id),
-  orderName: varchar('order_name', { length: 200 }).notNull(),
-  description: text('description'),
-  status: labOrderStatus('status').notNull().default('ordered'),
-  orderedAt: at('ordered_at').notNull().defaultNow(),
-  expectedAt: at('expected_at'),
-  receivedAt: at('received_at'),
-  results: text('results'),
-  attachments: jsonb('attachments').notNull().default([]).$type<string[]>(),
-  isUrgent: boolean('is_urgent').notNull().default(false),
-  ...timestamps(),
-}, (t) => [
-  index('lab_orders_patient_idx').on(t.patientId),
-  index('lab_orders_status_idx').on(t.status),
-]);
+export const labOrders = pgTable(
+  'lab_orders',
+  {
+    id: id(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    providerId: uuid('provider_id').references(() => users.id),
+    orderName: varchar('order_name', { length: 200 }).notNull(),
+    description: text('description'),
+    status: labOrderStatus('status').notNull().default('ordered'),
+    orderedAt: at('ordered_at').notNull().defaultNow(),
+    expectedAt: at('expected_at'),
+    receivedAt: at('received_at'),
+    results: text('results'),
+    attachments: jsonb('attachments').notNull().default([]).$type<string[]>(),
+    isUrgent: boolean('is_urgent').notNull().default(false),
+    ...timestamps(),
+  },
+  (t) => [index('lab_orders_patient_idx').on(t.patientId), index('lab_orders_status_idx').on(t.status)],
+);
 
-export const supplyOrders = pgTable('supply_orders', {
-  id: id(),
-  orderNumber: varchar('order_number', { length: 50 }).notNull().unique(),
-  supplierId: uuid('supplier_id').references(() => users.id),
-  requestedById: uuid('requested_by_id').notNull().references(() => users.id),
-  items: jsonb('items').notNull().$type<unknown[]>(),
-  totalAmount: integer('total_amount'),
-  status: supplyOrderStatus('status').notNull().default('ordered'),
-  orderedAt: at('ordered_at').notNull().defaultNow(),
-  readyAt: at('ready_at'),
-  pickedUpAt: at('picked_up_at'),
-  pickedUpById: uuid('picked_up_by_id').references(() => users.id),
-  notes: text('notes'),
-  ...timestamps(),
-}, (t) => [index('supply_orders_status_idx').on(t.status)]);
+export const supplyOrders = pgTable(
+  'supply_orders',
+  {
+    id: id(),
+    orderNumber: varchar('order_number', { length: 50 }).notNull().unique(),
+    supplierId: uuid('supplier_id').references(() => users.id),
+    requestedById: uuid('requested_by_id')
+      .notNull()
+      .references(() => users.id),
+    items: jsonb('items').notNull().$type<unknown[]>(),
+    totalAmount: integer('total_amount'),
+    status: supplyOrderStatus('status').notNull().default('ordered'),
+    orderedAt: at('ordered_at').notNull().defaultNow(),
+    readyAt: at('ready_at'),
+    pickedUpAt: at('picked_up_at'),
+    pickedUpById: uuid('picked_up_by_id').references(() => users.id),
+    notes: text('notes'),
+    ...timestamps(),
+  },
+  (t) => [index('supply_orders_status_idx').on(t.status)],
+);
 
 /**
  * Every change of a note, in the same transaction as the change: who, when, which move, and
  * the type, text and attachments before and after (null where that part did not change). The
  * text of a note is never lost: an amendment keeps the finalized text here.
  */
-export const noteRevisions = pgTable('note_revisions', {
-  id: id(),
-  noteId: uuid('note_id').notNull().references(() => patientNotes.id),
-  at: at('at').notNull(),
-  actorId: uuid('actor_id').notNull().references(() => users.id),
-  action: varchar('action', { length: 20, enum: NOTE_REVISION_ACTIONS }).notNull(),
-  fromStatus: noteStatus('from_status'),
-  toStatus: noteStatus('to_status'),
-  noteTypeBefore: varchar('note_type_before', { length: 100 }),
-  noteTypeAfter: varchar('note_type_after', { length: 100 }),
-  contentBefore: text('content_before'),
-  contentAfter: text('content_after'),
-  attachmentsBefore: jsonb('attachments_before').$type<string[]>(),
-  attachmentsAfter: jsonb('attachments_after').$type<string[]>(),
-  reason: varchar('reason', { length: 500 }),
-}, (t) => [index('note_revisions_note_idx').on(t.noteId, t.at)]);
+export const noteRevisions = pgTable(
+  'note_revisions',
+  {
+    id: id(),
+    noteId: uuid('note_id')
+      .notNull()
+      .references(() => patientNotes.id),
+    at: at('at').notNull(),
+    actorId: uuid('actor_id')
+      .notNull()
+      .references(() => users.id),
+    action: varchar('action', { length: 20, enum: NOTE_REVISION_ACTIONS }).notNull(),
+    fromStatus: noteStatus('from_status'),
+    toStatus: noteStatus('to_status'),
+    noteTypeBefore: varchar('note_type_before', { length: 100 }),
+    noteTypeAfter: varchar('note_type_after', { length: 100 }),
+    contentBefore: text('content_before'),
+    contentAfter: text('content_after'),
+    attachmentsBefore: jsonb('attachments_before').$type<string[]>(),
+    attachmentsAfter: jsonb('attachments_after').$type<string[]>(),
+    reason: varchar('reason', { length: 500 }),
+  },
+  (t) => [index('note_revisions_note_idx').on(t.noteId, t.at)],
+);

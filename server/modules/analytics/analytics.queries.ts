@@ -22,7 +22,9 @@ export interface TAnalyticsRows {
  * Counts and durations only: no name, id or text leaves the database.
  */
 export async function analyticsRows(q: Queryable, range: { from: Date; to: Date; timeZone: string; finalizedSince: Date }): Promise<TAnalyticsRows> {
-  const [row] = await queryRows<TAnalyticsRows>(q, sql`
+  const [row] = await queryRows<TAnalyticsRows>(
+    q,
+    sql`
     select
       (select coalesce(json_agg(d order by d.date, d.status), '[]'::json) from (
         select to_char(appointment_date at time zone ${range.timeZone}, 'YYYY-MM-DD') as date, status::text as status, count(*)::int as count
@@ -47,6 +49,7 @@ export async function analyticsRows(q: Queryable, range: { from: Date; to: Date;
           where n.status in ('finalized', 'submitted_to_admin')
             and n.finalized_at >= ${range.finalizedSince.toISOString()}::timestamptz
             and submitted.at is not null and submitted.at <= n.finalized_at
-        ) t) as turnaround`);
+        ) t) as turnaround`,
+  );
   return row!;
 }

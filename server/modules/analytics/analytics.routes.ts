@@ -10,8 +10,7 @@ import { analyticsFor } from './analytics.service.ts';
  * so a refusal has no record to name and a read shows no patient (see analytics.service.ts).
  */
 export const analyticsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
-  app.get('/api/admin/analytics', {
-    config: { access: 'analytics.view' },
-    schema: { response: { 200: ZAnalytics, ...errorResponses } },
-  }, async () => analyticsFor(deps));
+  app.get('/api/admin/analytics', { config: { access: 'analytics.view' }, schema: { response: { 200: ZAnalytics, ...errorResponses } } }, async () =>
+    analyticsFor(deps),
+  );
 };

@@ -40,7 +40,9 @@ export async function analyticsFor(deps: Deps): Promise<TAnalytics> {
 
   const noteCounts = new Map(rows.notes.map((n) => [n.status, n.count]));
   return {
-    timeZone, from, to,
+    timeZone,
+    from,
+    to,
     appointmentsPerDay: [...byDay.values()],
     notesByStatus: NOTE_STATUSES.map((status) => ({ status, count: noteCounts.get(status) ?? 0 })),
     turnaround: { windowDays: TURNAROUND_WINDOW_DAYS, ...rows.turnaround },

@@ -17,7 +17,14 @@ export function clinicDateTime(instant: Date, timeZone: string): string {
   let f = formatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
-      timeZone, weekday: 'short', month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short',
+      timeZone,
+      weekday: 'short',
+      month: 'short',
+      day: 'numeric',
+      year: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZoneName: 'short',
     });
     formatters.set(timeZone, f);
   }
@@ -39,7 +46,9 @@ const where = (n: TAppointmentNotice) => `${clinicDateTime(n.start, n.timeZone)}
 /** A nurse or scribe was put on an appointment: they will owe its notes. */
 export function noticeAssigned(tx: Queryable, raise: Raise, userId: string, as: TStaffRole, n: TAppointmentNotice) {
   return notify(tx, raise, {
-    userId, type: 'notes_pending', entityId: n.appointmentId,
+    userId,
+    type: 'notes_pending',
+    entityId: n.appointmentId,
     title: 'Assigned to an appointment',
     message: `You are the ${as} for ${n.patientName}'s appointment on ${where(n)}. Please provide notes for this visit after the appointment.`,
   });
@@ -48,7 +57,9 @@ export function noticeAssigned(tx: Queryable, raise: Raise, userId: string, as: 
 /** An appointment a nurse or scribe stays on moved to another time or room. */
 export function noticeRescheduled(tx: Queryable, raise: Raise, userId: string, as: TStaffRole, n: TAppointmentNotice) {
   return notify(tx, raise, {
-    userId, type: 'notes_pending', entityId: n.appointmentId,
+    userId,
+    type: 'notes_pending',
+    entityId: n.appointmentId,
     title: 'Appointment rescheduled',
     message: `${n.patientName}'s appointment, for which you are the ${as}, is now on ${where(n)}. Please provide notes for this visit after the appointment.`,
   });
@@ -57,7 +68,9 @@ export function noticeRescheduled(tx: Queryable, raise: Raise, userId: string, a
 /** check-missing-notes: a completed visit has no note from its nurse. */
 export function noticeNotesMissing(tx: Queryable, raise: Raise, userId: string, n: TAppointmentNotice) {
   return notify(tx, raise, {
-    userId, type: 'notes_pending', entityId: n.appointmentId,
+    userId,
+    type: 'notes_pending',
+    entityId: n.appointmentId,
     title: 'Notes missing for a completed visit',
     message: `${n.patientName}'s visit on ${where(n)} is completed, but its nurse has written no note for it yet. Please provide the notes.`,
   });
@@ -66,7 +79,9 @@ export function noticeNotesMissing(tx: Queryable, raise: Raise, userId: string, 
 /** check-missing-notes: an appointment's time passed with nobody checked in. */
 export function noticeVisitMissed(tx: Queryable, raise: Raise, userId: string, n: TAppointmentNotice) {
   return notify(tx, raise, {
-    userId, type: 'visitation_expired', entityId: n.appointmentId,
+    userId,
+    type: 'visitation_expired',
+    entityId: n.appointmentId,
     title: 'Appointment time passed without a check-in',
     message: `${n.patientName}'s appointment on ${where(n)} has passed and the patient was never checked in. Mark it as a no-show, or reschedule it.`,
   });

@@ -10,8 +10,7 @@ import { appointments, patients } from '../../db/schema/clinical.ts';
 import type { ReadScope, Viewer } from '../../scope/read-scope.ts';
 
 /** `status not in ('cancelled', 'no_show')`: the rows that hold their time, as the constraints say. */
-export const holdsItsTimeSql = (status: SQL) =>
-  sql`${status} not in (${sql.raw(RELEASED_APPOINTMENT_STATUSES.map((s) => `'${s}'`).join(', '))})`;
+export const holdsItsTimeSql = (status: SQL) => sql`${status} not in (${sql.raw(RELEASED_APPOINTMENT_STATUSES.map((s) => `'${s}'`).join(', '))})`;
 
 /** The user id in `column` when it is the viewer's own, else null. */
 const ownId = (column: SQL, viewer: Viewer) => sql`case when ${column} = ${viewer.id}::uuid then ${column} end`;
@@ -45,15 +44,22 @@ function visibleAppointment(scope: ReadScope): { columns: SQL; joins: SQL } {
     ${staffNames ? fullName('nurse') : sql`null::text`} as "assignedNurseName",
     ${staffNames ? fullName('scribe') : sql`null::text`} as "assignedScribeName"`;
   const joins = sql`left join patients named_patient on named_patient.id = appointments.patient_id and ${scope.appointmentPatientNames}
-    ${staffNames ? sql`left join users nurse on nurse.id = appointments.assigned_nurse_id
-    left join users scribe on scribe.id = appointments.assigned_scribe_id` : sql``}`;
+    ${
+      staffNames
+        ? sql`left join users nurse on nurse.id = appointments.assigned_nurse_id
+    left join users scribe on scribe.id = appointments.assigned_scribe_id`
+        : sql``
+    }`;
   return { columns, joins };
 }
 
 /** One appointment as the caller may see it, and whose it is (for the audit row), or null. */
 export async function readAppointment(q: Queryable, scope: ReadScope, id: string): Promise<{ appointment: TAppointment; subjectId: string } | null> {
   const { columns, joins } = visibleAppointment(scope);
-  const [row] = await queryRows<TAppointment & { subject_id: string }>(q, sql`select ${columns} from appointments ${joins} where appointments.id = ${id}::uuid`);
+  const [row] = await queryRows<TAppointment & { subject_id: string }>(
+    q,
+    sql`select ${columns} from appointments ${joins} where appointments.id = ${id}::uuid`,
+  );
   if (!row) return null;
   const { subject_id: subjectId, ...appointment } = row;
   return { appointment, subjectId };
@@ -90,9 +96,12 @@ type TListedRow = TAppointment & { subject_id: string; sort_time: unknown; sort_
  * total too; and (given `audit`) the audit row naming every patient shown. One statement: a
  * single round trip, and the audit row lands with the read or not at all.
  */
-export async function listAppointmentsAudited(q: Queryable, scope: ReadScope, audit: { head: SQL; tail: SQL }, opts: {
-  filter: TAppointmentFilter; limit: number; after: TAppointmentCursor | null;
-}) {
+export async function listAppointmentsAudited(
+  q: Queryable,
+  scope: ReadScope,
+  audit: { head: SQL; tail: SQL },
+  opts: { filter: TAppointmentFilter; limit: number; after: TAppointmentCursor | null },
+) {
   const { columns, joins } = visibleAppointment(scope);
   const where = [matching(scope, opts.filter)];
   if (opts.after) {
@@ -118,9 +127,7 @@ export async function listAppointmentsAudited(q: Queryable, scope: ReadScope, au
     select page.*, ${total} as total from page order by sort_time, id`;
   // The plan is the time-order index walk whatever the values, except for one patient's
   // appointments, which its own index serves better.
-  const rows = opts.filter.patientId
-    ? await queryRows<TListedRow>(q, statement)
-    : await preparedRows<TListedRow>(q, 'appointments_page', statement);
+  const rows = opts.filter.patientId ? await queryRows<TListedRow>(q, statement) : await preparedRows<TListedRow>(q, 'appointments_page', statement);
   const { page, nextCursor } = takePage(rows, opts.limit, (r) => [r.sort_at, r.id]);
   return {
     items: page.map(({ subject_id: _subject, sort_time: _time, sort_at: _at, total: _total, ...item }): TAppointment => item),
@@ -138,8 +145,10 @@ export async function lockAppointment(q: Queryable, id: string) {
 export type TAppointmentRow = NonNullable<Awaited<ReturnType<typeof lockAppointment>>>;
 
 export async function findPatientForBooking(q: Queryable, id: string) {
-  const [row] = await q.select({ isActive: patients.isActive, firstName: patients.firstName, lastName: patients.lastName })
-    .from(patients).where(eq(patients.id, id));
+  const [row] = await q
+    .select({ isActive: patients.isActive, firstName: patients.firstName, lastName: patients.lastName })
+    .from(patients)
+    .where(eq(patients.id, id));
   return row ?? null;
 }
 
@@ -150,7 +159,10 @@ export async function findUsers(q: Queryable, ids: string[]): Promise<{ id: stri
 
 /** Active users of a role (who is told that a visit was missed). */
 export async function activeUserIds(q: Queryable, role: TRole): Promise<string[]> {
-  const rows = await q.select({ id: users.id }).from(users).where(and(eq(users.role, role), eq(users.isActive, true)));
+  const rows = await q
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.role, role), eq(users.isActive, true)));
   return rows.map((r) => r.id);
 }
 
@@ -160,11 +172,14 @@ export async function activeUserIds(q: Queryable, role: TRole): Promise<string[]
  * database (an index range scan of `appointments_date_idx`), however many a month holds.
  */
 export async function countAppointmentsByDay(q: Queryable, range: { from: Date; to: Date; timeZone: string }): Promise<TDayCount[]> {
-  return queryRows<TDayCount>(q, sql`
+  return queryRows<TDayCount>(
+    q,
+    sql`
     select to_char(appointment_date at time zone ${range.timeZone}, 'YYYY-MM-DD') as date, count(*)::int as count
     from appointments
     where appointment_date >= ${range.from.toISOString()}::timestamptz and appointment_date < ${range.to.toISOString()}::timestamptz
       and ${holdsItsTimeSql(sql`status`)}
     group by 1
-    order by 1`);
+    order by 1`,
+  );
 }

@@ -1,8 +1,18 @@
 import { eq } from 'drizzle-orm';
 import {
-  APPOINTMENT_PLACEMENT_FIELDS, mayReschedule, type TAppointment, type TAppointmentConflict, type TAppointmentFieldName,
-  type TAppointmentListQuery, type TAppointmentStatus, type TClinicTime, type TConflictQuery, type TCreateAppointment,
-  type TDayCounts, type TDayCountsQuery, type TUpdateAppointment,
+  APPOINTMENT_PLACEMENT_FIELDS,
+  mayReschedule,
+  type TAppointment,
+  type TAppointmentConflict,
+  type TAppointmentFieldName,
+  type TAppointmentListQuery,
+  type TAppointmentStatus,
+  type TClinicTime,
+  type TConflictQuery,
+  type TCreateAppointment,
+  type TDayCounts,
+  type TDayCountsQuery,
+  type TUpdateAppointment,
 } from '#domain/appointments';
 import { addDays, startOfZonedDay, zonedDate, zonedDayRange } from '#domain/clinic-time';
 import type { TFieldError } from '#domain/errors';
@@ -22,8 +32,15 @@ import { readOf } from '../../scope/reader.ts';
 import { findConflicts, refuseConflicts, withConflictRefusal, type TPlacement } from './booking-conflicts.ts';
 import { noticeAssigned, noticeRescheduled, type TAppointmentNotice, type TStaffRole } from './appointments.notices.ts';
 import {
-  countAppointmentsByDay, decodeAppointmentCursor, findPatientForBooking, findUsers, listAppointmentsAudited, lockAppointment, readAppointment,
-  type TAppointmentFilter, type TAppointmentRow,
+  countAppointmentsByDay,
+  decodeAppointmentCursor,
+  findPatientForBooking,
+  findUsers,
+  listAppointmentsAudited,
+  lockAppointment,
+  readAppointment,
+  type TAppointmentFilter,
+  type TAppointmentRow,
 } from './appointments.queries.ts';
 
 const NOT_FOUND = 'Appointment not found';
@@ -36,14 +53,20 @@ export const APPOINTMENT_READS = {
    * starts on. The page and its audit row, with every patient shown, are one statement.
    */
   list: readOf({
-    action: 'appointment.list', entityType: 'appointment',
-    run: ({ db, deps, scope, auditInStatement }, query: TAppointmentListQuery): Promise<TServedPage<TAppointment>> => listAppointmentsAudited(db, scope, auditInStatement(), {
-      filter: clinicDays(deps, query), limit: query.limit, after: query.cursor ? decodeAppointmentCursor(query.cursor) : null,
-    }),
+    action: 'appointment.list',
+    entityType: 'appointment',
+    run: ({ db, deps, scope, auditInStatement }, query: TAppointmentListQuery): Promise<TServedPage<TAppointment>> =>
+      listAppointmentsAudited(db, scope, auditInStatement(), {
+        filter: clinicDays(deps, query),
+        limit: query.limit,
+        after: query.cursor ? decodeAppointmentCursor(query.cursor) : null,
+      }),
     shows: () => null,
   }),
   get: readOf({
-    action: 'appointment.read', entityType: 'appointment', notFound: NOT_FOUND,
+    action: 'appointment.read',
+    entityType: 'appointment',
+    notFound: NOT_FOUND,
     run: ({ db, scope }, id: string) => readAppointment(db, scope, id),
     shows: (read, id) => ({ entityId: id, patientId: read.subjectId }),
   }),
@@ -53,12 +76,21 @@ export const APPOINTMENT_READS = {
    * when they are booked, so an answer that lists any is audited.
    */
   conflicts: readOf({
-    action: 'appointment.conflicts', entityType: 'appointment',
+    action: 'appointment.conflicts',
+    entityType: 'appointment',
     run: async ({ db }, query: TConflictQuery): Promise<{ conflicts: TAppointmentConflict[] }> => ({
-      conflicts: await findConflicts(db, {
-        start: new Date(query.appointmentDate), durationMinutes: query.duration, patientId: query.patientId ?? null,
-        roomNumber: query.roomNumber ?? null, assignedNurseId: query.assignedNurseId ?? null, assignedScribeId: query.assignedScribeId ?? null,
-      }, query.excludeId ?? null),
+      conflicts: await findConflicts(
+        db,
+        {
+          start: new Date(query.appointmentDate),
+          durationMinutes: query.duration,
+          patientId: query.patientId ?? null,
+          roomNumber: query.roomNumber ?? null,
+          assignedNurseId: query.assignedNurseId ?? null,
+          assignedScribeId: query.assignedScribeId ?? null,
+        },
+        query.excludeId ?? null,
+      ),
     }),
     shows: ({ conflicts }, query) => (query.patientId && conflicts.some((c) => c.kind === 'patient') ? { patientId: query.patientId } : null),
   }),
@@ -84,7 +116,9 @@ function clinicDays(deps: Deps, query: TAppointmentListQuery): TAppointmentFilte
 export async function dayCountsFor(deps: Deps, query: TDayCountsQuery): Promise<TDayCounts> {
   const timeZone = deps.settings.current().timeZone;
   const days = await countAppointmentsByDay(deps.db, {
-    from: startOfZonedDay(query.from, timeZone), to: startOfZonedDay(addDays(query.to, 1), timeZone), timeZone,
+    from: startOfZonedDay(query.from, timeZone),
+    to: startOfZonedDay(addDays(query.to, 1), timeZone),
+    timeZone,
   });
   return { days };
 }
@@ -106,24 +140,41 @@ export async function createAppointment(deps: Deps, ctx: SignedInContext, input:
   const now = deps.config.now();
   refuseBeforeToday(deps, fields.appointmentDate, now);
   const placement: TPlacement = {
-    start: new Date(fields.appointmentDate), durationMinutes: fields.duration, patientId: fields.patientId,
-    roomNumber: fields.roomNumber, assignedNurseId: fields.assignedNurseId, assignedScribeId: fields.assignedScribeId,
+    start: new Date(fields.appointmentDate),
+    durationMinutes: fields.duration,
+    patientId: fields.patientId,
+    roomNumber: fields.roomNumber,
+    assignedNurseId: fields.assignedNurseId,
+    assignedScribeId: fields.assignedScribeId,
   };
-  const created = await withConflictRefusal(deps.db, () => placement, null, () => inTransaction(deps, async (tx, raise) => {
-    const patient = await findPatientForBooking(tx, fields.patientId);
-    await refuseBadReferences(tx, { patient, assignedNurseId: fields.assignedNurseId, assignedScribeId: fields.assignedScribeId });
-    await refuseConflicts(tx, placement, null);
-    const [row] = await tx.insert(appointments).values({
-      ...fields, appointmentDate: placement.start, providerId: ctx.user.id, status: APPOINTMENT_WORKFLOW.initial,
-      createdAt: now, updatedAt: now,
-    }).returning();
-    const id = row!.id;
-    await recordAudit(tx, ctx, { action: 'appointment.create', entityType: 'appointment', entityId: id, patientId: fields.patientId });
-    const notice = noticeOf(deps, row!, patient!);
-    for (const [userId, as] of staffOf(row!)) await noticeAssigned(tx, raise, userId, as, notice);
-    raise({ type: 'appointment.changed', appointmentId: id, actorId: ctx.user.id });
-    return (await readAppointment(tx, scopeOf(ctx.user), id))!.appointment;
-  }));
+  const created = await withConflictRefusal(
+    deps.db,
+    () => placement,
+    null,
+    () =>
+      inTransaction(deps, async (tx, raise) => {
+        const patient = await findPatientForBooking(tx, fields.patientId);
+        await refuseBadReferences(tx, { patient, assignedNurseId: fields.assignedNurseId, assignedScribeId: fields.assignedScribeId });
+        await refuseConflicts(tx, placement, null);
+        const [row] = await tx
+          .insert(appointments)
+          .values({
+            ...fields,
+            appointmentDate: placement.start,
+            providerId: ctx.user.id,
+            status: APPOINTMENT_WORKFLOW.initial,
+            createdAt: now,
+            updatedAt: now,
+          })
+          .returning();
+        const id = row!.id;
+        await recordAudit(tx, ctx, { action: 'appointment.create', entityType: 'appointment', entityId: id, patientId: fields.patientId });
+        const notice = noticeOf(deps, row!, patient!);
+        for (const [userId, as] of staffOf(row!)) await noticeAssigned(tx, raise, userId, as, notice);
+        raise({ type: 'appointment.changed', appointmentId: id, actorId: ctx.user.id });
+        return (await readAppointment(tx, scopeOf(ctx.user), id))!.appointment;
+      }),
+  );
   deps.counts.clear();
   return created;
 }
@@ -146,41 +197,55 @@ export async function updateAppointment(deps: Deps, ctx: SignedInContext, id: st
   const now = deps.config.now();
   let placement: TPlacement | null = null;
   let changed = false;
-  const result = await withConflictRefusal(deps.db, () => placement, id, () => inTransaction(deps, async (tx, raise) => {
-    const current = await lockAppointment(tx, id);
-    if (!current) throw notFound(NOT_FOUND);
-    const { move, changes, changedNames, placementChanged } = planUpdate(ctx, current, { version, sentPatientId, status, statusReason, sent });
-    if (!move && changedNames.length === 0) return (await readAppointment(tx, scopeOf(ctx.user), id))!.appointment;
+  const result = await withConflictRefusal(
+    deps.db,
+    () => placement,
+    id,
+    () =>
+      inTransaction(deps, async (tx, raise) => {
+        const current = await lockAppointment(tx, id);
+        if (!current) throw notFound(NOT_FOUND);
+        const { move, changes, changedNames, placementChanged } = planUpdate(ctx, current, { version, sentPatientId, status, statusReason, sent });
+        if (!move && changedNames.length === 0) return (await readAppointment(tx, scopeOf(ctx.user), id))!.appointment;
 
-    if (changes.appointmentDate) refuseBeforeToday(deps, changes.appointmentDate, now);
-    await refuseBadReferences(tx, { assignedNurseId: changes.assignedNurseId ?? null, assignedScribeId: changes.assignedScribeId ?? null });
-    const next = { ...bookingOf(current), ...changes };
-    if (placementChanged) {
-      placement = {
-        start: new Date(next.appointmentDate), durationMinutes: next.duration, patientId: current.patientId,
-        roomNumber: next.roomNumber, assignedNurseId: next.assignedNurseId, assignedScribeId: next.assignedScribeId,
-      };
-      await refuseConflicts(tx, placement, id);
-    }
+        if (changes.appointmentDate) refuseBeforeToday(deps, changes.appointmentDate, now);
+        await refuseBadReferences(tx, { assignedNurseId: changes.assignedNurseId ?? null, assignedScribeId: changes.assignedScribeId ?? null });
+        const next = { ...bookingOf(current), ...changes };
+        if (placementChanged) {
+          placement = {
+            start: new Date(next.appointmentDate),
+            durationMinutes: next.duration,
+            patientId: current.patientId,
+            roomNumber: next.roomNumber,
+            assignedNurseId: next.assignedNurseId,
+            assignedScribeId: next.assignedScribeId,
+          };
+          await refuseConflicts(tx, placement, id);
+        }
 
-    const { appointmentDate: newStart, ...otherChanges } = changes;
-    const [row] = await tx.update(appointments).set({
-      ...otherChanges,
-      ...(newStart ? { appointmentDate: new Date(newStart) } : {}),
-      ...(move ? { status: move.to, statusReason: move.takesReason ? (statusReason ?? null) : null, ...stampsOf(move, now, ctx) } : {}),
-      updatedAt: now,
-    }).where(eq(appointments.id, id)).returning();
+        const { appointmentDate: newStart, ...otherChanges } = changes;
+        const [row] = await tx
+          .update(appointments)
+          .set({
+            ...otherChanges,
+            ...(newStart ? { appointmentDate: new Date(newStart) } : {}),
+            ...(move ? { status: move.to, statusReason: move.takesReason ? (statusReason ?? null) : null, ...stampsOf(move, now, ctx) } : {}),
+            updatedAt: now,
+          })
+          .where(eq(appointments.id, id))
+          .returning();
 
-    const about = { entityType: 'appointment', entityId: id, patientId: current.patientId } as const;
-    await recordAudit(tx, ctx, [
-      ...(move ? [{ action: `appointment.${move.to}` as const, ...about }] : []),
-      ...(changedNames.length > 0 ? [{ action: placementChanged ? 'appointment.reschedule' as const : 'appointment.update' as const, ...about }] : []),
-    ]);
-    if (placementChanged) await noticeStaffOfMove(deps, tx, raise, current, row!, changedNames);
-    raise({ type: 'appointment.changed', appointmentId: id, actorId: ctx.user.id });
-    changed = true;
-    return (await readAppointment(tx, scopeOf(ctx.user), id))!.appointment;
-  }));
+        const about = { entityType: 'appointment', entityId: id, patientId: current.patientId } as const;
+        await recordAudit(tx, ctx, [
+          ...(move ? [{ action: `appointment.${move.to}` as const, ...about }] : []),
+          ...(changedNames.length > 0 ? [{ action: placementChanged ? ('appointment.reschedule' as const) : ('appointment.update' as const), ...about }] : []),
+        ]);
+        if (placementChanged) await noticeStaffOfMove(deps, tx, raise, current, row!, changedNames);
+        raise({ type: 'appointment.changed', appointmentId: id, actorId: ctx.user.id });
+        changed = true;
+        return (await readAppointment(tx, scopeOf(ctx.user), id))!.appointment;
+      }),
+  );
   if (changed) deps.counts.clear();
   return result;
 }
@@ -191,10 +256,17 @@ export async function updateAppointment(deps: Deps, ctx: SignedInContext, id: st
  * cancellation or no-show (400), booking fields only for those who schedule (403), and a new
  * time or place only while the visit has not ended (409).
  */
-function planUpdate(ctx: SignedInContext, current: TAppointmentRow, request: {
-  version: string | undefined; sentPatientId: string | undefined; status: TAppointmentStatus | undefined;
-  statusReason: string | null | undefined; sent: ReturnType<typeof bookingFieldsOf>;
-}) {
+function planUpdate(
+  ctx: SignedInContext,
+  current: TAppointmentRow,
+  request: {
+    version: string | undefined;
+    sentPatientId: string | undefined;
+    status: TAppointmentStatus | undefined;
+    statusReason: string | null | undefined;
+    sent: ReturnType<typeof bookingFieldsOf>;
+  },
+) {
   if (request.sentPatientId !== undefined && request.sentPatientId !== current.patientId) {
     throw invalid('patientId', 'An appointment cannot move to another patient');
   }
@@ -232,14 +304,19 @@ function refuseBeforeToday(deps: Deps, appointmentDate: string, now: Date): void
  * Refuses (400, naming each field) a patient who is not an active patient, when one is being
  * booked, and assigned staff who are not an active nurse and an active scribe.
  */
-async function refuseBadReferences(q: Queryable, refs: {
-  patient?: { isActive: boolean } | null; assignedNurseId: string | null; assignedScribeId: string | null;
-}) {
+async function refuseBadReferences(
+  q: Queryable,
+  refs: { patient?: { isActive: boolean } | null; assignedNurseId: string | null; assignedScribeId: string | null },
+) {
   const errors: TFieldError[] = refs.patient === undefined || refs.patient?.isActive ? [] : [{ path: 'patientId', message: 'Must be an active patient' }];
   const wanted: [string | null, 'assignedNurseId' | 'assignedScribeId', TStaffRole][] = [
-    [refs.assignedNurseId, 'assignedNurseId', 'nurse'], [refs.assignedScribeId, 'assignedScribeId', 'scribe'],
+    [refs.assignedNurseId, 'assignedNurseId', 'nurse'],
+    [refs.assignedScribeId, 'assignedScribeId', 'scribe'],
   ];
-  const found = await findUsers(q, wanted.flatMap(([userId]) => (userId ? [userId] : [])));
+  const found = await findUsers(
+    q,
+    wanted.flatMap(([userId]) => (userId ? [userId] : [])),
+  );
   for (const [userId, path, role] of wanted) {
     const user = found.find((u) => u.id === userId);
     if (userId && !(user?.isActive && user.role === role)) errors.push({ path, message: `Must be an active ${role}` });
@@ -248,13 +325,25 @@ async function refuseBadReferences(q: Queryable, refs: {
 }
 
 type TBooking = {
-  appointmentDate: string; duration: number; appointmentType: string | null; reason: string | null; notes: string | null;
-  roomNumber: string | null; assignedNurseId: string | null; assignedScribeId: string | null;
+  appointmentDate: string;
+  duration: number;
+  appointmentType: string | null;
+  reason: string | null;
+  notes: string | null;
+  roomNumber: string | null;
+  assignedNurseId: string | null;
+  assignedScribeId: string | null;
 };
 
 const bookingOf = (row: TAppointmentRow): TBooking => ({
-  appointmentDate: row.appointmentDate.toISOString(), duration: row.duration, appointmentType: row.appointmentType,
-  reason: row.reason, notes: row.notes, roomNumber: row.roomNumber, assignedNurseId: row.assignedNurseId, assignedScribeId: row.assignedScribeId,
+  appointmentDate: row.appointmentDate.toISOString(),
+  duration: row.duration,
+  appointmentType: row.appointmentType,
+  reason: row.reason,
+  notes: row.notes,
+  roomNumber: row.roomNumber,
+  assignedNurseId: row.assignedNurseId,
+  assignedScribeId: row.assignedScribeId,
 });
 
 function bookingFieldsOf(sent: Omit<TUpdateAppointment, 'id' | 'updatedAt' | 'patientId' | 'status' | 'statusReason'>): Partial<TBooking> {
@@ -278,8 +367,11 @@ function staffOf(row: { assignedNurseId: string | null; assignedScribeId: string
 
 function noticeOf(deps: Deps, row: TAppointmentRow, patient: { firstName: string; lastName: string }): TAppointmentNotice {
   return {
-    appointmentId: row.id, patientName: `${patient.firstName} ${patient.lastName}`, start: row.appointmentDate,
-    roomNumber: row.roomNumber, timeZone: deps.settings.current().timeZone,
+    appointmentId: row.id,
+    patientName: `${patient.firstName} ${patient.lastName}`,
+    start: row.appointmentDate,
+    roomNumber: row.roomNumber,
+    timeZone: deps.settings.current().timeZone,
   };
 }
 

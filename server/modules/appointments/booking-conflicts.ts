@@ -30,7 +30,9 @@ export const endOf = (p: Pick<TPlacement, 'start' | 'durationMinutes'>) => new D
 export async function findConflicts(q: Queryable, placement: TPlacement, excludeId: string | null): Promise<TAppointmentConflict[]> {
   const uuid = (v: string | null) => sql`${v}::uuid`;
   const room = sql`lower(${placement.roomNumber}::text)`;
-  return queryRows<TAppointmentConflict>(q, sql`
+  return queryRows<TAppointmentConflict>(
+    q,
+    sql`
     select kind.name as kind, appointments.id as "appointmentId",
       ${isoText(sql`appointments.appointment_date`)} as start, ${isoText(sql`appointments.ends_at`)} as "end"
     from appointments
@@ -48,7 +50,8 @@ export async function findConflicts(q: Queryable, placement: TPlacement, exclude
       and tstzrange(appointments.appointment_date, appointments.ends_at, '[)')
         && tstzrange(${placement.start.toISOString()}::timestamptz, ${endOf(placement).toISOString()}::timestamptz, '[)')
       ${excludeId ? sql`and appointments.id <> ${excludeId}::uuid` : sql``}
-    order by appointments.appointment_date, kind.rank, appointments.id`);
+    order by appointments.appointment_date, kind.rank, appointments.id`,
+  );
 }
 
 export const conflictError = (conflicts: TAppointmentConflict[]) => new HttpError('appointment.conflict', { extra: { conflicts } });

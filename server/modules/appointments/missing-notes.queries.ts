@@ -37,7 +37,9 @@ async function claim(q: Queryable, due: SQL, order: SQL, marker: 'notes_reminder
   const column = sql.raw(marker);
   // `due` is repeated on the update: a row another run claimed (or checked in) while this one
   // waited for its lock is looked at again, and left alone.
-  return queryRows<TClaimed>(q, sql`
+  return queryRows<TClaimed>(
+    q,
+    sql`
     with due as (
       select appointments.id from appointments where ${due} order by ${order} limit ${limit}
     )
@@ -47,7 +49,8 @@ async function claim(q: Queryable, due: SQL, order: SQL, marker: 'notes_reminder
       (select concat_ws(' ', p.first_name, p.last_name) from patients p where p.id = appointments.patient_id) as "patientName",
       ${isoText(sql`appointments.appointment_date`)} as start,
       appointments.room_number as "roomNumber", appointments.assigned_nurse_id as "assignedNurseId",
-      appointments.assigned_scribe_id as "assignedScribeId"`);
+      appointments.assigned_scribe_id as "assignedScribeId"`,
+  );
 }
 
 export const claimNotesMissing = (q: Queryable, now: Date, limit: number) =>
@@ -58,7 +61,10 @@ export const claimVisitsMissed = (q: Queryable, now: Date, limit: number) =>
 
 /** Whether anything is still due after a run that took a full batch. */
 export async function anyStillDue(q: Queryable, now: Date): Promise<boolean> {
-  const [row] = await queryRows<{ due: boolean }>(q, sql`select exists (select 1 from appointments where ${NOTES_MISSING})
-    or exists (select 1 from appointments where ${visitMissed(now)}) as due`);
+  const [row] = await queryRows<{ due: boolean }>(
+    q,
+    sql`select exists (select 1 from appointments where ${NOTES_MISSING})
+    or exists (select 1 from appointments where ${visitMissed(now)}) as due`,
+  );
   return row!.due;
 }

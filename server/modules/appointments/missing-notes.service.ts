@@ -26,7 +26,11 @@ export async function checkMissingNotes(deps: Deps, ctx: SignedInContext): Promi
     const notesMissing = await claimNotesMissing(tx, now, MISSING_NOTES_BATCH);
     const visitsMissed = await claimVisitsMissed(tx, now, MISSING_NOTES_BATCH);
     const notice = (a: TClaimed): TAppointmentNotice => ({
-      appointmentId: a.id, patientName: a.patientName, start: new Date(a.start), roomNumber: a.roomNumber, timeZone: deps.settings.current().timeZone,
+      appointmentId: a.id,
+      patientName: a.patientName,
+      start: new Date(a.start),
+      roomNumber: a.roomNumber,
+      timeZone: deps.settings.current().timeZone,
     });
 
     let sent = 0;
@@ -49,11 +53,9 @@ export async function checkMissingNotes(deps: Deps, ctx: SignedInContext): Promi
     }
 
     const fullBatch = notesMissing.length === MISSING_NOTES_BATCH || visitsMissed.length === MISSING_NOTES_BATCH;
-    const more = fullBatch && await anyStillDue(tx, now);
+    const more = fullBatch && (await anyStillDue(tx, now));
     const patientIds = [...new Set([...notesMissing, ...visitsMissed].map((a) => a.patientId))];
-    await recordAudit(tx, ctx, {
-      action: 'appointment.check_missing_notes', entityType: 'appointment', ...(patientIds.length > 0 ? { patientIds } : {}),
-    });
+    await recordAudit(tx, ctx, { action: 'appointment.check_missing_notes', entityType: 'appointment', ...(patientIds.length > 0 ? { patientIds } : {}) });
     return { notesPending: notesMissing.length, visitationExpired: visitsMissed.length, notificationsSent: sent, more };
   });
 }

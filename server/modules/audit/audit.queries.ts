@@ -10,7 +10,9 @@ import { auditEvents } from '../../db/schema/auth.ts';
  */
 export function auditTrailOfPatient(q: Queryable, patientId: string, action?: string) {
   const about = or(eq(auditEvents.patientId, patientId), sql`${auditEvents.patientIds} @> array[${patientId}]::uuid[]`);
-  return q.select().from(auditEvents)
+  return q
+    .select()
+    .from(auditEvents)
     .where(action ? and(about, eq(auditEvents.action, action)) : about)
     .orderBy(desc(auditEvents.at));
 }
@@ -73,7 +75,9 @@ export async function listAuditRows(q: Queryable, where: TAuditWhere, page: { li
   const c = conditions(where);
   if (page.beforeSeq != null) c.push(sql`a.seq < ${page.beforeSeq}`);
   c.push(sql`a.seq is not null`);
-  return queryRows<TAuditRowRead>(q, sql`
+  return queryRows<TAuditRowRead>(
+    q,
+    sql`
     select a.seq::text as seq, a.id, a.at,
       ${cursorInstantText(sql`a.at`)} as "atExact",
       a.actor_id as "actorId", u.first_name as "actorFirstName", u.last_name as "actorLastName",
@@ -85,7 +89,8 @@ export async function listAuditRows(q: Queryable, where: TAuditWhere, page: { li
     left join users u on u.id = a.actor_id
     where ${sql.join(c, sql` and `)}
     order by a.seq desc
-    limit ${page.limit}`);
+    limit ${page.limit}`,
+  );
 }
 
 /**
@@ -93,13 +98,16 @@ export async function listAuditRows(q: Queryable, where: TAuditWhere, page: { li
  * per distinct action instead of reading every row.
  */
 export async function listAuditActions(q: Queryable): Promise<string[]> {
-  const rows = await queryRows<{ action: string }>(q, sql`
+  const rows = await queryRows<{ action: string }>(
+    q,
+    sql`
     with recursive actions(action) as (
       (select action from audit_events order by action limit 1)
       union all
       select (select e.action from audit_events e where e.action > actions.action order by e.action limit 1)
       from actions where actions.action is not null
     )
-    select action from actions where action is not null`);
+    select action from actions where action is not null`,
+  );
   return rows.map((r) => r.action);
 }

@@ -12,39 +12,61 @@ import { AUDIT_READS, listActions } from './audit.service.ts';
 
 /** The audit trail for admins (issue 20): its rows, their CSV export, and the check of its chain. */
 export const auditRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
-  app.get('/api/admin/audit', {
-    config: { access: 'audit.read', audit: AUDIT_READS.list },
-    schema: {
-      description: 'The audit trail, newest first by seq, filtered; paged by x-next-cursor. A patient filter also finds the list requests that showed the patient.',
-      querystring: ZAuditListQuery, response: { 200: ZAuditRows, ...errorResponses },
+  app.get(
+    '/api/admin/audit',
+    {
+      config: { access: 'audit.read', audit: AUDIT_READS.list },
+      schema: {
+        description:
+          'The audit trail, newest first by seq, filtered; paged by x-next-cursor. A patient filter also finds the list requests that showed the patient.',
+        querystring: ZAuditListQuery,
+        response: { 200: ZAuditRows, ...errorResponses },
+      },
     },
-  }, async (request, reply) => sendPage(reply, await reader(deps, contextOf(request))(AUDIT_READS.list, request.query)));
+    async (request, reply) => sendPage(reply, await reader(deps, contextOf(request))(AUDIT_READS.list, request.query)),
+  );
 
-  app.get('/api/admin/audit/actions', {
-    config: { access: 'audit.read', audit: { action: 'audit.actions', entityType: 'audit' } },
-    schema: { description: 'Every action the audit trail holds, for the filter.', response: { 200: ZAuditActions, ...errorResponses } },
-  }, async () => listActions(deps));
-
-  app.get('/api/admin/audit/export.csv', {
-    config: { access: 'audit.read', audit: AUDIT_READS.export },
-    schema: {
-      description: 'The filtered audit trail as CSV (RFC 4180, formula cells made inert), streamed, with seq and hash for re-checking the chain.',
-      querystring: ZAuditExportQuery, response: { 200: z.any().describe('text/csv'), ...errorResponses },
+  app.get(
+    '/api/admin/audit/actions',
+    {
+      config: { access: 'audit.read', audit: { action: 'audit.actions', entityType: 'audit' } },
+      schema: { description: 'Every action the audit trail holds, for the filter.', response: { 200: ZAuditActions, ...errorResponses } },
     },
-  }, async (request, reply) => {
-    const file = await reader(deps, contextOf(request))(AUDIT_READS.export, request.query);
-    file.stream.on('error', (error) => request.log.error({ err: loggableError(error) }, 'audit export failed while streaming'));
-    reply.headers({
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="${file.fileName}"`,
-      'cache-control': 'private, no-store',
-      'x-content-type-options': 'nosniff',
-    });
-    return reply.send(file.stream);
-  });
+    async () => listActions(deps),
+  );
 
-  app.get('/api/admin/audit/verify', {
-    config: { access: 'audit.read', audit: { action: 'audit.verify', entityType: 'audit' } },
-    schema: { description: 'Recomputes every link of the audit chain; reports the first broken one.', response: { 200: ZAuditChainCheck, ...errorResponses } },
-  }, async () => verifyAuditChain(deps.db));
+  app.get(
+    '/api/admin/audit/export.csv',
+    {
+      config: { access: 'audit.read', audit: AUDIT_READS.export },
+      schema: {
+        description: 'The filtered audit trail as CSV (RFC 4180, formula cells made inert), streamed, with seq and hash for re-checking the chain.',
+        querystring: ZAuditExportQuery,
+        response: { 200: z.any().describe('text/csv'), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const file = await reader(deps, contextOf(request))(AUDIT_READS.export, request.query);
+      file.stream.on('error', (error) => request.log.error({ err: loggableError(error) }, 'audit export failed while streaming'));
+      reply.headers({
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="${file.fileName}"`,
+        'cache-control': 'private, no-store',
+        'x-content-type-options': 'nosniff',
+      });
+      return reply.send(file.stream);
+    },
+  );
+
+  app.get(
+    '/api/admin/audit/verify',
+    {
+      config: { access: 'audit.read', audit: { action: 'audit.verify', entityType: 'audit' } },
+      schema: {
+        description: 'Recomputes every link of the audit chain; reports the first broken one.',
+        response: { 200: ZAuditChainCheck, ...errorResponses },
+      },
+    },
+    async () => verifyAuditChain(deps.db),
+  );
 };

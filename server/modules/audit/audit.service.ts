@@ -25,10 +25,7 @@ export function auditWhere(deps: Deps, filters: TAuditFilters): TAuditWhere {
   const toDate = filters.to && DATE_ONLY.test(filters.to);
   const toAt = filters.to ? (toDate ? startOfZonedDay(addDays(filters.to, 1), zone) : new Date(filters.to)) : undefined;
   if (fromAt && toAt && (toDate ? fromAt >= toAt : fromAt > toAt)) throw invalid('to', 'Must not be before from');
-  return {
-    actorId: filters.actorId, patientId: filters.patientId, action: filters.action, outcome: filters.outcome,
-    fromAt, toAt, toInclusive: !toDate,
-  };
+  return { actorId: filters.actorId, patientId: filters.patientId, action: filters.action, outcome: filters.outcome, fromAt, toAt, toInclusive: !toDate };
 }
 
 const actorName = (r: TAuditRowRead) => [r.actorFirstName, r.actorLastName].filter(Boolean).join(' ') || r.actorEmail || 'Unknown user';
@@ -60,7 +57,8 @@ export const AUDIT_READS = {
    * themselves are not (no free text is accepted anyway).
    */
   list: readOf({
-    action: 'audit.list', entityType: 'audit',
+    action: 'audit.list',
+    entityType: 'audit',
     run: async ({ db, deps }, query: TAuditListQuery): Promise<TServedPage<TAuditRow>> => {
       const beforeSeq = query.cursor ? decodeCursor(query.cursor, ZAuditCursor)[0] : null;
       const rows = await listAuditRows(db, auditWhere(deps, query), { limit: query.limit + 1, beforeSeq });
@@ -80,7 +78,8 @@ export const AUDIT_READS = {
    * before the first byte leaves.
    */
   export: readOf({
-    action: 'audit.export', entityType: 'audit',
+    action: 'audit.export',
+    entityType: 'audit',
     run: async ({ db, deps }, filters: TAuditFilters) => exportOf(db, deps, filters),
     shows: (_file, filters) => ({ patientId: filters.patientId ?? null }),
   }),
@@ -89,15 +88,45 @@ export const AUDIT_READS = {
 export const listActions = (deps: Deps) => listAuditActions(deps.db);
 
 export const AUDIT_CSV_COLUMNS = [
-  'seq', 'id', 'at', 'actor_id', 'actor_name', 'actor_role', 'action', 'outcome', 'entity_type', 'entity_id',
-  'patient_id', 'patient_ids', 'patient_count', 'via_list', 'ip', 'user_agent', 'hash',
+  'seq',
+  'id',
+  'at',
+  'actor_id',
+  'actor_name',
+  'actor_role',
+  'action',
+  'outcome',
+  'entity_type',
+  'entity_id',
+  'patient_id',
+  'patient_ids',
+  'patient_count',
+  'via_list',
+  'ip',
+  'user_agent',
+  'hash',
 ] as const;
 
 function csvRow(r: TAuditRowRead, patientId: string | undefined): string {
   const row = toAuditRow(r, patientId);
   return csvLine([
-    row.seq, r.id, r.atExact, r.actorId, row.actor?.name, row.actor?.role, r.action, r.outcome, r.entityType, r.entityId,
-    r.patientId, r.patientIds, r.patientCount, row.viaList, r.ip, r.userAgent, r.hash,
+    row.seq,
+    r.id,
+    r.atExact,
+    r.actorId,
+    row.actor?.name,
+    row.actor?.role,
+    r.action,
+    r.outcome,
+    r.entityType,
+    r.entityId,
+    r.patientId,
+    r.patientIds,
+    r.patientCount,
+    row.viaList,
+    r.ip,
+    r.userAgent,
+    r.hash,
   ]);
 }
 

@@ -11,17 +11,15 @@ export const emailKeySql = (value: SQL) => sql`normalize(lower(normalize(${value
 
 /** By the unique index's own expression, so the lookup uses it and matches what it refuses as a duplicate. */
 export async function findUserByEmail(q: Queryable, email: string) {
-  const [user] = await q.select().from(users).where(eq(emailKeySql(sql`${users.email}`), emailKeySql(sql`${normalizeEmail(email)}`))).limit(1);
+  const [user] = await q
+    .select()
+    .from(users)
+    .where(eq(emailKeySql(sql`${users.email}`), emailKeySql(sql`${normalizeEmail(email)}`)))
+    .limit(1);
   return user ?? null;
 }
 
-export const toCurrentUser = (u: typeof users.$inferSelect) => ({
-  id: u.id,
-  email: u.email,
-  firstName: u.firstName,
-  lastName: u.lastName,
-  role: u.role,
-});
+export const toCurrentUser = (u: typeof users.$inferSelect) => ({ id: u.id, email: u.email, firstName: u.firstName, lastName: u.lastName, role: u.role });
 
 /** A sign-in happened (shown as 'Last sign-in' in user management). */
 export async function recordSignIn(q: Queryable, id: string, now: Date) {

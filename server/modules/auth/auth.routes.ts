@@ -12,24 +12,23 @@ import { DEMO_PASSWORD, DEMO_USERS } from './demo-accounts.ts';
 import type { OidcSignIn } from './oidc.ts';
 
 export const authRoutes: FastifyPluginAsyncZod<Deps & { oidc: OidcSignIn | null }> = async (app, deps) => {
-  app.post('/api/auth/login', {
-    config: { access: 'public' },
-    schema: { body: ZLogin, response: { 200: ZCurrentUser, ...errorResponses, 429: ZErrorBody } },
-  }, async (request, reply) => {
-    const { user, token } = await login(deps, visitorContextOf(request), request.body);
-    setSessionCookie(reply, request, deps.config, token);
-    return user;
-  });
+  app.post(
+    '/api/auth/login',
+    { config: { access: 'public' }, schema: { body: ZLogin, response: { 200: ZCurrentUser, ...errorResponses, 429: ZErrorBody } } },
+    async (request, reply) => {
+      const { user, token } = await login(deps, visitorContextOf(request), request.body);
+      setSessionCookie(reply, request, deps.config, token);
+      return user;
+    },
+  );
 
-  app.get('/api/auth/user', {
-    config: { access: 'signedIn' },
-    schema: { response: { 200: ZCurrentUser, 401: ZErrorBody } },
-  }, async (request) => contextOf(request).user);
+  app.get(
+    '/api/auth/user',
+    { config: { access: 'signedIn' }, schema: { response: { 200: ZCurrentUser, 401: ZErrorBody } } },
+    async (request) => contextOf(request).user,
+  );
 
-  app.get('/api/auth/demo-users', {
-    config: { access: 'public' },
-    schema: { response: { 200: ZDemoAccounts, 404: ZErrorBody } },
-  }, async () => {
+  app.get('/api/auth/demo-users', { config: { access: 'public' }, schema: { response: { 200: ZDemoAccounts, 404: ZErrorBody } } }, async () => {
     if (!deps.config.demo) throw notFound();
     return { password: DEMO_PASSWORD, users: DEMO_USERS };
   });
@@ -42,10 +41,7 @@ export const authRoutes: FastifyPluginAsyncZod<Deps & { oidc: OidcSignIn | null 
     return reply.redirect('/login');
   });
 
-  app.get('/api/auth/oidc/callback', {
-    config: { access: 'public' },
-    schema: { querystring: z.record(z.string(), z.string()) },
-  }, async (request, reply) => {
+  app.get('/api/auth/oidc/callback', { config: { access: 'public' }, schema: { querystring: z.record(z.string(), z.string()) } }, async (request, reply) => {
     if (!deps.oidc) throw notFound();
     const token = await deps.oidc.finish(request, reply);
     setSessionCookie(reply, request, deps.config, token);

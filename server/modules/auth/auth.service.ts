@@ -11,7 +11,16 @@ import { recordAudit } from '../../audit/audit-writer.ts';
 import { findUserByEmail, normalizeEmail, recordSignIn, toCurrentUser } from './auth.queries.ts';
 import { isShutDemoAccount } from './demo-accounts.ts';
 import {
-  ACCOUNT_POLICY, ADDRESS_POLICY, clearFailures, isKnownSource, lockedFor, PAIR_POLICY, recordFailure, rememberSource, slowdownMs, throttleKeys,
+  ACCOUNT_POLICY,
+  ADDRESS_POLICY,
+  clearFailures,
+  isKnownSource,
+  lockedFor,
+  PAIR_POLICY,
+  recordFailure,
+  rememberSource,
+  slowdownMs,
+  throttleKeys,
 } from './login-throttle.ts';
 import { verifyPassword } from './passwords.ts';
 import { createSession, endSession } from '../../sessions/session-store.ts';

@@ -20,10 +20,24 @@ export async function disableDemoAccounts(db: Db, config: Pick<Config, 'demo' | 
   if (config.demo) return [];
   const now = config.now();
   return db.transaction(async (tx) => {
-    const disabled = await tx.update(users).set({ isActive: false, updatedAt: now })
-      .where(and(inArray(users.email, DEMO_USERS.map((u) => u.email)), eq(users.isActive, true)))
+    const disabled = await tx
+      .update(users)
+      .set({ isActive: false, updatedAt: now })
+      .where(
+        and(
+          inArray(
+            users.email,
+            DEMO_USERS.map((u) => u.email),
+          ),
+          eq(users.isActive, true),
+        ),
+      )
       .returning({ id: users.id, email: users.email });
-    await recordAudit(tx, STARTING_SERVER, disabled.map((u) => ({ action: 'user.deactivate_demo', entityType: 'user', entityId: u.id })));
+    await recordAudit(
+      tx,
+      STARTING_SERVER,
+      disabled.map((u) => ({ action: 'user.deactivate_demo', entityType: 'user', entityId: u.id })),
+    );
     return disabled.map((u) => u.email);
   });
 }

@@ -39,8 +39,7 @@ export interface ThrottleKeys {
   account: string;
 }
 
-export const throttleKeys = (email: string, ip: string): ThrottleKeys =>
-  ({ pair: `pair:${email}|${ip}`, address: `ip:${ip}`, account: `account:${email}` });
+export const throttleKeys = (email: string, ip: string): ThrottleKeys => ({ pair: `pair:${email}|${ip}`, address: `ip:${ip}`, account: `account:${email}` });
 
 /** The wait before an unknown source may try an account again, after its nth failure. */
 export function accountWaitMs(failures: number): number {
@@ -50,20 +49,24 @@ export function accountWaitMs(failures: number): number {
 
 export async function isKnownSource(q: Queryable, email: string, ip: string, now: Date): Promise<boolean> {
   const since = new Date(now.getTime() - THROTTLE.knownSourceMs);
-  const rows = await q.select({ email: signInSources.email }).from(signInSources)
-    .where(and(eq(signInSources.email, email), eq(signInSources.address, ip), gte(signInSources.lastSuccessAt, since))).limit(1);
+  const rows = await q
+    .select({ email: signInSources.email })
+    .from(signInSources)
+    .where(and(eq(signInSources.email, email), eq(signInSources.address, ip), gte(signInSources.lastSuccessAt, since)))
+    .limit(1);
   return rows.length > 0;
 }
 
 export async function rememberSource(q: Queryable, email: string, ip: string, now: Date): Promise<void> {
-  await q.insert(signInSources).values({ email, address: ip, lastSuccessAt: now })
+  await q
+    .insert(signInSources)
+    .values({ email, address: ip, lastSuccessAt: now })
     .onConflictDoUpdate({ target: [signInSources.email, signInSources.address], set: { lastSuccessAt: now } });
 }
 
 /** Seconds until the latest lock among the keys ends, or null when none is locked. */
 export async function lockedFor(q: Queryable, keys: string[], now: Date): Promise<number | null> {
-  const rows = await q.select({ lockedUntil: loginThrottle.lockedUntil }).from(loginThrottle)
-    .where(inArray(loginThrottle.key, keys));
+  const rows = await q.select({ lockedUntil: loginThrottle.lockedUntil }).from(loginThrottle).where(inArray(loginThrottle.key, keys));
   const until = Math.max(0, ...rows.map((r) => r.lockedUntil?.getTime() ?? 0));
   return until > now.getTime() ? Math.ceil((until - now.getTime()) / 1000) : null;
 }
@@ -82,7 +85,8 @@ export const ACCOUNT_POLICY: FailurePolicy = { windowMs: THROTTLE.accountWindowM
 export async function recordFailure(q: Queryable, key: string, now: Date, policy: FailurePolicy): Promise<number> {
   const windowStart = new Date(now.getTime() - policy.windowMs);
   const stale = sql`${loginThrottle.windowStartedAt} < ${windowStart.toISOString()}::timestamptz`;
-  const [row] = await q.insert(loginThrottle)
+  const [row] = await q
+    .insert(loginThrottle)
     .values({ key, failures: 1, windowStartedAt: now })
     .onConflictDoUpdate({
       target: loginThrottle.key,
@@ -94,7 +98,11 @@ export async function recordFailure(q: Queryable, key: string, now: Date, policy
     .returning({ failures: loginThrottle.failures });
   const failures = row?.failures ?? 1;
   const lock = policy.lockMs(failures);
-  if (lock > 0) await q.update(loginThrottle).set({ lockedUntil: new Date(now.getTime() + lock) }).where(eq(loginThrottle.key, key));
+  if (lock > 0)
+    await q
+      .update(loginThrottle)
+      .set({ lockedUntil: new Date(now.getTime() + lock) })
+      .where(eq(loginThrottle.key, key));
   return failures;
 }
 
@@ -105,10 +113,9 @@ export async function clearFailures(q: Queryable, key: string): Promise<void> {
 /** Counters whose longest window and lock have both passed, and sources unused for 30 days. */
 export async function deleteExpiredThrottleRows(q: Queryable, now: Date): Promise<void> {
   const windowStart = new Date(now.getTime() - THROTTLE.accountWindowMs);
-  await q.delete(loginThrottle).where(and(
-    lt(loginThrottle.windowStartedAt, windowStart),
-    or(isNull(loginThrottle.lockedUntil), lt(loginThrottle.lockedUntil, now)),
-  ));
+  await q
+    .delete(loginThrottle)
+    .where(and(lt(loginThrottle.windowStartedAt, windowStart), or(isNull(loginThrottle.lockedUntil), lt(loginThrottle.lockedUntil, now))));
   await q.delete(signInSources).where(lt(signInSources.lastSuccessAt, new Date(now.getTime() - THROTTLE.knownSourceMs)));
 }
 

@@ -26,20 +26,25 @@ export function createOidcSignIn(deps: Deps): OidcSignIn | null {
     const issuer = new URL(settings.issuer);
     // Plain http only for a provider on this machine (development, tests); never across a network.
     const local = issuer.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(issuer.hostname);
-    discovered ??= oidc.discovery(issuer, settings.clientId, settings.clientSecret, undefined,
-      local ? { execute: [oidc.allowInsecureRequests] } : undefined)
-      .catch((err) => { discovered = null; throw err; });
+    discovered ??= oidc
+      .discovery(issuer, settings.clientId, settings.clientSecret, undefined, local ? { execute: [oidc.allowInsecureRequests] } : undefined)
+      .catch((err) => {
+        discovered = null;
+        throw err;
+      });
     return discovered;
   };
-  const redirectUri = (request: FastifyRequest) =>
-    `${deps.config.publicUrl ?? `${request.protocol}://${request.host}`}/api/auth/oidc/callback`;
+  const redirectUri = (request: FastifyRequest) => `${deps.config.publicUrl ?? `${request.protocol}://${request.host}`}/api/auth/oidc/callback`;
 
   return {
     async start(request, reply) {
       const verifier = oidc.randomPKCECodeVerifier();
       const state = oidc.randomState();
       reply.setCookie(FLOW_COOKIE, JSON.stringify({ verifier, state }), {
-        path: '/api/auth/oidc', httpOnly: true, sameSite: 'lax', maxAge: 600,
+        path: '/api/auth/oidc',
+        httpOnly: true,
+        sameSite: 'lax',
+        maxAge: 600,
         secure: request.protocol === 'https',
       });
       const url = oidc.buildAuthorizationUrl(await configuration(), {
@@ -57,10 +62,11 @@ export function createOidcSignIn(deps: Deps): OidcSignIn | null {
       reply.clearCookie(FLOW_COOKIE, { path: '/api/auth/oidc' });
       if (!flow) throw new HttpError('signIn.expired');
       const current = new URL(request.url, redirectUri(request));
-      const tokens = await oidc.authorizationCodeGrant(await configuration(), current, {
-        pkceCodeVerifier: flow.verifier,
-        expectedState: flow.state,
-      }).catch(() => { throw new HttpError('signIn.providerFailed'); });
+      const tokens = await oidc
+        .authorizationCodeGrant(await configuration(), current, { pkceCodeVerifier: flow.verifier, expectedState: flow.state })
+        .catch(() => {
+          throw new HttpError('signIn.providerFailed');
+        });
       const claims = tokens.claims();
       const email = typeof claims?.email === 'string' && claims.email_verified !== false ? claims.email : null;
       // Only people an admin already created get in; an unknown email is not a new account.

@@ -18,14 +18,20 @@ const nameOf = (actor: TRoomNotice['actor']) => [actor.firstName, actor.lastName
 
 export function noticeAddedToRoom(tx: Queryable, raise: Raise, n: TRoomNotice) {
   return notify(tx, raise, {
-    userId: n.userId, type: 'chat_assignment', entityId: n.roomId,
-    title: 'Added to a chat room', message: `${nameOf(n.actor)} added you to ${n.roomName}.`,
+    userId: n.userId,
+    type: 'chat_assignment',
+    entityId: n.roomId,
+    title: 'Added to a chat room',
+    message: `${nameOf(n.actor)} added you to ${n.roomName}.`,
   });
 }
 
 export function noticeMentioned(tx: Queryable, raise: Raise, n: TRoomNotice) {
   return notify(tx, raise, {
-    userId: n.userId, type: 'chat_mention', entityId: n.roomId,
-    title: 'Mentioned in a chat', message: `${nameOf(n.actor)} mentioned you in ${n.roomName}.`,
+    userId: n.userId,
+    type: 'chat_mention',
+    entityId: n.roomId,
+    title: 'Mentioned in a chat',
+    message: `${nameOf(n.actor)} mentioned you in ${n.roomName}.`,
   });
 }

@@ -17,10 +17,14 @@ const unreadWhere = (userId: SQL) => sql`m.sender_id <> ${userId} and not m.is_d
 
 /** Every unread message of the user, across her rooms. */
 export async function unreadMessagesOf(q: Queryable, userId: string): Promise<number> {
-  const [row] = await preparedRows<{ n: number }>(q, 'unread_messages', sql`
+  const [row] = await preparedRows<{ n: number }>(
+    q,
+    'unread_messages',
+    sql`
     select count(*)::int as n from chat_messages m
     join chat_room_members cm on cm.chat_room_id = m.chat_room_id and cm.user_id = ${userId} and cm.is_active
-    where ${unreadWhere(sql`${userId}`)}`);
+    where ${unreadWhere(sql`${userId}`)}`,
+  );
   return row!.n;
 }
 
@@ -29,7 +33,9 @@ export async function unreadMessagesOf(q: Queryable, userId: string): Promise<nu
  * with her unread count, the member count, and the patient's name for readers of patients.
  */
 export async function listRooms(q: Queryable, user: { id: string }, opts: { all: boolean; withPatientName: boolean; roomId?: string }): Promise<TChatRoom[]> {
-  return queryRows<TChatRoom>(q, sql`
+  return queryRows<TChatRoom>(
+    q,
+    sql`
     select r.id, r.patient_id as "patientId",
       ${opts.withPatientName ? sql`nullif(concat_ws(' ', p.first_name, p.last_name), '')` : sql`null::text`} as "patientName",
       r.name, r.description, r.created_by_id as "createdById", r.is_active as "isActive",
@@ -43,7 +49,8 @@ export async function listRooms(q: Queryable, user: { id: string }, opts: { all:
     left join chat_room_members cm on cm.chat_room_id = r.id and cm.user_id = ${user.id}::uuid and cm.is_active
     left join patients p on p.id = r.patient_id
     where ${opts.all ? sql`true` : sql`cm.id is not null`} and ${opts.roomId ? sql`r.id = ${opts.roomId}::uuid` : sql`true`}
-    order by r.last_activity_at desc, r.id desc`);
+    order by r.last_activity_at desc, r.id desc`,
+  );
 }
 
 export async function findRoom(q: Queryable, roomId: string, lock = false) {
@@ -54,17 +61,23 @@ export async function findRoom(q: Queryable, roomId: string, lock = false) {
 
 /** The user's membership row in the room, active or not. */
 export async function findMembership(q: Queryable, roomId: string, userId: string) {
-  const [row] = await q.select().from(chatRoomMembers).where(and(eq(chatRoomMembers.chatRoomId, roomId), eq(chatRoomMembers.userId, userId)));
+  const [row] = await q
+    .select()
+    .from(chatRoomMembers)
+    .where(and(eq(chatRoomMembers.chatRoomId, roomId), eq(chatRoomMembers.userId, userId)));
   return row;
 }
 
 export async function listMembers(q: Queryable, roomId: string): Promise<TChatMember[]> {
-  return queryRows<TChatMember>(q, sql`
+  return queryRows<TChatMember>(
+    q,
+    sql`
     select u.id as "userId", u.first_name as "firstName", u.last_name as "lastName", u.role,
       ${isoText(sql`cm.joined_at`)} as "joinedAt", cm.added_by_id as "addedById"
     from chat_room_members cm join users u on u.id = cm.user_id
     where cm.chat_room_id = ${roomId}::uuid and cm.is_active
-    order by lower(u.last_name), lower(u.first_name), u.id`);
+    order by lower(u.last_name), lower(u.first_name), u.id`,
+  );
 }
 
 const messageColumns = (viewerId: string) => sql`m.id, m.chat_room_id as "chatRoomId", m.sender_id as "senderId",
@@ -78,8 +91,11 @@ const messageColumns = (viewerId: string) => sql`m.id, m.chat_room_id as "chatRo
       from chat_message_reactions where message_id = m.id group by reaction) x), '[]'::json) as reactions`;
 
 export async function readMessage(q: Queryable, viewerId: string, messageId: string): Promise<TChatMessage | null> {
-  const [row] = await queryRows<TChatMessage>(q, sql`select ${messageColumns(viewerId)}
-    from chat_messages m join users u on u.id = m.sender_id where m.id = ${messageId}::uuid`);
+  const [row] = await queryRows<TChatMessage>(
+    q,
+    sql`select ${messageColumns(viewerId)}
+    from chat_messages m join users u on u.id = m.sender_id where m.id = ${messageId}::uuid`,
+  );
   return row ?? null;
 }
 
@@ -89,13 +105,16 @@ export const decodeMessageCursor = (raw: string) => decodeCursor(raw, ZMessageCu
 
 /** One page of a room's history, newest first. */
 export async function listMessages(q: Queryable, viewerId: string, roomId: string, opts: { limit: number; after: z.infer<typeof ZMessageCursor> | null }) {
-  const rows = await queryRows<TChatMessage & { sort_at: string }>(q, sql`
+  const rows = await queryRows<TChatMessage & { sort_at: string }>(
+    q,
+    sql`
     select ${messageColumns(viewerId)}, ${cursorInstantText(sql`m.created_at`)} as sort_at
     from chat_messages m join users u on u.id = m.sender_id
     where m.chat_room_id = ${roomId}::uuid
       ${opts.after ? sql`and (m.created_at, m.id) < (${opts.after[0]}::timestamptz, ${opts.after[1]}::uuid)` : sql``}
     order by m.created_at desc, m.id desc
-    limit ${opts.limit + 1}`);
+    limit ${opts.limit + 1}`,
+  );
   const { page, nextCursor } = takePage(rows, opts.limit, (r) => [r.sort_at, r.id]);
   return { items: page.map(({ sort_at: _at, ...message }): TChatMessage => message), total: null, nextCursor };
 }
@@ -111,5 +130,11 @@ export async function markRoomRead(q: Queryable, roomId: string, userId: string)
 /** Active staff among these ids (who may be added to a room or mentioned). */
 export async function activeUsers(q: Queryable, ids: string[]): Promise<{ id: string; role: TRole }[]> {
   if (ids.length === 0) return [];
-  return queryRows<{ id: string; role: TRole }>(q, sql`select id, role from users where is_active and id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`);
+  return queryRows<{ id: string; role: TRole }>(
+    q,
+    sql`select id, role from users where is_active and id in (${sql.join(
+      ids.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )})`,
+  );
 }

@@ -1,7 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import {
-  patientRoomAccess, type TChatMember, type TChatMessage, type TCreateChatRoom, type TPostChatMessage,
-} from '#domain/chat';
+import { patientRoomAccess, type TChatMember, type TChatMessage, type TCreateChatRoom, type TPostChatMessage } from '#domain/chat';
 import { objectIdOfPath } from '#domain/files';
 import { can } from '#domain/permissions';
 import type { Queryable, Tx } from '../../db/database.ts';
@@ -19,7 +17,16 @@ import { claimObjects } from '../files/files.service.ts';
 import { findStoredObjects } from '../files/files.queries.ts';
 import { noticeAddedToRoom, noticeMentioned } from './chat.notices.ts';
 import {
-  activeUsers, decodeMessageCursor, findMembership, findRoom, listMembers, listMessages, listRooms, markRoomRead, readMessage, unreadMessagesOf,
+  activeUsers,
+  decodeMessageCursor,
+  findMembership,
+  findRoom,
+  listMembers,
+  listMessages,
+  listRooms,
+  markRoomRead,
+  readMessage,
+  unreadMessagesOf,
 } from './chat.queries.ts';
 
 const ROOM_NOT_FOUND = 'Chat room not found';
@@ -34,13 +41,16 @@ const MESSAGE_NOT_FOUND = 'Message not found';
 export const CHAT_READS = {
   /** The caller's rooms (every room, for one who oversees them): one row, with every patient in the list. */
   rooms: readOf({
-    action: 'chat.rooms.read', entityType: 'chat_room',
+    action: 'chat.rooms.read',
+    entityType: 'chat_room',
     run: ({ db, scope }, _: void) => listRooms(db, scope.viewer, { all: can(scope.viewer, 'chat.seeAllRooms'), withPatientName: scope.patientNames }),
     shows: (rooms) => (rooms.length > 0 ? { patientIds: [...new Set(rooms.map((r) => r.patientId))] } : null),
   }),
   /** One room as the list shows it (after she created or joined it). */
   room: readOf({
-    action: 'chat.room.read', entityType: 'chat_room', notFound: ROOM_NOT_FOUND,
+    action: 'chat.room.read',
+    entityType: 'chat_room',
+    notFound: ROOM_NOT_FOUND,
     run: async ({ db, scope }, roomId: string) => {
       const [room] = await listRooms(db, scope.viewer, { all: true, withPatientName: scope.patientNames, roomId });
       return room && (room.isMember || can(scope.viewer, 'chat.seeAllRooms')) ? room : null;
@@ -49,7 +59,8 @@ export const CHAT_READS = {
   }),
   /** Who is on a patient's care team is part of her record. */
   members: readOf({
-    action: 'chat.members.read', entityType: 'chat_room',
+    action: 'chat.members.read',
+    entityType: 'chat_room',
     run: async ({ db, scope }, roomId: string) => {
       const { room } = await roomFor(db, scope.viewer, roomId, { managers: true });
       return { patientId: room.patientId, members: await listMembers(db, roomId) };
@@ -58,11 +69,13 @@ export const CHAT_READS = {
   }),
   /** History, newest first, a page at a time, to members only. */
   messages: readOf({
-    action: 'chat.messages.read', entityType: 'chat_room',
+    action: 'chat.messages.read',
+    entityType: 'chat_room',
     run: async ({ db, scope }, { roomId, query }: { roomId: string; query: { cursor?: string | undefined; limit: number } }) => {
       const { room } = await roomFor(db, scope.viewer, roomId);
       const page: TServedPage<TChatMessage> = await listMessages(db, scope.viewer.id, roomId, {
-        limit: query.limit, after: query.cursor ? decodeMessageCursor(query.cursor) : null,
+        limit: query.limit,
+        after: query.cursor ? decodeMessageCursor(query.cursor) : null,
       });
       return { patientId: room.patientId, page };
     },
@@ -95,10 +108,18 @@ export async function createRoom(deps: Deps, ctx: SignedInContext, input: TCreat
     if (!patient) throw invalid('patientId', 'Patient is required');
     if (!patient.isActive) throw invalid('patientId', 'Must be an active patient');
     const now = deps.config.now();
-    const [room] = await tx.insert(patientChatRooms).values({
-      patientId: input.patientId, name: input.name, description: input.description || null, createdById: ctx.user.id,
-      lastActivityAt: now, createdAt: now, updatedAt: now,
-    }).returning({ id: patientChatRooms.id });
+    const [room] = await tx
+      .insert(patientChatRooms)
+      .values({
+        patientId: input.patientId,
+        name: input.name,
+        description: input.description || null,
+        createdById: ctx.user.id,
+        lastActivityAt: now,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning({ id: patientChatRooms.id });
     await tx.insert(chatRoomMembers).values({ chatRoomId: room!.id, userId: ctx.user.id, addedById: ctx.user.id, joinedAt: now, lastReadAt: now });
     await recordAudit(tx, ctx, { action: 'chat.room.create', entityType: 'chat_room', entityId: room!.id, patientId: input.patientId });
     raise({ type: 'chat.membership', roomId: room!.id, userId: ctx.user.id, actorId: ctx.user.id });
@@ -120,7 +141,10 @@ export async function addMember(deps: Deps, ctx: SignedInContext, roomId: string
     if (existing?.isActive) throw new HttpError('record.conflict', { message: 'Already a member of this room' });
     const now = deps.config.now();
     if (existing) {
-      await tx.update(chatRoomMembers).set({ isActive: true, addedById: ctx.user.id, joinedAt: now, lastReadAt: null }).where(eq(chatRoomMembers.id, existing.id));
+      await tx
+        .update(chatRoomMembers)
+        .set({ isActive: true, addedById: ctx.user.id, joinedAt: now, lastReadAt: null })
+        .where(eq(chatRoomMembers.id, existing.id));
     } else {
       await tx.insert(chatRoomMembers).values({ chatRoomId: roomId, userId, addedById: ctx.user.id, joinedAt: now });
     }
@@ -143,7 +167,12 @@ export async function removeMember(deps: Deps, ctx: SignedInContext, roomId: str
     const membership = await findMembership(tx, roomId, userId);
     if (!membership?.isActive) throw notFound('Not a member of this room');
     await tx.update(chatRoomMembers).set({ isActive: false }).where(eq(chatRoomMembers.id, membership.id));
-    await recordAudit(tx, ctx, { action: leaving ? 'chat.member.leave' : 'chat.member.remove', entityType: 'chat_room', entityId: roomId, patientId: room.patientId });
+    await recordAudit(tx, ctx, {
+      action: leaving ? 'chat.member.leave' : 'chat.member.remove',
+      entityType: 'chat_room',
+      entityId: roomId,
+      patientId: room.patientId,
+    });
     raise({ type: 'chat.membership', roomId, userId, actorId: ctx.user.id });
   });
 }
@@ -164,7 +193,10 @@ export async function markRead(deps: Deps, ctx: SignedInContext, roomId: string)
 async function attachmentsOf(tx: Tx, ctx: SignedInContext, sent: TPostChatMessage['attachments'], messageId: string, now: Date) {
   const paths = sent.map((a) => a.url);
   await claimObjects(tx, ctx, paths, { type: 'chat_message', id: messageId }, now);
-  const stored = await findStoredObjects(tx, paths.map((p) => objectIdOfPath(p)!));
+  const stored = await findStoredObjects(
+    tx,
+    paths.map((p) => objectIdOfPath(p)!),
+  );
   return sent.map((a) => {
     const file = stored.find((s) => s.id === objectIdOfPath(a.url))!;
     return { name: file.fileName ?? a.name, size: file.size, url: a.url, type: file.contentType ?? a.type };
@@ -184,11 +216,20 @@ export async function postMessage(deps: Deps, ctx: SignedInContext, roomId: stri
       if (!(await findMembership(tx, roomId, userId))?.isActive) throw invalid('mentionedUserIds', 'Only members of the room can be mentioned');
     }
     const now = deps.config.now();
-    const [row] = await tx.insert(chatMessages).values({
-      chatRoomId: roomId, senderId: ctx.user.id, messageType: input.messageType, content: input.content,
-      relatedEntityId: input.relatedEntityId || null, relatedEntityType: input.relatedEntityType || null,
-      mentionedUserIds: mentioned, createdAt: now, updatedAt: now,
-    }).returning({ id: chatMessages.id });
+    const [row] = await tx
+      .insert(chatMessages)
+      .values({
+        chatRoomId: roomId,
+        senderId: ctx.user.id,
+        messageType: input.messageType,
+        content: input.content,
+        relatedEntityId: input.relatedEntityId || null,
+        relatedEntityType: input.relatedEntityType || null,
+        mentionedUserIds: mentioned,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning({ id: chatMessages.id });
     const messageId = row!.id;
     if (input.attachments.length > 0) {
       const attachments = await attachmentsOf(tx, ctx, input.attachments, messageId, now);
@@ -205,7 +246,11 @@ export async function postMessage(deps: Deps, ctx: SignedInContext, roomId: stri
 /** The caller's own message in a room she is a member of; anyone else's is a 403, an unknown one 404. */
 async function ownMessage(tx: Tx, ctx: SignedInContext, roomId: string, messageId: string, own = true) {
   const { room } = await roomFor(tx, ctx.user, roomId);
-  const [message] = await tx.select().from(chatMessages).where(and(eq(chatMessages.id, messageId), eq(chatMessages.chatRoomId, roomId))).for('update');
+  const [message] = await tx
+    .select()
+    .from(chatMessages)
+    .where(and(eq(chatMessages.id, messageId), eq(chatMessages.chatRoomId, roomId)))
+    .for('update');
   if (!message) throw notFound(MESSAGE_NOT_FOUND);
   if (own && message.senderId !== ctx.user.id) throw forbidden();
   if (message.isDeleted) throw new HttpError('workflow.illegalMove', { message: 'This message was deleted' });
@@ -230,7 +275,9 @@ export async function deleteMessage(deps: Deps, ctx: SignedInContext, roomId: st
   return inTransaction(deps, async (tx, raise) => {
     const { room } = await ownMessage(tx, ctx, roomId, messageId);
     const now = deps.config.now();
-    await tx.update(chatMessages).set({ content: '', attachments: [], mentionedUserIds: [], isDeleted: true, deletedAt: now, updatedAt: now })
+    await tx
+      .update(chatMessages)
+      .set({ content: '', attachments: [], mentionedUserIds: [], isDeleted: true, deletedAt: now, updatedAt: now })
       .where(eq(chatMessages.id, messageId));
     await tx.delete(chatMessageReactions).where(eq(chatMessageReactions.messageId, messageId));
     await recordAudit(tx, ctx, { action: 'chat.message.delete', entityType: 'chat_message', entityId: messageId, patientId: room.patientId });
@@ -244,11 +291,15 @@ export async function react(deps: Deps, ctx: SignedInContext, roomId: string, me
   return inTransaction(deps, async (tx, raise) => {
     await ownMessage(tx, ctx, roomId, messageId, false);
     if (add) {
-      const inserted = await tx.insert(chatMessageReactions).values({ messageId, userId: ctx.user.id, reaction, createdAt: deps.config.now() })
-        .onConflictDoNothing().returning({ id: chatMessageReactions.id });
+      const inserted = await tx
+        .insert(chatMessageReactions)
+        .values({ messageId, userId: ctx.user.id, reaction, createdAt: deps.config.now() })
+        .onConflictDoNothing()
+        .returning({ id: chatMessageReactions.id });
       if (inserted.length === 0) throw new HttpError('record.conflict', { message: 'You already reacted with this' });
     } else {
-      const removed = await tx.delete(chatMessageReactions)
+      const removed = await tx
+        .delete(chatMessageReactions)
         .where(and(eq(chatMessageReactions.messageId, messageId), eq(chatMessageReactions.userId, ctx.user.id), eq(chatMessageReactions.reaction, reaction)))
         .returning({ id: chatMessageReactions.id });
       if (removed.length === 0) throw notFound('No such reaction of yours');

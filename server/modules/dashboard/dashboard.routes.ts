@@ -6,8 +6,9 @@ import { contextOf } from '../../http/request-context.ts';
 import { dashboardStatsFor } from './dashboard.service.ts';
 
 export const dashboardRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
-  app.get('/api/dashboard/stats', {
-    config: { access: 'dashboard.view' },
-    schema: { response: { 200: ZDashboardStats, ...errorResponses } },
-  }, async (request) => dashboardStatsFor(deps, contextOf(request)));
+  app.get(
+    '/api/dashboard/stats',
+    { config: { access: 'dashboard.view' }, schema: { response: { 200: ZDashboardStats, ...errorResponses } } },
+    async (request) => dashboardStatsFor(deps, contextOf(request)),
+  );
 };

@@ -19,21 +19,30 @@ export async function findStoredObjects(q: Queryable, ids: string[]): Promise<St
 
 /** Claims the files still unclaimed; answers how many it claimed (fewer: another got there first, or the clean-up). */
 export async function markClaimed(q: Queryable, ids: string[], owner: { type: TObjectOwnerType; id: string }, now: Date): Promise<number> {
-  const rows = await q.update(storedObjects).set({ ownerType: owner.type, ownerId: owner.id, claimedAt: now })
-    .where(and(inArray(storedObjects.id, ids), isNull(storedObjects.ownerId))).returning({ id: storedObjects.id });
+  const rows = await q
+    .update(storedObjects)
+    .set({ ownerType: owner.type, ownerId: owner.id, claimedAt: now })
+    .where(and(inArray(storedObjects.id, ids), isNull(storedObjects.ownerId)))
+    .returning({ id: storedObjects.id });
   return rows.length;
 }
 
 /** Files confirmed before `before` that no record claimed (a form abandoned after its upload). */
 export async function findUnclaimedBefore(q: Queryable, before: Date, limit: number) {
-  return q.select({ id: storedObjects.id, storageKey: storedObjects.storageKey }).from(storedObjects)
+  return q
+    .select({ id: storedObjects.id, storageKey: storedObjects.storageKey })
+    .from(storedObjects)
     .where(and(isNull(storedObjects.ownerId), lt(storedObjects.confirmedAt, before)))
-    .orderBy(storedObjects.confirmedAt).limit(limit);
+    .orderBy(storedObjects.confirmedAt)
+    .limit(limit);
 }
 
 /** Deletes the row only while nothing claims it: true when it did. */
 export async function deleteUnclaimedObject(q: Queryable, id: string): Promise<boolean> {
-  const rows = await q.delete(storedObjects).where(and(eq(storedObjects.id, id), isNull(storedObjects.ownerId))).returning({ id: storedObjects.id });
+  const rows = await q
+    .delete(storedObjects)
+    .where(and(eq(storedObjects.id, id), isNull(storedObjects.ownerId)))
+    .returning({ id: storedObjects.id });
   return rows.length === 1;
 }
 
@@ -45,17 +54,27 @@ export async function deleteUnclaimedObject(q: Queryable, id: string): Promise<b
  * - a lab order: whoever may read patient records (`scope.patientNames`), until lab orders have
  *   their own rule.
  */
-export async function ownerVisibleTo(q: Queryable, scope: ReadScope, owner: { type: TObjectOwnerType; id: string }): Promise<{ patientId: string } | undefined> {
+export async function ownerVisibleTo(
+  q: Queryable,
+  scope: ReadScope,
+  owner: { type: TObjectOwnerType; id: string },
+): Promise<{ patientId: string } | undefined> {
   if (owner.type === 'note') {
-    const [row] = await q.select({ patientId: patientNotes.patientId }).from(patientNotes)
+    const [row] = await q
+      .select({ patientId: patientNotes.patientId })
+      .from(patientNotes)
       .where(and(eq(patientNotes.id, owner.id), scope.notes));
     return row;
   }
   if (owner.type === 'chat_message') {
-    const [row] = await q.select({ patientId: patientChatRooms.patientId }).from(chatMessages)
+    const [row] = await q
+      .select({ patientId: patientChatRooms.patientId })
+      .from(chatMessages)
       .innerJoin(patientChatRooms, eq(patientChatRooms.id, chatMessages.chatRoomId))
-      .innerJoin(chatRoomMembers, and(eq(chatRoomMembers.chatRoomId, chatMessages.chatRoomId),
-        eq(chatRoomMembers.userId, scope.viewer.id), eq(chatRoomMembers.isActive, true)))
+      .innerJoin(
+        chatRoomMembers,
+        and(eq(chatRoomMembers.chatRoomId, chatMessages.chatRoomId), eq(chatRoomMembers.userId, scope.viewer.id), eq(chatRoomMembers.isActive, true)),
+      )
       .where(and(eq(chatMessages.id, owner.id), eq(chatMessages.isDeleted, false)));
     return row;
   }

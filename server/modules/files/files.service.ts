@@ -1,7 +1,5 @@
 import type { Readable } from 'node:stream';
-import {
-  MAX_BYTES_OF_OWNER, objectIdOfPath, PURPOSE_OF_OWNER, UNCONFIRMED_OBJECT_LIFETIME_MS, type TFileType, type TObjectOwnerType,
-} from '#domain/files';
+import { MAX_BYTES_OF_OWNER, objectIdOfPath, PURPOSE_OF_OWNER, UNCONFIRMED_OBJECT_LIFETIME_MS, type TFileType, type TObjectOwnerType } from '#domain/files';
 import type { Deps } from '../../deps.ts';
 import type { Queryable, Tx } from '../../db/database.ts';
 import { invalid } from '../../http/errors.ts';
@@ -10,7 +8,13 @@ import type { ByteRange } from '../../storage/storage.ts';
 import type { ReadScope } from '../../scope/read-scope.ts';
 import { readOf, type Reading } from '../../scope/reader.ts';
 import {
-  deleteUnclaimedObject, findStoredObject, findStoredObjects, findUnclaimedBefore, markClaimed, ownerVisibleTo, type StoredObjectRow,
+  deleteUnclaimedObject,
+  findStoredObject,
+  findStoredObjects,
+  findUnclaimedBefore,
+  markClaimed,
+  ownerVisibleTo,
+  type StoredObjectRow,
 } from './files.queries.ts';
 
 export type FilesDeps = Pick<Deps, 'db' | 'config' | 'files'>;
@@ -28,15 +32,24 @@ export interface ObjectOwner {
  * a 400 naming `field`, and the caller's transaction rolls back.
  */
 export async function claimObjects(
-  tx: Tx, ctx: Pick<SignedInContext, 'user'>, objectPaths: readonly string[], owner: ObjectOwner, now: Date, field = 'attachments',
+  tx: Tx,
+  ctx: Pick<SignedInContext, 'user'>,
+  objectPaths: readonly string[],
+  owner: ObjectOwner,
+  now: Date,
+  field = 'attachments',
 ): Promise<void> {
   const ids = objectPaths.map((path) => objectIdOfPath(path));
   if (ids.some((id) => id === null)) throw invalid(field, 'Not a file path of this server');
   const unique = [...new Set(ids as string[])];
   const rows = await findStoredObjects(tx, unique);
   const mine = (row: StoredObjectRow) => row.ownerId === owner.id && row.ownerType === owner.type;
-  const claimable = (row: StoredObjectRow) => row.ownerId === null && row.confirmedAt !== null
-    && row.uploaderId === ctx.user.id && row.purpose === PURPOSE_OF_OWNER[owner.type] && row.size <= MAX_BYTES_OF_OWNER[owner.type];
+  const claimable = (row: StoredObjectRow) =>
+    row.ownerId === null &&
+    row.confirmedAt !== null &&
+    row.uploaderId === ctx.user.id &&
+    row.purpose === PURPOSE_OF_OWNER[owner.type] &&
+    row.size <= MAX_BYTES_OF_OWNER[owner.type];
   if (rows.length !== unique.length || !rows.every((row) => mine(row) || claimable(row))) {
     throw invalid(field, 'A file is unknown, not yours, not confirmed, too large for this record, or attached elsewhere');
   }
@@ -63,7 +76,8 @@ export interface ObjectDownload {
  */
 export const FILE_READS = {
   download: readOf({
-    action: 'file.download', entityType: 'object',
+    action: 'file.download',
+    entityType: 'object',
     run: async ({ db, deps, scope }: Reading<FilesDeps>, { id, rangeHeader }: { id: string; rangeHeader: string | undefined }) => {
       const row = await findStoredObject(db, id);
       if (!row || !row.confirmedAt || !row.contentType) return null;
@@ -72,7 +86,11 @@ export const FILE_READS = {
       const range = parseRange(rangeHeader, row.size);
       const download: ObjectDownload = {
         stream: await deps.files.storage.read(row.storageKey, range ?? undefined),
-        range, size: row.size, contentType: row.contentType as TFileType, fileName: row.fileName, sha256: row.sha256,
+        range,
+        size: row.size,
+        contentType: row.contentType as TFileType,
+        fileName: row.fileName,
+        sha256: row.sha256,
       };
       return { patientId, download };
     },

@@ -22,7 +22,13 @@ export interface TNoteNotice {
 /** Who may make a move is who is told a note waits for it: the workflow table decides, not a list here. */
 const rolesOf = (from: TNoteStatus, to: TNoteStatus) => findMove(NOTE_WORKFLOW, from, to)!.roles;
 
-async function tell(tx: Queryable, raise: Raise, userIds: Iterable<string>, n: TNoteNotice, notice: { type: 'notes_pending' | 'notes_received'; title: string; message: string }) {
+async function tell(
+  tx: Queryable,
+  raise: Raise,
+  userIds: Iterable<string>,
+  n: TNoteNotice,
+  notice: { type: 'notes_pending' | 'notes_received'; title: string; message: string },
+) {
   for (const userId of new Set(userIds)) {
     if (userId !== n.actorId) await notify(tx, raise, { userId, entityId: n.noteId, ...notice });
   }
@@ -32,22 +38,26 @@ async function tell(tx: Queryable, raise: Raise, userIds: Iterable<string>, n: T
 export async function noticeMoved(tx: Queryable, raise: Raise, to: TNoteStatus, n: TNoteNotice): Promise<void> {
   if (to === 'submitted_to_scribe') {
     await tell(tx, raise, await activeUsersWithRoles(tx, rolesOf('submitted_to_scribe', 'reviewed_by_scribe')), n, {
-      type: 'notes_pending', title: 'Note awaiting review', message: `A ${n.noteType} was submitted by ${n.actorName} and waits for review.`,
+      type: 'notes_pending',
+      title: 'Note awaiting review',
+      message: `A ${n.noteType} was submitted by ${n.actorName} and waits for review.`,
     });
   } else if (to === 'reviewed_by_scribe') {
     await tell(tx, raise, [n.authorId, ...(await activeUsersWithRoles(tx, rolesOf('reviewed_by_scribe', 'finalized')))], n, {
-      type: 'notes_received', title: 'Note reviewed', message: `A ${n.noteType} was reviewed by ${n.actorName} and is ready to be finalized.`,
+      type: 'notes_received',
+      title: 'Note reviewed',
+      message: `A ${n.noteType} was reviewed by ${n.actorName} and is ready to be finalized.`,
     });
   } else if (to === 'finalized') {
-    await tell(tx, raise, [n.authorId], n, {
-      type: 'notes_received', title: 'Note finalized', message: `Your ${n.noteType} was finalized by ${n.actorName}.`,
-    });
+    await tell(tx, raise, [n.authorId], n, { type: 'notes_received', title: 'Note finalized', message: `Your ${n.noteType} was finalized by ${n.actorName}.` });
   }
 }
 
 /** An admin amended a finalized note: its author is told (the reason stays in the history). */
 export async function noticeAmended(tx: Queryable, raise: Raise, n: TNoteNotice): Promise<void> {
   await tell(tx, raise, [n.authorId], n, {
-    type: 'notes_received', title: 'Note amended', message: `Your finalized ${n.noteType} was amended by ${n.actorName}. See its history for what changed and why.`,
+    type: 'notes_received',
+    title: 'Note amended',
+    message: `Your finalized ${n.noteType} was amended by ${n.actorName}. See its history for what changed and why.`,
   });
 }

@@ -59,32 +59,31 @@ const ZNoteCursor = z.tuple([ZCursorInstant, ZCursorUuid]);
 export const decodeNoteCursor = (raw: string) => decodeCursor(raw, ZNoteCursor);
 
 /** One page of the notes in the caller's scope, newest change first, with the total on the first page. */
-export async function listNotes(q: Queryable, scope: ReadScope, opts: {
-  patientId?: string | undefined; status?: TNoteStatus | undefined; limit: number; after: z.infer<typeof ZNoteCursor> | null;
-}): Promise<{ items: TNote[]; total: number | null; nextCursor: string | null }> {
+export async function listNotes(
+  q: Queryable,
+  scope: ReadScope,
+  opts: { patientId?: string | undefined; status?: TNoteStatus | undefined; limit: number; after: z.infer<typeof ZNoteCursor> | null },
+): Promise<{ items: TNote[]; total: number | null; nextCursor: string | null }> {
   const { columns, joins } = noteColumns(scope);
   const where: SQL[] = [scope.notes];
   if (opts.patientId) where.push(sql`patient_notes.patient_id = ${opts.patientId}::uuid`);
   if (opts.status) where.push(sql`patient_notes.status = ${opts.status}`);
   const filter = sql.join(where, sql` and `);
   // Newest first, so the rows after a key are the ones below it.
-  const keyset = opts.after
-    ? sql` and (patient_notes.updated_at, patient_notes.id) < (${opts.after[0]}::timestamptz, ${opts.after[1]}::uuid)`
-    : sql``;
-  const rows = await queryRows<TNote & { sort_at: string; total: number | null }>(q, sql`
+  const keyset = opts.after ? sql` and (patient_notes.updated_at, patient_notes.id) < (${opts.after[0]}::timestamptz, ${opts.after[1]}::uuid)` : sql``;
+  const rows = await queryRows<TNote & { sort_at: string; total: number | null }>(
+    q,
+    sql`
     select ${columns},
       ${cursorInstantText(sql`patient_notes.updated_at`)} as sort_at,
       ${opts.after ? sql`null::int` : sql`(select count(*)::int from patient_notes where ${filter})`} as total
     from patient_notes ${joins}
     where ${filter}${keyset}
     order by patient_notes.updated_at desc, patient_notes.id desc
-    limit ${opts.limit + 1}`);
+    limit ${opts.limit + 1}`,
+  );
   const { page: items, nextCursor } = takePage(rows, opts.limit, (r) => [r.sort_at, r.id]);
-  return {
-    items: items.map(({ sort_at: _at, total: _total, ...note }): TNote => note),
-    total: opts.after ? null : (rows[0]?.total ?? 0),
-    nextCursor,
-  };
+  return { items: items.map(({ sort_at: _at, total: _total, ...note }): TNote => note), total: opts.after ? null : (rows[0]?.total ?? 0), nextCursor };
 }
 
 /** The note row, locked until the transaction ends, so concurrent edits queue and each sees the last. */
@@ -104,21 +103,39 @@ export async function insertRevision(q: Queryable, revision: typeof noteRevision
 
 /** A note's history, oldest first, with who made each change. */
 export async function listRevisions(q: Queryable, noteId: string): Promise<TNoteRevision[]> {
-  const rows = await q.select({
-    revision: noteRevisions,
-    actorName: sql<string>`coalesce(nullif(concat_ws(' ', ${users.firstName}, ${users.lastName}), ''), ${users.email})`,
-  }).from(noteRevisions).innerJoin(users, eq(users.id, noteRevisions.actorId))
-    .where(eq(noteRevisions.noteId, noteId)).orderBy(asc(noteRevisions.at), asc(noteRevisions.id));
+  const rows = await q
+    .select({ revision: noteRevisions, actorName: sql<string>`coalesce(nullif(concat_ws(' ', ${users.firstName}, ${users.lastName}), ''), ${users.email})` })
+    .from(noteRevisions)
+    .innerJoin(users, eq(users.id, noteRevisions.actorId))
+    .where(eq(noteRevisions.noteId, noteId))
+    .orderBy(asc(noteRevisions.at), asc(noteRevisions.id));
   return rows.map(({ revision: r, actorName }) => ({
-    id: r.id, noteId: r.noteId, at: r.at.toISOString(), actorId: r.actorId, actorName, action: r.action,
-    fromStatus: r.fromStatus, toStatus: r.toStatus, noteTypeBefore: r.noteTypeBefore, noteTypeAfter: r.noteTypeAfter,
-    contentBefore: r.contentBefore, contentAfter: r.contentAfter, attachmentsBefore: r.attachmentsBefore, attachmentsAfter: r.attachmentsAfter,
+    id: r.id,
+    noteId: r.noteId,
+    at: r.at.toISOString(),
+    actorId: r.actorId,
+    actorName,
+    action: r.action,
+    fromStatus: r.fromStatus,
+    toStatus: r.toStatus,
+    noteTypeBefore: r.noteTypeBefore,
+    noteTypeAfter: r.noteTypeAfter,
+    contentBefore: r.contentBefore,
+    contentAfter: r.contentAfter,
+    attachmentsBefore: r.attachmentsBefore,
+    attachmentsAfter: r.attachmentsAfter,
     reason: r.reason,
   }));
 }
 
 /** Active users of these roles: who is told about a note's move. */
 export async function activeUsersWithRoles(q: Queryable, roles: readonly string[]): Promise<string[]> {
-  const rows = await queryRows<{ id: string }>(q, sql`select id from users where is_active and role in (${sql.join(roles.map((r) => sql`${r}`), sql`, `)})`);
+  const rows = await queryRows<{ id: string }>(
+    q,
+    sql`select id from users where is_active and role in (${sql.join(
+      roles.map((r) => sql`${r}`),
+      sql`, `,
+    )})`,
+  );
   return rows.map((r) => r.id);
 }

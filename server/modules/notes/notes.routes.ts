@@ -16,28 +16,39 @@ const ZParams = z.object({ id: z.string().uuid('Invalid note id') });
  * edit one, the note workflow and the edit rule (notes.service.ts).
  */
 export const noteRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
-  app.get('/api/notes', {
-    config: { access: 'notes.read', audit: NOTE_READS.list },
-    schema: { querystring: ZNoteListQuery, response: { 200: ZNoteList, ...errorResponses } },
-  }, async (request, reply) => sendPage(reply, await reader(deps, contextOf(request))(NOTE_READS.list, request.query)));
+  app.get(
+    '/api/notes',
+    { config: { access: 'notes.read', audit: NOTE_READS.list }, schema: { querystring: ZNoteListQuery, response: { 200: ZNoteList, ...errorResponses } } },
+    async (request, reply) => sendPage(reply, await reader(deps, contextOf(request))(NOTE_READS.list, request.query)),
+  );
 
-  app.get('/api/notes/:id', {
-    config: { access: 'notes.read', audit: NOTE_READS.get },
-    schema: { params: ZParams, response: { 200: ZNote, ...errorResponses } },
-  }, async (request) => reader(deps, contextOf(request))(NOTE_READS.get, request.params.id));
+  app.get(
+    '/api/notes/:id',
+    { config: { access: 'notes.read', audit: NOTE_READS.get }, schema: { params: ZParams, response: { 200: ZNote, ...errorResponses } } },
+    async (request) => reader(deps, contextOf(request))(NOTE_READS.get, request.params.id),
+  );
 
-  app.get('/api/notes/:id/revisions', {
-    config: { access: 'notes.read', audit: NOTE_READS.history },
-    schema: { params: ZParams, response: { 200: ZNoteRevisionList, ...errorResponses } },
-  }, async (request) => (await reader(deps, contextOf(request))(NOTE_READS.history, request.params.id)).revisions);
+  app.get(
+    '/api/notes/:id/revisions',
+    { config: { access: 'notes.read', audit: NOTE_READS.history }, schema: { params: ZParams, response: { 200: ZNoteRevisionList, ...errorResponses } } },
+    async (request) => (await reader(deps, contextOf(request))(NOTE_READS.history, request.params.id)).revisions,
+  );
 
-  app.post('/api/notes', {
-    config: { access: 'notes.create', audit: { action: 'note.create', entityType: 'note' } },
-    schema: { body: ZCreateNote, response: { 201: ZNote, ...errorResponses, 409: ZErrorBody } },
-  }, async (request, reply) => reply.code(201).send(await createNote(deps, contextOf(request), request.body)));
+  app.post(
+    '/api/notes',
+    {
+      config: { access: 'notes.create', audit: { action: 'note.create', entityType: 'note' } },
+      schema: { body: ZCreateNote, response: { 201: ZNote, ...errorResponses, 409: ZErrorBody } },
+    },
+    async (request, reply) => reply.code(201).send(await createNote(deps, contextOf(request), request.body)),
+  );
 
-  app.put('/api/notes/:id', {
-    config: { access: 'notes.read', audit: { action: 'note.update', entityType: 'note' } },
-    schema: { params: ZParams, body: ZUpdateNote, response: { 200: ZNote, ...errorResponses, 409: ZErrorBody } },
-  }, async (request) => updateNote(deps, contextOf(request), request.params.id, request.body));
+  app.put(
+    '/api/notes/:id',
+    {
+      config: { access: 'notes.read', audit: { action: 'note.update', entityType: 'note' } },
+      schema: { params: ZParams, body: ZUpdateNote, response: { 200: ZNote, ...errorResponses, 409: ZErrorBody } },
+    },
+    async (request) => updateNote(deps, contextOf(request), request.params.id, request.body),
+  );
 };

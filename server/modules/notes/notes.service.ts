@@ -1,6 +1,14 @@
 import { eq } from 'drizzle-orm';
 import {
-  editsNoteAtSomeStatus, mayAmendNote, mayEditNote, noteIsLocked, type TCreateNote, type TNote, type TNoteListQuery, type TNoteStatus, type TUpdateNote,
+  editsNoteAtSomeStatus,
+  mayAmendNote,
+  mayEditNote,
+  noteIsLocked,
+  type TCreateNote,
+  type TNote,
+  type TNoteListQuery,
+  type TNoteStatus,
+  type TUpdateNote,
 } from '#domain/notes';
 import { can } from '#domain/permissions';
 import { noteVisibleTo } from '#domain/record-scope';
@@ -19,7 +27,15 @@ import { readOf } from '../../scope/reader.ts';
 import { claimObjects } from '../files/files.service.ts';
 import { noticeAmended, noticeMoved, type TNoteNotice } from './notes.notices.ts';
 import {
-  decodeNoteCursor, findPatientForNote, insertRevision, listNotes, listRevisions, lockNote, noteAsWritten, readNote, type NoteRow,
+  decodeNoteCursor,
+  findPatientForNote,
+  insertRevision,
+  listNotes,
+  listRevisions,
+  lockNote,
+  noteAsWritten,
+  readNote,
+  type NoteRow,
 } from './notes.queries.ts';
 
 const NOT_FOUND = 'Note not found';
@@ -32,20 +48,29 @@ export const NOTE_READS = {
    * patient it showed; no clinical text goes into the audit trail.
    */
   list: readOf({
-    action: 'note.list', entityType: 'note',
-    run: ({ db, scope }, query: TNoteListQuery): Promise<TServedPage<TNote>> => listNotes(db, scope, {
-      patientId: query.patientId, status: query.status, limit: query.limit, after: query.cursor ? decodeNoteCursor(query.cursor) : null,
-    }),
+    action: 'note.list',
+    entityType: 'note',
+    run: ({ db, scope }, query: TNoteListQuery): Promise<TServedPage<TNote>> =>
+      listNotes(db, scope, {
+        patientId: query.patientId,
+        status: query.status,
+        limit: query.limit,
+        after: query.cursor ? decodeNoteCursor(query.cursor) : null,
+      }),
     shows: (page) => (page.items.length > 0 ? { patientIds: [...new Set(page.items.map((note) => note.patientId))] } : null),
   }),
   get: readOf({
-    action: 'note.read', entityType: 'note', notFound: NOT_FOUND,
+    action: 'note.read',
+    entityType: 'note',
+    notFound: NOT_FOUND,
     run: ({ db, scope }, id: string) => readNote(db, scope, id),
     shows: (note, id) => ({ entityId: id, patientId: note.patientId }),
   }),
   /** A note's history, oldest first, to whoever may see the note. */
   history: readOf({
-    action: 'note.history', entityType: 'note', notFound: NOT_FOUND,
+    action: 'note.history',
+    entityType: 'note',
+    notFound: NOT_FOUND,
     run: async ({ db, scope }, id: string) => {
       const note = await readNote(db, scope, id);
       return note && { patientId: note.patientId, revisions: await listRevisions(db, id) };
@@ -65,7 +90,10 @@ const stampsOf = (move: TNoteMove, now: Date, ctx: SignedInContext) =>
   serverSetFields(move, { now, actorId: ctx.user.id }) as Partial<{ scribeId: string; reviewedAt: Date; finalizedAt: Date }>;
 
 const noticeOf = (ctx: SignedInContext, note: Pick<NoteRow, 'id' | 'noteType' | 'authorId'>): TNoteNotice => ({
-  noteId: note.id, noteType: note.noteType, authorId: note.authorId, actorId: ctx.user.id,
+  noteId: note.id,
+  noteType: note.noteType,
+  authorId: note.authorId,
+  actorId: ctx.user.id,
   actorName: [ctx.user.firstName, ctx.user.lastName].filter(Boolean).join(' ') || ctx.user.email,
 });
 
@@ -88,15 +116,31 @@ export async function createNote(deps: Deps, ctx: SignedInContext, input: TCreat
     if (!patient) throw invalid('patientId', 'Patient is required');
     if (!patient.isActive) throw invalid('patientId', 'Must be an active patient');
     const now = deps.config.now();
-    const [row] = await tx.insert(patientNotes).values({
-      patientId, authorId: ctx.user.id, noteType, content, attachments,
-      status: move?.to ?? initial, ...(move ? stampsOf(move, now, ctx) : {}), createdAt: now, updatedAt: now,
-    }).returning();
+    const [row] = await tx
+      .insert(patientNotes)
+      .values({
+        patientId,
+        authorId: ctx.user.id,
+        noteType,
+        content,
+        attachments,
+        status: move?.to ?? initial,
+        ...(move ? stampsOf(move, now, ctx) : {}),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
     const note = row!;
     await claimObjects(tx, ctx, attachments, { type: 'note', id: note.id }, now);
     await insertRevision(tx, {
-      noteId: note.id, at: now, actorId: ctx.user.id, action: 'created', toStatus: initial,
-      noteTypeAfter: noteType, contentAfter: content, attachmentsAfter: attachments,
+      noteId: note.id,
+      at: now,
+      actorId: ctx.user.id,
+      action: 'created',
+      toStatus: initial,
+      noteTypeAfter: noteType,
+      contentAfter: content,
+      attachmentsAfter: attachments,
     });
     const audits: AuditEvent[] = [{ action: 'note.create', entityType: 'note', entityId: note.id, patientId }];
     if (move) {
@@ -146,7 +190,8 @@ function refuseContentChange(ctx: SignedInContext, current: NoteRow, reason: str
   }
   if (reason !== undefined) throw invalid('amendmentReason', 'Only an amendment of a finalized note takes a reason');
   if (mayEditNote(ctx.user, current)) return 'edit';
-  if (editsNoteAtSomeStatus(ctx.user, current)) throw new HttpError('workflow.illegalMove', { message: 'This note can no longer be edited in its current status' });
+  if (editsNoteAtSomeStatus(ctx.user, current))
+    throw new HttpError('workflow.illegalMove', { message: 'This note can no longer be edited in its current status' });
   throw forbidden();
 }
 
@@ -164,27 +209,29 @@ export async function updateNote(deps: Deps, ctx: SignedInContext, id: string, i
     if (input.updatedAt !== current.updatedAt.toISOString()) throw stale(STALE);
 
     const changes = contentChanges(current, input);
-    const kind = Object.keys(changes).length > 0 || input.amendmentReason !== undefined
-      ? refuseContentChange(ctx, current, input.amendmentReason) : null;
+    const kind = Object.keys(changes).length > 0 || input.amendmentReason !== undefined ? refuseContentChange(ctx, current, input.amendmentReason) : null;
     const move = input.status !== undefined && input.status !== current.status ? decideNoteMove(ctx, current, current.status, input.status) : null;
     if (kind === 'amend' && Object.keys(changes).length === 0) throw invalid('content', 'An amendment changes the note');
     if (!kind && !move) return written(tx, ctx, id);
 
     // Strictly after the version read, so a second writer holding it is refused even within one millisecond.
     const now = new Date(Math.max(deps.config.now().getTime(), current.updatedAt.getTime() + 1));
-    await tx.update(patientNotes).set({
-      ...changes,
-      ...(move ? { status: move.to, ...stampsOf(move, now, ctx) } : {}),
-      ...(kind === 'amend' ? { amendedAt: now } : {}),
-      updatedAt: now,
-    }).where(eq(patientNotes.id, id));
+    await tx
+      .update(patientNotes)
+      .set({ ...changes, ...(move ? { status: move.to, ...stampsOf(move, now, ctx) } : {}), ...(kind === 'amend' ? { amendedAt: now } : {}), updatedAt: now })
+      .where(eq(patientNotes.id, id));
     if (changes.attachments) await claimObjects(tx, ctx, changes.attachments, { type: 'note', id }, now);
 
     const audits: AuditEvent[] = [];
     if (kind) {
       await insertRevision(tx, {
-        noteId: id, at: now, actorId: ctx.user.id, action: kind === 'amend' ? 'amended' : 'edited',
-        fromStatus: current.status, toStatus: current.status, ...beforeAndAfter(current, changes),
+        noteId: id,
+        at: now,
+        actorId: ctx.user.id,
+        action: kind === 'amend' ? 'amended' : 'edited',
+        fromStatus: current.status,
+        toStatus: current.status,
+        ...beforeAndAfter(current, changes),
         reason: kind === 'amend' ? input.amendmentReason! : null,
       });
       audits.push({ action: kind === 'amend' ? 'note.amend' : 'note.update', entityType: 'note', entityId: id, patientId: current.patientId });
@@ -200,4 +247,3 @@ export async function updateNote(deps: Deps, ctx: SignedInContext, id: string, i
     return written(tx, ctx, id);
   });
 }
-

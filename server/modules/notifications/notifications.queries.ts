@@ -17,16 +17,14 @@ const columns = {
 
 /** A user's own notifications, newest first. Nobody reads another's. */
 export async function listNotifications(q: Queryable, userId: string, limit = 200): Promise<TNotification[]> {
-  const rows = await q.select(columns).from(notifications)
-    .where(eq(notifications.userId, userId))
-    .orderBy(desc(notifications.createdAt))
-    .limit(limit);
+  const rows = await q.select(columns).from(notifications).where(eq(notifications.userId, userId)).orderBy(desc(notifications.createdAt)).limit(limit);
   return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
 }
 
 /** Marks one of the user's notifications read; false when it is not theirs or does not exist. */
 export async function markNotificationRead(q: Queryable, userId: string, id: string, now: Date): Promise<boolean> {
-  const rows = await q.update(notifications)
+  const rows = await q
+    .update(notifications)
     .set({ isRead: true, readAt: now })
     .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
     .returning({ id: notifications.id });
@@ -35,7 +33,8 @@ export async function markNotificationRead(q: Queryable, userId: string, id: str
 
 /** Marks all of the user's unread notifications read; returns how many. */
 export async function markAllNotificationsRead(q: Queryable, userId: string, now: Date): Promise<number> {
-  const rows = await q.update(notifications)
+  const rows = await q
+    .update(notifications)
     .set({ isRead: true, readAt: now })
     .where(and(eq(notifications.userId, userId), eq(notifications.isRead, false)))
     .returning({ id: notifications.id });
@@ -50,9 +49,12 @@ export async function patientsOfRecords(q: Queryable, entityIds: (string | null)
   const ids = [...new Set(entityIds.filter((id): id is string => ZUuid.safeParse(id).success))];
   if (ids.length === 0) return [];
   const list = sql`${`{${ids.join(',')}}`}::uuid[]`;
-  const rows = await queryRows<{ patient_id: string }>(q, sql`
+  const rows = await queryRows<{ patient_id: string }>(
+    q,
+    sql`
     select patient_id from appointments where id = any(${list})
     union select patient_id from patient_notes where id = any(${list})
-    union select patient_id from patient_chat_rooms where id = any(${list})`);
+    union select patient_id from patient_chat_rooms where id = any(${list})`,
+  );
   return rows.map((r) => r.patient_id);
 }

@@ -24,9 +24,10 @@ export interface TNewNotification {
  * area (appointments, notes, labs, supplies, chat) notifies through this.
  */
 export async function notify(tx: Queryable, raise: Raise, input: TNewNotification): Promise<string> {
-  const [row] = await tx.insert(notifications).values({
-    userId: input.userId, type: input.type, title: input.title, message: input.message ?? null, entityId: input.entityId ?? null,
-  }).returning({ id: notifications.id });
+  const [row] = await tx
+    .insert(notifications)
+    .values({ userId: input.userId, type: input.type, title: input.title, message: input.message ?? null, entityId: input.entityId ?? null })
+    .returning({ id: notifications.id });
   raise({ type: 'notification.created', notificationId: row!.id, userId: input.userId });
   return row!.id;
 }
@@ -37,10 +38,20 @@ export const NOTIFICATION_READS = {
    * read is audited, with the patients of the records they are about.
    */
   list: readOf({
-    action: 'notifications.read', entityType: 'notification',
+    action: 'notifications.read',
+    entityType: 'notification',
     run: async ({ db, scope }, _: void) => {
       const list: TNotification[] = await listNotifications(db, scope.viewer.id);
-      return { list, patientIds: list.length > 0 ? await patientsOfRecords(db, list.map((n) => n.entityId)) : [] };
+      return {
+        list,
+        patientIds:
+          list.length > 0
+            ? await patientsOfRecords(
+                db,
+                list.map((n) => n.entityId),
+              )
+            : [],
+      };
     },
     shows: ({ list, patientIds }) => (list.length > 0 ? { patientIds } : null),
   }),

@@ -33,11 +33,7 @@ export const decodeSearchCursor = (raw: string): TSearchKey => decodeCursor(raw,
 /** The term's LIKE patterns, lower-cased by the database so they fold case exactly as ILIKE does. */
 function patterns(term: string) {
   const escaped = escapeLike(term);
-  return {
-    prefix: sql`(lower(${`${escaped}%`}) collate "C")`,
-    contains: sql`(lower(${`%${escaped}%`}) collate "C")`,
-    containsAnyCase: `%${escaped}%`,
-  };
+  return { prefix: sql`(lower(${`${escaped}%`}) collate "C")`, contains: sql`(lower(${`%${escaped}%`}) collate "C")`, containsAnyCase: `%${escaped}%` };
 }
 
 /** The rows after `key` in name order, for the tier the previous page ended in. */
@@ -104,11 +100,14 @@ export async function searchPageKeys(q: Queryable, term: string, after: TSearchK
     const statement = tierKeys(tier, term, after && after[0] === tier ? after : null, wanted);
     if (tier === 0 && countUpTo !== null) {
       // The count's one row, joined to the tier's rows (alone, with null keys, when it has none).
-      const rows = await queryRows<Partial<TKeyRow> & { counted: number }>(q, sql`
+      const rows = await queryRows<Partial<TKeyRow> & { counted: number }>(
+        q,
+        sql`
         select k.*, c.counted
         from (select count(*)::int as counted from (${tierMembers(0, term)} limit ${countUpTo + 1}) s) c
         left join (${statement}) k on true
-        order by k.last, k.first, k.id`);
+        order by k.last, k.first, k.id`,
+      );
       tierZeroCount = rows[0]!.counted;
       for (const r of rows) if (r.id) keys.push([tier, r.last!, r.first!, r.id]);
     } else {
@@ -148,8 +147,11 @@ export async function countSearchCapped(q: Queryable, term: string, cap: number,
   let counted = tierZero ?? 0;
   for (const tier of SEARCH_TIERS.filter((t) => tierZero === null || t > 0)) {
     if (counted > cap) break;
-    const [row] = await queryRows<{ n: number }>(q, sql`
-      select count(*)::int as n from (${tierMembers(tier, term)} limit ${cap + 1 - counted}) s`);
+    const [row] = await queryRows<{ n: number }>(
+      q,
+      sql`
+      select count(*)::int as n from (${tierMembers(tier, term)} limit ${cap + 1 - counted}) s`,
+    );
     counted += row?.n ?? 0;
   }
   return counted > cap ? { total: cap, capped: true } : { total: counted, capped: false };

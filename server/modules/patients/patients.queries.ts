@@ -64,11 +64,15 @@ export const andAfterName = (key: readonly [last: string, first: string, id: str
 export async function listPatients(q: Queryable, opts: { limit: number; after?: TPatientCursor | null }) {
   type TRow = PatientRow & { sort_last: string; sort_first: string };
   // The plan is always the index walk whatever the values, so it is prepared once per connection.
-  const rows = await preparedRows<TRow>(q, 'patients_page', sql`
+  const rows = await preparedRows<TRow>(
+    q,
+    'patients_page',
+    sql`
     select ${PATIENT_SQL_COLUMNS}, ${LAST_KEY} as sort_last, ${FIRST_KEY} as sort_first from patients
     where is_active ${andAfterName(opts.after ?? null)}
     order by ${LAST_KEY}, ${FIRST_KEY}, id
-    limit ${opts.limit + 1}`);
+    limit ${opts.limit + 1}`,
+  );
   return takePage(rows, opts.limit, (r) => [r.sort_last, r.sort_first, r.id]);
 }
 
@@ -79,14 +83,17 @@ export async function listPatients(q: Queryable, opts: { limit: number; after?: 
 export async function readPatientsAudited(q: Queryable, audit: { head: SQL; tail: SQL }, ids: string[]): Promise<PatientRow[]> {
   if (ids.length === 0) return [];
   const idArray = sql`${`{${ids.join(',')}}`}::uuid[]`;
-  const rows = await queryRows<PatientRow>(q, sql`
+  const rows = await queryRows<PatientRow>(
+    q,
+    sql`
     with shown as (select ${PATIENT_SQL_COLUMNS} from patients where id = any(${idArray}) and is_active),
     recorded as (
       insert into audit_events (actor_id, action, entity_type, patient_ids, ip, user_agent)
       select ${audit.head}, array(select u.id from unnest(${idArray}) with ordinality as u(id, n) where u.id in (select id from shown) order by u.n), ${audit.tail}
       where exists (select 1 from shown)
     )
-    select * from shown`);
+    select * from shown`,
+  );
   const position = new Map(ids.map((id, i) => [id, i]));
   return rows.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
 }
@@ -99,10 +106,13 @@ export async function findPatient(q: Queryable, id: string): Promise<PatientRow 
 /** Patients with the same first and last name (any case) and date of birth. */
 export async function findPossibleDuplicates(q: Queryable, p: { firstName: string; lastName: string; dateOfBirth: string | null }) {
   if (!p.dateOfBirth) return [];
-  return queryRows<{ id: string; firstName: string; lastName: string; dateOfBirth: string | null }>(q, sql`
+  return queryRows<{ id: string; firstName: string; lastName: string; dateOfBirth: string | null }>(
+    q,
+    sql`
     select id, first_name as "firstName", last_name as "lastName", date_of_birth::text as "dateOfBirth"
     from patients
     where lower(last_name) = lower(${p.lastName}) and lower(first_name) = lower(${p.firstName})
       and date_of_birth = ${p.dateOfBirth}::date
-    limit 5`);
+    limit 5`,
+  );
 }

@@ -1,6 +1,13 @@
 import { and, eq, sql } from 'drizzle-orm';
 import {
-  PATIENT_PAGE, ZPatientList, type TCreatePatient, type TPatient, type TPatientField, type TPatientFieldName, type TPatientListItem, type TUpdatePatient,
+  PATIENT_PAGE,
+  ZPatientList,
+  type TCreatePatient,
+  type TPatient,
+  type TPatientField,
+  type TPatientFieldName,
+  type TPatientListItem,
+  type TUpdatePatient,
 } from '#domain/patients';
 import { mayChangePatientField } from '#domain/record-scope';
 import type { Deps } from '../../deps.ts';
@@ -31,12 +38,18 @@ export const PATIENT_READS = {
    * stops a search still running.
    */
   list: readOf({
-    action: 'patient.list', entityType: 'patient',
-    run: async ({ deps, auditInStatement }, { query, signal }: { query: TListQuery; signal?: AbortSignal | undefined }): Promise<TServedPage<TPatientListItem>> => {
+    action: 'patient.list',
+    entityType: 'patient',
+    run: async (
+      { deps, auditInStatement },
+      { query, signal }: { query: TListQuery; signal?: AbortSignal | undefined },
+    ): Promise<TServedPage<TPatientListItem>> => {
       const search = query.search || undefined;
       const page = search
         ? await searchPage(deps, auditInStatement, search, query, signal)
-        : query.cursor ? await laterPage(deps, query) : await firstPageFor(deps, query.limit);
+        : query.cursor
+          ? await laterPage(deps, query)
+          : await firstPageFor(deps, query.limit);
       if (!query.fields) return page;
       const fields = ['id', ...query.fields] as const;
       return { ...page, encoded: undefined, items: page.items.map((p) => Object.fromEntries(fields.map((f) => [f, p[f]])) as TPatientListItem) };
@@ -44,7 +57,9 @@ export const PATIENT_READS = {
     shows: (page) => (page.items.length > 0 ? { patientIds: page.items.map((p) => p.id) } : null),
   }),
   get: readOf({
-    action: 'patient.read', entityType: 'patient', notFound: NOT_FOUND,
+    action: 'patient.read',
+    entityType: 'patient',
+    notFound: NOT_FOUND,
     run: async ({ db }, id: string) => {
       const row = await findPatient(db, id);
       return row && toPatient(row);
@@ -61,7 +76,11 @@ export const PATIENT_READS = {
  * written.
  */
 async function searchPage(
-  deps: Deps, auditInStatement: Reading['auditInStatement'], term: string, query: TListQuery, signal: AbortSignal | undefined,
+  deps: Deps,
+  auditInStatement: Reading['auditInStatement'],
+  term: string,
+  query: TListQuery,
+  signal: AbortSignal | undefined,
 ): Promise<TServedPage<TPatient>> {
   const after = query.cursor ? decodeSearchCursor(query.cursor) : null;
   const bounds = {
@@ -123,7 +142,10 @@ export async function createPatient(deps: Deps, ctx: SignedInContext, input: TCr
       const duplicates = await findPossibleDuplicates(tx, fields);
       if (duplicates.length > 0) throw new HttpError('patient.duplicate', { extra: { duplicates } });
     }
-    const [row] = await tx.insert(patients).values({ ...fields, createdAt: now, updatedAt: now }).returning();
+    const [row] = await tx
+      .insert(patients)
+      .values({ ...fields, createdAt: now, updatedAt: now })
+      .returning();
     await recordAudit(tx, ctx, { action: 'patient.create', entityType: 'patient', entityId: row!.id, patientId: row!.id });
     raise({ type: 'patient.created', patientId: row!.id, actorId: ctx.user.id });
     return toPatient(row!);
@@ -152,7 +174,11 @@ export async function updatePatient(deps: Deps, ctx: SignedInContext, id: string
     if (Object.keys(changes).length === 0) return toPatient(current);
 
     const guard = version ? sql`date_trunc('milliseconds', ${patients.updatedAt}) = ${version}::timestamptz` : sql`true`;
-    const [row] = await tx.update(patients).set({ ...changes, updatedAt: now }).where(and(eq(patients.id, id), guard)).returning();
+    const [row] = await tx
+      .update(patients)
+      .set({ ...changes, updatedAt: now })
+      .where(and(eq(patients.id, id), guard))
+      .returning();
     if (!row) throw stale('This patient was changed by someone else. Reload to see their changes, then edit again.');
     const action = changes.isActive === false ? 'patient.deactivate' : changes.isActive === true ? 'patient.reactivate' : 'patient.update';
     await recordAudit(tx, ctx, { action, entityType: 'patient', entityId: id, patientId: id });
@@ -165,6 +191,5 @@ export async function updatePatient(deps: Deps, ctx: SignedInContext, id: string
 }
 
 function changedFields(current: TPatient, sent: TPatientChanges): TPatientChanges {
-  return Object.fromEntries(Object.entries(sent).filter(([field, value]) =>
-    value !== undefined && current[field as keyof TPatientChanges] !== value));
+  return Object.fromEntries(Object.entries(sent).filter(([field, value]) => value !== undefined && current[field as keyof TPatientChanges] !== value));
 }

@@ -13,6 +13,8 @@ export async function lockStoredSettings(q: Queryable): Promise<TStoredSettings>
 export async function writeStoredSettings(q: Queryable, values: TUpdateClinicSettings, actorId: string, now: Date): Promise<void> {
   const { nonClinicalInPatientRooms, ...always } = values;
   const set = { ...always, ...(nonClinicalInPatientRooms === undefined ? {} : { nonClinicalInPatientRooms }), updatedAt: now, updatedBy: actorId };
-  await q.insert(clinicSettings).values({ id: true, ...set })
+  await q
+    .insert(clinicSettings)
+    .values({ id: true, ...set })
     .onConflictDoUpdate({ target: clinicSettings.id, set });
 }

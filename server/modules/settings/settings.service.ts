@@ -22,9 +22,12 @@ function settingsOf(stored: TStoredSettings, config: Config): TClinicSettings {
     sessionIdleMinutes: minutesOf(now.sessionIdleMs),
     nonClinicalInPatientRooms: now.nonClinicalInPatientRooms,
     defaults: {
-      clinicName: config.clinicName, timeZone: config.clinicTimeZone, sessionIdleMinutes: minutesOf(config.sessionIdleMs), nonClinicalInPatientRooms: false,
+      clinicName: config.clinicName,
+      timeZone: config.clinicTimeZone,
+      sessionIdleMinutes: minutesOf(config.sessionIdleMs),
+      nonClinicalInPatientRooms: false,
     },
-    updatedAt: saved(stored) ? stored.updatedAt?.toISOString() ?? null : null,
+    updatedAt: saved(stored) ? (stored.updatedAt?.toISOString() ?? null) : null,
   };
 }
 

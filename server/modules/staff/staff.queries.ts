@@ -17,11 +17,14 @@ const SORT_FIRST = sql`lower(coalesce(first_name, ''))`;
 export async function pageOfUsers<T>(q: Queryable, columns: SQL, where: SQL[], limit: number, cursor: TUserCursor | null) {
   const conditions = [...where];
   if (cursor) conditions.push(after([SORT_LAST, SORT_FIRST, sql`id`], [sql`${cursor[0]}`, sql`${cursor[1]}`, sql`${cursor[2]}::uuid`]));
-  const rows = await queryRows<T & { sort_last: string; sort_first: string; id: string }>(q, sql`
+  const rows = await queryRows<T & { sort_last: string; sort_first: string; id: string }>(
+    q,
+    sql`
     select ${columns}, ${SORT_LAST} as sort_last, ${SORT_FIRST} as sort_first from users
     where ${conditions.length > 0 ? sql.join(conditions, sql` and `) : sql`true`}
     order by ${SORT_LAST}, ${SORT_FIRST}, id
-    limit ${limit + 1}`);
+    limit ${limit + 1}`,
+  );
   const { page, nextCursor } = takePage(rows, limit, (r) => [r.sort_last, r.sort_first, r.id]);
   return { items: page.map(({ sort_last: _l, sort_first: _f, ...item }) => item as unknown as T), nextCursor };
 }
@@ -32,4 +35,3 @@ export function listActiveStaff(q: Queryable, opts: { role?: TRole | undefined; 
   if (opts.role) where.push(sql`role = ${opts.role}`);
   return pageOfUsers<TStaffMember>(q, sql`id, first_name as "firstName", last_name as "lastName", role`, where, opts.limit, opts.after);
 }
-

@@ -12,10 +12,10 @@ import { staffFor } from './staff.service.ts';
  */
 export const staffRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   for (const url of ['/api/staff', '/api/scheduler/staff']) {
-    app.get(url, {
-      config: { access: 'staff.list' },
-      schema: { querystring: ZStaffQuery, response: { 200: ZStaffList, ...errorResponses } },
-    }, async (request, reply) => sendPage(reply, await staffFor(deps, request.query)));
+    app.get(
+      url,
+      { config: { access: 'staff.list' }, schema: { querystring: ZStaffQuery, response: { 200: ZStaffList, ...errorResponses } } },
+      async (request, reply) => sendPage(reply, await staffFor(deps, request.query)),
+    );
   }
-
 };

@@ -12,4 +12,3 @@ export async function staffFor(deps: Deps, query: TStaffQuery): Promise<TServedP
   const { items, nextCursor } = await listActiveStaff(deps.db, { role: query.role, limit: query.limit, after });
   return { items, nextCursor, total: null };
 }
-

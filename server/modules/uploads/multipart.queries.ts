@@ -22,12 +22,17 @@ export async function listParts(q: Queryable, uploadId: string): Promise<Multipa
 
 /** Records a part, replacing one of the same number; gives back the replaced part's blob key. */
 export async function putPart(q: Queryable, part: MultipartPartRow): Promise<string | null> {
-  const [old] = await q.select({ storageKey: multipartParts.storageKey }).from(multipartParts)
+  const [old] = await q
+    .select({ storageKey: multipartParts.storageKey })
+    .from(multipartParts)
     .where(and(eq(multipartParts.uploadId, part.uploadId), eq(multipartParts.partNumber, part.partNumber)));
-  await q.insert(multipartParts).values(part).onConflictDoUpdate({
-    target: [multipartParts.uploadId, multipartParts.partNumber],
-    set: { storageKey: part.storageKey, size: part.size, etag: part.etag },
-  });
+  await q
+    .insert(multipartParts)
+    .values(part)
+    .onConflictDoUpdate({
+      target: [multipartParts.uploadId, multipartParts.partNumber],
+      set: { storageKey: part.storageKey, size: part.size, etag: part.etag },
+    });
   return old?.storageKey ?? null;
 }
 
@@ -45,19 +50,22 @@ export async function deleteMultipartUpload(q: Queryable, id: string): Promise<v
 
 /** Uploads untouched since `before`: abandoned open ones, and completed ones done with. */
 export async function findStaleMultipartUploads(q: Queryable, before: Date, limit: number): Promise<MultipartUploadRow[]> {
-  return q.select().from(multipartUploads).where(lt(multipartUploads.touchedAt, before))
-    .orderBy(asc(multipartUploads.touchedAt)).limit(limit);
+  return q.select().from(multipartUploads).where(lt(multipartUploads.touchedAt, before)).orderBy(asc(multipartUploads.touchedAt)).limit(limit);
 }
 
 /** How many uploads this user has open: neither completed nor aborted (an aborted one is gone). */
 export async function countOpenUploads(q: Queryable, uploaderId: string): Promise<number> {
-  const [row] = await q.select({ n: count() }).from(multipartUploads)
+  const [row] = await q
+    .select({ n: count() })
+    .from(multipartUploads)
     .where(and(eq(multipartUploads.uploaderId, uploaderId), isNull(multipartUploads.completedAt)));
   return row?.n ?? 0;
 }
 
 /** This user's open uploads untouched since `before` (no part received since). */
 export async function findStalledUploads(q: Queryable, uploaderId: string, before: Date): Promise<MultipartUploadRow[]> {
-  return q.select().from(multipartUploads)
+  return q
+    .select()
+    .from(multipartUploads)
     .where(and(eq(multipartUploads.uploaderId, uploaderId), isNull(multipartUploads.completedAt), lt(multipartUploads.touchedAt, before)));
 }

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
-import {
-  MULTIPART_MAX_PARTS, MULTIPART_MIN_PART_BYTES, UNCONFIRMED_OBJECT_LIFETIME_MS, UPLOAD_URL_LIFETIME_MS, type TUploadedPart,
-} from '#domain/files';
+import { MULTIPART_MAX_PARTS, MULTIPART_MIN_PART_BYTES, UNCONFIRMED_OBJECT_LIFETIME_MS, UPLOAD_URL_LIFETIME_MS, type TUploadedPart } from '#domain/files';
 import type { Deps } from '../../deps.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
@@ -12,8 +10,18 @@ import { insertStoredObject } from './uploads.queries.ts';
 import { storeWithinBudget, tooLarge, UPLOAD_NOT_FOUND } from './uploads.service.ts';
 import { partLinkIsGenuine, partLinkOf, UPLOAD_PATH_PREFIX } from './signed-links.ts';
 import {
-  countOpenUploads, deleteMultipartUpload, deletePartRows, findMultipartUpload, findStaleMultipartUploads, findStalledUploads, insertMultipartUpload,
-  listParts, putPart, setUploadState, type MultipartPartRow, type MultipartUploadRow,
+  countOpenUploads,
+  deleteMultipartUpload,
+  deletePartRows,
+  findMultipartUpload,
+  findStaleMultipartUploads,
+  findStalledUploads,
+  insertMultipartUpload,
+  listParts,
+  putPart,
+  setUploadState,
+  type MultipartPartRow,
+  type MultipartUploadRow,
 } from './multipart.queries.ts';
 import { assertUploadBudgetLeft, releaseReservation, reserveUploadBytes, settleReservation } from './upload-quota.ts';
 
@@ -41,15 +49,22 @@ export const MULTIPART_STALLED_MS = 3_600_000;
  * requests cannot pass the cap together).
  */
 export async function createMultipartUpload(
-  deps: FilesDeps, ctx: SignedInContext, input: { filename: string; type?: string | undefined },
+  deps: FilesDeps,
+  ctx: SignedInContext,
+  input: { filename: string; type?: string | undefined },
 ): Promise<{ uploadId: string; key: string }> {
   await assertUploadBudgetLeft(deps, ctx.user.id);
   const cap = deps.config.files.multipartUploadsPerUser;
   if ((await countOpenUploads(deps.db, ctx.user.id)) >= cap) await dropStalledUploads(deps, ctx.user.id);
   const now = deps.config.now();
   const row = {
-    id: randomUUID(), objectId: randomUUID(), uploaderId: ctx.user.id, fileName: input.filename,
-    declaredType: input.type?.slice(0, 200) || null, createdAt: now, touchedAt: now,
+    id: randomUUID(),
+    objectId: randomUUID(),
+    uploaderId: ctx.user.id,
+    fileName: input.filename,
+    declaredType: input.type?.slice(0, 200) || null,
+    createdAt: now,
+    touchedAt: now,
   };
   await deps.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`multipart-open:${ctx.user.id}`}))`);
@@ -110,7 +125,10 @@ export async function listUploadedParts(deps: FilesDeps, ctx: SignedInContext, u
 
 /** A link, on `origin`, that takes part `partNumber` of this upload for 15 minutes. */
 export async function signPart(
-  deps: FilesDeps, ctx: SignedInContext, input: { uploadId: string; key: string | undefined; partNumber: string }, origin: string,
+  deps: FilesDeps,
+  ctx: SignedInContext,
+  input: { uploadId: string; key: string | undefined; partNumber: string },
+  origin: string,
 ): Promise<{ url: string; expires: number }> {
   const partNumber = Number(input.partNumber);
   if (!input.key || !input.uploadId || !Number.isInteger(partNumber) || partNumber < 1 || partNumber > MULTIPART_MAX_PARTS) {
@@ -132,7 +150,10 @@ export async function signPart(
  * ETag (its SHA-256).
  */
 export async function receivePart(
-  deps: FilesDeps, uploadId: string, partNumber: number, link: { expires: number; signature: string },
+  deps: FilesDeps,
+  uploadId: string,
+  partNumber: number,
+  link: { expires: number; signature: string },
   body: { stream: Readable; declaredLength: number | null },
 ): Promise<{ etag: string; size: number }> {
   const upload = UUID.test(uploadId) ? await findMultipartUpload(deps.db, uploadId) : undefined;
@@ -201,8 +222,12 @@ function partsRefusal(listed: { PartNumber: number; ETag: string }[], received: 
  * retried completion answers the same; a failed one leaves the upload open to try again.
  */
 export async function completeMultipartUpload(
-  deps: FilesDeps, ctx: SignedInContext, uploadId: string, key: string | undefined,
-  listed: { PartNumber: number; ETag: string }[], origin: string,
+  deps: FilesDeps,
+  ctx: SignedInContext,
+  uploadId: string,
+  key: string | undefined,
+  listed: { PartNumber: number; ETag: string }[],
+  origin: string,
 ): Promise<{ location: string }> {
   const upload = await ownUpload(deps, ctx, uploadId, key);
   const location = `${origin}${UPLOAD_PATH_PREFIX}${upload.objectId}`;
@@ -228,13 +253,20 @@ export async function completeMultipartUpload(
   });
   const { storage } = deps.files;
   try {
-    const joined = Readable.from((async function* () {
-      for (const part of chosen) yield* await storage.read(part.storageKey);
-    })());
+    const joined = Readable.from(
+      (async function* () {
+        for (const part of chosen) yield* await storage.read(part.storageKey);
+      })(),
+    );
     const stored = await storage.write(upload.objectId, joined, { maxBytes: limit });
     await insertStoredObject(deps.db, {
-      id: upload.objectId, storageKey: upload.objectId, sha256: stored.sha256, size: stored.size,
-      declaredType: upload.declaredType, uploaderId: upload.uploaderId, createdAt: now,
+      id: upload.objectId,
+      storageKey: upload.objectId,
+      sha256: stored.sha256,
+      size: stored.size,
+      declaredType: upload.declaredType,
+      uploaderId: upload.uploaderId,
+      createdAt: now,
     });
   } catch (error) {
     await storage.remove(upload.objectId);

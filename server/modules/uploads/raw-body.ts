@@ -4,8 +4,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 /** The body of an upload PUT, handed on unread. Not a plain object, so no hook walks the stream. */
 class UploadBody {
   readonly #stream: Readable;
-  constructor(stream: Readable) { this.#stream = stream; }
-  get stream(): Readable { return this.#stream; }
+  constructor(stream: Readable) {
+    this.#stream = stream;
+  }
+  get stream(): Readable {
+    return this.#stream;
+  }
 }
 
 /**

@@ -16,7 +16,9 @@ export interface UploadGrant {
 
 /** The HMAC of one link's fields, under a label per kind of link, so no link passes for another. */
 function signatureOf(key: Buffer, label: string, fields: (string | number)[]): string {
-  return createHmac('sha256', key).update([`clinic-ehr ${label} v1`, ...fields].join('\n')).digest('base64url');
+  return createHmac('sha256', key)
+    .update([`clinic-ehr ${label} v1`, ...fields].join('\n'))
+    .digest('base64url');
 }
 
 function signatureMatches(expected: string, sent: string): boolean {

@@ -21,7 +21,8 @@ export async function sniffType({ head, size, readRange }: SniffInput): Promise<
   if (head.subarray(0, 5).toString('latin1') === '%PDF-') return 'application/pdf';
   // OLE2 compound file: Word 97-2003 (it also holds old Excel and PowerPoint; the name decides).
   if (startsWith(head, 0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1)) return 'application/msword';
-  if (startsWith(head, 0x50, 0x4b, 0x03, 0x04)) return (await isWordDocument(size, readRange)) ? 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' : null;
+  if (startsWith(head, 0x50, 0x4b, 0x03, 0x04))
+    return (await isWordDocument(size, readRange)) ? 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' : null;
   if (isPlainText(head, size)) return 'text/plain';
   return null;
 }
@@ -63,7 +64,10 @@ function isPlainText(head: Buffer, size: number): boolean {
     let cut = head.length;
     for (let back = 1; back <= 3 && cut - back >= 0; back += 1) {
       const byte = head[cut - back]!;
-      if ((byte & 0xc0) === 0xc0) { cut -= back; break; }
+      if ((byte & 0xc0) === 0xc0) {
+        cut -= back;
+        break;
+      }
       if ((byte & 0x80) === 0) break;
     }
     sample = head.subarray(0, cut);
@@ -77,6 +81,10 @@ function isPlainText(head: Buffer, size: number): boolean {
   // Control characters other than tab, line feed, form feed and carriage return.
   // eslint-disable-next-line no-control-regex -- control characters are what this finds
   if (/[\u0000-\u0008\u000b\u000e-\u001f\u007f]/.test(text)) return false;
-  const start = text.replace(/^\uFEFF/, '').trimStart().slice(0, 256).toLowerCase();
+  const start = text
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .slice(0, 256)
+    .toLowerCase();
   return !/^<(!doctype|html|head|body|script|svg|\?xml|iframe|object|embed|!--)/.test(start) && !/<(script|html|svg)[\s>]/.test(text.toLowerCase());
 }

@@ -26,7 +26,9 @@ export interface UploadReservation {
 const since = (deps: QuotaDeps) => new Date(deps.config.now().getTime() - UPLOAD_QUOTA_WINDOW_MS);
 
 async function bytesUsed(q: Queryable, userId: string, from: Date): Promise<number> {
-  const [row] = await q.select({ used: sum(uploadUsage.bytes).mapWith(Number) }).from(uploadUsage)
+  const [row] = await q
+    .select({ used: sum(uploadUsage.bytes).mapWith(Number) })
+    .from(uploadUsage)
     .where(and(eq(uploadUsage.uploaderId, userId), gt(uploadUsage.at, from)));
   return row?.used ?? 0;
 }
@@ -38,11 +40,20 @@ async function bytesUsed(q: Queryable, userId: string, from: Date): Promise<numb
 async function secondsUntilRoom(q: Queryable, deps: QuotaDeps, userId: string, used: number, need: number): Promise<number> {
   const excess = used + need - deps.config.files.uploadBytesPerHour;
   if (excess <= 0) return 1;
-  const window = q.select({
-    at: uploadUsage.at,
-    freed: sql<number>`sum(${uploadUsage.bytes}) over (order by ${uploadUsage.at}, ${uploadUsage.id})`.mapWith(Number).as('freed'),
-  }).from(uploadUsage).where(and(eq(uploadUsage.uploaderId, userId), gt(uploadUsage.at, since(deps)))).as('window');
-  const [row] = await q.select({ at: window.at }).from(window).where(sql`${window.freed} >= ${excess}`).orderBy(asc(window.at)).limit(1);
+  const window = q
+    .select({
+      at: uploadUsage.at,
+      freed: sql<number>`sum(${uploadUsage.bytes}) over (order by ${uploadUsage.at}, ${uploadUsage.id})`.mapWith(Number).as('freed'),
+    })
+    .from(uploadUsage)
+    .where(and(eq(uploadUsage.uploaderId, userId), gt(uploadUsage.at, since(deps))))
+    .as('window');
+  const [row] = await q
+    .select({ at: window.at })
+    .from(window)
+    .where(sql`${window.freed} >= ${excess}`)
+    .orderBy(asc(window.at))
+    .limit(1);
   const freeAt = row ? row.at.getTime() + UPLOAD_QUOTA_WINDOW_MS : deps.config.now().getTime() + UPLOAD_QUOTA_WINDOW_MS;
   return Math.max(1, Math.ceil((freeAt - deps.config.now().getTime()) / 1000));
 }
@@ -77,7 +88,9 @@ export async function assertUploadBudgetLeft(deps: QuotaDeps, userId: string): P
  * `maxBytes` and the budget allow. 429 when the declared length does not fit, or nothing does.
  */
 export async function reserveUploadBytes(
-  deps: QuotaDeps, userId: string, body: { declaredLength: number | null; maxBytes: number },
+  deps: QuotaDeps,
+  userId: string,
+  body: { declaredLength: number | null; maxBytes: number },
 ): Promise<UploadReservation> {
   const limit = deps.config.files.uploadBytesPerHour;
   return deps.db.transaction(async (tx) => {

@@ -14,7 +14,9 @@ export async function findUploadGrant(q: Queryable, id: string) {
 
 /** Marks the grant used, if it still can be: true for exactly one request, however many race. */
 export async function useUploadGrant(q: Queryable, id: string, now: Date): Promise<boolean> {
-  const rows = await q.update(objectUploads).set({ usedAt: now })
+  const rows = await q
+    .update(objectUploads)
+    .set({ usedAt: now })
     .where(and(eq(objectUploads.id, id), isNull(objectUploads.usedAt), sql`${objectUploads.expiresAt} > ${now}`))
     .returning({ id: objectUploads.id });
   return rows.length === 1;
@@ -28,15 +30,22 @@ export async function deleteStoredObject(q: Queryable, id: string): Promise<void
   await q.delete(storedObjects).where(eq(storedObjects.id, id));
 }
 
-export async function markConfirmed(q: Queryable, id: string, fields: Pick<StoredObjectRow, 'purpose' | 'contentType' | 'fileName' | 'confirmedAt'>): Promise<void> {
+export async function markConfirmed(
+  q: Queryable,
+  id: string,
+  fields: Pick<StoredObjectRow, 'purpose' | 'contentType' | 'fileName' | 'confirmedAt'>,
+): Promise<void> {
   await q.update(storedObjects).set(fields).where(eq(storedObjects.id, id));
 }
 
 /** Uploads nobody confirmed before `before`, oldest first. */
 export async function findUnconfirmedBefore(q: Queryable, before: Date, limit: number) {
-  return q.select({ id: storedObjects.id, storageKey: storedObjects.storageKey }).from(storedObjects)
+  return q
+    .select({ id: storedObjects.id, storageKey: storedObjects.storageKey })
+    .from(storedObjects)
     .where(and(isNull(storedObjects.confirmedAt), lt(storedObjects.createdAt, before)))
-    .orderBy(storedObjects.createdAt).limit(limit);
+    .orderBy(storedObjects.createdAt)
+    .limit(limit);
 }
 
 export async function deleteUploadGrantsExpiredBefore(q: Queryable, before: Date): Promise<void> {

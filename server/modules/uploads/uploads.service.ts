@@ -2,8 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import {
-  ALLOWED_TYPES, FILE_TYPES, MAX_UPLOAD_BYTES, objectPathOf, UNCONFIRMED_OBJECT_LIFETIME_MS, UPLOAD_URL_LIFETIME_MS,
-  type TFileType, type TObjectPath, type TObjectPurpose, type TUploadURL,
+  ALLOWED_TYPES,
+  FILE_TYPES,
+  MAX_UPLOAD_BYTES,
+  objectPathOf,
+  UNCONFIRMED_OBJECT_LIFETIME_MS,
+  UPLOAD_URL_LIFETIME_MS,
+  type TFileType,
+  type TObjectPath,
+  type TObjectPurpose,
+  type TUploadURL,
 } from '#domain/files';
 import { HttpError, invalid, notFound } from '../../http/errors.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
@@ -12,13 +20,25 @@ import { recordAudit } from '../../audit/audit-writer.ts';
 import { findStoredObject, type StoredObjectRow } from '../files/files.queries.ts';
 import { removeUnclaimedFiles, type FilesDeps } from '../files/files.service.ts';
 import {
-  deleteStoredObject, deleteUploadGrantsExpiredBefore, findUnconfirmedBefore, findUploadGrant, insertStoredObject, insertUploadGrant, markConfirmed,
+  deleteStoredObject,
+  deleteUploadGrantsExpiredBefore,
+  findUnconfirmedBefore,
+  findUploadGrant,
+  insertStoredObject,
+  insertUploadGrant,
+  markConfirmed,
   useUploadGrant,
 } from './uploads.queries.ts';
 import { sniffType } from './type-sniffing.ts';
 import { linkIsGenuine, uploadIdOfUrl, uploadLinkOf } from './signed-links.ts';
 import {
-  assertUploadBudgetLeft, budgetCutOff, deleteUsageBefore, releaseReservation, reserveUploadBytes, settleReservation, UPLOAD_QUOTA_WINDOW_MS,
+  assertUploadBudgetLeft,
+  budgetCutOff,
+  deleteUsageBefore,
+  releaseReservation,
+  reserveUploadBytes,
+  settleReservation,
+  UPLOAD_QUOTA_WINDOW_MS,
   type UploadReservation,
 } from './upload-quota.ts';
 
@@ -42,7 +62,9 @@ export async function requestUpload(deps: FilesDeps, ctx: SignedInContext, origi
  * whatever becomes of its body.
  */
 export async function receiveUpload(
-  deps: FilesDeps, id: string, link: { expires: number; signature: string },
+  deps: FilesDeps,
+  id: string,
+  link: { expires: number; signature: string },
   body: { stream: Readable; declaredLength: number | null; declaredType: string | null },
 ): Promise<{ size: number; sha256: string }> {
   const grant = await findUploadGrant(deps.db, id);
@@ -59,8 +81,13 @@ export async function receiveUpload(
     const { size, sha256 } = stored;
     await deps.db.transaction(async (tx) => {
       await insertStoredObject(tx, {
-        id, storageKey: id, sha256, size, declaredType: body.declaredType?.slice(0, 200) ?? null,
-        uploaderId: grant.uploaderId, createdAt: deps.config.now(),
+        id,
+        storageKey: id,
+        sha256,
+        size,
+        declaredType: body.declaredType?.slice(0, 200) ?? null,
+        uploaderId: grant.uploaderId,
+        createdAt: deps.config.now(),
       });
       await settleReservation(tx, reservation, size);
     });
@@ -77,7 +104,11 @@ export async function receiveUpload(
  * or what the budget left (429, the hourly limit, not the file's, being what stopped it).
  */
 export async function storeWithinBudget(
-  deps: FilesDeps, key: string, body: Readable, maxBytes: number, reservation: UploadReservation,
+  deps: FilesDeps,
+  key: string,
+  body: Readable,
+  maxBytes: number,
+  reservation: UploadReservation,
 ): Promise<{ size: number; sha256: string }> {
   const cap = Math.min(maxBytes, reservation.bytes);
   try {
@@ -123,7 +154,9 @@ export const UPLOAD_NOT_FOUND = 'Upload not found';
  * name and size the caller gave. A refused file is deleted, bytes and row.
  */
 export async function confirmUpload(
-  deps: FilesDeps, ctx: SignedInContext, purpose: TObjectPurpose,
+  deps: FilesDeps,
+  ctx: SignedInContext,
+  purpose: TObjectPurpose,
   input: { fileURL: string; fileName?: string; fileSize?: number },
 ): Promise<TObjectPath> {
   const id = uploadIdOfUrl(input.fileURL);
@@ -160,12 +193,12 @@ async function detectType(deps: FilesDeps, row: StoredObjectRow): Promise<TFileT
 }
 
 /** Why a file may not be confirmed for this purpose, or null when it may. */
-function typeRefusal(
-  purpose: TObjectPurpose, type: TFileType | null, row: StoredObjectRow, input: { fileName?: string; fileSize?: number },
-): HttpError | null {
+function typeRefusal(purpose: TObjectPurpose, type: TFileType | null, row: StoredObjectRow, input: { fileName?: string; fileSize?: number }): HttpError | null {
   const allowed = ALLOWED_TYPES[purpose];
-  const badType = new HttpError('upload.badType', purpose === 'chat-attachment'
-    ? { message: 'Only JPG, PNG, PDF, DOC, DOCX and plain text files are accepted' } : {});
+  const badType = new HttpError(
+    'upload.badType',
+    purpose === 'chat-attachment' ? { message: 'Only JPG, PNG, PDF, DOC, DOCX and plain text files are accepted' } : {},
+  );
   if (!type || !allowed.includes(type)) return badType;
   if (input.fileSize !== undefined && input.fileSize !== row.size) {
     return new HttpError('upload.mismatch', { message: `The file is ${row.size} bytes, not ${input.fileSize}` });
@@ -177,7 +210,7 @@ function typeRefusal(
     }
   }
   if (row.declaredType && !matchesDeclared(row.declaredType, type)) {
-    return new HttpError('upload.mismatch', { message: 'The file\'s content is not the type it was uploaded as' });
+    return new HttpError('upload.mismatch', { message: "The file's content is not the type it was uploaded as" });
   }
   return null;
 }

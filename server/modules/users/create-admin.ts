@@ -11,11 +11,9 @@ import { issueLink } from './password-links.ts';
 import { insertActiveUser, userById } from './users.queries.ts';
 
 /** What `npm run create-admin` takes: the invite form's rules, the names optional. */
-export const ZNewAdmin = z.object({
-  email: ZInvite.shape.email,
-  firstName: ZInvite.shape.firstName.optional(),
-  lastName: ZInvite.shape.lastName.optional(),
-}).strict();
+export const ZNewAdmin = z
+  .object({ email: ZInvite.shape.email, firstName: ZInvite.shape.firstName.optional(), lastName: ZInvite.shape.lastName.optional() })
+  .strict();
 
 /** No one signed in made this change: whoever ran the command on the server did. */
 const COMMAND_LINE: RequestContext = { user: null, ip: '', userAgent: 'npm run create-admin', sessionToken: null };
@@ -35,7 +33,8 @@ export function linkOrigin(config: Pick<Config, 'publicUrl' | 'host' | 'port'>):
  * form) is refused, as the invite form refuses it.
  */
 export async function createAdmin(
-  deps: { db: Db; config: Pick<Config, 'publicUrl' | 'host' | 'port' | 'now'> }, input: unknown,
+  deps: { db: Db; config: Pick<Config, 'publicUrl' | 'host' | 'port' | 'now'> },
+  input: unknown,
 ): Promise<{ user: TAdminUser; link: TPasswordLink }> {
   const parsed = ZNewAdmin.safeParse(input);
   if (!parsed.success) {

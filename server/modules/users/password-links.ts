@@ -13,7 +13,9 @@ export const hashLinkToken = (token: string) => createHash('sha256').update(toke
  * `createdBy` is null when no one signed in made it (npm run create-admin).
  */
 export async function issueLink(
-  tx: Queryable, input: { userId: string; purpose: 'invite' | 'reset'; createdBy: string | null; origin: string }, now: Date,
+  tx: Queryable,
+  input: { userId: string; purpose: 'invite' | 'reset'; createdBy: string | null; origin: string },
+  now: Date,
 ): Promise<TPasswordLink> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + LINK_LIFETIME_HOURS[input.purpose] * HOUR_MS);

@@ -36,8 +36,11 @@ export async function userById(q: Queryable, id: string): Promise<TAdminUser | n
 
 /** The account holding this email under the uniqueness rule (case and NFKC forms alike), locked for the change. */
 export async function userByEmailForUpdate(q: Queryable, email: string): Promise<TAdminUser | null> {
-  const [row] = await queryRows<TAdminUser>(q, sql`select ${ADMIN_COLUMNS} from users
-    where ${emailKeySql(sql`email`)} = ${emailKeySql(sql`${email}`)} for update`);
+  const [row] = await queryRows<TAdminUser>(
+    q,
+    sql`select ${ADMIN_COLUMNS} from users
+    where ${emailKeySql(sql`email`)} = ${emailKeySql(sql`${email}`)} for update`,
+  );
   return row ?? null;
 }
 
@@ -51,14 +54,23 @@ export async function lockUser(q: Queryable, id: string): Promise<TAdminUser | n
  * here, so the second sees the first's change and the clinic always keeps one.
  */
 export async function lockActiveAdmins(q: Queryable, adminRoles: readonly TRole[]): Promise<string[]> {
-  const rows = await queryRows<{ id: string }>(q, sql`select id from users
-    where role in (${sql.join(adminRoles.map((r) => sql`${r}`), sql`, `)}) and is_active order by id for update`);
+  const rows = await queryRows<{ id: string }>(
+    q,
+    sql`select id from users
+    where role in (${sql.join(
+      adminRoles.map((r) => sql`${r}`),
+      sql`, `,
+    )}) and is_active order by id for update`,
+  );
   return rows.map((r) => r.id);
 }
 
 export async function insertInvitedUser(q: Queryable, input: { email: string; firstName: string; lastName: string; role: TRole }, now: Date) {
-  const [row] = await q.insert(users).values({ ...input, isActive: false, invitedAt: now, passwordHash: null })
-    .onConflictDoNothing().returning({ id: users.id });
+  const [row] = await q
+    .insert(users)
+    .values({ ...input, isActive: false, invitedAt: now, passwordHash: null })
+    .onConflictDoNothing()
+    .returning({ id: users.id });
   return row?.id ?? null;
 }
 
@@ -67,8 +79,11 @@ export async function insertInvitedUser(q: Queryable, input: { email: string; fi
  * sets one through its one-time link, or signs in through the identity provider.
  */
 export async function insertActiveUser(q: Queryable, input: { email: string; firstName: string | null; lastName: string | null; role: TRole }) {
-  const [row] = await q.insert(users).values({ ...input, isActive: true, invitedAt: null, passwordHash: null })
-    .onConflictDoNothing().returning({ id: users.id });
+  const [row] = await q
+    .insert(users)
+    .values({ ...input, isActive: true, invitedAt: null, passwordHash: null })
+    .onConflictDoNothing()
+    .returning({ id: users.id });
   return row?.id ?? null;
 }
 
@@ -83,7 +98,8 @@ export async function setActive(q: Queryable, id: string, isActive: boolean, now
 
 /** Sets the password; an invite's completes the account (active, no longer invited). */
 export async function setPasswordHash(q: Queryable, id: string, passwordHash: string, activate: boolean, now: Date) {
-  await q.update(users)
+  await q
+    .update(users)
     .set({ passwordHash, updatedAt: now, ...(activate ? { isActive: true, invitedAt: null } : {}) })
     .where(eq(users.id, id));
 }
@@ -96,16 +112,34 @@ export async function deleteSessionsOf(q: Queryable, userId: string) {
 // ---- one-time links ----
 
 /** A new link for the user; any earlier link of theirs not yet used is spent, so only the newest works. */
-export async function insertLink(q: Queryable, link: { userId: string; purpose: 'invite' | 'reset'; tokenHash: string; createdBy: string | null; expiresAt: Date }, now: Date) {
-  await q.update(userTokens).set({ usedAt: now }).where(and(eq(userTokens.userId, link.userId), isNull(userTokens.usedAt)));
+export async function insertLink(
+  q: Queryable,
+  link: { userId: string; purpose: 'invite' | 'reset'; tokenHash: string; createdBy: string | null; expiresAt: Date },
+  now: Date,
+) {
+  await q
+    .update(userTokens)
+    .set({ usedAt: now })
+    .where(and(eq(userTokens.userId, link.userId), isNull(userTokens.usedAt)));
   await q.insert(userTokens).values({ ...link, createdAt: now });
 }
 
 export async function linkByHash(q: Queryable, tokenHash: string, lock = false) {
-  const rows = await queryRows<{ id: string; userId: string; purpose: 'invite' | 'reset'; expiresAt: Date; usedAt: Date | null; email: string; firstName: string | null }>(q, sql`
+  const rows = await queryRows<{
+    id: string;
+    userId: string;
+    purpose: 'invite' | 'reset';
+    expiresAt: Date;
+    usedAt: Date | null;
+    email: string;
+    firstName: string | null;
+  }>(
+    q,
+    sql`
     select t.id, t.user_id as "userId", t.purpose, t.expires_at as "expiresAt", t.used_at as "usedAt", u.email, u.first_name as "firstName"
     from user_tokens t join users u on u.id = t.user_id
-    where t.token_hash = ${tokenHash} ${lock ? sql`for update of t` : sql``}`);
+    where t.token_hash = ${tokenHash} ${lock ? sql`for update of t` : sql``}`,
+  );
   const row = rows[0];
   return row ? { ...row, expiresAt: new Date(row.expiresAt), usedAt: row.usedAt ? new Date(row.usedAt) : null } : null;
 }

@@ -17,8 +17,18 @@ import { notify } from '../notifications/notifications.service.ts';
 import { decodeUserCursor } from '../staff/staff.queries.ts';
 import { hashLinkToken, issueLink } from './password-links.ts';
 import {
-  deleteSessionsOf, insertInvitedUser, linkByHash, listUsers, lockActiveAdmins, lockUser, setActive, setPasswordHash, setRole, spendLink,
-  userByEmailForUpdate, userById,
+  deleteSessionsOf,
+  insertInvitedUser,
+  linkByHash,
+  listUsers,
+  lockActiveAdmins,
+  lockUser,
+  setActive,
+  setPasswordHash,
+  setRole,
+  spendLink,
+  userByEmailForUpdate,
+  userById,
 } from './users.queries.ts';
 
 const USER_NOT_FOUND = 'User not found';
@@ -82,8 +92,7 @@ async function changeRole(deps: Deps, ctx: SignedInContext, find: (tx: Tx) => Pr
   });
 }
 
-export const setUserRole = (deps: Deps, ctx: SignedInContext, userId: string, role: TRole) =>
-  changeRole(deps, ctx, (tx) => lockUser(tx, userId), role);
+export const setUserRole = (deps: Deps, ctx: SignedInContext, userId: string, role: TRole) => changeRole(deps, ctx, (tx) => lockUser(tx, userId), role);
 
 /** The spec's role assignment form: by email, under the same uniqueness rule as sign-in. */
 export const assignRoleByEmail = (deps: Deps, ctx: SignedInContext, email: string, role: TRole) =>
@@ -105,8 +114,13 @@ export async function setUserActive(deps: Deps, ctx: SignedInContext, userId: st
     await keepAnAdmin(tx, target, { isActive });
     await setActive(tx, target.id, isActive, now);
     await recordAudit(tx, ctx, { action: isActive ? 'user.reactivate' : 'user.deactivate', entityType: 'user', entityId: target.id });
-    await tellUser(tx, raise, target.id, isActive ? 'Your account was reactivated' : 'Your account was deactivated',
-      isActive ? 'An administrator restored your access.' : 'An administrator ended your access.');
+    await tellUser(
+      tx,
+      raise,
+      target.id,
+      isActive ? 'Your account was reactivated' : 'Your account was deactivated',
+      isActive ? 'An administrator restored your access.' : 'An administrator ended your access.',
+    );
     raise({ type: 'user.accessChanged', userId: target.id });
     return (await userById(tx, target.id))!;
   });
@@ -125,7 +139,13 @@ export async function issuePasswordLink(deps: Deps, ctx: SignedInContext, userId
     const link = await issueLink(tx, { userId: target.id, purpose, createdBy: ctx.user.id, origin }, now);
     await recordAudit(tx, ctx, { action: purpose === 'invite' ? 'user.invite_link' : 'user.password_reset_link', entityType: 'user', entityId: target.id });
     if (purpose === 'reset') {
-      await tellUser(tx, raise, target.id, 'Password reset link created', 'An administrator created a link to reset your password. If you did not ask for it, tell them.');
+      await tellUser(
+        tx,
+        raise,
+        target.id,
+        'Password reset link created',
+        'An administrator created a link to reset your password. If you did not ask for it, tell them.',
+      );
     }
     return link;
   });
@@ -163,7 +183,11 @@ export async function setPasswordWithLink(deps: Deps, ctx: RequestContext, input
     await setPasswordHash(tx, link.userId, passwordHash, link.purpose === 'invite', now);
     await deleteSessionsOf(tx, link.userId);
     const user = (await userById(tx, link.userId))!;
-    await recordAudit(tx, actingAs(ctx, user), { action: link.purpose === 'invite' ? 'user.invite_accepted' : 'user.password_reset', entityType: 'user', entityId: user.id });
+    await recordAudit(tx, actingAs(ctx, user), {
+      action: link.purpose === 'invite' ? 'user.invite_accepted' : 'user.password_reset',
+      entityType: 'user',
+      entityId: user.id,
+    });
     raise({ type: 'user.accessChanged', userId: user.id });
   });
 }

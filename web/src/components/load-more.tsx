@@ -33,7 +33,17 @@ interface TLoadMoreProps {
  * With `autoLoad` the next page loads as the end of the list scrolls near; the button stays for
  * when the observer cannot fire (keyboard users, very tall screens, a failed page to retry).
  */
-export function LoadMore({ list, failedText, label = 'Load more', onLoadMore, autoLoad = false, variant = 'outline', size, className, testId }: TLoadMoreProps) {
+export function LoadMore({
+  list,
+  failedText,
+  label = 'Load more',
+  onLoadMore,
+  autoLoad = false,
+  variant = 'outline',
+  size,
+  className,
+  testId,
+}: TLoadMoreProps) {
   const { hasNextPage, isFetchingNextPage: loading, isFetchNextPageError: failed, fetchNextPage } = list;
   const loadMore = onLoadMore ?? (() => void fetchNextPage({ cancelRefetch: false }));
   const footer = useRef<HTMLDivElement>(null);

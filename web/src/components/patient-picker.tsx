@@ -14,8 +14,7 @@ import { Spinner } from './ui/spinner.tsx';
 export const PATIENT_SEARCH_DEBOUNCE_MS = 250;
 
 /** 'Olivia Hart #1a2b' (spec section 2: first and last name, '#' and the id's last four). */
-export const patientChoiceLabel = (patient: Pick<TPatientChoice, 'id' | 'firstName' | 'lastName'>) =>
-  `${fullName(patient)} #${patient.id.slice(-4)}`;
+export const patientChoiceLabel = (patient: Pick<TPatientChoice, 'id' | 'firstName' | 'lastName'>) => `${fullName(patient)} #${patient.id.slice(-4)}`;
 
 /**
  * A chosen patient: who, and (when the form has them) what the summary line shows. Drawn from
@@ -28,7 +27,13 @@ export type TChosenPatient = Pick<TPatientChoice, 'id' | 'firstName' | 'lastName
  * combobox with its list of matches, by mouse or keyboard (arrows, Enter, Escape). A search
  * typed past is aborted. Once chosen, the patient's summary line shows, with a way to change.
  */
-export function PatientPicker({ control, value, onChange, onBlur, disabled }: {
+export function PatientPicker({
+  control,
+  value,
+  onChange,
+  onBlur,
+  disabled,
+}: {
   control: TFieldControlProps;
   value: TChosenPatient | null;
   onChange: (patient: TChosenPatient | null) => void;

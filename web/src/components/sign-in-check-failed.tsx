@@ -5,9 +5,8 @@ import { ApiError } from '../lib/api-request.ts';
  * by hand instead of through the error table (whose schemas would bring zod along).
  */
 export function SignInCheckFailed({ error, onRetry }: { error: unknown; onRetry: () => void }) {
-  const reason = error instanceof ApiError
-    ? `The server answered ${error.status}. Please try again.`
-    : 'Could not reach the server. Check your connection and try again.';
+  const reason =
+    error instanceof ApiError ? `The server answered ${error.status}. Please try again.` : 'Could not reach the server. Check your connection and try again.';
   return (
     <main className="flex min-h-full items-center justify-center p-4">
       <div role="alert" className="flex flex-col items-center gap-3 rounded-lg border border-red-200 bg-red-50 p-6 text-center">

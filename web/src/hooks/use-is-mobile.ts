@@ -11,5 +11,9 @@ function subscribe(onChange: () => void): () => void {
 }
 
 export function useIsMobile(): boolean {
-  return useSyncExternalStore(subscribe, () => window.matchMedia(query).matches, () => false);
+  return useSyncExternalStore(
+    subscribe,
+    () => window.matchMedia(query).matches,
+    () => false,
+  );
 }

@@ -59,8 +59,7 @@ function hasMessage(body: unknown): body is { message: string; errors?: unknown 
 function fieldErrorsOf(body: { errors?: unknown }): TFieldError[] {
   if (!Array.isArray(body.errors)) return [];
   return body.errors.filter(
-    (entry): entry is TFieldError =>
-      typeof entry === 'object' && entry !== null && typeof entry.path === 'string' && typeof entry.message === 'string',
+    (entry): entry is TFieldError => typeof entry === 'object' && entry !== null && typeof entry.path === 'string' && typeof entry.message === 'string',
   );
 }
 

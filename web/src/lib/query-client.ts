@@ -17,13 +17,7 @@ export function createQueryClient(): QueryClient {
     mutationCache: new MutationCache({ onError: onAnyError }),
     defaultOptions: {
       // Spec section 7: never stale, no refetch on focus or interval, no retries.
-      queries: {
-        queryFn: defaultQueryFn,
-        staleTime: Infinity,
-        refetchOnWindowFocus: false,
-        refetchInterval: false,
-        retry: false,
-      },
+      queries: { queryFn: defaultQueryFn, staleTime: Infinity, refetchOnWindowFocus: false, refetchInterval: false, retry: false },
       mutations: { retry: false },
     },
   });

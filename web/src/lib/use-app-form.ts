@@ -1,8 +1,15 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useRef, useState } from 'react';
 import {
-  useForm, type FieldError, type FieldErrors, type FieldValues, type Path, type Resolver, type UseFormHandleSubmit,
-  type UseFormProps, type UseFormReturn,
+  useForm,
+  type FieldError,
+  type FieldErrors,
+  type FieldValues,
+  type Path,
+  type Resolver,
+  type UseFormHandleSubmit,
+  type UseFormProps,
+  type UseFormReturn,
 } from 'react-hook-form';
 import type { ZodType } from 'zod';
 import type { TDisplayError } from './api-errors.ts';
@@ -58,7 +65,11 @@ const sameValue = (a: unknown, b: unknown) => a === b || (typeof a === 'object' 
  * `formError`, and only what changed sent on an edit.
  */
 export function useAppForm<TValues extends FieldValues, TOutput = TValues>({
-  schema, check, fields, serverPaths, ...options
+  schema,
+  check,
+  fields,
+  serverPaths,
+  ...options
 }: TAppFormOptions<TValues, TOutput>): TAppForm<TValues, TOutput> {
   const rules = useRef({ schema, check });
   useEffect(() => {
@@ -74,10 +85,11 @@ export function useAppForm<TValues extends FieldValues, TOutput = TValues>({
     ...form,
     formError,
     setFormError,
-    onSubmit: ((onValid, onInvalid) => form.handleSubmit((values, event) => {
-      setFormError(null);
-      return onValid(values, event);
-    }, onInvalid)) as UseFormHandleSubmit<TValues, TOutput>,
+    onSubmit: ((onValid, onInvalid) =>
+      form.handleSubmit((values, event) => {
+        setFormError(null);
+        return onValid(values, event);
+      }, onInvalid)) as UseFormHandleSubmit<TValues, TOutput>,
     showServerError,
     failed: (error, description, failedOptions) => {
       const described = reportMutationError(error, description, failedOptions);
@@ -97,9 +109,9 @@ export function useAppForm<TValues extends FieldValues, TOutput = TValues>({
 }
 
 /** The schema's errors and the check's, as one resolver; both are read when it runs, so they may use the latest state. */
-function appFormResolver<TValues extends FieldValues, TOutput>(
-  rules: { current: { schema?: ZodType<TOutput, TValues> | undefined; check?: TFormCheck<TValues> | undefined } },
-): Resolver<TValues, unknown, TOutput> {
+function appFormResolver<TValues extends FieldValues, TOutput>(rules: {
+  current: { schema?: ZodType<TOutput, TValues> | undefined; check?: TFormCheck<TValues> | undefined };
+}): Resolver<TValues, unknown, TOutput> {
   return async (values, context, options) => {
     const { schema, check } = rules.current;
     const result = schema

@@ -4,7 +4,6 @@ import { backoffDelay } from './backoff.ts';
 /** What the connection dot shows: 'live' only while the socket is open. */
 export type TLiveStatus = 'live' | 'offline';
 
-
 /** A connection that stayed open this long was healthy: the next drop starts the backoff afresh. */
 export const STABLE_AFTER_MS = 10_000;
 

@@ -16,10 +16,7 @@ type TLiveNotification = Extract<TServerMessage, { type: 'notification' }>;
 export function onLiveNotification(client: QueryClient, message: TLiveNotification): void {
   void invalidateNotifications(client);
   void invalidateDashboardStats(client);
-  toast({
-    title: message.title?.trim() || LIVE_NOTIFICATION_DEFAULTS.title,
-    description: message.message?.trim() || LIVE_NOTIFICATION_DEFAULTS.message,
-  });
+  toast({ title: message.title?.trim() || LIVE_NOTIFICATION_DEFAULTS.title, description: message.message?.trim() || LIVE_NOTIFICATION_DEFAULTS.message });
 }
 
 type TLiveChatMessage = Extract<TServerMessage, { type: 'new_message' }>;

@@ -50,10 +50,7 @@ export function usePatientAppointments(patientId: string) {
 export function useUpcomingAppointments(today: string | null) {
   const filter = { from: today ?? undefined };
   return useQuery({
-    ...queryOptions({
-      queryKey: listKey(filter, ALL_TAB_LIMIT),
-      queryFn: () => fetchAppointmentsPage(filter, ALL_TAB_LIMIT, null),
-    }),
+    ...queryOptions({ queryKey: listKey(filter, ALL_TAB_LIMIT), queryFn: () => fetchAppointmentsPage(filter, ALL_TAB_LIMIT, null) }),
     enabled: today !== null,
   });
 }

@@ -14,8 +14,5 @@ export async function checkMissingNotes(): Promise<TMissingNotesResult> {
 
 export function useCheckMissingNotes() {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: checkMissingNotes,
-    onSuccess: () => invalidateNotifications(queryClient),
-  });
+  return useMutation({ mutationFn: checkMissingNotes, onSuccess: () => invalidateNotifications(queryClient) });
 }

@@ -15,10 +15,6 @@ export function useAddChatMember(roomId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (userId: string) => addChatMember(roomId, userId),
-    onSuccess: () => Promise.all([
-      invalidateChatMembers(queryClient, roomId),
-      invalidateChatMessages(queryClient, roomId),
-      invalidateChatRooms(queryClient),
-    ]),
+    onSuccess: () => Promise.all([invalidateChatMembers(queryClient, roomId), invalidateChatMessages(queryClient, roomId), invalidateChatRooms(queryClient)]),
   });
 }

@@ -9,8 +9,5 @@ export async function deleteChatMessage(roomId: string, messageId: string): Prom
 
 export function useDeleteChatMessage(roomId: string) {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (messageId: string) => deleteChatMessage(roomId, messageId),
-    onSuccess: () => invalidateChatRoom(queryClient, roomId),
-  });
+  return useMutation({ mutationFn: (messageId: string) => deleteChatMessage(roomId, messageId), onSuccess: () => invalidateChatRoom(queryClient, roomId) });
 }

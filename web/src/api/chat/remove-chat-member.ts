@@ -12,9 +12,6 @@ export function useRemoveChatMember(roomId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (userId: string) => removeChatMember(roomId, userId),
-    onSuccess: () => Promise.all([
-      invalidateChatMembers(queryClient, roomId),
-      invalidateChatRooms(queryClient),
-    ]),
+    onSuccess: () => Promise.all([invalidateChatMembers(queryClient, roomId), invalidateChatRooms(queryClient)]),
   });
 }

@@ -28,10 +28,7 @@ export function useChatRooms() {
  * are read again.
  */
 export function invalidateChatRooms(client: QueryClient): Promise<unknown> {
-  return Promise.all([
-    client.invalidateQueries({ queryKey: chatRoomsKey, exact: true }),
-    invalidateDashboardStats(client),
-  ]);
+  return Promise.all([client.invalidateQueries({ queryKey: chatRoomsKey, exact: true }), invalidateDashboardStats(client)]);
 }
 
 /** After a gap in the live connection: every chat read (list, members, histories) afresh. */

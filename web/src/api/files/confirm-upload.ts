@@ -16,8 +16,9 @@ export interface TAttachment {
  * the type from the bytes; a refusal is an ApiError with its message.
  */
 export async function confirmUpload(purpose: TObjectPurpose, file: { fileURL: string; name: string; size: number }): Promise<string> {
-  const response = purpose === 'chat-attachment'
-    ? await apiRequest('PUT', '/api/chat-attachments', { fileURL: file.fileURL, fileName: file.name, fileSize: file.size })
-    : await apiRequest('PUT', '/api/patient-attachments', { fileURL: file.fileURL, fileName: file.name });
+  const response =
+    purpose === 'chat-attachment'
+      ? await apiRequest('PUT', '/api/chat-attachments', { fileURL: file.fileURL, fileName: file.name, fileSize: file.size })
+      : await apiRequest('PUT', '/api/patient-attachments', { fileURL: file.fileURL, fileName: file.name });
   return ZObjectPath.parse(await response.json()).objectPath;
 }

@@ -14,8 +14,5 @@ export async function createNote(body: TCreateNote): Promise<TNote> {
 
 export function useCreateNote() {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: createNote,
-    onSuccess: () => void invalidateNotes(queryClient),
-  });
+  return useMutation({ mutationFn: createNote, onSuccess: () => void invalidateNotes(queryClient) });
 }

@@ -15,8 +15,7 @@ export interface TNoteFilter {
   status?: TNoteStatus | undefined;
 }
 
-const listKey = (filter: TNoteFilter, limit: number) =>
-  [...notesRootKey, { patientId: filter.patientId, status: filter.status, limit }] as const;
+const listKey = (filter: TNoteFilter, limit: number) => [...notesRootKey, { patientId: filter.patientId, status: filter.status, limit }] as const;
 
 /** GET /api/notes?patientId=&status=&limit=&cursor=: one page, newest change first, with the total the user may see. */
 export function fetchNotesPage(filter: TNoteFilter, limit: number, cursor: string | null, signal?: AbortSignal): Promise<TPage<TNote>> {

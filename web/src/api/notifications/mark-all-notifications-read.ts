@@ -10,8 +10,5 @@ export async function markAllNotificationsRead(): Promise<{ count: number }> {
 
 export function useMarkAllNotificationsRead() {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: markAllNotificationsRead,
-    onSuccess: () => invalidateNotifications(queryClient),
-  });
+  return useMutation({ mutationFn: markAllNotificationsRead, onSuccess: () => invalidateNotifications(queryClient) });
 }

@@ -12,8 +12,7 @@ export const PATIENTS_PAGE_SIZE = 24;
 
 /** Every patient read (the lists and single records) starts with this segment. */
 const patientsRootKey = ['/api/patients'] as const;
-const patientsListKey = (search: string) =>
-  [...patientsRootKey, { search: search || undefined, limit: PATIENTS_PAGE_SIZE }] as const;
+const patientsListKey = (search: string) => [...patientsRootKey, { search: search || undefined, limit: PATIENTS_PAGE_SIZE }] as const;
 
 /**
  * GET /api/patients?search=&limit=&cursor=: one page of active patients, in the server's order

@@ -20,8 +20,7 @@ export function useAssignableStaff(user: TCurrentUser, role: TAssignableRole) {
   return useQuery({
     queryKey: key,
     queryFn: () => fetchQueryKey<TStaffMember[] | TAdminUser[]>(key),
-    select: (staff): TStaffMember[] =>
-      staff.filter((member) => member.role === role && (!('isActive' in member) || member.isActive)),
+    select: (staff): TStaffMember[] => staff.filter((member) => member.role === role && (!('isActive' in member) || member.isActive)),
   });
 }
 

@@ -5,8 +5,7 @@ import type { TAppointment, TAppointmentConflictKind, TAppointmentStatus, TAppoi
 import { patientLabel } from '#domain/record-scope';
 
 /** The patient as this reader may see them: the name when the server sent it, else 'Patient #' and the id's last four. */
-export const patientShown = (appointment: Pick<TAppointment, 'patientRef' | 'patientName'>) =>
-  appointment.patientName ?? patientLabel(appointment.patientRef);
+export const patientShown = (appointment: Pick<TAppointment, 'patientRef' | 'patientName'>) => appointment.patientName ?? patientLabel(appointment.patientRef);
 
 const TYPE_LABELS: Record<TAppointmentType, string> = {
   consultation: 'Consultation',
@@ -34,12 +33,7 @@ export const STATUS_LABELS: Record<TAppointmentStatus, string> = {
   no_show: 'No-show',
 };
 
-export const CONFLICT_KIND_LABELS: Record<TAppointmentConflictKind, string> = {
-  patient: 'Patient',
-  room: 'Room',
-  nurse: 'Nurse',
-  scribe: 'Scribe',
-};
+export const CONFLICT_KIND_LABELS: Record<TAppointmentConflictKind, string> = { patient: 'Patient', room: 'Room', nurse: 'Nurse', scribe: 'Scribe' };
 
 /** Spec section 4: an unknown status is displayed as scheduled. */
 export function knownStatus(status: string): TAppointmentStatus {

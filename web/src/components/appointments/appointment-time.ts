@@ -35,8 +35,7 @@ export const formatLongDate = (instant: string, timeZone: string) => formatter(t
 export const formatDayTime = (instant: string, timeZone: string) =>
   `${formatter(timeZone, 'day').format(new Date(instant))}, ${formatTime(instant, timeZone)}`.replace(/\s/g, ' ');
 /** '9:30 AM – 10:00 AM' */
-export const formatTimeRange = (start: string, end: string, timeZone: string) =>
-  `${formatTime(start, timeZone)} – ${formatTime(end, timeZone)}`;
+export const formatTimeRange = (start: string, end: string, timeZone: string) => `${formatTime(start, timeZone)} – ${formatTime(end, timeZone)}`;
 
 /** The clinic day (YYYY-MM-DD) an instant falls on. */
 export const clinicDayOf = (instant: string, timeZone: string) => zonedDate(new Date(instant), timeZone);

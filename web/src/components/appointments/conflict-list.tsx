@@ -5,10 +5,14 @@ import { clinicDayOf, formatDate, formatTimeRange } from './appointment-time.ts'
 
 function clashText(kind: TAppointmentConflictKind, roomNumber: string | null | undefined): string {
   switch (kind) {
-    case 'patient': return 'The patient already has an appointment';
-    case 'room': return roomNumber ? `Room ${roomNumber} is already booked` : 'The room is already booked';
-    case 'nurse': return 'The nurse is already assigned elsewhere';
-    case 'scribe': return 'The scribe is already assigned elsewhere';
+    case 'patient':
+      return 'The patient already has an appointment';
+    case 'room':
+      return roomNumber ? `Room ${roomNumber} is already booked` : 'The room is already booked';
+    case 'nurse':
+      return 'The nurse is already assigned elsewhere';
+    case 'scribe':
+      return 'The scribe is already assigned elsewhere';
   }
 }
 
@@ -16,7 +20,12 @@ function clashText(kind: TAppointmentConflictKind, roomNumber: string | null | u
  * The clashes of a booking or a reschedule, by kind and time (the live check, or a 409's list).
  * No patient names: the kind and the times say what clashes.
  */
-export function ConflictList({ conflicts, timeZone, roomNumber, refused = false }: {
+export function ConflictList({
+  conflicts,
+  timeZone,
+  roomNumber,
+  refused = false,
+}: {
   conflicts: readonly TAppointmentConflict[];
   timeZone: string;
   roomNumber?: string | null | undefined;

@@ -11,7 +11,16 @@ const NONE_LABELS: Record<TAssignableRole, string> = { nurse: 'No nurse assigned
  * ('No nurse assigned' / 'No scribe assigned'), whose value '' is sent as null. A staff member
  * already chosen stays offered while the list loads or if they left it.
  */
-export function StaffSelect({ user, role, control, value, onChange, onBlur, name, className }: {
+export function StaffSelect({
+  user,
+  role,
+  control,
+  value,
+  onChange,
+  onBlur,
+  name,
+  className,
+}: {
   user: TCurrentUser;
   role: TAssignableRole;
   control: TFieldControlProps;

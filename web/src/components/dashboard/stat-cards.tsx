@@ -35,11 +35,7 @@ export function StatCards() {
               <CardContent className="flex h-full items-start justify-between gap-3 p-5">
                 <div className="flex h-full flex-col">
                   <p className="text-sm font-medium text-slate-600">{label}</p>
-                  {data ? (
-                    <p className="mt-1 text-3xl font-bold text-slate-900">{data[key]}</p>
-                  ) : (
-                    <Skeleton className="mt-2 h-8 w-16" />
-                  )}
+                  {data ? <p className="mt-1 text-3xl font-bold text-slate-900">{data[key]}</p> : <Skeleton className="mt-2 h-8 w-16" />}
                   <p className="mt-auto pt-1 text-xs text-slate-600">{note}</p>
                 </div>
                 <span className={`flex size-10 shrink-0 items-center justify-center rounded-lg ${tint}`}>

@@ -64,12 +64,7 @@ export function AppLayout({ user, navigation, children }: { user: TCurrentUser; 
             onNavigate={() => isMobile && closeMobile(false)}
           />
           {isMobile && mobileOpen && (
-            <div
-              aria-hidden="true"
-              data-testid="sidebar-overlay"
-              className="fixed inset-0 z-30 bg-black/50"
-              onClick={() => closeMobile(true)}
-            />
+            <div aria-hidden="true" data-testid="sidebar-overlay" className="fixed inset-0 z-30 bg-black/50" onClick={() => closeMobile(true)} />
           )}
           <main id={MAIN_CONTENT_ID} tabIndex={-1} className="min-w-0 flex-1 overflow-y-auto p-4 focus:outline-none md:p-6">
             {children}

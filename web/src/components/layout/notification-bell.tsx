@@ -93,12 +93,7 @@ function MarkAllRead({ unread, onDone }: { unread: number; onDone: () => void })
       size="sm"
       className="h-8 px-2 text-primary"
       disabled={unread === 0 || markAll.isPending}
-      onClick={() =>
-        markAll.mutate(undefined, {
-          onSuccess: onDone,
-          onError: (error) => reportMutationError(error, 'Failed to mark notifications as read'),
-        })
-      }
+      onClick={() => markAll.mutate(undefined, { onSuccess: onDone, onError: (error) => reportMutationError(error, 'Failed to mark notifications as read') })}
     >
       {markAll.isPending ? <Spinner className="size-4 text-current" /> : <CheckCheck aria-hidden="true" />}
       Mark all as read
@@ -126,10 +121,7 @@ function BellItem({ notification, onRead }: { notification: TNotification; onRea
           title="Mark as read"
           disabled={markRead.isPending}
           onClick={() =>
-            markRead.mutate(notification.id, {
-              onSuccess: onRead,
-              onError: (error) => reportMutationError(error, 'Failed to mark the notification as read'),
-            })
+            markRead.mutate(notification.id, { onSuccess: onRead, onError: (error) => reportMutationError(error, 'Failed to mark the notification as read') })
           }
         >
           {markRead.isPending ? <Spinner className="size-4 text-current" /> : <Check aria-hidden="true" />}

@@ -11,9 +11,7 @@ export function ScreenPlaceholder({ title, subtitle }: { title: string; subtitle
         <CardContent className="flex flex-col items-center gap-3 p-10 text-center">
           <Construction className="size-8 text-slate-500" aria-hidden="true" />
           <p className="font-medium text-slate-900">This screen is on its way</p>
-          <p className="max-w-md text-sm text-slate-600">
-            {title} is being built. Use the sidebar to reach the rest of the clinic workspace.
-          </p>
+          <p className="max-w-md text-sm text-slate-600">{title} is being built. Use the sidebar to reach the rest of the clinic workspace.</p>
         </CardContent>
       </Card>
     </div>

@@ -37,9 +37,7 @@ export function Sidebar({ user, isMobile, open, onClose, onNavigate, closeButton
       inert={isMobile && hidden}
       className={cn(
         'flex w-64 shrink-0 flex-col border-r bg-white',
-        isMobile
-          ? 'fixed inset-y-0 left-0 z-40 shadow-xl transition-[transform,visibility] duration-300 ease-in-out'
-          : 'overflow-y-auto',
+        isMobile ? 'fixed inset-y-0 left-0 z-40 shadow-xl transition-[transform,visibility] duration-300 ease-in-out' : 'overflow-y-auto',
         isMobile && (open ? 'visible translate-x-0' : 'invisible -translate-x-full'),
         !isMobile && hidden && 'hidden',
       )}
@@ -84,15 +82,7 @@ export function Sidebar({ user, isMobile, open, onClose, onNavigate, closeButton
   );
 }
 
-function SidebarList({
-  entries,
-  unreadMessages,
-  onNavigate,
-}: {
-  entries: readonly TNavEntry[];
-  unreadMessages: number;
-  onNavigate: () => void;
-}) {
+function SidebarList({ entries, unreadMessages, onNavigate }: { entries: readonly TNavEntry[]; unreadMessages: number; onNavigate: () => void }) {
   return (
     <ul className="space-y-1">
       {entries.map((entry) => (

@@ -36,11 +36,16 @@ export function TopBar({ user, sidebarOpen, onToggleSidebar, toggleButtonRef }: 
         <Menu className="size-5" aria-hidden="true" />
       </Button>
 
-      <Link href="/" className="flex min-w-0 items-center gap-2 rounded-md font-semibold text-slate-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
+      <Link
+        href="/"
+        className="flex min-w-0 items-center gap-2 rounded-md font-semibold text-slate-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+      >
         <span className="flex size-8 items-center justify-center rounded-md bg-primary text-white">
           <Stethoscope className="size-4" aria-hidden="true" />
         </span>
-        <span className="truncate text-base sm:text-lg" title={clinicName} data-testid="clinic-name">{clinicName}</span>
+        <span className="truncate text-base sm:text-lg" title={clinicName} data-testid="clinic-name">
+          {clinicName}
+        </span>
       </Link>
 
       <SearchBox />
@@ -81,10 +86,7 @@ function SearchBox() {
 function UserSummary({ user }: { user: TCurrentUser }) {
   return (
     <div className="flex items-center gap-2" data-testid="user-summary">
-      <span
-        aria-hidden="true"
-        className="flex size-9 items-center justify-center rounded-full bg-primary text-sm font-semibold text-white"
-      >
+      <span aria-hidden="true" className="flex size-9 items-center justify-center rounded-full bg-primary text-sm font-semibold text-white">
         {userInitial(user)}
       </span>
       <div className="hidden leading-tight sm:block">

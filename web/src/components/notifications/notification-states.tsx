@@ -9,7 +9,13 @@ import { Skeleton } from '../ui/skeleton.tsx';
  * runs, the error with Try again when that read failed (a failed re-read keeps the list it had),
  * and the empty line. `children` are the rows, when there are any.
  */
-export function NotificationStates({ query, count, emptyText, emptyTestId, children }: {
+export function NotificationStates({
+  query,
+  count,
+  emptyText,
+  emptyTestId,
+  children,
+}: {
   query: Pick<ReturnType<typeof useNotifications>, 'isLoading' | 'isError' | 'data' | 'error' | 'refetch'>;
   /** How many rows the list would show. */
   count: number;
@@ -22,7 +28,9 @@ export function NotificationStates({ query, count, emptyText, emptyTestId, child
       <div role="status">
         <span className="sr-only">Loading notifications</span>
         <div className="space-y-3">
-          {[0, 1, 2].map((i) => <Skeleton key={i} className="h-16 w-full" />)}
+          {[0, 1, 2].map((i) => (
+            <Skeleton key={i} className="h-16 w-full" />
+          ))}
         </div>
       </div>
     );

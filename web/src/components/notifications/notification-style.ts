@@ -1,5 +1,15 @@
 import {
-  AtSign, Bell, KeyRound, CalendarX, FileCheck, FileClock, FlaskConical, Hourglass, Microscope, PackageCheck, UserPlus,
+  AtSign,
+  Bell,
+  KeyRound,
+  CalendarX,
+  FileCheck,
+  FileClock,
+  FlaskConical,
+  Hourglass,
+  Microscope,
+  PackageCheck,
+  UserPlus,
   type LucideIcon,
 } from 'lucide-react';
 import type { TNotificationType } from '#domain/notifications';
@@ -34,7 +44,10 @@ const STYLES: Record<TNotificationType, TNotificationStyle> = {
 
 /** A type this build does not know yet (a newer server) still shows, plainly. */
 export const DEFAULT_NOTIFICATION_STYLE: TNotificationStyle = {
-  label: 'Notification', icon: Bell, surface: 'border-slate-200 bg-slate-50', badge: 'bg-slate-200 text-slate-800',
+  label: 'Notification',
+  icon: Bell,
+  surface: 'border-slate-200 bg-slate-50',
+  badge: 'bg-slate-200 text-slate-800',
 };
 
 export function notificationStyle(type: string): TNotificationStyle {

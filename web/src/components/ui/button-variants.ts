@@ -17,12 +17,7 @@ export const buttonVariants = cva(
         inverse: 'bg-white text-primary hover:bg-blue-50',
         'outline-inverse': 'border border-white text-white hover:bg-white/10',
       },
-      size: {
-        default: 'h-10 px-4 py-2',
-        sm: 'h-9 px-3',
-        lg: 'h-11 px-6 text-base',
-        icon: 'size-10',
-      },
+      size: { default: 'h-10 px-4 py-2', sm: 'h-9 px-3', lg: 'h-11 px-6 text-base', icon: 'size-10' },
     },
     defaultVariants: { variant: 'default', size: 'default' },
   },
@@ -35,4 +30,3 @@ export const buttonVariants = cva(
 export function buttonClass({ variant, size, className }: VariantProps<typeof buttonVariants> & { className?: string }): string {
   return cn(buttonVariants({ variant, size }), className);
 }
-

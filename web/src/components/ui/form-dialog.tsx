@@ -28,7 +28,15 @@ export interface TFormDialogProps {
 
 /** The shell of every form dialog: its title and description, and the rules above for closing. */
 export function FormDialog({
-  open = true, onClose, title, description, className, testId, headerClassName = 'pr-6', closeOnOutsideClick = false, children,
+  open = true,
+  onClose,
+  title,
+  description,
+  className,
+  testId,
+  headerClassName = 'pr-6',
+  closeOnOutsideClick = false,
+  children,
 }: TFormDialogProps) {
   return (
     <Dialog open={open} onOpenChange={(next) => !next && onClose()}>

@@ -17,10 +17,7 @@ export function PopoverContent({ className, align = 'center', sideOffset = 6, ..
         align={align}
         sideOffset={sideOffset}
         collisionPadding={8}
-        className={cn(
-          'z-50 w-80 max-w-[calc(100vw-1rem)] rounded-lg border bg-background text-foreground shadow-lg outline-none',
-          className,
-        )}
+        className={cn('z-50 w-80 max-w-[calc(100vw-1rem)] rounded-lg border bg-background text-foreground shadow-lg outline-none', className)}
         {...props}
       />
     </PopoverPrimitive.Portal>

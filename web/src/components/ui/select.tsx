@@ -14,7 +14,16 @@ export interface TFilterChoice {
  * One filter of a list: its label, then a select whose empty value ("All roles", "Anyone") means
  * no filter, before the choices. `children` go under it (a line saying the choices failed to load).
  */
-export function FilterSelect({ id, label, allLabel, value, choices, onChange, busy, children }: {
+export function FilterSelect({
+  id,
+  label,
+  allLabel,
+  value,
+  choices,
+  onChange,
+  busy,
+  children,
+}: {
   id: string;
   label: string;
   allLabel: string;
@@ -30,7 +39,11 @@ export function FilterSelect({ id, label, allLabel, value, choices, onChange, bu
       <Label htmlFor={id}>{label}</Label>
       <select id={id} className={SELECT_CLASS} value={value} onChange={(e) => onChange(e.target.value)} aria-busy={busy || undefined}>
         <option value="">{allLabel}</option>
-        {choices.map((c) => <option key={c.value} value={c.value}>{c.label}</option>)}
+        {choices.map((c) => (
+          <option key={c.value} value={c.value}>
+            {c.label}
+          </option>
+        ))}
       </select>
       {children}
     </div>

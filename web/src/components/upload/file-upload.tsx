@@ -6,7 +6,6 @@ import { cn } from '../../lib/utils.ts';
 import { acceptedExtensions, type TFileUploader, type TUploadEntry } from './use-file-uploader.ts';
 import type { TObjectPurpose } from '#domain/files';
 
-
 const STATUS_TEXT: Record<TUploadEntry['status'], (entry: TUploadEntry) => string> = {
   uploading: (entry) => `Uploading ${entry.progress}%`,
   processing: () => 'Processing...',
@@ -39,7 +38,11 @@ export function FileUpload({ uploader, purpose, hint, label = 'Attach files', mu
           <Paperclip aria-hidden="true" className="size-4" />
           {label}
         </Button>
-        {hint && <p id={hintId} className="text-xs text-muted-foreground">{hint}</p>}
+        {hint && (
+          <p id={hintId} className="text-xs text-muted-foreground">
+            {hint}
+          </p>
+        )}
         <input
           ref={input}
           type="file"
@@ -57,11 +60,15 @@ export function FileUpload({ uploader, purpose, hint, label = 'Attach files', mu
         />
       </div>
       {uploader.notice && (
-        <p role="alert" data-testid="file-upload-notice" className="text-sm text-red-700">{uploader.notice}</p>
+        <p role="alert" data-testid="file-upload-notice" className="text-sm text-red-700">
+          {uploader.notice}
+        </p>
       )}
       {uploader.entries.length > 0 && (
         <ul className="space-y-2" aria-label="Attachments">
-          {uploader.entries.map((entry) => <UploadRow key={entry.id} entry={entry} uploader={uploader} />)}
+          {uploader.entries.map((entry) => (
+            <UploadRow key={entry.id} entry={entry} uploader={uploader} />
+          ))}
         </ul>
       )}
     </div>
@@ -75,7 +82,9 @@ function UploadRow({ entry, uploader }: { entry: TUploadEntry; uploader: TFileUp
     <li data-testid="file-upload-entry" data-status={entry.status} className={cn('rounded-md border p-2 text-sm', failed && 'border-red-300 bg-red-50')}>
       <div className="flex items-center gap-2">
         <FileText aria-hidden="true" className="size-4 shrink-0 text-muted-foreground" />
-        <span className="min-w-0 flex-1 truncate font-medium" title={entry.name}>{entry.name}</span>
+        <span className="min-w-0 flex-1 truncate font-medium" title={entry.name}>
+          {entry.name}
+        </span>
         <span className="shrink-0 text-xs text-muted-foreground">{sizeInKb(entry.size)}</span>
         {failed && entry.retryable && (
           <Button variant="ghost" size="sm" onClick={() => uploader.retry(entry.id)} aria-label={`Retry ${entry.name}`}>

@@ -65,53 +65,71 @@ export function useFileUploader({ purpose, maxFiles }: TUploaderOptions): TFileU
   const [entries, setEntries] = useState<TUploadEntry[]>([]);
   const [notice, setNotice] = useState<string | null>(null);
 
-  const uppy = useMemo(() => new Uppy<TMeta, TBody>({
-    autoProceed: true,
-    restrictions: { maxNumberOfFiles: maxFiles, maxFileSize: MAX_UPLOAD_BYTES, allowedFileTypes: acceptedExtensions(purpose) },
-  }).use(AwsS3<TMeta, TBody>, {
-    // The large-file companion calls (server/modules/files/multipart.routes.ts).
-    endpoint: '/api/uploads',
-    shouldUseMultipart: (file) => (file.size ?? 0) > MULTIPART_THRESHOLD_BYTES,
-    // A single file goes to the link POST /api/objects/upload hands out, as spec section 7 says.
-    async getUploadParameters(file) {
-      let url: string;
-      try {
-        url = await requestUploadUrl();
-      } catch (error) {
-        toast({ title: 'Upload Error', description: GET_URL_FAILED, variant: 'destructive' });
-        throw new Error(describeApiError(error).message || GET_URL_FAILED, { cause: error });
-      }
-      return { method: 'PUT', url, headers: { 'content-type': file.type || 'application/octet-stream' } };
-    },
-  }), [purpose, maxFiles]);
+  const uppy = useMemo(
+    () =>
+      new Uppy<TMeta, TBody>({
+        autoProceed: true,
+        restrictions: { maxNumberOfFiles: maxFiles, maxFileSize: MAX_UPLOAD_BYTES, allowedFileTypes: acceptedExtensions(purpose) },
+      }).use(AwsS3<TMeta, TBody>, {
+        // The large-file companion calls (server/modules/files/multipart.routes.ts).
+        endpoint: '/api/uploads',
+        shouldUseMultipart: (file) => (file.size ?? 0) > MULTIPART_THRESHOLD_BYTES,
+        // A single file goes to the link POST /api/objects/upload hands out, as spec section 7 says.
+        async getUploadParameters(file) {
+          let url: string;
+          try {
+            url = await requestUploadUrl();
+          } catch (error) {
+            toast({ title: 'Upload Error', description: GET_URL_FAILED, variant: 'destructive' });
+            throw new Error(describeApiError(error).message || GET_URL_FAILED, { cause: error });
+          }
+          return { method: 'PUT', url, headers: { 'content-type': file.type || 'application/octet-stream' } };
+        },
+      }),
+    [purpose, maxFiles],
+  );
 
   const update = useCallback((id: string, change: Partial<TUploadEntry>) => {
     setEntries((list) => list.map((entry) => (entry.id === id ? { ...entry, ...change } : entry)));
   }, []);
 
-  const confirm = useCallback(async (file: UppyFile<TMeta, TBody>, fileURL: string): Promise<boolean> => {
-    update(file.id, { status: 'processing', progress: 100, error: null });
-    const name = file.name ?? 'file';
-    const size = file.size ?? 0;
-    try {
-      const objectPath = await confirmUpload(purpose, { fileURL, name, size });
-      update(file.id, { status: 'done', attachment: { name, size, type: file.type, objectPath } });
-      return true;
-    } catch (error) {
-      update(file.id, { status: 'failed', error: describeApiError(error).message, retryable: false });
-      // The file went nowhere: it may be picked again.
-      uppy.removeFile(file.id);
-      return false;
-    }
-  }, [purpose, update, uppy]);
+  const confirm = useCallback(
+    async (file: UppyFile<TMeta, TBody>, fileURL: string): Promise<boolean> => {
+      update(file.id, { status: 'processing', progress: 100, error: null });
+      const name = file.name ?? 'file';
+      const size = file.size ?? 0;
+      try {
+        const objectPath = await confirmUpload(purpose, { fileURL, name, size });
+        update(file.id, { status: 'done', attachment: { name, size, type: file.type, objectPath } });
+        return true;
+      } catch (error) {
+        update(file.id, { status: 'failed', error: describeApiError(error).message, retryable: false });
+        // The file went nowhere: it may be picked again.
+        uppy.removeFile(file.id);
+        return false;
+      }
+    },
+    [purpose, update, uppy],
+  );
 
   useEffect(() => {
     const confirming = new Map<string, Promise<boolean>>();
     const onAdded = (file: UppyFile<TMeta, TBody>) => {
       setNotice(null);
-      setEntries((list) => [...list.filter((entry) => entry.id !== file.id), {
-        id: file.id, name: file.name ?? 'file', size: file.size ?? 0, type: file.type, progress: 0, status: 'uploading', error: null, retryable: false, attachment: null,
-      }]);
+      setEntries((list) => [
+        ...list.filter((entry) => entry.id !== file.id),
+        {
+          id: file.id,
+          name: file.name ?? 'file',
+          size: file.size ?? 0,
+          type: file.type,
+          progress: 0,
+          status: 'uploading',
+          error: null,
+          retryable: false,
+          attachment: null,
+        },
+      ]);
     };
     const onProgress = (file: UppyFile<TMeta, TBody> | undefined, progress: { bytesUploaded: number; bytesTotal: number | null }) => {
       if (!file || !progress.bytesTotal) return;
@@ -149,28 +167,43 @@ export function useFileUploader({ purpose, maxFiles }: TUploaderOptions): TFileU
   }, [uppy, update, confirm]);
 
   // Closing the form cancels what is still on its way.
-  useEffect(() => () => { uppy.cancelAll(); uppy.destroy(); }, [uppy]);
+  useEffect(
+    () => () => {
+      uppy.cancelAll();
+      uppy.destroy();
+    },
+    [uppy],
+  );
 
-  const addFiles = useCallback((files: File[]) => {
-    for (const file of files) {
-      try {
-        uppy.addFile({ name: file.name, type: file.type, data: file, source: 'Local' });
-      } catch {
-        // Refused by a restriction: 'restriction-failed' has set the message.
+  const addFiles = useCallback(
+    (files: File[]) => {
+      for (const file of files) {
+        try {
+          uppy.addFile({ name: file.name, type: file.type, data: file, source: 'Local' });
+        } catch {
+          // Refused by a restriction: 'restriction-failed' has set the message.
+        }
       }
-    }
-  }, [uppy]);
+    },
+    [uppy],
+  );
 
-  const forget = useCallback((id: string) => {
-    if (uppy.getFile(id)) uppy.removeFile(id);
-    setEntries((list) => list.filter((entry) => entry.id !== id));
-  }, [uppy]);
+  const forget = useCallback(
+    (id: string) => {
+      if (uppy.getFile(id)) uppy.removeFile(id);
+      setEntries((list) => list.filter((entry) => entry.id !== id));
+    },
+    [uppy],
+  );
 
-  const retry = useCallback((id: string) => {
-    if (!uppy.getFile(id)) return;
-    update(id, { status: 'uploading', progress: 0, error: null });
-    void uppy.retryUpload(id);
-  }, [uppy, update]);
+  const retry = useCallback(
+    (id: string) => {
+      if (!uppy.getFile(id)) return;
+      update(id, { status: 'uploading', progress: 0, error: null });
+      void uppy.retryUpload(id);
+    },
+    [uppy, update],
+  );
 
   const reset = useCallback(() => {
     uppy.cancelAll();

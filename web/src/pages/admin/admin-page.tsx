@@ -40,7 +40,9 @@ export function AdminPage({ user }: { user: TCurrentUser }) {
         <Tabs.Root value={open.value} onValueChange={(value) => navigate(adminHref(value as TAdminTab), { replace: true })}>
           <Tabs.List aria-label="Admin Panel sections" className="mb-4 flex w-full flex-wrap gap-1 rounded-md bg-slate-100 p-1 sm:inline-flex sm:w-auto">
             {tabs.map((tab) => (
-              <Tabs.Trigger key={tab.value} value={tab.value} className={TRIGGER}>{tab.label}</Tabs.Trigger>
+              <Tabs.Trigger key={tab.value} value={tab.value} className={TRIGGER}>
+                {tab.label}
+              </Tabs.Trigger>
             ))}
           </Tabs.List>
           {tabs.map((tab) => {

@@ -35,8 +35,10 @@ function dateTicks(days: TAppointmentDay[], innerWidth: number): string[] {
 function summaryOf(days: TAppointmentDay[], totals: Record<TAppointmentStatus, number>, total: number): string {
   const busiest = days.reduce((a, b) => (b.total > a.total ? b : a));
   const parts = STATUSES.filter((s) => totals[s] > 0).map((s) => `${totals[s]} ${STATUS_LABELS[s].toLowerCase()}`);
-  return `${total} appointments from ${shortDate(days[0]!.date)} to ${shortDate(days.at(-1)!.date)}: ${parts.join(', ')}. `
-    + `Busiest day ${longDate(busiest.date)} with ${busiest.total}.`;
+  return (
+    `${total} appointments from ${shortDate(days[0]!.date)} to ${shortDate(days.at(-1)!.date)}: ${parts.join(', ')}. ` +
+    `Busiest day ${longDate(busiest.date)} with ${busiest.total}.`
+  );
 }
 
 /**
@@ -53,7 +55,9 @@ export function AppointmentsPerDayChart({ days }: { days: TAppointmentDay[] }) {
 
   return (
     <section aria-labelledby={titleId} data-testid="appointments-chart" className="rounded-lg border bg-white p-4 shadow-sm sm:p-6">
-      <h3 id={titleId} className="text-base font-semibold text-slate-900">Appointments per day</h3>
+      <h3 id={titleId} className="text-base font-semibold text-slate-900">
+        Appointments per day
+      </h3>
       <p className="text-sm text-slate-600">
         Last {days.length} days ({shortDate(days[0]!.date)} – {shortDate(days.at(-1)!.date)}), by status
       </p>
@@ -63,7 +67,9 @@ export function AppointmentsPerDayChart({ days }: { days: TAppointmentDay[] }) {
         </p>
       ) : (
         <>
-          <p id={summaryId} className="sr-only">{summaryOf(days, totals, total)}</p>
+          <p id={summaryId} className="sr-only">
+            {summaryOf(days, totals, total)}
+          </p>
           <div ref={parentRef} className="mt-4 w-full">
             {width > 0 && <Bars days={days} width={width} titleId={titleId} summaryId={summaryId} />}
           </div>
@@ -79,7 +85,11 @@ export function AppointmentsPerDayChart({ days }: { days: TAppointmentDay[] }) {
               <thead>
                 <tr>
                   <th scope="col">Date</th>
-                  {STATUSES.map((s) => <th key={s} scope="col">{STATUS_LABELS[s]}</th>)}
+                  {STATUSES.map((s) => (
+                    <th key={s} scope="col">
+                      {STATUS_LABELS[s]}
+                    </th>
+                  ))}
                   <th scope="col">Total</th>
                 </tr>
               </thead>
@@ -87,7 +97,9 @@ export function AppointmentsPerDayChart({ days }: { days: TAppointmentDay[] }) {
                 {days.map((day) => (
                   <tr key={day.date}>
                     <th scope="row">{longDate(day.date)}</th>
-                    {STATUSES.map((s) => <td key={s}>{day.counts[s]}</td>)}
+                    {STATUSES.map((s) => (
+                      <td key={s}>{day.counts[s]}</td>
+                    ))}
                     <td>{day.total}</td>
                   </tr>
                 ))}
@@ -125,21 +137,28 @@ function Bars({ days, width, titleId, summaryId }: { days: TAppointmentDay[]; wi
           yScale={yScale}
           color={() => ''}
         >
-          {(stacks) => stacks.map((stack) => stack.bars.map((bar) => bar.height > 0 && (
-            <rect
-              key={`${stack.key}-${bar.index}`}
-              data-testid="appointment-bar"
-              data-status={stack.key}
-              x={bar.x}
-              y={bar.y}
-              width={bar.width}
-              height={bar.height}
-              className={`${APPOINTMENT_STATUS_COLOURS[stack.key].fill} stroke-white`}
-              strokeWidth={bar.height > 2 ? 1 : 0}
-            >
-              <title>{`${longDate(bar.bar.data.date)}: ${bar.bar.data.counts[stack.key]} ${STATUS_LABELS[stack.key].toLowerCase()}`}</title>
-            </rect>
-          )))}
+          {(stacks) =>
+            stacks.map((stack) =>
+              stack.bars.map(
+                (bar) =>
+                  bar.height > 0 && (
+                    <rect
+                      key={`${stack.key}-${bar.index}`}
+                      data-testid="appointment-bar"
+                      data-status={stack.key}
+                      x={bar.x}
+                      y={bar.y}
+                      width={bar.width}
+                      height={bar.height}
+                      className={`${APPOINTMENT_STATUS_COLOURS[stack.key].fill} stroke-white`}
+                      strokeWidth={bar.height > 2 ? 1 : 0}
+                    >
+                      <title>{`${longDate(bar.bar.data.date)}: ${bar.bar.data.counts[stack.key]} ${STATUS_LABELS[stack.key].toLowerCase()}`}</title>
+                    </rect>
+                  ),
+              ),
+            )
+          }
         </BarStack>
         <AxisLeft
           scale={yScale}

@@ -29,13 +29,19 @@ export function NotesByStatusChart({ notes }: { notes: TNoteCounts }) {
 
   return (
     <section aria-labelledby={titleId} data-testid="notes-chart" className="rounded-lg border bg-white p-4 shadow-sm sm:p-6">
-      <h3 id={titleId} className="text-base font-semibold text-slate-900">Notes by status</h3>
+      <h3 id={titleId} className="text-base font-semibold text-slate-900">
+        Notes by status
+      </h3>
       <p className="text-sm text-slate-600">Every note in the clinic, {total} in all</p>
       {total === 0 ? (
-        <p data-testid="notes-chart-empty" className="mt-4 rounded-md border border-dashed p-6 text-center text-sm text-slate-600">No notes yet.</p>
+        <p data-testid="notes-chart-empty" className="mt-4 rounded-md border border-dashed p-6 text-center text-sm text-slate-600">
+          No notes yet.
+        </p>
       ) : (
         <>
-          <p id={summaryId} className="sr-only">{summary}</p>
+          <p id={summaryId} className="sr-only">
+            {summary}
+          </p>
           <div ref={parentRef} className="mt-4 w-full">
             {width > 0 && <Bars notes={notes} width={width} titleId={titleId} summaryId={summaryId} />}
           </div>
@@ -43,9 +49,19 @@ export function NotesByStatusChart({ notes }: { notes: TNoteCounts }) {
           <div className="sr-only">
             <table>
               <caption>Notes by status</caption>
-              <thead><tr><th scope="col">Status</th><th scope="col">Notes</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Status</th>
+                  <th scope="col">Notes</th>
+                </tr>
+              </thead>
               <tbody>
-                {notes.map((s) => <tr key={s.status}><th scope="row">{NOTE_STATUS_LABELS[s.status]}</th><td>{s.count}</td></tr>)}
+                {notes.map((s) => (
+                  <tr key={s.status}>
+                    <th scope="row">{NOTE_STATUS_LABELS[s.status]}</th>
+                    <td>{s.count}</td>
+                  </tr>
+                ))}
               </tbody>
             </table>
           </div>

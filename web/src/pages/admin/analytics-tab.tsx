@@ -18,7 +18,9 @@ export function AnalyticsTab(_props: { user: TCurrentUser }) {
     <div className="space-y-6">
       <StatCards />
       <section aria-labelledby="analytics-heading" className="space-y-4">
-        <h2 id="analytics-heading" className="text-lg font-semibold text-slate-900">Clinic activity</h2>
+        <h2 id="analytics-heading" className="text-lg font-semibold text-slate-900">
+          Clinic activity
+        </h2>
         {isPending ? (
           <LoadingBlock />
         ) : isError ? (

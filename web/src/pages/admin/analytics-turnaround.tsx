@@ -18,7 +18,9 @@ export function TurnaroundStat({ turnaround }: { turnaround: TAnalytics['turnaro
     <section aria-labelledby="turnaround-heading" data-testid="turnaround" className="rounded-lg border bg-white p-4 shadow-sm sm:p-6">
       <div className="flex items-start justify-between gap-3">
         <div>
-          <h3 id="turnaround-heading" className="text-base font-semibold text-slate-900">Submitted to finalized</h3>
+          <h3 id="turnaround-heading" className="text-base font-semibold text-slate-900">
+            Submitted to finalized
+          </h3>
           <p className="text-sm text-slate-600">Average time from a note's first submission to a scribe until it was finalized</p>
         </div>
         <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-green-50 text-green-700">
@@ -33,7 +35,9 @@ export function TurnaroundStat({ turnaround }: { turnaround: TAnalytics['turnaro
         <dl className="mt-4 grid grid-cols-2 gap-4">
           <div>
             <dt className="text-sm font-medium text-slate-600">Average</dt>
-            <dd data-testid="turnaround-average" className="text-3xl font-bold text-slate-900">{formatDuration(averageSeconds)}</dd>
+            <dd data-testid="turnaround-average" className="text-3xl font-bold text-slate-900">
+              {formatDuration(averageSeconds)}
+            </dd>
           </div>
           {medianSeconds !== null && (
             <div>

@@ -54,8 +54,21 @@ export function AuditFilters({ filters, onChange }: { filters: TAuditFilterValue
   if (filters.action && !actions.data?.includes(filters.action)) actionChoices.unshift({ value: filters.action, label: filters.action });
 
   return (
-    <form role="search" aria-label="Filter the audit trail" className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3" onSubmit={(e) => e.preventDefault()}>
-      <FilterSelect id="audit-actor" label="Who" allLabel="Anyone" value={filters.actorId ?? ''} choices={actorChoices} onChange={(v) => set('actorId', v)} busy={actors.isPending}>
+    <form
+      role="search"
+      aria-label="Filter the audit trail"
+      className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3"
+      onSubmit={(e) => e.preventDefault()}
+    >
+      <FilterSelect
+        id="audit-actor"
+        label="Who"
+        allLabel="Anyone"
+        value={filters.actorId ?? ''}
+        choices={actorChoices}
+        onChange={(v) => set('actorId', v)}
+        busy={actors.isPending}
+      >
         {actors.isError && <p className="text-sm text-red-700">Could not load the users.</p>}
       </FilterSelect>
 
@@ -68,8 +81,22 @@ export function AuditFilters({ filters, onChange }: { filters: TAuditFilterValue
         />
       </div>
 
-      <FilterSelect id="audit-action" label="Action" allLabel="Any action" value={filters.action ?? ''} choices={actionChoices} onChange={(v) => set('action', v)} />
-      <FilterSelect id="audit-outcome" label="Outcome" allLabel="Any outcome" value={filters.outcome ?? ''} choices={OUTCOME_CHOICES} onChange={(v) => set('outcome', v)} />
+      <FilterSelect
+        id="audit-action"
+        label="Action"
+        allLabel="Any action"
+        value={filters.action ?? ''}
+        choices={actionChoices}
+        onChange={(v) => set('action', v)}
+      />
+      <FilterSelect
+        id="audit-outcome"
+        label="Outcome"
+        allLabel="Any outcome"
+        value={filters.outcome ?? ''}
+        choices={OUTCOME_CHOICES}
+        onChange={(v) => set('outcome', v)}
+      />
 
       <div className="grid grid-cols-2 gap-3">
         <div className="space-y-1.5">

@@ -51,13 +51,27 @@ export function AuditTable({ rows, timeZone, patientName }: TAuditRowsProps) {
         <caption className="sr-only">Audit events, newest first</caption>
         <thead className="border-b bg-slate-50 text-xs uppercase tracking-wide text-slate-600">
           <tr>
-            <th scope="col" className="px-3 py-2 font-semibold">#</th>
-            <th scope="col" className="px-3 py-2 font-semibold">Time</th>
-            <th scope="col" className="px-3 py-2 font-semibold">Who</th>
-            <th scope="col" className="px-3 py-2 font-semibold">Action</th>
-            <th scope="col" className="px-3 py-2 font-semibold">Outcome</th>
-            <th scope="col" className="px-3 py-2 font-semibold">Patient</th>
-            <th scope="col" className="px-3 py-2 font-semibold">From</th>
+            <th scope="col" className="px-3 py-2 font-semibold">
+              #
+            </th>
+            <th scope="col" className="px-3 py-2 font-semibold">
+              Time
+            </th>
+            <th scope="col" className="px-3 py-2 font-semibold">
+              Who
+            </th>
+            <th scope="col" className="px-3 py-2 font-semibold">
+              Action
+            </th>
+            <th scope="col" className="px-3 py-2 font-semibold">
+              Outcome
+            </th>
+            <th scope="col" className="px-3 py-2 font-semibold">
+              Patient
+            </th>
+            <th scope="col" className="px-3 py-2 font-semibold">
+              From
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y">
@@ -65,11 +79,19 @@ export function AuditTable({ rows, timeZone, patientName }: TAuditRowsProps) {
             <tr key={row.seq} data-testid="audit-row" data-seq={row.seq} data-patient-id={row.patientId ?? undefined}>
               <td className="px-3 py-2 tabular-nums text-slate-600">{row.seq}</td>
               <td className="whitespace-nowrap px-3 py-2 text-slate-800">{formatAuditTime(row.at, timeZone)}</td>
-              <td className="px-3 py-2"><Actor row={row} /></td>
+              <td className="px-3 py-2">
+                <Actor row={row} />
+              </td>
               <td className="px-3 py-2 font-mono text-xs text-slate-800">{row.action}</td>
-              <td className="px-3 py-2"><OutcomeBadge outcome={row.outcome} /></td>
-              <td className="px-3 py-2 text-slate-800"><Subject row={row} patientName={patientName} /></td>
-              <td className="max-w-40 truncate px-3 py-2 text-slate-600" title={row.userAgent ?? undefined}>{row.ip ?? '—'}</td>
+              <td className="px-3 py-2">
+                <OutcomeBadge outcome={row.outcome} />
+              </td>
+              <td className="px-3 py-2 text-slate-800">
+                <Subject row={row} patientName={patientName} />
+              </td>
+              <td className="max-w-40 truncate px-3 py-2 text-slate-600" title={row.userAgent ?? undefined}>
+                {row.ip ?? '—'}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -89,10 +111,15 @@ export function AuditCards({ rows, timeZone, patientName }: TAuditRowsProps) {
               <span className="min-w-0 break-all font-mono text-xs text-slate-900">{row.action}</span>
               <OutcomeBadge outcome={row.outcome} />
             </div>
-            <p className="text-slate-800"><Actor row={row} /></p>
-            <p className="text-slate-800"><Subject row={row} patientName={patientName} /></p>
+            <p className="text-slate-800">
+              <Actor row={row} />
+            </p>
+            <p className="text-slate-800">
+              <Subject row={row} patientName={patientName} />
+            </p>
             <p className="text-xs text-slate-600">
-              #{row.seq} · {formatAuditTime(row.at, timeZone)}{row.ip ? ` · ${row.ip}` : ''}
+              #{row.seq} · {formatAuditTime(row.at, timeZone)}
+              {row.ip ? ` · ${row.ip}` : ''}
             </p>
           </Card>
         </li>

@@ -45,7 +45,9 @@ export function AuditTab(_props: { user: TCurrentUser }) {
     <section aria-labelledby="audit-title" className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div>
-          <h2 id="audit-title" className="text-lg font-semibold text-slate-900">Audit Trail</h2>
+          <h2 id="audit-title" className="text-lg font-semibold text-slate-900">
+            Audit Trail
+          </h2>
           <p className="text-sm text-slate-600">Every access to patient records and the panel, newest first. Times in the clinic's time zone.</p>
         </div>
         <div className="flex flex-wrap gap-2">
@@ -73,17 +75,28 @@ function VerifyChain() {
       </Button>
       <div aria-live="polite" data-testid="audit-chain-result" className="text-sm">
         {verify.isPending && <span className="text-slate-600">Checking every link…</span>}
-        {verify.isError && <span role="alert" className="font-medium text-red-700">Could not check the chain: {describeApiError(verify.error).message}</span>}
-        {check && !verify.isPending && (check.firstBroken ? (
-          <span role="alert" className="font-semibold text-red-700">
-            Chain broken at row {check.firstBroken.seq ?? '(unnumbered)'}: {check.firstBroken.reason === 'edited' ? 'the row was changed after it was written' : 'a row before it is missing'}
+        {verify.isError && (
+          <span role="alert" className="font-medium text-red-700">
+            Could not check the chain: {describeApiError(verify.error).message}
           </span>
-        ) : (
-          <span className="font-medium text-green-800">
-            Chain intact: {check.rows} {check.rows === 1 ? 'row' : 'rows'}
-            {check.head && <span className="ml-1 font-mono text-xs font-normal text-slate-600" title={check.head.hash}>(head {check.head.seq}: {check.head.hash.slice(0, 12)}…)</span>}
-          </span>
-        ))}
+        )}
+        {check &&
+          !verify.isPending &&
+          (check.firstBroken ? (
+            <span role="alert" className="font-semibold text-red-700">
+              Chain broken at row {check.firstBroken.seq ?? '(unnumbered)'}:{' '}
+              {check.firstBroken.reason === 'edited' ? 'the row was changed after it was written' : 'a row before it is missing'}
+            </span>
+          ) : (
+            <span className="font-medium text-green-800">
+              Chain intact: {check.rows} {check.rows === 1 ? 'row' : 'rows'}
+              {check.head && (
+                <span className="ml-1 font-mono text-xs font-normal text-slate-600" title={check.head.hash}>
+                  (head {check.head.seq}: {check.head.hash.slice(0, 12)}…)
+                </span>
+              )}
+            </span>
+          ))}
       </div>
     </div>
   );

@@ -2,8 +2,14 @@ import { useMemo } from 'react';
 import type { TCurrentUser } from '#domain/auth';
 import { formatClinicTime } from '#domain/clinic-time';
 import {
-  CLINIC_NAME_MAX, SESSION_IDLE_MINUTES_MAX, SESSION_IDLE_MINUTES_MIN, timeZoneNames, ZUpdateClinicSettings,
-  type TClinicSettings, type TUpdateClinicSettings, type TUpdateClinicSettingsInput,
+  CLINIC_NAME_MAX,
+  SESSION_IDLE_MINUTES_MAX,
+  SESSION_IDLE_MINUTES_MIN,
+  timeZoneNames,
+  ZUpdateClinicSettings,
+  type TClinicSettings,
+  type TUpdateClinicSettings,
+  type TUpdateClinicSettingsInput,
 } from '#domain/settings';
 import { useClinicSettings } from '../../api/settings/clinic-settings.ts';
 import { useUpdateClinicSettings } from '../../api/settings/update-clinic-settings.ts';
@@ -28,12 +34,16 @@ export function SettingsTab(_props: { user: TCurrentUser }) {
 }
 
 const valuesOf = (s: TClinicSettings): TUpdateClinicSettingsInput => ({
-  clinicName: s.clinicName, timeZone: s.timeZone, sessionIdleMinutes: s.sessionIdleMinutes, nonClinicalInPatientRooms: s.nonClinicalInPatientRooms,
+  clinicName: s.clinicName,
+  timeZone: s.timeZone,
+  sessionIdleMinutes: s.sessionIdleMinutes,
+  nonClinicalInPatientRooms: s.nonClinicalInPatientRooms,
 });
 
 /** A hint under a control, read with it (and with its error, when there is one). */
 const withHint = (control: TFieldControlProps, hintId: string): TFieldControlProps => ({
-  ...control, 'aria-describedby': [control['aria-describedby'], hintId].filter(Boolean).join(' '),
+  ...control,
+  'aria-describedby': [control['aria-describedby'], hintId].filter(Boolean).join(' '),
 });
 
 function SettingsForm({ settings }: { settings: TClinicSettings }) {
@@ -44,7 +54,12 @@ function SettingsForm({ settings }: { settings: TClinicSettings }) {
     defaultValues: valuesOf(settings),
     fields: FIELDS,
   });
-  const { register, onSubmit: submitWith, reset, formState: { errors } } = form;
+  const {
+    register,
+    onSubmit: submitWith,
+    reset,
+    formState: { errors },
+  } = form;
   // Field errors of fields this form does not have; the toast says the rest.
   const unplaced = form.formError?.fieldErrors ?? [];
   // The browser's list, with the zone in force first if the browser does not list it.
@@ -68,9 +83,7 @@ function SettingsForm({ settings }: { settings: TClinicSettings }) {
     <Card>
       <CardHeader>
         <CardTitle>Clinic settings</CardTitle>
-        <CardDescription>
-          Apply to every user at once, without a restart. Left unsaved, each takes its default from the server's environment.
-        </CardDescription>
+        <CardDescription>Apply to every user at once, without a restart. Left unsaved, each takes its default from the server's environment.</CardDescription>
       </CardHeader>
       <form onSubmit={onSubmit} noValidate autoComplete="off" aria-label="Clinic settings">
         <CardContent className="grid max-w-xl gap-5">
@@ -78,7 +91,9 @@ function SettingsForm({ settings }: { settings: TClinicSettings }) {
             {(control) => (
               <>
                 <Input {...withHint(control, 'settings-clinic-name-hint')} maxLength={CLINIC_NAME_MAX} required {...register('clinicName')} />
-                <p id="settings-clinic-name-hint" className="text-xs text-slate-600">Shown in the top bar. Default: {defaults.clinicName}</p>
+                <p id="settings-clinic-name-hint" className="text-xs text-slate-600">
+                  Shown in the top bar. Default: {defaults.clinicName}
+                </p>
               </>
             )}
           </FormField>
@@ -88,7 +103,9 @@ function SettingsForm({ settings }: { settings: TClinicSettings }) {
               <>
                 <Input {...withHint(control, 'settings-time-zone-hint')} list={ZONES_LIST_ID} spellCheck={false} required {...register('timeZone')} />
                 <datalist id={ZONES_LIST_ID}>
-                  {zones.map((zone) => <option key={zone} value={zone} />)}
+                  {zones.map((zone) => (
+                    <option key={zone} value={zone} />
+                  ))}
                 </datalist>
                 <p id="settings-time-zone-hint" className="text-xs text-slate-600">
                   An IANA name, such as America/New_York: appointment times and "today" are the clinic's. Default: {defaults.timeZone}
@@ -112,8 +129,8 @@ function SettingsForm({ settings }: { settings: TClinicSettings }) {
                   {...register('sessionIdleMinutes', { valueAsNumber: true })}
                 />
                 <p id="settings-idle-hint" className="text-xs text-slate-600">
-                  {SESSION_IDLE_MINUTES_MIN} to {SESSION_IDLE_MINUTES_MAX}. A session without a request for this long ends, including
-                  sessions already open. Default: {defaults.sessionIdleMinutes}
+                  {SESSION_IDLE_MINUTES_MIN} to {SESSION_IDLE_MINUTES_MAX}. A session without a request for this long ends, including sessions already open.
+                  Default: {defaults.sessionIdleMinutes}
                 </p>
               </>
             )}
@@ -133,14 +150,16 @@ function SettingsForm({ settings }: { settings: TClinicSettings }) {
               <span>Allow staff who cannot open patient records (suppliers) in patients' chat rooms</span>
             </label>
             <p id="settings-non-clinical-hint" className="pl-6 text-xs text-slate-600">
-              Off by default: every room is about one patient, and its members see her name, the messages and the files. Turning
-              it off removes such staff from every patient's room at once.
+              Off by default: every room is about one patient, and its members see her name, the messages and the files. Turning it off removes such staff from
+              every patient's room at once.
             </p>
           </fieldset>
 
           {unplaced.length > 0 && (
             <ul role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
-              {unplaced.map((e) => <li key={`${e.path}${e.message}`}>{e.message}</li>)}
+              {unplaced.map((e) => (
+                <li key={`${e.path}${e.message}`}>{e.message}</li>
+              ))}
             </ul>
           )}
         </CardContent>
@@ -149,9 +168,7 @@ function SettingsForm({ settings }: { settings: TClinicSettings }) {
             {save.isPending && <Spinner className="size-4 text-white" />}
             {save.isPending ? 'Saving...' : 'Save settings'}
           </Button>
-          {settings.updatedAt && (
-            <p className="text-xs text-slate-600">Last saved {formatClinicTime(settings.updatedAt, settings.timeZone)}</p>
-          )}
+          {settings.updatedAt && <p className="text-xs text-slate-600">Last saved {formatClinicTime(settings.updatedAt, settings.timeZone)}</p>}
         </CardFooter>
       </form>
     </Card>

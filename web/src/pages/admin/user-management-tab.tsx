@@ -12,7 +12,9 @@ export function UserManagementTab({ user }: { user: TCurrentUser }) {
     <section aria-labelledby="users-title" className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div>
-          <h2 id="users-title" className="text-lg font-semibold text-slate-900">User Management</h2>
+          <h2 id="users-title" className="text-lg font-semibold text-slate-900">
+            User Management
+          </h2>
           <p className="text-sm text-slate-600">Invite staff, assign roles and manage access.</p>
         </div>
         <InviteUserButton />

@@ -41,7 +41,11 @@ export function InviteUserButton() {
         headerClassName=""
         closeOnOutsideClick
         title="Invite User"
-        description={result ? `${result.user.email} is invited. Their account stays inactive until they set a password.` : 'The account stays inactive until they set a password with the link you hand them.'}
+        description={
+          result
+            ? `${result.user.email} is invited. Their account stays inactive until they set a password.`
+            : 'The account stays inactive until they set a password with the link you hand them.'
+        }
       >
         {result ? (
           <>
@@ -61,18 +65,23 @@ export function InviteUserButton() {
 function InviteForm({ onInvited, onCancel }: { onInvited: (result: TInviteResult) => void; onCancel: () => void }) {
   const invite = useInviteUser();
   const form = useAppForm<TInviteFields, TInvite>({ schema: ZInvite, defaultValues: EMPTY, fields: FIELDS });
-  const { register, formState: { errors } } = form;
+  const {
+    register,
+    formState: { errors },
+  } = form;
 
-  const onSubmit = form.onSubmit((values) => invite.mutate(values, {
-    onSuccess: (data) => {
-      toast({ title: 'User invited', description: `${data.user.email} can set a password with the link below.`, variant: 'success' });
-      onInvited(data);
-    },
-    onError: (error) => {
-      const described = form.failed(error, 'Could not invite the user', { withReason: true });
-      if (described?.code === 'user.emailTaken') form.setError('email', { type: 'server', message: described.message });
-    },
-  }));
+  const onSubmit = form.onSubmit((values) =>
+    invite.mutate(values, {
+      onSuccess: (data) => {
+        toast({ title: 'User invited', description: `${data.user.email} can set a password with the link below.`, variant: 'success' });
+        onInvited(data);
+      },
+      onError: (error) => {
+        const described = form.failed(error, 'Could not invite the user', { withReason: true });
+        if (described?.code === 'user.emailTaken') form.setError('email', { type: 'server', message: described.message });
+      },
+    }),
+  );
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
@@ -91,13 +100,17 @@ function InviteForm({ onInvited, onCancel }: { onInvited: (result: TInviteResult
         {(control) => (
           <select {...control} className={SELECT_CLASS} {...register('role')}>
             {ROLES.map((role) => (
-              <option key={role} value={role}>{ROLE_LABELS[role]}</option>
+              <option key={role} value={role}>
+                {ROLE_LABELS[role]}
+              </option>
             ))}
           </select>
         )}
       </FormField>
       <DialogFooter>
-        <Button type="button" variant="outline" onClick={onCancel}>Cancel</Button>
+        <Button type="button" variant="outline" onClick={onCancel}>
+          Cancel
+        </Button>
         <Button type="submit" disabled={invite.isPending}>
           {invite.isPending && <Spinner className="size-4" />}
           Send invite

@@ -8,7 +8,6 @@ import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../lib/toast.ts';
 
-
 /** A one-time link, shown once: the admin copies it and hands it over. */
 export function LinkPanel({ link }: { link: TPasswordLink }) {
   const id = useId();

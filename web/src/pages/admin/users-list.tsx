@@ -21,11 +21,7 @@ export function UsersList({ user }: { user: TCurrentUser }) {
   const [role, setRole] = useState('');
   const [status, setStatus] = useState('');
   const deferredSearch = useDeferredValue(search.trim());
-  const filters: TUserFilters = {
-    search: deferredSearch || undefined,
-    role: ZRole.safeParse(role).data,
-    status: ZUserStatus.safeParse(status).data,
-  };
+  const filters: TUserFilters = { search: deferredSearch || undefined, role: ZRole.safeParse(role).data, status: ZUserStatus.safeParse(status).data };
 
   return (
     <Card>
@@ -67,7 +63,9 @@ function UsersResults({ filters, viewer }: { filters: TUserFilters; viewer: TCur
         {rows.length} {rows.length === 1 ? 'user' : 'users'} shown{query.hasNextPage ? ', more below' : ''}
       </p>
       <ul className="divide-y rounded-md border" data-testid="users-list">
-        {rows.map((row) => <UserRow key={row.id} row={row} isSelf={row.id === viewer.id} />)}
+        {rows.map((row) => (
+          <UserRow key={row.id} row={row} isSelf={row.id === viewer.id} />
+        ))}
       </ul>
       <LoadMore list={query} failedText="Could not load more users." />
     </div>

@@ -29,13 +29,14 @@ export function RoleAssignmentCard() {
   const { register, reset } = form;
 
   const submit = form.onSubmit(
-    (assignment) => assign.mutate(assignment, {
-      onSuccess: () => {
-        toast({ title: 'Role assigned', description: `${assignment.email} is now ${ROLE_LABELS[assignment.role]}.`, variant: 'success' });
-        reset();
-      },
-      onError: (error) => reportMutationError(error, 'Could not assign the role', { withReason: true }),
-    }),
+    (assignment) =>
+      assign.mutate(assignment, {
+        onSuccess: () => {
+          toast({ title: 'Role assigned', description: `${assignment.email} is now ${ROLE_LABELS[assignment.role]}.`, variant: 'success' });
+          reset();
+        },
+        onError: (error) => reportMutationError(error, 'Could not assign the role', { withReason: true }),
+      }),
     () => toast({ title: 'Validation Error', description: 'Please enter both email and role', variant: 'destructive' }),
   );
 
@@ -56,7 +57,9 @@ export function RoleAssignmentCard() {
             <select id="assign-role" className={SELECT_CLASS} {...register('role')}>
               <option value="">Select a role</option>
               {ROLES.map((r) => (
-                <option key={r} value={r}>{ROLE_LABELS[r]}</option>
+                <option key={r} value={r}>
+                  {ROLE_LABELS[r]}
+                </option>
               ))}
             </select>
           </div>

@@ -48,19 +48,22 @@ export function UserRow({ row, isSelf }: { row: TAdminUser; isSelf: boolean }) {
     <li className="flex flex-col gap-3 p-3 lg:flex-row lg:items-center lg:justify-between" data-testid="user-row" data-email={row.email}>
       <div className="min-w-0 space-y-1">
         <div className="flex flex-wrap items-center gap-2">
-          <span className="font-medium text-slate-900">{name}{isSelf && <span className="text-slate-600"> (you)</span>}</span>
+          <span className="font-medium text-slate-900">
+            {name}
+            {isSelf && <span className="text-slate-600"> (you)</span>}
+          </span>
           <RoleBadge role={row.role} />
           <Badge variant="outline" className={cn('border-transparent', STATUS_CLASSES[row.status])} data-status={row.status}>
             {USER_STATUS_LABELS[row.status]}
           </Badge>
         </div>
         <p className="break-all text-sm text-slate-700">{row.email}</p>
-        <p className="text-xs text-slate-600">
-          Last sign-in: {row.lastSignInAt ? formatClinicTime(row.lastSignInAt, timeZone) : 'Never'}
-        </p>
+        <p className="text-xs text-slate-600">Last sign-in: {row.lastSignInAt ? formatClinicTime(row.lastSignInAt, timeZone) : 'Never'}</p>
       </div>
       <div className="flex flex-wrap items-center gap-2">
-        <label className="sr-only" htmlFor={`role-${row.id}`}>Role for {name}</label>
+        <label className="sr-only" htmlFor={`role-${row.id}`}>
+          Role for {name}
+        </label>
         <select
           id={`role-${row.id}`}
           className={cn(SELECT_CLASS, 'h-9 w-36')}
@@ -68,7 +71,11 @@ export function UserRow({ row, isSelf }: { row: TAdminUser; isSelf: boolean }) {
           disabled={changeRole.isPending}
           onChange={(e) => onRole(e.target.value)}
         >
-          {ROLES.map((r) => <option key={r} value={r}>{ROLE_LABELS[r]}</option>)}
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {ROLE_LABELS[r]}
+            </option>
+          ))}
         </select>
         {row.status !== 'deactivated' && <LinkButton row={row} name={name} />}
         {!isSelf && <ActiveButton row={row} name={name} />}
@@ -100,18 +107,22 @@ function ActiveButton({ row, name }: { row: TAdminUser; name: string }) {
   if (row.status === 'invited') return null;
   return (
     <Dialog open={open} onOpenChange={setOpen}>
-      <Button size="sm" variant={deactivate ? 'destructive' : 'outline'} onClick={() => setOpen(true)}>{verb}</Button>
+      <Button size="sm" variant={deactivate ? 'destructive' : 'outline'} onClick={() => setOpen(true)}>
+        {verb}
+      </Button>
       <DialogContent>
         <DialogHeader>
-          <DialogTitle>{verb} {name}?</DialogTitle>
+          <DialogTitle>
+            {verb} {name}?
+          </DialogTitle>
           <DialogDescription>
-            {deactivate
-              ? `${row.email} will be signed out everywhere and cannot sign in until reactivated.`
-              : `${row.email} will be able to sign in again.`}
+            {deactivate ? `${row.email} will be signed out everywhere and cannot sign in until reactivated.` : `${row.email} will be able to sign in again.`}
           </DialogDescription>
         </DialogHeader>
         <DialogFooter>
-          <Button variant="outline" onClick={() => setOpen(false)}>Cancel</Button>
+          <Button variant="outline" onClick={() => setOpen(false)}>
+            Cancel
+          </Button>
           <Button variant={deactivate ? 'destructive' : 'default'} onClick={confirm} disabled={setActive.isPending}>
             {setActive.isPending && <Spinner className="size-4" />}
             {verb}
@@ -145,7 +156,9 @@ function LinkButton({ row, name }: { row: TAdminUser; name: string }) {
         <DialogContent>
           <DialogHeader>
             <DialogTitle>{label}</DialogTitle>
-            <DialogDescription>For {name} ({row.email}). Any earlier link for this account no longer works.</DialogDescription>
+            <DialogDescription>
+              For {name} ({row.email}). Any earlier link for this account no longer works.
+            </DialogDescription>
           </DialogHeader>
           {link && <LinkPanel link={link} />}
           <DialogFooter>

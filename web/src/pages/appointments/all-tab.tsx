@@ -14,7 +14,9 @@ export function AllTab({ user, timeZone, today }: { user: TCurrentUser; timeZone
   return (
     <section aria-labelledby="all-heading">
       <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2">
-        <h2 id="all-heading" className="text-lg font-semibold text-slate-900">Upcoming Appointments</h2>
+        <h2 id="all-heading" className="text-lg font-semibold text-slate-900">
+          Upcoming Appointments
+        </h2>
         {data && data.items.length > 0 && (
           <p className="text-sm text-slate-600" data-testid="all-count">
             {data.total !== null && data.total > data.items.length

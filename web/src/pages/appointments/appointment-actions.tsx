@@ -28,7 +28,12 @@ const REASON_TITLES: Partial<Record<TAppointmentStatus, { title: string; confirm
  * from its status ('Check In', 'Start Visit', 'Complete'; 'Cancel' and 'No-show' with an optional
  * reason), 'Reschedule' while its time may still change, for those who schedule, and 'Notes'.
  */
-export function AppointmentActions({ appointment, user, timeZone, showNotes = true }: {
+export function AppointmentActions({
+  appointment,
+  user,
+  timeZone,
+  showNotes = true,
+}: {
   appointment: TAppointment;
   user: TCurrentUser;
   timeZone: string;

@@ -8,7 +8,17 @@ import { LoadMore } from '../../components/load-more.tsx';
 import { AppointmentRow, AppointmentRowsSkeleton } from './appointment-row.tsx';
 
 /** A day's or a patient's appointments, a page at a time: skeleton rows, an error with a retry, the empty text, 'Load more'. */
-export function AppointmentList({ query, user, timeZone, empty, errorTitle, loadingLabel, skeletonRows = 5, showDate = false, compact = false }: {
+export function AppointmentList({
+  query,
+  user,
+  timeZone,
+  empty,
+  errorTitle,
+  loadingLabel,
+  skeletonRows = 5,
+  showDate = false,
+  compact = false,
+}: {
   query: UseInfiniteQueryResult<InfiniteData<TAppointmentsPage>>;
   user: TCurrentUser;
   timeZone: string;
@@ -38,7 +48,10 @@ export function AppointmentList({ query, user, timeZone, empty, errorTitle, load
 
 export function EmptyAppointments({ children }: { children: ReactNode }) {
   return (
-    <div data-testid="appointments-empty" className="flex flex-col items-center gap-2 rounded-lg border border-dashed bg-white p-8 text-center text-sm text-slate-600">
+    <div
+      data-testid="appointments-empty"
+      className="flex flex-col items-center gap-2 rounded-lg border border-dashed bg-white p-8 text-center text-sm text-slate-600"
+    >
       <CalendarX2 className="size-8 text-slate-400" aria-hidden="true" />
       {children}
     </div>

@@ -13,7 +13,13 @@ import { AppointmentActions } from './appointment-actions.tsx';
  * server sent it), type or 'General', room or 'TBD', the assigned staff's names where sent,
  * the status badge and, unless `readOnly`, the buttons this user may press.
  */
-export function AppointmentRow({ appointment, user, timeZone, showDate = false, compact = false }: {
+export function AppointmentRow({
+  appointment,
+  user,
+  timeZone,
+  showDate = false,
+  compact = false,
+}: {
   appointment: TAppointment;
   user: TCurrentUser;
   timeZone: string;
@@ -59,7 +65,11 @@ export function AppointmentRow({ appointment, user, timeZone, showDate = false, 
               {roomLabel(appointment.roomNumber)}
             </span>
           </p>
-          {staff.length > 0 && <p className="mt-1 text-xs text-slate-600" data-testid="appointment-staff">{staff.join(' · ')}</p>}
+          {staff.length > 0 && (
+            <p className="mt-1 text-xs text-slate-600" data-testid="appointment-staff">
+              {staff.join(' · ')}
+            </p>
+          )}
           {appointment.statusReason && <p className="mt-1 text-xs text-slate-600">Reason: {appointment.statusReason}</p>}
         </div>
       </div>
@@ -74,7 +84,9 @@ export function AppointmentRow({ appointment, user, timeZone, showDate = false, 
 export function AppointmentRowsSkeleton({ rows, label }: { rows: 3 | 5; label: string }) {
   return (
     <div>
-      <p role="status" className="sr-only">{label}</p>
+      <p role="status" className="sr-only">
+        {label}
+      </p>
       <ul className="space-y-3" aria-hidden="true">
         {Array.from({ length: rows }, (_, i) => (
           <li key={i} data-testid="appointment-row-skeleton" className="flex items-center gap-3 rounded-lg border bg-white p-4">

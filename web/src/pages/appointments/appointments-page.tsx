@@ -48,7 +48,9 @@ export function AppointmentsPage({ user }: { user: TCurrentUser }) {
 
   return (
     <div className="mx-auto max-w-7xl">
-      <AppointmentsHeader subtitle={!clinic.pending && <>Today's visits, the monthly calendar and what is coming up. Times are the clinic's ({clinic.timeZone}).</>} />
+      <AppointmentsHeader
+        subtitle={!clinic.pending && <>Today's visits, the monthly calendar and what is coming up. Times are the clinic's ({clinic.timeZone}).</>}
+      />
       <Tabs.Root value={tab} onValueChange={(value) => navigate(value === 'today' ? '/appointments' : `/appointments?tab=${value}`, { replace: true })}>
         <Tabs.List aria-label="Appointment views" className="mb-4 flex w-full rounded-md bg-slate-100 p-1 sm:inline-flex sm:w-auto">
           {TABS.map(({ value, label }) => (

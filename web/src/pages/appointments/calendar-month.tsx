@@ -23,12 +23,7 @@ const LOAD_STYLES: Record<TLoad, string> = {
   medium: 'bg-yellow-100 border-yellow-300',
   high: 'bg-red-100 border-red-300',
 };
-const COUNT_STYLES: Record<TLoad, string> = {
-  none: '',
-  low: 'bg-blue-600 text-white',
-  medium: 'bg-yellow-500 text-yellow-950',
-  high: 'bg-red-700 text-white',
-};
+const COUNT_STYLES: Record<TLoad, string> = { none: '', low: 'bg-blue-600 text-white', medium: 'bg-yellow-500 text-yellow-950', high: 'bg-red-700 text-white' };
 const LEGEND: { load: TLoad; label: string }[] = [
   { load: 'none', label: 'None' },
   { load: 'low', label: '1–2' },
@@ -36,14 +31,29 @@ const LEGEND: { load: TLoad; label: string }[] = [
   { load: 'high', label: '5 or more' },
 ];
 
-const WEEKDAYS = [['Sun', 'S'], ['Mon', 'M'], ['Tue', 'T'], ['Wed', 'W'], ['Thu', 'T'], ['Fri', 'F'], ['Sat', 'S']] as const;
+const WEEKDAYS = [
+  ['Sun', 'S'],
+  ['Mon', 'M'],
+  ['Tue', 'T'],
+  ['Wed', 'W'],
+  ['Thu', 'T'],
+  ['Fri', 'F'],
+  ['Sat', 'S'],
+] as const;
 
 /**
  * The month grid (Sunday first) coloured by each day's load, from the server's per-day counts
  * (right however many a day holds), and the side panel listing the selected day's appointments
  * (below the grid on a phone). Names appear only where the server sent them.
  */
-export function CalendarMonth({ month, selected, onSelect, today, user, timeZone }: {
+export function CalendarMonth({
+  month,
+  selected,
+  onSelect,
+  today,
+  user,
+  timeZone,
+}: {
   month: string;
   selected: string;
   onSelect: (day: string) => void;
@@ -61,9 +71,14 @@ export function CalendarMonth({ month, selected, onSelect, today, user, timeZone
     <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
       <Card className="self-start p-2 sm:p-4" data-testid="calendar-grid" aria-busy={!shownCounts || undefined}>
         {counts.isError && (
-          <div role="alert" className="mb-2 flex flex-wrap items-center justify-between gap-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+          <div
+            role="alert"
+            className="mb-2 flex flex-wrap items-center justify-between gap-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+          >
             Could not load how busy each day is.
-            <Button variant="outline" size="sm" onClick={() => void counts.refetch()}>Try again</Button>
+            <Button variant="outline" size="sm" onClick={() => void counts.refetch()}>
+              Try again
+            </Button>
           </div>
         )}
         <div className="grid grid-cols-7 gap-1 pb-1 text-center text-xs font-medium text-slate-600" aria-hidden="true">
@@ -108,7 +123,13 @@ export function CalendarMonth({ month, selected, onSelect, today, user, timeZone
                     {Number(day.slice(8))}
                   </span>
                   {count > 0 && (
-                    <span className={cn('min-w-4 rounded-full px-1.5 text-center text-[0.6875rem] font-semibold leading-4 sm:self-end sm:text-xs', COUNT_STYLES[load])} aria-hidden="true">
+                    <span
+                      className={cn(
+                        'min-w-4 rounded-full px-1.5 text-center text-[0.6875rem] font-semibold leading-4 sm:self-end sm:text-xs',
+                        COUNT_STYLES[load],
+                      )}
+                      aria-hidden="true"
+                    >
                       {count}
                     </span>
                   )}
@@ -130,7 +151,9 @@ export function CalendarMonth({ month, selected, onSelect, today, user, timeZone
       <Card className="p-3 sm:p-4" data-testid="calendar-day-panel">
         <section aria-labelledby="day-panel-heading">
           <div className="mb-3">
-            <h3 id="day-panel-heading" className="font-semibold text-slate-900">{formatLongDay(selected)}</h3>
+            <h3 id="day-panel-heading" className="font-semibold text-slate-900">
+              {formatLongDay(selected)}
+            </h3>
             {shownCounts && (
               <p className="text-sm text-slate-600" data-testid="day-panel-count">
                 {selectedCount === 0 ? 'Nothing booked' : `${selectedCount} ${selectedCount === 1 ? 'appointment' : 'appointments'} booked`}

@@ -87,7 +87,9 @@ function SchedulerButtons() {
 function CalendarLoading() {
   return (
     <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
-      <p role="status" className="sr-only">Loading the calendar</p>
+      <p role="status" className="sr-only">
+        Loading the calendar
+      </p>
       <Skeleton className="h-80 w-full sm:h-[28rem]" />
       <Skeleton className="h-48 w-full" />
     </div>

@@ -22,7 +22,8 @@ export function PatientAppointments({ patientId, user, timeZone }: { patientId: 
       <AppointmentsHeader
         subtitle={total !== undefined && total !== null ? `${total} ${total === 1 ? 'appointment' : 'appointments'} of this patient, in time order` : undefined}
         actions={
-          can(user, 'appointments.schedule') && patient.data && (
+          can(user, 'appointments.schedule') &&
+          patient.data && (
             <Button asChild>
               <Link href={`/schedule-appointment?patientId=${encodeURIComponent(patientId)}`}>
                 <CalendarPlus aria-hidden="true" />

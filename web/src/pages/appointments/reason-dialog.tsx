@@ -10,7 +10,15 @@ import { Textarea } from '../../components/ui/textarea.tsx';
  * Confirms a cancellation or a no-show, with an optional reason the server keeps with the
  * appointment (at most 500 characters). Both are final, so the user says so twice.
  */
-export function ReasonDialog({ open, title, confirmLabel, subject, pending, onConfirm, onClose }: {
+export function ReasonDialog({
+  open,
+  title,
+  confirmLabel,
+  subject,
+  pending,
+  onConfirm,
+  onClose,
+}: {
   open: boolean;
   title: string;
   confirmLabel: string;

@@ -1,8 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Controller } from 'react-hook-form';
-import {
-  APPOINTMENT_DURATIONS, APPOINTMENT_LIMITS, type TAppointment, type TAppointmentConflict, type TUpdateAppointmentInput,
-} from '#domain/appointments';
+import { APPOINTMENT_DURATIONS, APPOINTMENT_LIMITS, type TAppointment, type TAppointmentConflict, type TUpdateAppointmentInput } from '#domain/appointments';
 import type { TCurrentUser } from '#domain/auth';
 import { conflictsOfError, useConflicts, type TConflictQuestion } from '../../api/appointments/conflicts.ts';
 import { useUpdateAppointment } from '../../api/appointments/update-appointment.ts';
@@ -43,7 +41,12 @@ const FIELD_OF_PATH: TServerPaths<TPlacementForm> = { appointmentDate: 'date' };
  * the server judges on save, and its 409 lists them too. Only what changed is sent, with the
  * version shown, so a change made meanwhile is refused rather than overwritten.
  */
-export function RescheduleDialog({ appointment, user, timeZone, onClose }: {
+export function RescheduleDialog({
+  appointment,
+  user,
+  timeZone,
+  onClose,
+}: {
   appointment: TAppointment;
   user: TCurrentUser;
   timeZone: string;
@@ -63,7 +66,13 @@ export function RescheduleDialog({ appointment, user, timeZone, onClose }: {
     fields: FIELD_NAMES,
     serverPaths: FIELD_OF_PATH,
   });
-  const { register, control, watch, formState: { errors }, formError } = form;
+  const {
+    register,
+    control,
+    watch,
+    formState: { errors },
+    formError,
+  } = form;
   const [refused, setRefused] = useState<TAppointmentConflict[] | null>(null);
   const update = useUpdateAppointment();
   const values = watch();
@@ -74,27 +83,47 @@ export function RescheduleDialog({ appointment, user, timeZone, onClose }: {
   }, [watch]);
 
   const complete = values.date !== '' && values.time !== '';
-  const question = useMemo<TConflictQuestion | null>(() => complete ? {
-    appointmentDate: clinicInstant(values.date, values.time, timeZone),
-    duration: Number(values.duration),
-    // Those who reschedule see the patient, so the id is there; without it, no patient clash is asked.
-    patientId: appointment.patientId ?? undefined,
-    roomNumber: values.roomNumber.trim() || undefined,
-    assignedNurseId: values.assignedNurseId || undefined,
-    assignedScribeId: values.assignedScribeId || undefined,
-    excludeId: appointment.id,
-  } : null, [complete, values.date, values.time, values.duration, values.roomNumber, values.assignedNurseId, values.assignedScribeId, timeZone, appointment.patientId, appointment.id]);
+  const question = useMemo<TConflictQuestion | null>(
+    () =>
+      complete
+        ? {
+            appointmentDate: clinicInstant(values.date, values.time, timeZone),
+            duration: Number(values.duration),
+            // Those who reschedule see the patient, so the id is there; without it, no patient clash is asked.
+            patientId: appointment.patientId ?? undefined,
+            roomNumber: values.roomNumber.trim() || undefined,
+            assignedNurseId: values.assignedNurseId || undefined,
+            assignedScribeId: values.assignedScribeId || undefined,
+            excludeId: appointment.id,
+          }
+        : null,
+    [
+      complete,
+      values.date,
+      values.time,
+      values.duration,
+      values.roomNumber,
+      values.assignedNurseId,
+      values.assignedScribeId,
+      timeZone,
+      appointment.patientId,
+      appointment.id,
+    ],
+  );
   const asked = useDebouncedValue(question, CONFLICT_CHECK_DEBOUNCE_MS);
   const conflicts = useConflicts(asked);
 
   /** Of the fields the user changed, those that differ from the appointment, as the server names and holds them. */
   const changes = (placement: TPlacementForm): TUpdateAppointmentInput => {
-    const out: TUpdateAppointmentInput = form.changedValues({
-      duration: Number(placement.duration),
-      roomNumber: placement.roomNumber.trim() || null,
-      assignedNurseId: placement.assignedNurseId || null,
-      assignedScribeId: placement.assignedScribeId || null,
-    }, appointment);
+    const out: TUpdateAppointmentInput = form.changedValues(
+      {
+        duration: Number(placement.duration),
+        roomNumber: placement.roomNumber.trim() || null,
+        assignedNurseId: placement.assignedNurseId || null,
+        assignedScribeId: placement.assignedScribeId || null,
+      },
+      appointment,
+    );
     // Date and time make one moment.
     if (form.getFieldState('date').isDirty || form.getFieldState('time').isDirty) {
       const instant = clinicInstant(placement.date, placement.time, timeZone);
@@ -111,19 +140,22 @@ export function RescheduleDialog({ appointment, user, timeZone, onClose }: {
       onClose();
       return;
     }
-    update.mutate({ id: appointment.id, changes: { ...changed, updatedAt: appointment.updatedAt } }, {
-      onSuccess: () => {
-        toast({ title: 'Appointment updated successfully', variant: 'success' });
-        onClose();
+    update.mutate(
+      { id: appointment.id, changes: { ...changed, updatedAt: appointment.updatedAt } },
+      {
+        onSuccess: () => {
+          toast({ title: 'Appointment updated successfully', variant: 'success' });
+          onClose();
+        },
+        onError: (error) => {
+          const described = reportMutationError(error, 'Failed to update appointment', { withReason: true });
+          if (!described) return;
+          const clashes = conflictsOfError(error);
+          if (clashes) setRefused(clashes);
+          else form.showServerError(described);
+        },
       },
-      onError: (error) => {
-        const described = reportMutationError(error, 'Failed to update appointment', { withReason: true });
-        if (!described) return;
-        const clashes = conflictsOfError(error);
-        if (clashes) setRefused(clashes);
-        else form.showServerError(described);
-      },
-    });
+    );
   });
 
   const liveConflicts = conflicts.data ?? [];
@@ -131,7 +163,9 @@ export function RescheduleDialog({ appointment, user, timeZone, onClose }: {
     <Controller
       control={control}
       name={name}
-      render={({ field }) => <StaffSelect user={user} role={role} control={fieldControl} name={field.name} value={field.value} onChange={field.onChange} onBlur={field.onBlur} />}
+      render={({ field }) => (
+        <StaffSelect user={user} role={role} control={fieldControl} name={field.name} value={field.value} onChange={field.onChange} onBlur={field.onBlur} />
+      )}
     />
   );
   return (
@@ -140,12 +174,12 @@ export function RescheduleDialog({ appointment, user, timeZone, onClose }: {
       className="max-w-xl"
       testId="reschedule-dialog"
       title="Reschedule appointment"
-      description={(
+      description={
         <>
-          {patientShown(appointment)}, now {formatDate(appointment.appointmentDate, timeZone)} at {formatTime(appointment.appointmentDate, timeZone)}.
-          Times are the clinic's ({timeZone}).
+          {patientShown(appointment)}, now {formatDate(appointment.appointmentDate, timeZone)} at {formatTime(appointment.appointmentDate, timeZone)}. Times are
+          the clinic's ({timeZone}).
         </>
-      )}
+      }
     >
       <form noValidate className="space-y-4" onSubmit={onSubmit}>
         <div className="grid gap-4 sm:grid-cols-2">
@@ -159,7 +193,9 @@ export function RescheduleDialog({ appointment, user, timeZone, onClose }: {
             {(c) => (
               <select {...c} className={SELECT_CLASS} {...register('duration')}>
                 {APPOINTMENT_DURATIONS.map((minutes) => (
-                  <option key={minutes} value={minutes}>{minutes} minutes</option>
+                  <option key={minutes} value={minutes}>
+                    {minutes} minutes
+                  </option>
                 ))}
               </select>
             )}

@@ -5,7 +5,12 @@ import { formatLongDay } from '../../components/appointments/appointment-time.ts
 import { AppointmentList } from './appointment-list.tsx';
 
 /** Today's appointments in the clinic's day, in time order, each with the buttons its status and this user allow. */
-export function TodayTab({ query, user, timeZone, today }: {
+export function TodayTab({
+  query,
+  user,
+  timeZone,
+  today,
+}: {
   query: UseInfiniteQueryResult<InfiniteData<TAppointmentsPage>>;
   user: TCurrentUser;
   timeZone: string;
@@ -14,7 +19,9 @@ export function TodayTab({ query, user, timeZone, today }: {
   return (
     <section aria-labelledby="today-heading">
       <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2">
-        <h2 id="today-heading" className="text-lg font-semibold text-slate-900">Today's Appointments</h2>
+        <h2 id="today-heading" className="text-lg font-semibold text-slate-900">
+          Today's Appointments
+        </h2>
         <p className="text-sm text-slate-600">{formatLongDay(today)}</p>
       </div>
       <AppointmentList

@@ -101,11 +101,7 @@ function ActiveNotification({ notification, onDismiss }: { notification: TNotifi
   const dismiss = useMarkNotificationRead();
   const style = notificationStyle(notification.type);
   return (
-    <li
-      data-testid="active-notification"
-      data-type={notification.type}
-      className={cn('flex items-start gap-2 rounded-lg border p-3', style.surface)}
-    >
+    <li data-testid="active-notification" data-type={notification.type} className={cn('flex items-start gap-2 rounded-lg border p-3', style.surface)}>
       <NotificationSummary notification={notification} />
       <Button
         variant="ghost"
@@ -116,9 +112,7 @@ function ActiveNotification({ notification, onDismiss }: { notification: TNotifi
         disabled={dismiss.isPending}
         onClick={() => {
           onDismiss?.();
-          dismiss.mutate(notification.id, {
-            onError: (error) => reportMutationError(error, 'Failed to dismiss the notification'),
-          });
+          dismiss.mutate(notification.id, { onError: (error) => reportMutationError(error, 'Failed to dismiss the notification') });
         }}
       >
         <X aria-hidden="true" />

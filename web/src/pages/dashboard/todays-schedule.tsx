@@ -54,13 +54,17 @@ export function TodaysSchedule() {
           <div role="status">
             <span className="sr-only">Loading today's schedule</span>
             <div className="space-y-3">
-              {[0, 1, 2].map((i) => <Skeleton key={i} className="h-14 w-full" />)}
+              {[0, 1, 2].map((i) => (
+                <Skeleton key={i} className="h-14 w-full" />
+              ))}
             </div>
           </div>
         ) : isError ? (
           <ErrorState title="Could not load today's schedule" error={error} onRetry={() => void refetch()} />
         ) : shown.length === 0 ? (
-          <p data-testid="schedule-empty" className="py-8 text-center text-sm text-slate-600">No appointments scheduled for today</p>
+          <p data-testid="schedule-empty" className="py-8 text-center text-sm text-slate-600">
+            No appointments scheduled for today
+          </p>
         ) : (
           <ul aria-labelledby="todays-schedule-heading" className="space-y-3">
             {shown.map((appointment) => {

@@ -13,18 +13,17 @@ export function CallToAction() {
         <h2 id="cta-heading" className="text-3xl font-bold tracking-tight text-white">
           Ready to modernize your practice?
         </h2>
-        <p className="mx-auto mt-4 max-w-2xl text-blue-100">
-          Start your 30-day free trial today. No setup fees, and all 5 user roles included.
-        </p>
+        <p className="mx-auto mt-4 max-w-2xl text-blue-100">Start your 30-day free trial today. No setup fees, and all 5 user roles included.</p>
         <div className="mt-8 flex flex-col items-center justify-center gap-3 sm:flex-row">
-          <a href={LOGIN_PATH} className={buttonClass({ size: 'lg', variant: 'inverse' })}>Start Free Trial</a>
-          <a
-            href={`mailto:${SALES_EMAIL}?subject=${encodeURIComponent('Sales enquiry')}`}
-            className={buttonClass({ size: 'lg', variant: 'outline-inverse' })}
-          >
+          <a href={LOGIN_PATH} className={buttonClass({ size: 'lg', variant: 'inverse' })}>
+            Start Free Trial
+          </a>
+          <a href={`mailto:${SALES_EMAIL}?subject=${encodeURIComponent('Sales enquiry')}`} className={buttonClass({ size: 'lg', variant: 'outline-inverse' })}>
             Contact Sales
           </a>
-          <a href={LOGIN_PATH} className={buttonClass({ size: 'lg', variant: 'outline-inverse' })}>View Demo</a>
+          <a href={LOGIN_PATH} className={buttonClass({ size: 'lg', variant: 'outline-inverse' })}>
+            View Demo
+          </a>
         </div>
       </div>
     </section>

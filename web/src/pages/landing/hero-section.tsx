@@ -13,8 +13,7 @@ export function HeroSection() {
             Practice management and health records, in one place
           </h1>
           <p className="mt-6 max-w-xl text-lg text-slate-700">
-            Schedule visits, document care and keep your whole team in step with real-time updates, built around the
-            way clinics actually work.
+            Schedule visits, document care and keep your whole team in step with real-time updates, built around the way clinics actually work.
           </p>
           <ul className="mt-8 flex flex-wrap gap-x-6 gap-y-2" aria-label="Trial terms">
             {CLAIMS.map((claim) => (

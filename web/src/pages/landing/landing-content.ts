@@ -20,31 +20,15 @@ export const LANDING_FEATURES: { icon: LucideIcon; title: string; text: string }
     title: 'HIPAA Compliant',
     text: 'Patient data stays private: encrypted sessions, audit trails and access limited to what each role needs.',
   },
-  {
-    icon: Activity,
-    title: 'Real-time Updates',
-    text: 'Check-ins, notes and messages reach the whole care team the moment they happen.',
-  },
+  { icon: Activity, title: 'Real-time Updates', text: 'Check-ins, notes and messages reach the whole care team the moment they happen.' },
   {
     icon: FileText,
     title: 'Smart Patient Notes',
     text: 'Nurses draft, scribes review and administrators finalize, with every note’s status visible at a glance.',
   },
-  {
-    icon: CalendarDays,
-    title: 'Appointment Scheduling',
-    text: 'Book visits, assign nurses and scribes, and catch double bookings before they happen.',
-  },
-  {
-    icon: Lock,
-    title: 'Role-Based Access',
-    text: 'Admins, schedulers, nurses, scribes and suppliers each see exactly the tools their work requires.',
-  },
-  {
-    icon: MessageSquare,
-    title: 'HIPAA-Compliant Team Chat',
-    text: 'Secure patient-specific communication channels for healthcare teams.',
-  },
+  { icon: CalendarDays, title: 'Appointment Scheduling', text: 'Book visits, assign nurses and scribes, and catch double bookings before they happen.' },
+  { icon: Lock, title: 'Role-Based Access', text: 'Admins, schedulers, nurses, scribes and suppliers each see exactly the tools their work requires.' },
+  { icon: MessageSquare, title: 'HIPAA-Compliant Team Chat', text: 'Secure patient-specific communication channels for healthcare teams.' },
 ];
 
 export const WHY_CHOOSE_US: { title: string; text: string }[] = [

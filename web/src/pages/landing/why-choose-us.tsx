@@ -10,9 +10,7 @@ export function WhyChooseUs() {
           <h2 id="why-heading" className="text-3xl font-bold tracking-tight">
             Why choose {PRODUCT_NAME}?
           </h2>
-          <p className="mt-4 text-slate-300">
-            Designed with clinic staff for the realities of a busy practice: many hands, one patient record.
-          </p>
+          <p className="mt-4 text-slate-300">Designed with clinic staff for the realities of a busy practice: many hands, one patient record.</p>
         </div>
         <ul className="grid gap-6 sm:grid-cols-2 lg:col-span-2">
           {WHY_CHOOSE_US.map((point) => (

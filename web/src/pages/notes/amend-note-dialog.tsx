@@ -42,18 +42,25 @@ export function AmendNoteDialog({ note: initialNote, onClose }: { note: TNote; o
     fields: ['content', 'reason'],
     serverPaths: { amendmentReason: 'reason' },
   });
-  const { register, formState: { errors }, formError } = form;
+  const {
+    register,
+    formState: { errors },
+    formError,
+  } = form;
 
   const onSubmit = form.onSubmit(({ content, reason }) => {
-    update.mutate({ id: note.id, changes: { updatedAt: note.updatedAt, content, amendmentReason: reason } }, {
-      onSuccess: () => {
-        toast({ title: 'Success', description: 'Note updated successfully', variant: 'success' });
-        onClose();
+    update.mutate(
+      { id: note.id, changes: { updatedAt: note.updatedAt, content, amendmentReason: reason } },
+      {
+        onSuccess: () => {
+          toast({ title: 'Success', description: 'Note updated successfully', variant: 'success' });
+          onClose();
+        },
+        onError: (error) => {
+          if (form.failed(error, 'Failed to update note', { withReason: true })) setStale(isStaleNote(error));
+        },
       },
-      onError: (error) => {
-        if (form.failed(error, 'Failed to update note', { withReason: true })) setStale(isStaleNote(error));
-      },
-    });
+    );
   });
 
   const reload = async () => {
@@ -86,7 +93,14 @@ export function AmendNoteDialog({ note: initialNote, onClose }: { note: TNote; o
         </FormField>
         <FormField id="amend-reason" label="Reason for the amendment" required error={errors.reason?.message} testId="amend-reason">
           {(control) => (
-            <Textarea {...control} rows={2} maxLength={REASON_MAX} placeholder="e.g. Corrected the dosage" {...register('reason')} disabled={update.isPending} />
+            <Textarea
+              {...control}
+              rows={2}
+              maxLength={REASON_MAX}
+              placeholder="e.g. Corrected the dosage"
+              {...register('reason')}
+              disabled={update.isPending}
+            />
           )}
         </FormField>
         {formError && (
@@ -101,7 +115,9 @@ export function AmendNoteDialog({ note: initialNote, onClose }: { note: TNote; o
           </div>
         )}
         <DialogFooter>
-          <Button variant="outline" onClick={onClose} disabled={update.isPending}>Cancel</Button>
+          <Button variant="outline" onClick={onClose} disabled={update.isPending}>
+            Cancel
+          </Button>
           <Button type="submit" disabled={update.isPending || reloading}>
             {update.isPending && <Spinner className="size-4 text-white" />}
             {update.isPending ? 'Saving...' : 'Save Amendment'}

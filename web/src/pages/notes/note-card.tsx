@@ -47,7 +47,9 @@ export function NoteCard({ note, user, timeZone, actions }: { note: TNote; user:
           <div className="min-w-0">
             <h3 id={headingId} className="flex min-w-0 items-center gap-1.5 font-semibold text-slate-900">
               <UserRound className="size-4 shrink-0 text-slate-500" aria-hidden="true" />
-              <span className="truncate" data-testid="note-patient">{who}</span>
+              <span className="truncate" data-testid="note-patient">
+                {who}
+              </span>
             </h3>
             <p className="mt-0.5 flex flex-wrap items-center gap-x-2 text-sm text-slate-600">
               <span className="flex items-center gap-1 font-medium text-slate-800" data-testid="note-type">
@@ -61,7 +63,9 @@ export function NoteCard({ note, user, timeZone, actions }: { note: TNote; user:
           <div className="flex shrink-0 flex-wrap items-center gap-1.5">
             <NoteStatusBadge status={note.status} />
             {note.amendedAt && (
-              <Badge data-testid="note-amended" className="border-amber-300 bg-amber-50 text-amber-900">Amended</Badge>
+              <Badge data-testid="note-amended" className="border-amber-300 bg-amber-50 text-amber-900">
+                Amended
+              </Badge>
             )}
           </div>
         </header>
@@ -108,10 +112,7 @@ function NotePreview({ content }: { content: string }) {
   const long = content.length > PREVIEW_CHARS || content.split('\n').length > PREVIEW_LINES;
   return (
     <div>
-      <p
-        data-testid="note-content"
-        className={`whitespace-pre-wrap break-words text-sm text-slate-800 ${long && !expanded ? 'line-clamp-4' : ''}`}
-      >
+      <p data-testid="note-content" className={`whitespace-pre-wrap break-words text-sm text-slate-800 ${long && !expanded ? 'line-clamp-4' : ''}`}>
         {content}
       </p>
       {long && (

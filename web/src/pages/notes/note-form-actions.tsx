@@ -27,7 +27,14 @@ export function noteFormActions(user: TCurrentUser, note: TNote | null): TNoteFo
  * the last one primary. Nothing can be sent while a file is still on its way, a save is under
  * way, or the note is being read again.
  */
-export function NoteFormActions({ actions, saving, pressed, uploading, reloading, onAction }: {
+export function NoteFormActions({
+  actions,
+  saving,
+  pressed,
+  uploading,
+  reloading,
+  onAction,
+}: {
   actions: TNoteFormAction[];
   saving: boolean;
   /** The action whose save is under way: its button says so. */
@@ -51,12 +58,7 @@ export function NoteFormActions({ actions, saving, pressed, uploading, reloading
         const primary = i === actions.length - 1;
         const busy = saving && pressed === action.to;
         return (
-          <Button
-            key={action.to}
-            variant={primary ? 'default' : 'outline'}
-            disabled={saving || uploading || reloading}
-            onClick={() => onAction(action)}
-          >
+          <Button key={action.to} variant={primary ? 'default' : 'outline'} disabled={saving || uploading || reloading} onClick={() => onAction(action)}>
             {busy && <Spinner className={primary ? 'size-4 text-white' : 'size-4'} />}
             {busy ? 'Saving...' : action.label}
           </Button>

@@ -26,13 +26,7 @@ export function NoteFormDialog({ state, user, onClose }: { state: TNoteDialogSta
     >
       {state && (
         <Suspense fallback={<LoadingBlock />}>
-          <NoteForm
-            key={note?.id ?? 'new'}
-            user={user}
-            note={note}
-            patientId={state.mode === 'create' ? state.patientId : undefined}
-            onDone={onClose}
-          />
+          <NoteForm key={note?.id ?? 'new'} user={user} note={note} patientId={state.mode === 'create' ? state.patientId : undefined} onDone={onClose} />
         </Suspense>
       )}
     </FormDialog>

@@ -25,7 +25,15 @@ type TNoteForm = TAppForm<TNoteFormValues, TNoteFormOutput>;
  * The note form's fields (spec section 2): the patient (searchable; fixed once the note exists),
  * the note type, the content and the attachments, up to five in all.
  */
-export function NoteFormFields({ form, note, presetPatientId, editable, saving, uploader, slots }: {
+export function NoteFormFields({
+  form,
+  note,
+  presetPatientId,
+  editable,
+  saving,
+  uploader,
+  slots,
+}: {
   form: TNoteForm;
   /** null: a new note. */
   note: TNote | null;
@@ -38,7 +46,11 @@ export function NoteFormFields({ form, note, presetPatientId, editable, saving, 
   /** How many files the widget may still take: what was left of the five when the form opened. */
   slots: number;
 }) {
-  const { control, register, formState: { errors } } = form;
+  const {
+    control,
+    register,
+    formState: { errors },
+  } = form;
   const locked = saving || !editable;
   return (
     <>
@@ -54,7 +66,11 @@ export function NoteFormFields({ form, note, presetPatientId, editable, saving, 
                 <option value="">Select a note type</option>
                 {/* A type no longer offered stays choosable on the note that has it. */}
                 {field.value && !(NOTE_TYPES as readonly string[]).includes(field.value) && <option value={field.value}>{field.value}</option>}
-                {NOTE_TYPES.map((type) => <option key={type} value={type}>{type}</option>)}
+                {NOTE_TYPES.map((type) => (
+                  <option key={type} value={type}>
+                    {type}
+                  </option>
+                ))}
               </select>
             )}
           />
@@ -96,19 +112,27 @@ function PatientField({ form, presetPatientId, disabled }: { form: TNoteForm; pr
 
   return (
     <FormField id="note-patient" label="Patient" required error={fieldState.error?.message} testId="patientId">
-      {(control) => (
+      {(control) =>
         loading ? (
-          <p className="flex h-10 items-center gap-2 text-sm text-slate-600" role="status"><Spinner className="size-4" />Loading patient…</p>
+          <p className="flex h-10 items-center gap-2 text-sm text-slate-600" role="status">
+            <Spinner className="size-4" />
+            Loading patient…
+          </p>
         ) : (
           <PatientPicker control={control} value={field.value} disabled={disabled} onChange={field.onChange} onBlur={field.onBlur} />
         )
-      )}
+      }
     </FormField>
   );
 }
 
 /** The files kept (each removable) and the upload widget for new ones, with the count of the five. */
-function AttachmentsField({ control, uploader, slots, disabled }: {
+function AttachmentsField({
+  control,
+  uploader,
+  slots,
+  disabled,
+}: {
   control: Control<TNoteFormValues, unknown, TNoteFormOutput>;
   uploader: TFileUploader;
   slots: number;
@@ -133,8 +157,14 @@ function AttachmentsField({ control, uploader, slots, disabled }: {
             return (
               <li key={file.objectPath} className="flex items-center gap-2 rounded-md border p-2 text-sm">
                 <Paperclip className="size-4 shrink-0 text-slate-500" aria-hidden="true" />
-                <a href={file.objectPath} target="_blank" rel="noopener noreferrer" className="min-w-0 flex-1 truncate font-medium text-blue-800 hover:underline">
-                  {name}<span className="sr-only"> (opens in a new tab)</span>
+                <a
+                  href={file.objectPath}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  className="min-w-0 flex-1 truncate font-medium text-blue-800 hover:underline"
+                >
+                  {name}
+                  <span className="sr-only"> (opens in a new tab)</span>
                 </a>
                 {file.size !== null && <span className="shrink-0 text-xs text-slate-600">{sizeInKb(file.size)}</span>}
                 <Button
@@ -152,14 +182,11 @@ function AttachmentsField({ control, uploader, slots, disabled }: {
           })}
         </ul>
       )}
-      <FileUpload
-        uploader={uploader}
-        purpose="patient-attachment"
-        hint={ATTACHMENT_HINT}
-        disabled={disabled || slots <= 0 || count >= MAX_NOTE_ATTACHMENTS}
-      />
+      <FileUpload uploader={uploader} purpose="patient-attachment" hint={ATTACHMENT_HINT} disabled={disabled || slots <= 0 || count >= MAX_NOTE_ATTACHMENTS} />
       {error && (
-        <p id="note-attachments-error" data-testid="attachments-error" className="text-sm text-red-700">{error}</p>
+        <p id="note-attachments-error" data-testid="attachments-error" className="text-sm text-red-700">
+          {error}
+        </p>
       )}
     </fieldset>
   );

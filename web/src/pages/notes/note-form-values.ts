@@ -31,9 +31,7 @@ const ZChosen = z.custom<TChosenPatient | null>();
  * patient ('Patient is required'), a type and some content.
  */
 export function noteFormSchema(note: TNote | null): ZodType<TNoteFormOutput, TNoteFormValues> {
-  const patient = note
-    ? ZChosen.transform(() => note.patientId)
-    : ZChosen.transform((chosen) => chosen?.id ?? '').pipe(ZCreateNote.shape.patientId);
+  const patient = note ? ZChosen.transform(() => note.patientId) : ZChosen.transform((chosen) => chosen?.id ?? '').pipe(ZCreateNote.shape.patientId);
   return ZCreateNote.pick({ noteType: true, content: true }).extend({ patient, attachments: z.custom<TNoteAttachment[]>() });
 }
 

@@ -16,7 +16,13 @@ import { useAppForm } from '../../lib/use-app-form.ts';
 import { NoteFormActions, noteFormActions, type TNoteFormAction } from './note-form-actions.tsx';
 import { NoteFormFields } from './note-form-fields.tsx';
 import {
-  attachmentTotalError, NOTE_FORM_FIELDS, NOTE_SERVER_PATHS, noteFormSchema, noteFormValues, type TNoteFormOutput, type TNoteFormValues,
+  attachmentTotalError,
+  NOTE_FORM_FIELDS,
+  NOTE_SERVER_PATHS,
+  noteFormSchema,
+  noteFormValues,
+  type TNoteFormOutput,
+  type TNoteFormValues,
 } from './note-form-values.ts';
 
 /**
@@ -26,7 +32,12 @@ import {
  * read, so a change made meanwhile is refused (the stale banner offers to read it again), not
  * overwritten.
  */
-export function NoteForm({ user, note: initialNote, patientId, onDone }: {
+export function NoteForm({
+  user,
+  note: initialNote,
+  patientId,
+  onDone,
+}: {
   user: TCurrentUser;
   /** null: a new note. */
   note: TNote | null;
@@ -85,10 +96,10 @@ export function NoteForm({ user, note: initialNote, patientId, onDone }: {
       onDone();
       return;
     }
-    update.mutate({ id: note.id, changes }, {
-      onSuccess: () => saved('Note updated successfully'),
-      onError: (error) => failed(error, 'Failed to update note'),
-    });
+    update.mutate(
+      { id: note.id, changes },
+      { onSuccess: () => saved('Note updated successfully'), onError: (error) => failed(error, 'Failed to update note') },
+    );
   };
 
   const reload = async () => {

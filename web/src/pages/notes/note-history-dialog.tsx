@@ -7,12 +7,7 @@ import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { formatNoteTime, notePatientShown } from './note-format.ts';
 import { NoteStatusBadge } from './note-status-badge.tsx';
 
-const ACTION_TITLES: Record<TNoteRevision['action'], string> = {
-  created: 'Created',
-  edited: 'Edited',
-  moved: 'Status changed',
-  amended: 'Amended',
-};
+const ACTION_TITLES: Record<TNoteRevision['action'], string> = { created: 'Created', edited: 'Edited', moved: 'Status changed', amended: 'Amended' };
 
 /**
  * A note's history (GET /api/notes/:id/revisions), oldest first: who did what and when, the
@@ -26,13 +21,19 @@ export function NoteHistoryDialog({ note, timeZone, onClose }: { note: TNote; ti
       <DialogContent className="max-w-2xl" data-testid="history-dialog">
         <DialogHeader className="pr-6">
           <DialogTitle>Note History</DialogTitle>
-          <DialogDescription>{note.noteType} for {notePatientShown(note)}, oldest change first.</DialogDescription>
+          <DialogDescription>
+            {note.noteType} for {notePatientShown(note)}, oldest change first.
+          </DialogDescription>
         </DialogHeader>
         {isPending ? (
           <div>
-            <p role="status" className="sr-only">Loading the history</p>
+            <p role="status" className="sr-only">
+              Loading the history
+            </p>
             <div className="space-y-3" aria-hidden="true">
-              {[0, 1, 2].map((i) => <Skeleton key={i} className="h-16 w-full" />)}
+              {[0, 1, 2].map((i) => (
+                <Skeleton key={i} className="h-16 w-full" />
+              ))}
             </div>
           </div>
         ) : isError ? (
@@ -44,7 +45,9 @@ export function NoteHistoryDialog({ note, timeZone, onClose }: { note: TNote; ti
           </p>
         ) : (
           <ol className="space-y-3" data-testid="history-list">
-            {data.map((revision) => <RevisionEntry key={revision.id} revision={revision} timeZone={timeZone} />)}
+            {data.map((revision) => (
+              <RevisionEntry key={revision.id} revision={revision} timeZone={timeZone} />
+            ))}
           </ol>
         )}
       </DialogContent>
@@ -75,7 +78,9 @@ function RevisionEntry({ revision, timeZone }: { revision: TNoteRevision; timeZo
         </p>
       )}
       {action === 'created' && toStatus && (
-        <p className="mt-2 flex items-center gap-1.5">As <NoteStatusBadge status={toStatus} /></p>
+        <p className="mt-2 flex items-center gap-1.5">
+          As <NoteStatusBadge status={toStatus} />
+        </p>
       )}
 
       {revision.reason && (

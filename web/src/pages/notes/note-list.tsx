@@ -40,9 +40,13 @@ function NoteListBody({ filter, user, timeZone, actions, empty, errorTitle, load
   if (isPending) {
     return (
       <div>
-        <p role="status" className="sr-only">{loadingLabel}</p>
+        <p role="status" className="sr-only">
+          {loadingLabel}
+        </p>
         <ul className="space-y-3">
-          {Array.from({ length: NOTE_SKELETON_CARDS }, (_, i) => <NoteCardSkeleton key={i} />)}
+          {Array.from({ length: NOTE_SKELETON_CARDS }, (_, i) => (
+            <NoteCardSkeleton key={i} />
+          ))}
         </ul>
       </div>
     );
@@ -54,7 +58,10 @@ function NoteListBody({ filter, user, timeZone, actions, empty, errorTitle, load
   const total = data.pages[0]?.total ?? null;
   if (notes.length === 0) {
     return (
-      <div data-testid="notes-empty" className="flex flex-col items-center gap-2 rounded-lg border border-dashed bg-white p-10 text-center text-sm text-slate-600">
+      <div
+        data-testid="notes-empty"
+        className="flex flex-col items-center gap-2 rounded-lg border border-dashed bg-white p-10 text-center text-sm text-slate-600"
+      >
         <FileSearch className="size-8 text-slate-400" aria-hidden="true" />
         {empty}
       </div>
@@ -68,7 +75,9 @@ function NoteListBody({ filter, user, timeZone, actions, empty, errorTitle, load
         </p>
       )}
       <ul className="space-y-3" data-testid="note-list">
-        {notes.map((note) => <NoteCard key={note.id} note={note} user={user} timeZone={timeZone} actions={actions} />)}
+        {notes.map((note) => (
+          <NoteCard key={note.id} note={note} user={user} timeZone={timeZone} actions={actions} />
+        ))}
       </ul>
       <LoadMore list={query} failedText="Could not load more notes." size="sm" className="mt-4" />
     </div>

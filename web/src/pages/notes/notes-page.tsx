@@ -68,16 +68,15 @@ export function NotesPage({ user }: { user: TCurrentUser }) {
   // A note moving on reaches those it concerns as a notification (a scribe when one is
   // submitted, the author when it is reviewed or finalized): the lists are read again then,
   // and after a gap in the live connection.
-  const onLive = useCallback((message: TServerMessage) => {
-    if (message.type === 'notification' || message.type === 'resync') void invalidateNotes(queryClient);
-  }, [queryClient]);
+  const onLive = useCallback(
+    (message: TServerMessage) => {
+      if (message.type === 'notification' || message.type === 'resync') void invalidateNotes(queryClient);
+    },
+    [queryClient],
+  );
   useLiveMessages(onLive);
 
-  const actions = useMemo<TNoteCardActions>(() => ({
-    onEdit: (note) => setDialog({ mode: 'edit', note }),
-    onAmend: setAmending,
-    onHistory: setHistory,
-  }), []);
+  const actions = useMemo<TNoteCardActions>(() => ({ onEdit: (note) => setDialog({ mode: 'edit', note }), onAmend: setAmending, onHistory: setHistory }), []);
   const common = { user, timeZone, actions };
 
   return (
@@ -175,7 +174,9 @@ function PatientFilter({ patientId, tab }: { patientId: string; tab: TTab }) {
   const name = patient.data ? fullName(patient.data) : patient.isPending ? 'this patient' : patientLabel(patientId);
   return (
     <div className="mb-4 flex flex-wrap items-center justify-between gap-2 rounded-lg border bg-blue-50 px-4 py-3">
-      <h2 className="font-semibold text-blue-950" data-testid="patient-filter">Notes for {name}</h2>
+      <h2 className="font-semibold text-blue-950" data-testid="patient-filter">
+        Notes for {name}
+      </h2>
       <Button asChild variant="outline" size="sm">
         <Link href={notesHref(tab, undefined)}>
           <X aria-hidden="true" />

@@ -30,10 +30,16 @@ function howReached(status: TNoteStatus): string | null {
  * how many notes this user can see there now (for one patient when the screen is filtered).
  */
 export function WorkflowTab({ patientId, active }: { patientId: string | undefined; active: boolean }) {
-  const counts = useNoteStatusCounts(STAGES.map((stage) => stage.status), patientId, active);
+  const counts = useNoteStatusCounts(
+    STAGES.map((stage) => stage.status),
+    patientId,
+    active,
+  );
   return (
     <section aria-labelledby="workflow-heading">
-      <h2 id="workflow-heading" className="mb-1 text-lg font-semibold text-slate-900">Note workflow</h2>
+      <h2 id="workflow-heading" className="mb-1 text-lg font-semibold text-slate-900">
+        Note workflow
+      </h2>
       <p className="mb-4 text-sm text-slate-600">
         Every note moves through these stages. The numbers are the notes you can see in each{patientId ? ' for this patient' : ''}.
       </p>
@@ -51,7 +57,10 @@ export function WorkflowTab({ patientId, active }: { patientId: string | undefin
               )}
               <li data-testid="workflow-stage" data-status={stage.status} className="flex flex-1 flex-col gap-2 rounded-lg border bg-white p-4 lg:min-w-0">
                 <div className="flex items-center justify-between gap-2">
-                  <span className="flex size-6 shrink-0 items-center justify-center rounded-full bg-slate-900 text-xs font-semibold text-white" aria-hidden="true">
+                  <span
+                    className="flex size-6 shrink-0 items-center justify-center rounded-full bg-slate-900 text-xs font-semibold text-white"
+                    aria-hidden="true"
+                  >
                     {i + 1}
                   </span>
                   {count?.isPending ? (

@@ -12,7 +12,12 @@ import { fullName } from '../../lib/patient-format.ts';
  * Admin and scheduler only (the server refuses others): patients are never deleted, they are set
  * inactive and leave the list. A second, explicit click confirms.
  */
-export function DeactivatePatient({ patient, disabled, onDone, onStale }: {
+export function DeactivatePatient({
+  patient,
+  disabled,
+  onDone,
+  onStale,
+}: {
   patient: TPatient;
   disabled: boolean;
   onDone: () => void;
@@ -42,9 +47,7 @@ export function DeactivatePatient({ patient, disabled, onDone, onStale }: {
     <div data-testid="deactivate-patient" className="rounded-md border border-red-200 p-3 text-sm">
       {confirming ? (
         <div role="group" aria-label="Confirm deactivation" className="flex flex-col gap-3 sm:flex-row sm:items-center">
-          <p className="flex-1 text-red-900">
-            Deactivate {name}? They leave the patient list; the record and its history are kept.
-          </p>
+          <p className="flex-1 text-red-900">Deactivate {name}? They leave the patient list; the record and its history are kept.</p>
           <div className="flex justify-end gap-2">
             <Button size="sm" variant="outline" onClick={() => setConfirming(false)} disabled={deactivate.isPending}>
               Keep active

@@ -8,7 +8,12 @@ import { formatDateOfBirth, fullName } from '../../lib/patient-format.ts';
  * Shown when the server finds patients with the same name and date of birth: the user either
  * creates the patient anyway (a different person) or cancels (the patient is already on file).
  */
-export function DuplicateWarning({ duplicates, saving, onCreateAnyway, onCancel }: {
+export function DuplicateWarning({
+  duplicates,
+  saving,
+  onCreateAnyway,
+  onCancel,
+}: {
   duplicates: TDuplicatePatients['duplicates'];
   saving: boolean;
   onCreateAnyway: () => void;
@@ -35,8 +40,8 @@ export function DuplicateWarning({ duplicates, saving, onCreateAnyway, onCancel 
             Possible duplicate patient
           </h3>
           <p className="text-amber-900">
-            {one ? 'A patient' : `${duplicates.length} patients`} with the same name and date of birth{' '}
-            {one ? 'already exists' : 'already exist'}. If this is a different person, create the record anyway; if it is the same person, cancel and use the existing record.
+            {one ? 'A patient' : `${duplicates.length} patients`} with the same name and date of birth {one ? 'already exists' : 'already exist'}. If this is a
+            different person, create the record anyway; if it is the same person, cancel and use the existing record.
           </p>
           <ul className="space-y-1">
             {duplicates.map((duplicate) => (

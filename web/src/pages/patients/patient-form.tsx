@@ -24,10 +24,7 @@ import { useAppForm } from '../../lib/use-app-form.ts';
 import { cn } from '../../lib/utils.ts';
 import { DeactivatePatient } from './deactivate-patient.tsx';
 import { DuplicateWarning } from './duplicate-warning.tsx';
-import {
-  PATIENT_FIELD_NAMES, PATIENT_FORM_SECTIONS, toFormValues,
-  type TPatientFieldName, type TPatientFieldSpec,
-} from './patient-form-fields.ts';
+import { PATIENT_FIELD_NAMES, PATIENT_FORM_SECTIONS, toFormValues, type TPatientFieldName, type TPatientFieldSpec } from './patient-form-fields.ts';
 
 type TPatientFields = z.output<typeof ZPatientFields>;
 
@@ -164,9 +161,7 @@ export function PatientForm({ patient: initialPatient, canDeactivate, onDone }: 
         />
       )}
 
-      {editing && canDeactivate && patient.isActive && (
-        <DeactivatePatient patient={patient} disabled={saving} onDone={onDone} onStale={setStaleMessage} />
-      )}
+      {editing && canDeactivate && patient.isActive && <DeactivatePatient patient={patient} disabled={saving} onDone={onDone} onStale={setStaleMessage} />}
 
       <StickyDialogFooter>
         <DialogClose asChild>

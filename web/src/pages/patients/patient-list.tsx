@@ -80,9 +80,7 @@ function EmptyState({ searching }: { searching: boolean }) {
       <CardContent className="flex flex-col items-center gap-2 p-10 text-center">
         <UserSearch className="size-10 text-slate-400" aria-hidden="true" />
         <p className="font-semibold text-slate-900">No patients found</p>
-        <p className="text-sm text-slate-600">
-          {searching ? 'Try a different search term' : 'Add your first patient to get started'}
-        </p>
+        <p className="text-sm text-slate-600">{searching ? 'Try a different search term' : 'Add your first patient to get started'}</p>
       </CardContent>
     </Card>
   );

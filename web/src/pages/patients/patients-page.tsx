@@ -49,9 +49,7 @@ export function PatientsPage({ user }: { user: TCurrentUser }) {
 
       <PatientList search={search} onEdit={canWrite ? (patient) => setDialog({ mode: 'edit', patient }) : undefined} showAccessLog={can(user, 'audit.read')} />
 
-      {canWrite && (
-        <PatientFormDialog state={dialog} canDeactivate={can(user, 'patients.deactivate')} onClose={() => setDialog(null)} />
-      )}
+      {canWrite && <PatientFormDialog state={dialog} canDeactivate={can(user, 'patients.deactivate')} onClose={() => setDialog(null)} />}
     </div>
   );
 }

@@ -32,7 +32,9 @@ export function ScheduleAppointmentPage({ user }: { user: TCurrentUser }) {
           {clinic.pending ? (
             <div role="status" className="space-y-4">
               <span className="sr-only">Loading the form</span>
-              {[0, 1, 2, 3].map((i) => <Skeleton key={i} className="h-16 w-full" />)}
+              {[0, 1, 2, 3].map((i) => (
+                <Skeleton key={i} className="h-16 w-full" />
+              ))}
             </div>
           ) : (
             <ScheduleForm user={user} timeZone={clinic.timeZone} initialPatientId={patientId} />

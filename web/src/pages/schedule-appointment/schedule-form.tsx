@@ -4,7 +4,11 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Controller, type Path } from 'react-hook-form';
 import { useLocation } from 'wouter';
 import {
-  APPOINTMENT_DURATIONS, APPOINTMENT_LIMITS, APPOINTMENT_TYPES, DEFAULT_APPOINTMENT_DURATION, type TAppointmentConflict,
+  APPOINTMENT_DURATIONS,
+  APPOINTMENT_LIMITS,
+  APPOINTMENT_TYPES,
+  DEFAULT_APPOINTMENT_DURATION,
+  type TAppointmentConflict,
   type TCreateAppointmentInput,
 } from '#domain/appointments';
 import type { TCurrentUser } from '#domain/auth';
@@ -33,7 +37,6 @@ import { useAppForm } from '../../lib/use-app-form.ts';
 export const REQUIRED_MESSAGE = 'Please fill in all required fields';
 const CONFLICT_CHECK_DEBOUNCE_MS = 400;
 
-
 interface TScheduleValues {
   patient: TChosenPatient | null;
   date: string;
@@ -48,7 +51,16 @@ interface TScheduleValues {
 }
 
 const FIELD_NAMES: Path<TScheduleValues>[] = [
-  'patient', 'date', 'time', 'duration', 'appointmentType', 'roomNumber', 'assignedNurseId', 'assignedScribeId', 'reason', 'notes',
+  'patient',
+  'date',
+  'time',
+  'duration',
+  'appointmentType',
+  'roomNumber',
+  'assignedNurseId',
+  'assignedScribeId',
+  'reason',
+  'notes',
 ];
 /** The server names the payload's fields; the form shows them under its own. */
 const FIELD_OF_PATH: TServerPaths<TScheduleValues> = { patientId: 'patient', appointmentDate: 'date' };
@@ -71,13 +83,30 @@ export function ScheduleForm({ user, timeZone, initialPatientId }: { user: TCurr
   // No schema: the fields' own rules (patient, date and time required) say what is missing.
   const form = useAppForm<TScheduleValues>({
     defaultValues: {
-      patient: null, date: '', time: '', duration: String(DEFAULT_APPOINTMENT_DURATION), appointmentType: '', roomNumber: '',
-      assignedNurseId: '', assignedScribeId: '', reason: '', notes: '',
+      patient: null,
+      date: '',
+      time: '',
+      duration: String(DEFAULT_APPOINTMENT_DURATION),
+      appointmentType: '',
+      roomNumber: '',
+      assignedNurseId: '',
+      assignedScribeId: '',
+      reason: '',
+      notes: '',
     },
     fields: FIELD_NAMES,
     serverPaths: FIELD_OF_PATH,
   });
-  const { register, control, onSubmit, watch, setValue, getValues, formState: { errors }, formError } = form;
+  const {
+    register,
+    control,
+    onSubmit,
+    watch,
+    setValue,
+    getValues,
+    formState: { errors },
+    formError,
+  } = form;
 
   // Reached from a patient's appointments: that patient, once read, is chosen.
   const preset = useQuery({ ...patientQueryOptions(initialPatientId ?? ''), enabled: initialPatientId !== null });
@@ -85,7 +114,15 @@ export function ScheduleForm({ user, timeZone, initialPatientId }: { user: TCurr
     if (initialPatientId && preset.data && !getValues('patient')) setValue('patient', preset.data);
   }, [initialPatientId, preset.data, getValues, setValue]);
 
-  const [patient, date, time, duration, roomNumber, nurse, scribe] = watch(['patient', 'date', 'time', 'duration', 'roomNumber', 'assignedNurseId', 'assignedScribeId']);
+  const [patient, date, time, duration, roomNumber, nurse, scribe] = watch([
+    'patient',
+    'date',
+    'time',
+    'duration',
+    'roomNumber',
+    'assignedNurseId',
+    'assignedScribeId',
+  ]);
   // Whatever the user changes may change the clashes: the server's last refusal no longer applies.
   useEffect(() => setRefused(null), [patient, date, time, duration, roomNumber, nurse, scribe]);
   useEffect(() => {
@@ -96,8 +133,12 @@ export function ScheduleForm({ user, timeZone, initialPatientId }: { user: TCurr
     const room = roomNumber.trim();
     if (!date || !time || !(patient || room || nurse || scribe)) return null;
     return {
-      appointmentDate: clinicInstant(date, time, timeZone), duration: Number(duration),
-      patientId: patient?.id, roomNumber: room || undefined, assignedNurseId: nurse || undefined, assignedScribeId: scribe || undefined,
+      appointmentDate: clinicInstant(date, time, timeZone),
+      duration: Number(duration),
+      patientId: patient?.id,
+      roomNumber: room || undefined,
+      assignedNurseId: nurse || undefined,
+      assignedScribeId: scribe || undefined,
     };
   }, [patient, date, time, duration, roomNumber, nurse, scribe, timeZone]);
   const asked = useDebouncedValue(question, CONFLICT_CHECK_DEBOUNCE_MS);
@@ -166,7 +207,9 @@ export function ScheduleForm({ user, timeZone, initialPatientId }: { user: TCurr
             {(c) => (
               <select {...c} className={SELECT_CLASS} {...register('duration')}>
                 {APPOINTMENT_DURATIONS.map((minutes) => (
-                  <option key={minutes} value={minutes}>{minutes} minutes</option>
+                  <option key={minutes} value={minutes}>
+                    {minutes} minutes
+                  </option>
                 ))}
               </select>
             )}
@@ -176,7 +219,9 @@ export function ScheduleForm({ user, timeZone, initialPatientId }: { user: TCurr
               <select {...c} className={SELECT_CLASS} {...register('appointmentType')}>
                 <option value="">General (no type)</option>
                 {APPOINTMENT_TYPES.map((type) => (
-                  <option key={type} value={type}>{appointmentTypeLabel(type)}</option>
+                  <option key={type} value={type}>
+                    {appointmentTypeLabel(type)}
+                  </option>
                 ))}
               </select>
             )}
@@ -194,7 +239,9 @@ export function ScheduleForm({ user, timeZone, initialPatientId }: { user: TCurr
               <Controller
                 control={control}
                 name="assignedNurseId"
-                render={({ field }) => <StaffSelect user={user} role="nurse" control={c} name={field.name} value={field.value} onChange={field.onChange} onBlur={field.onBlur} />}
+                render={({ field }) => (
+                  <StaffSelect user={user} role="nurse" control={c} name={field.name} value={field.value} onChange={field.onChange} onBlur={field.onBlur} />
+                )}
               />
             )}
           </FormField>
@@ -203,7 +250,9 @@ export function ScheduleForm({ user, timeZone, initialPatientId }: { user: TCurr
               <Controller
                 control={control}
                 name="assignedScribeId"
-                render={({ field }) => <StaffSelect user={user} role="scribe" control={c} name={field.name} value={field.value} onChange={field.onChange} onBlur={field.onBlur} />}
+                render={({ field }) => (
+                  <StaffSelect user={user} role="scribe" control={c} name={field.name} value={field.value} onChange={field.onChange} onBlur={field.onBlur} />
+                )}
               />
             )}
           </FormField>
@@ -214,7 +263,13 @@ export function ScheduleForm({ user, timeZone, initialPatientId }: { user: TCurr
         </p>
       </Section>
 
-      <ConflictCheck refused={refused} asking={question !== null} answer={settled ? conflicts.data : undefined} timeZone={timeZone} roomNumber={roomNumber.trim()} />
+      <ConflictCheck
+        refused={refused}
+        asking={question !== null}
+        answer={settled ? conflicts.data : undefined}
+        timeZone={timeZone}
+        roomNumber={roomNumber.trim()}
+      />
 
       <Section title="Additional Information">
         <div className="grid gap-4">
@@ -228,7 +283,11 @@ export function ScheduleForm({ user, timeZone, initialPatientId }: { user: TCurr
       </Section>
 
       {missing && (
-        <p role="alert" data-testid="required-message" className="flex items-center gap-2 rounded-md border border-red-200 bg-red-50 p-3 text-sm font-medium text-red-800">
+        <p
+          role="alert"
+          data-testid="required-message"
+          className="flex items-center gap-2 rounded-md border border-red-200 bg-red-50 p-3 text-sm font-medium text-red-800"
+        >
           <CircleExclamationPoint className="size-4 shrink-0" aria-hidden="true" />
           {REQUIRED_MESSAGE}
         </p>
@@ -258,7 +317,13 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 }
 
 /** The clashes of the booking as it stands: the server's refusal, else the live check's answer, or that it is asking. */
-function ConflictCheck({ refused, asking, answer, timeZone, roomNumber }: {
+function ConflictCheck({
+  refused,
+  asking,
+  answer,
+  timeZone,
+  roomNumber,
+}: {
   refused: TAppointmentConflict[] | null;
   /** The form holds a complete question (a time and someone or somewhere). */
   asking: boolean;
@@ -275,7 +340,9 @@ function ConflictCheck({ refused, asking, answer, timeZone, roomNumber }: {
         answer.length > 0 ? (
           <ConflictList conflicts={answer} timeZone={timeZone} roomNumber={roomNumber} />
         ) : (
-          <p className="text-sm text-green-800" data-testid="no-conflicts">No conflicts at this time.</p>
+          <p className="text-sm text-green-800" data-testid="no-conflicts">
+            No conflicts at this time.
+          </p>
         )
       ) : (
         <p className="flex items-center gap-2 text-sm text-slate-600">
@@ -294,7 +361,11 @@ function ScheduleFormError({ error }: { error: TDisplayError }) {
       <p>{error.message}</p>
       {error.fieldErrors.length > 0 && (
         <ul className="mt-1 list-disc pl-4">
-          {error.fieldErrors.map((e) => <li key={`${e.path}:${e.message}`}>{e.path}: {e.message}</li>)}
+          {error.fieldErrors.map((e) => (
+            <li key={`${e.path}:${e.message}`}>
+              {e.path}: {e.message}
+            </li>
+          ))}
         </ul>
       )}
     </div>

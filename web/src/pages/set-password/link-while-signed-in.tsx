@@ -21,14 +21,17 @@ export function LinkWhileSignedIn({ user }: { user: TCurrentUser }) {
         <CardHeader>
           <h1 className="text-2xl font-bold tracking-tight text-slate-900">You are signed in</h1>
           <CardDescription>
-            This browser is signed in as <span className="font-medium text-slate-900">{user.email}</span>. To set a password with this link, log out, then open the link again.
+            This browser is signed in as <span className="font-medium text-slate-900">{user.email}</span>. To set a password with this link, log out, then open
+            the link again.
           </CardDescription>
         </CardHeader>
         <CardContent className="flex flex-wrap gap-2">
           <form method="post" action={LOGOUT_PATH}>
             <Button type="submit">Logout</Button>
           </form>
-          <Link href="/" className={buttonClass({ variant: 'outline' })}>Back to the dashboard</Link>
+          <Link href="/" className={buttonClass({ variant: 'outline' })}>
+            Back to the dashboard
+          </Link>
         </CardContent>
       </Card>
     </SignedOutFrame>

@@ -22,7 +22,11 @@ export function SetPasswordPage() {
   return (
     <SignedOutFrame>
       <Card className="w-full max-w-md">
-        {token ? <WithToken token={token} /> : <BadLink title="This link is not valid" detail="Check that you copied the whole link, or ask your clinic's admin for a new one." />}
+        {token ? (
+          <WithToken token={token} />
+        ) : (
+          <BadLink title="This link is not valid" detail="Check that you copied the whole link, or ask your clinic's admin for a new one." />
+        )}
       </Card>
     </SignedOutFrame>
   );
@@ -36,7 +40,9 @@ function BadLink({ title, detail }: { title: string; detail: string }) {
         <CardDescription>{detail}</CardDescription>
       </CardHeader>
       <CardContent>
-        <Link href={SIGN_IN_PATH} className={buttonClass({ variant: 'outline' })}>Go to sign in</Link>
+        <Link href={SIGN_IN_PATH} className={buttonClass({ variant: 'outline' })}>
+          Go to sign in
+        </Link>
       </CardContent>
     </>
   );
@@ -45,12 +51,21 @@ function BadLink({ title, detail }: { title: string; detail: string }) {
 function WithToken({ token }: { token: string }) {
   const info = useLinkInfo(token);
   const [done, setDone] = useState(false);
-  if (info.isPending) return <CardContent className="p-6"><LoadingBlock /></CardContent>;
+  if (info.isPending)
+    return (
+      <CardContent className="p-6">
+        <LoadingBlock />
+      </CardContent>
+    );
   if (info.isError) {
     const code = apiErrorCode(info.error);
     if (code === 'link.expired') return <BadLink title="This link has expired" detail="Ask your clinic's admin for a new link." />;
-    if (code === 'link.used') return <BadLink title="This link has already been used" detail="If you have set your password, sign in. Otherwise ask your clinic's admin for a new link." />;
-    if (code === 'link.invalid') return <BadLink title="This link is not valid" detail="Check that you copied the whole link, or ask your clinic's admin for a new one." />;
+    if (code === 'link.used')
+      return (
+        <BadLink title="This link has already been used" detail="If you have set your password, sign in. Otherwise ask your clinic's admin for a new link." />
+      );
+    if (code === 'link.invalid')
+      return <BadLink title="This link is not valid" detail="Check that you copied the whole link, or ask your clinic's admin for a new one." />;
     return <BadLink title="Could not check this link" detail={describeApiError(info.error).message} />;
   }
   if (done) {
@@ -64,7 +79,9 @@ function WithToken({ token }: { token: string }) {
           <CardDescription role="status">You can now sign in as {info.data.email}.</CardDescription>
         </CardHeader>
         <CardContent>
-          <Link href={SIGN_IN_PATH} className={buttonClass({})}>Sign in</Link>
+          <Link href={SIGN_IN_PATH} className={buttonClass({})}>
+            Sign in
+          </Link>
         </CardContent>
       </>
     );
@@ -77,7 +94,19 @@ interface TPasswordFields {
   confirm: string;
 }
 
-function PasswordForm({ token, email, firstName, purpose, onDone }: { token: string; email: string; firstName: string | null; purpose: 'invite' | 'reset'; onDone: () => void }) {
+function PasswordForm({
+  token,
+  email,
+  firstName,
+  purpose,
+  onDone,
+}: {
+  token: string;
+  email: string;
+  firstName: string | null;
+  purpose: 'invite' | 'reset';
+  onDone: () => void;
+}) {
   const setPasswordMutation = useSetPassword();
   // The password rules are the server's (domain/passwords.ts); the two must match.
   const form = useAppForm<TPasswordFields>({
@@ -89,13 +118,16 @@ function PasswordForm({ token, email, firstName, purpose, onDone }: { token: str
     defaultValues: { password: '', confirm: '' },
     fields: ['password'],
   });
-  const { register, formState: { errors }, formError } = form;
+  const {
+    register,
+    formState: { errors },
+    formError,
+  } = form;
 
   // Signed out: no toast; the field or the line under the form says what the server refused.
-  const submit = form.onSubmit(({ password }) => setPasswordMutation.mutate(
-    { token, password },
-    { onSuccess: onDone, onError: (error) => form.showServerError(describeApiError(error)) },
-  ));
+  const submit = form.onSubmit(({ password }) =>
+    setPasswordMutation.mutate({ token, password }, { onSuccess: onDone, onError: (error) => form.showServerError(describeApiError(error)) }),
+  );
 
   return (
     <>
@@ -111,8 +143,13 @@ function PasswordForm({ token, email, firstName, purpose, onDone }: { token: str
           <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
           <FormField id="new-password" label="New password" required error={errors.password?.message}>
             {(control) => (
-              <Input {...control} type="password" autoComplete="new-password" {...register('password')}
-                aria-describedby={[control['aria-describedby'], 'password-rules'].filter(Boolean).join(' ')} />
+              <Input
+                {...control}
+                type="password"
+                autoComplete="new-password"
+                {...register('password')}
+                aria-describedby={[control['aria-describedby'], 'password-rules'].filter(Boolean).join(' ')}
+              />
             )}
           </FormField>
           <p id="password-rules" className="text-sm text-slate-600">
@@ -121,7 +158,11 @@ function PasswordForm({ token, email, firstName, purpose, onDone }: { token: str
           <FormField id="confirm-password" label="Confirm password" required error={errors.confirm?.message}>
             {(control) => <Input {...control} type="password" autoComplete="new-password" {...register('confirm')} />}
           </FormField>
-          {formError && <p role="alert" className="text-sm text-red-700">{formError.message}</p>}
+          {formError && (
+            <p role="alert" className="text-sm text-red-700">
+              {formError.message}
+            </p>
+          )}
           <Button type="submit" className="w-full" disabled={setPasswordMutation.isPending}>
             {setPasswordMutation.isPending && <Spinner className="size-4" />}
             {purpose === 'invite' ? 'Set password' : 'Reset password'}

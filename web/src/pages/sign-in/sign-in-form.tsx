@@ -38,9 +38,7 @@ export function SignInForm({ form, submitRef }: { form: TSignInForm; submitRef: 
       {error && <SignInError error={error} />}
 
       <FormField id="sign-in-email" label="Email" error={formState.errors.email?.message}>
-        {(control) => (
-          <Input {...control} type="email" autoComplete="username" placeholder="you@clinic.example" {...register('email')} />
-        )}
+        {(control) => <Input {...control} type="email" autoComplete="username" placeholder="you@clinic.example" {...register('email')} />}
       </FormField>
 
       <FormField id="sign-in-password" label="Password" error={formState.errors.password?.message}>

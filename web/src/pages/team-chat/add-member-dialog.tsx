@@ -10,7 +10,13 @@ import { toast } from '../../lib/toast.ts';
 import { StaffChoice, useRoomAccess } from './patient-room-access.tsx';
 
 /** 'Add Member' (admin or scheduler): the active staff who are not in the room yet (spec section 5). */
-export function AddMemberDialog({ roomId, roomName, memberIds, membersLoaded, onClose }: {
+export function AddMemberDialog({
+  roomId,
+  roomName,
+  memberIds,
+  membersLoaded,
+  onClose,
+}: {
   roomId: string;
   roomName: string;
   memberIds: ReadonlySet<string>;
@@ -42,7 +48,10 @@ export function AddMemberDialog({ roomId, roomName, memberIds, membersLoaded, on
           <DialogDescription>Add a team member to {roomName}. They are told they were added.</DialogDescription>
         </DialogHeader>
         {staff.isPending || !membersLoaded ? (
-          <p className="flex items-center gap-2 text-sm text-slate-600" role="status"><Spinner className="size-4" />Loading staff...</p>
+          <p className="flex items-center gap-2 text-sm text-slate-600" role="status">
+            <Spinner className="size-4" />
+            Loading staff...
+          </p>
         ) : staff.isError ? (
           <ErrorState title="Could not load staff" error={staff.error} onRetry={() => void staff.refetch()} />
         ) : offered.length === 0 ? (
@@ -67,7 +76,9 @@ export function AddMemberDialog({ roomId, roomName, memberIds, membersLoaded, on
           </fieldset>
         )}
         <DialogFooter>
-          <Button variant="outline" onClick={onClose}>Cancel</Button>
+          <Button variant="outline" onClick={onClose}>
+            Cancel
+          </Button>
           <Button onClick={submit} disabled={!chosen || add.isPending}>
             {add.isPending && <Spinner className="size-4 text-white" />}
             {add.isPending ? 'Adding...' : 'Add Member'}

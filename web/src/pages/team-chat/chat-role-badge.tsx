@@ -21,7 +21,10 @@ export function ChatRoleBadge({ role, className }: { role: TRole; className?: st
 /** The avatar circle with a person's initials; the name beside it is what is read out. */
 export function Initials({ text, className }: { text: string; className?: string }) {
   return (
-    <span aria-hidden="true" className={cn('flex size-8 shrink-0 items-center justify-center rounded-full bg-blue-100 text-xs font-semibold text-blue-900', className)}>
+    <span
+      aria-hidden="true"
+      className={cn('flex size-8 shrink-0 items-center justify-center rounded-full bg-blue-100 text-xs font-semibold text-blue-900', className)}
+    >
       {text}
     </span>
   );

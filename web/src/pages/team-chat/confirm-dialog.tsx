@@ -3,7 +3,15 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Spinner } from '../../components/ui/spinner.tsx';
 
 /** A question before a step that cannot be taken back (leaving a room, deleting a message). */
-export function ConfirmDialog({ open, title, description, confirmLabel, pending, onCancel, onConfirm }: {
+export function ConfirmDialog({
+  open,
+  title,
+  description,
+  confirmLabel,
+  pending,
+  onCancel,
+  onConfirm,
+}: {
   open: boolean;
   title: string;
   description: string;
@@ -20,7 +28,9 @@ export function ConfirmDialog({ open, title, description, confirmLabel, pending,
           <DialogDescription>{description}</DialogDescription>
         </DialogHeader>
         <DialogFooter>
-          <Button variant="outline" onClick={onCancel}>Cancel</Button>
+          <Button variant="outline" onClick={onCancel}>
+            Cancel
+          </Button>
           <Button variant="destructive" disabled={pending} onClick={onConfirm}>
             {pending && <Spinner className="size-4 text-white" />}
             {confirmLabel}

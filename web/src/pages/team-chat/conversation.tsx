@@ -43,7 +43,13 @@ export function NoRoomSelected() {
  * rooms, Leave, the messages and the message box. Opening it, and each message arriving while it
  * is open, marks it read. An admin sees rooms she is not in, and may join them to read.
  */
-export function Conversation({ user, roomId, room, roomsPending, onBack }: {
+export function Conversation({
+  user,
+  roomId,
+  room,
+  roomsPending,
+  onBack,
+}: {
   user: TCurrentUser;
   roomId: string;
   room: TChatRoom | null;
@@ -60,14 +66,20 @@ export function Conversation({ user, roomId, room, roomsPending, onBack }: {
   const leave = useRemoveChatMember(roomId);
 
   const markRead = useCallback(() => {
-    markChatRoomRead(roomId).then(() => invalidateChatRooms(queryClient), (error: unknown) => console.warn('Could not mark the room read', error));
+    markChatRoomRead(roomId).then(
+      () => invalidateChatRooms(queryClient),
+      (error: unknown) => console.warn('Could not mark the room read', error),
+    );
   }, [roomId, queryClient]);
   useEffect(() => {
     if (isMember) markRead();
   }, [isMember, markRead]);
-  const onLive = useCallback((message: TServerMessage) => {
-    if (message.type === 'new_message' && message.roomId === roomId && isMember) markRead();
-  }, [roomId, isMember, markRead]);
+  const onLive = useCallback(
+    (message: TServerMessage) => {
+      if (message.type === 'new_message' && message.roomId === roomId && isMember) markRead();
+    },
+    [roomId, isMember, markRead],
+  );
   useLiveMessages(onLive);
 
   if (!room) {
@@ -75,7 +87,10 @@ export function Conversation({ user, roomId, room, roomsPending, onBack }: {
       <div className="flex flex-1 flex-col">
         <BackBar onBack={onBack} />
         {roomsPending ? (
-          <div className="flex flex-1 items-center justify-center" role="status"><Spinner /><span className="sr-only">Loading the room...</span></div>
+          <div className="flex flex-1 items-center justify-center" role="status">
+            <Spinner />
+            <span className="sr-only">Loading the room...</span>
+          </div>
         ) : (
           <div data-testid="room-unavailable" className="flex flex-1 flex-col items-center justify-center gap-2 p-8 text-center">
             <h2 className="text-lg font-semibold text-slate-900">Chat room not available</h2>
@@ -96,8 +111,14 @@ export function Conversation({ user, roomId, room, roomsPending, onBack }: {
             <ArrowLeft aria-hidden="true" />
           </Button>
           <div className="min-w-0 flex-1">
-            <h2 className="break-words text-lg font-semibold text-slate-900" data-testid="room-title">{room.name}</h2>
-            {room.description && <p className="break-words text-sm text-slate-600" data-testid="room-description">{room.description}</p>}
+            <h2 className="break-words text-lg font-semibold text-slate-900" data-testid="room-title">
+              {room.name}
+            </h2>
+            {room.description && (
+              <p className="break-words text-sm text-slate-600" data-testid="room-description">
+                {room.description}
+              </p>
+            )}
           </div>
         </div>
         <div className="flex flex-wrap items-center gap-2">
@@ -111,7 +132,9 @@ export function Conversation({ user, roomId, room, roomsPending, onBack }: {
           {isMember && (
             <Button variant="outline" size="sm" aria-label="Leave room" title="Leave room" onClick={() => setLeaving(true)}>
               <LogOut aria-hidden="true" />
-              <span aria-hidden="true" className="hidden sm:inline">Leave room</span>
+              <span aria-hidden="true" className="hidden sm:inline">
+                Leave room
+              </span>
             </Button>
           )}
         </div>
@@ -128,13 +151,17 @@ export function Conversation({ user, roomId, room, roomsPending, onBack }: {
       ) : (
         <div data-testid="not-a-member" className="flex flex-1 flex-col items-center justify-center gap-3 p-8 text-center">
           <p className="font-medium text-slate-900">You are not a member of this room</p>
-          <p className="max-w-sm text-sm text-slate-600">Only the room's members read its messages. Join it to read and take part; its members will see you in the member list.</p>
+          <p className="max-w-sm text-sm text-slate-600">
+            Only the room's members read its messages. Join it to read and take part; its members will see you in the member list.
+          </p>
           <Button
             disabled={join.isPending}
-            onClick={() => join.mutate(user.id, {
-              onSuccess: () => toast({ title: 'You joined the room', variant: 'success' }),
-              onError: (error) => reportMutationError(error, 'Failed to add member', { withReason: true }),
-            })}
+            onClick={() =>
+              join.mutate(user.id, {
+                onSuccess: () => toast({ title: 'You joined the room', variant: 'success' }),
+                onError: (error) => reportMutationError(error, 'Failed to add member', { withReason: true }),
+              })
+            }
           >
             {join.isPending && <Spinner className="size-4 text-white" />}
             Join room
@@ -154,14 +181,16 @@ export function Conversation({ user, roomId, room, roomsPending, onBack }: {
         confirmLabel="Leave room"
         pending={leave.isPending}
         onCancel={() => setLeaving(false)}
-        onConfirm={() => leave.mutate(user.id, {
-          onSuccess: () => {
-            setLeaving(false);
-            toast({ title: 'You left the room', variant: 'success' });
-            onBack();
-          },
-          onError: (error) => reportMutationError(error, 'Failed to leave the room', { withReason: true }),
-        })}
+        onConfirm={() =>
+          leave.mutate(user.id, {
+            onSuccess: () => {
+              setLeaving(false);
+              toast({ title: 'You left the room', variant: 'success' });
+              onBack();
+            },
+            onError: (error) => reportMutationError(error, 'Failed to leave the room', { withReason: true }),
+          })
+        }
       />
     </div>
   );
@@ -182,7 +211,11 @@ function BackBar({ onBack }: { onBack: () => void }) {
 function LiveLine() {
   const live = useLiveStatus() === 'live';
   return (
-    <p className="flex items-center gap-2 border-b bg-slate-50 px-4 py-1.5 text-xs text-slate-700" data-testid="chat-live" data-state={live ? 'live' : 'offline'}>
+    <p
+      className="flex items-center gap-2 border-b bg-slate-50 px-4 py-1.5 text-xs text-slate-700"
+      data-testid="chat-live"
+      data-state={live ? 'live' : 'offline'}
+    >
       <span aria-hidden="true" className={cn('size-2 rounded-full', live ? 'bg-green-600' : 'bg-slate-400')} />
       {live ? 'Real-time messaging active' : 'Connecting to real-time messaging...'}
     </p>
@@ -190,7 +223,13 @@ function LiveLine() {
 }
 
 /** '{n} members', which opens the member list; those who manage rooms may remove a member there. */
-function MembersBadge({ count, members, user, roomId, mayManage }: {
+function MembersBadge({
+  count,
+  members,
+  user,
+  roomId,
+  mayManage,
+}: {
   count: number;
   members: { userId: string; firstName: string | null; lastName: string | null; role: TCurrentUser['role'] }[] | undefined;
   user: TCurrentUser;
@@ -217,7 +256,10 @@ function MembersBadge({ count, members, user, roomId, mayManage }: {
             {members.map((member) => (
               <li key={member.userId} className="flex items-center gap-2 text-sm">
                 <Initials text={initialsOf(member)} />
-                <span className="min-w-0 flex-1 truncate">{personName(member)}{member.userId === user.id ? ' (you)' : ''}</span>
+                <span className="min-w-0 flex-1 truncate">
+                  {personName(member)}
+                  {member.userId === user.id ? ' (you)' : ''}
+                </span>
                 <ChatRoleBadge role={member.role} />
                 {mayManage && member.userId !== user.id && (
                   <Button
@@ -226,10 +268,12 @@ function MembersBadge({ count, members, user, roomId, mayManage }: {
                     className="h-7 px-2 text-red-700"
                     disabled={remove.isPending}
                     aria-label={`Remove ${personName(member)}`}
-                    onClick={() => remove.mutate(member.userId, {
-                      onSuccess: () => toast({ title: 'Member removed', variant: 'success' }),
-                      onError: (error) => reportMutationError(error, 'Failed to remove member', { withReason: true }),
-                    })}
+                    onClick={() =>
+                      remove.mutate(member.userId, {
+                        onSuccess: () => toast({ title: 'Member removed', variant: 'success' }),
+                        onError: (error) => reportMutationError(error, 'Failed to remove member', { withReason: true }),
+                      })
+                    }
                   >
                     Remove
                   </Button>

@@ -41,8 +41,15 @@ export function MessageComposer({ roomId, user, members }: { roomId: string; use
 
   const choices = mention
     ? members
-      .filter((m) => m.userId !== user.id && personName(m).toLowerCase().split(/\s+/).some((part) => part.startsWith(mention.query)))
-      .slice(0, MENTION_CHOICES)
+        .filter(
+          (m) =>
+            m.userId !== user.id &&
+            personName(m)
+              .toLowerCase()
+              .split(/\s+/)
+              .some((part) => part.startsWith(mention.query)),
+        )
+        .slice(0, MENTION_CHOICES)
     : [];
   const offering = mention !== null && choices.length > 0;
   const empty = text.trim() === '' && uploader.attachments.length === 0;
@@ -79,16 +86,19 @@ export function MessageComposer({ roomId, user, members }: { roomId: string; use
     const typed = text;
     setText('');
     setMention(null);
-    post.mutate({ content, attachments, mentionedUserIds }, {
-      onSuccess: () => {
-        setMentioned([]);
-        uploader.reset();
+    post.mutate(
+      { content, attachments, mentionedUserIds },
+      {
+        onSuccess: () => {
+          setMentioned([]);
+          uploader.reset();
+        },
+        onError: (error) => {
+          setText((now) => (now === '' ? typed : now));
+          reportMutationError(error, 'Failed to send message', { withReason: true });
+        },
       },
-      onError: (error) => {
-        setText((now) => (now === '' ? typed : now));
-        reportMutationError(error, 'Failed to send message', { withReason: true });
-      },
-    });
+    );
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {

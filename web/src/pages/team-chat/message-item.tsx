@@ -1,6 +1,4 @@
-import {
-  Bell, CalendarDays, FileText, FlaskConical, MessageSquare, Package, Paperclip, Pencil, Pill, SmilePlus, Trash2, type LucideIcon,
-} from 'lucide-react';
+import { Bell, CalendarDays, FileText, FlaskConical, MessageSquare, Package, Paperclip, Pencil, Pill, SmilePlus, Trash2, type LucideIcon } from 'lucide-react';
 import { memo, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { TCurrentUser } from '#domain/auth';
 import type { TChatMember, TChatMessage, TChatMessageType } from '#domain/chat';
@@ -55,7 +53,11 @@ export function withMentions(content: string, mentioned: readonly string[]): Rea
       break;
     }
     if (at > 0) parts.push(rest.slice(0, at));
-    parts.push(<span key={key++} className="rounded bg-blue-100 px-0.5 font-medium text-blue-900" data-testid="mention">@{found}</span>);
+    parts.push(
+      <span key={key++} className="rounded bg-blue-100 px-0.5 font-medium text-blue-900" data-testid="mention">
+        @{found}
+      </span>,
+    );
     rest = rest.slice(at + found.length + 1);
   }
   return parts;
@@ -66,7 +68,13 @@ export function withMentions(content: string, mentioned: readonly string[]): Rea
  * type's icon, the time, '(edited)', the text, its file, what it relates to, and reactions.
  * The sender may edit or delete her own.
  */
-export const MessageItem = memo(function MessageItem({ message, user, roomId, members, timeZone }: {
+export const MessageItem = memo(function MessageItem({
+  message,
+  user,
+  roomId,
+  members,
+  timeZone,
+}: {
   message: TChatMessage;
   user: TCurrentUser;
   roomId: string;
@@ -96,15 +104,25 @@ export const MessageItem = memo(function MessageItem({ message, user, roomId, me
       <Initials text={initialsOf(message.sender)} />
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
-          <span className="font-semibold text-slate-900" data-testid="message-sender">{name}</span>
+          <span className="font-semibold text-slate-900" data-testid="message-sender">
+            {name}
+          </span>
           <ChatRoleBadge role={message.sender.role} />
           <Icon className="size-3.5 text-slate-500" role="img" aria-label={typeLabel} data-testid="message-type" data-type={message.messageType} />
-          <time dateTime={message.createdAt} className="text-xs text-slate-600">{formatDayTime(message.createdAt, timeZone)}</time>
-          {message.isEdited && !message.isDeleted && <span className="text-xs text-slate-600" data-testid="message-edited">(edited)</span>}
+          <time dateTime={message.createdAt} className="text-xs text-slate-600">
+            {formatDayTime(message.createdAt, timeZone)}
+          </time>
+          {message.isEdited && !message.isDeleted && (
+            <span className="text-xs text-slate-600" data-testid="message-edited">
+              (edited)
+            </span>
+          )}
         </div>
 
         {message.isDeleted ? (
-          <p className="mt-0.5 text-sm italic text-slate-600" data-testid="message-deleted">{DELETED_TEXT}</p>
+          <p className="mt-0.5 text-sm italic text-slate-600" data-testid="message-deleted">
+            {DELETED_TEXT}
+          </p>
         ) : editing ? (
           <EditMessage roomId={roomId} message={message} onDone={() => setEditing(false)} />
         ) : (
@@ -120,8 +138,14 @@ export const MessageItem = memo(function MessageItem({ message, user, roomId, me
             {message.attachments.map((file) => (
               <li key={file.url} className="flex max-w-full items-center gap-2 text-sm" data-testid="message-attachment">
                 <Paperclip className="size-4 shrink-0 text-slate-500" aria-hidden="true" />
-                <a href={file.url} target="_blank" rel="noopener noreferrer" className="min-w-0 truncate font-medium text-blue-800 underline-offset-2 hover:underline">
-                  {file.name}<span className="sr-only"> (opens in a new tab)</span>
+                <a
+                  href={file.url}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  className="min-w-0 truncate font-medium text-blue-800 underline-offset-2 hover:underline"
+                >
+                  {file.name}
+                  <span className="sr-only"> (opens in a new tab)</span>
                 </a>
                 <span className="shrink-0 text-xs text-slate-600">{sizeInKb(file.size)}</span>
               </li>
@@ -130,7 +154,9 @@ export const MessageItem = memo(function MessageItem({ message, user, roomId, me
         )}
 
         {message.relatedEntityType && (
-          <p className="mt-1 text-xs text-slate-600" data-testid="message-related">Related: {message.relatedEntityType}</p>
+          <p className="mt-1 text-xs text-slate-600" data-testid="message-related">
+            Related: {message.relatedEntityType}
+          </p>
         )}
 
         {!message.isDeleted && !editing && (
@@ -159,10 +185,12 @@ export const MessageItem = memo(function MessageItem({ message, user, roomId, me
           confirmLabel="Delete message"
           pending={remove.isPending}
           onCancel={() => setDeleting(false)}
-          onConfirm={() => remove.mutate(message.id, {
-            onSuccess: () => setDeleting(false),
-            onError: (error) => reportMutationError(error, 'Failed to delete message', { withReason: true }),
-          })}
+          onConfirm={() =>
+            remove.mutate(message.id, {
+              onSuccess: () => setDeleting(false),
+              onError: (error) => reportMutationError(error, 'Failed to delete message', { withReason: true }),
+            })
+          }
         />
       )}
     </li>
@@ -176,10 +204,10 @@ function EditMessage({ roomId, message, onDone }: { roomId: string; message: TCh
     const content = text.trim();
     if (!content || edit.isPending) return;
     if (content === message.content) return onDone();
-    edit.mutate({ messageId: message.id, content }, {
-      onSuccess: onDone,
-      onError: (error) => reportMutationError(error, 'Failed to update message', { withReason: true }),
-    });
+    edit.mutate(
+      { messageId: message.id, content },
+      { onSuccess: onDone, onError: (error) => reportMutationError(error, 'Failed to update message', { withReason: true }) },
+    );
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
@@ -206,7 +234,9 @@ function EditMessage({ roomId, message, onDone }: { roomId: string; message: TCh
           {edit.isPending && <Spinner className="size-4 text-white" />}
           Save
         </Button>
-        <Button size="sm" variant="outline" className="h-8" onClick={onDone}>Cancel</Button>
+        <Button size="sm" variant="outline" className="h-8" onClick={onDone}>
+          Cancel
+        </Button>
       </div>
     </div>
   );
@@ -215,9 +245,11 @@ function EditMessage({ roomId, message, onDone }: { roomId: string; message: TCh
 /** The message's reactions with their counts (press one to add or take back yours), and a few to add. */
 function Reactions({ roomId, message }: { roomId: string; message: TChatMessage }) {
   const toggle = useToggleChatReaction(roomId);
-  const react = (reaction: string, add: boolean) => toggle.mutate({ messageId: message.id, reaction, add }, {
-    onError: (error) => reportMutationError(error, 'Failed to update reaction', { withReason: true }),
-  });
+  const react = (reaction: string, add: boolean) =>
+    toggle.mutate(
+      { messageId: message.id, reaction, add },
+      { onError: (error) => reportMutationError(error, 'Failed to update reaction', { withReason: true }) },
+    );
   const present = message.reactions.filter((r) => r.count > 0);
   return (
     <>
@@ -254,7 +286,10 @@ function Reactions({ roomId, message }: { roomId: string; message: TChatMessage 
                   type="button"
                   aria-label={`React ${reaction}`}
                   aria-pressed={mine}
-                  className={cn('size-9 rounded-md text-lg hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring', mine && 'bg-blue-100')}
+                  className={cn(
+                    'size-9 rounded-md text-lg hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+                    mine && 'bg-blue-100',
+                  )}
                   onClick={() => react(reaction, !mine)}
                 >
                   {reaction}

@@ -52,7 +52,9 @@ export function MessageList({ user, roomId, members }: { user: TCurrentUser; roo
   if (isPending) {
     body = (
       <div className="space-y-4 p-4">
-        <p role="status" className="text-center text-sm text-slate-600">Loading messages...</p>
+        <p role="status" className="text-center text-sm text-slate-600">
+          Loading messages...
+        </p>
         {Array.from({ length: 3 }, (_, i) => (
           <div key={i} className="flex gap-3">
             <Skeleton className="size-8 rounded-full" />
@@ -65,7 +67,11 @@ export function MessageList({ user, roomId, members }: { user: TCurrentUser; roo
       </div>
     );
   } else if (isError && !isFetchNextPageError) {
-    body = <div className="p-4"><ErrorState title="Could not load messages" error={error} onRetry={() => void refetch()} /></div>;
+    body = (
+      <div className="p-4">
+        <ErrorState title="Could not load messages" error={error} onRetry={() => void refetch()} />
+      </div>
+    );
   } else if (messages.length === 0) {
     body = (
       <div data-testid="messages-empty" className="flex h-full flex-col items-center justify-center gap-2 p-8 text-center text-sm text-slate-600">
@@ -77,9 +83,19 @@ export function MessageList({ user, roomId, members }: { user: TCurrentUser; roo
   } else {
     body = (
       <>
-        <LoadMore list={query} failedText="Could not load older messages." label="Load older messages" onLoadMore={loadOlder} variant="ghost" size="sm" className="gap-1 pt-3" />
+        <LoadMore
+          list={query}
+          failedText="Could not load older messages."
+          label="Load older messages"
+          onLoadMore={loadOlder}
+          variant="ghost"
+          size="sm"
+          className="gap-1 pt-3"
+        />
         <ol className="space-y-1 p-2 md:p-3" data-testid="message-list">
-          {messages.map((message) => <MessageItem key={message.id} message={message} user={user} roomId={roomId} members={members} timeZone={timeZone} />)}
+          {messages.map((message) => (
+            <MessageItem key={message.id} message={message} user={user} roomId={roomId} members={members} timeZone={timeZone} />
+          ))}
         </ol>
       </>
     );

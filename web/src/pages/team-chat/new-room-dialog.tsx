@@ -12,7 +12,12 @@ const NewRoomForm = lazy(async () => ({ default: (await import('./new-room-form.
  * (every active staff member but the creator, who joins by creating it), a name and a
  * description. The room is created, then each chosen member is added with a call of her own.
  */
-export function NewRoomDialog({ open, user, onClose, onCreated }: {
+export function NewRoomDialog({
+  open,
+  user,
+  onClose,
+  onCreated,
+}: {
   open: boolean;
   user: TCurrentUser;
   onClose: () => void;
@@ -35,4 +40,3 @@ export function NewRoomDialog({ open, user, onClose, onCreated }: {
     </FormDialog>
   );
 }
-

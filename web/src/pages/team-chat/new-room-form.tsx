@@ -33,15 +33,18 @@ interface TNewRoomValues {
  * Spec section 5's order: patient and name, then the team, then the server's own rules for a
  * room (domain/chat.ts), which see only a form that passed the first two.
  */
-const ZNewRoom = z.object({
-  patient: z.custom<TChosenPatient | null>().refine((patient) => patient !== null, ROOM_REQUIRED),
-  name: z.string().refine((name) => name.trim() !== '', ROOM_REQUIRED),
-  memberIds: z.array(z.string()).min(1, MEMBERS_REQUIRED),
-  description: z.string(),
-}).transform(({ patient, name, description, memberIds }): { room: z.input<typeof ZCreateChatRoom>; memberIds: string[] } => ({
-  room: { patientId: patient!.id, name, description: description.trim() || null },
-  memberIds,
-})).pipe(z.object({ room: ZCreateChatRoom, memberIds: z.array(z.string()) }));
+const ZNewRoom = z
+  .object({
+    patient: z.custom<TChosenPatient | null>().refine((patient) => patient !== null, ROOM_REQUIRED),
+    name: z.string().refine((name) => name.trim() !== '', ROOM_REQUIRED),
+    memberIds: z.array(z.string()).min(1, MEMBERS_REQUIRED),
+    description: z.string(),
+  })
+  .transform(({ patient, name, description, memberIds }): { room: z.input<typeof ZCreateChatRoom>; memberIds: string[] } => ({
+    room: { patientId: patient!.id, name, description: description.trim() || null },
+    memberIds,
+  }))
+  .pipe(z.object({ room: ZCreateChatRoom, memberIds: z.array(z.string()) }));
 type TNewRoom = { room: TCreateChatRoom; memberIds: string[] };
 
 /** The first message among a form's errors, nested ones (the room's own rules) included. */
@@ -73,7 +76,15 @@ export function NewRoomForm({ user, onClose, onCreated }: { user: TCurrentUser; 
     serverPaths: { patientId: 'patient' },
     reValidateMode: 'onSubmit',
   });
-  const { register, control, watch, clearErrors, setFormError, formState: { errors }, formError } = form;
+  const {
+    register,
+    control,
+    watch,
+    clearErrors,
+    setFormError,
+    formState: { errors },
+    formError,
+  } = form;
   const patient = useController({ control, name: 'patient' }).field;
   const members = useController({ control, name: 'memberIds' }).field;
   const selected = members.value;
@@ -89,14 +100,16 @@ export function NewRoomForm({ user, onClose, onCreated }: { user: TCurrentUser; 
 
   const toggle = (id: string, on: boolean) => members.onChange(on ? [...selected, id] : selected.filter((other) => other !== id));
 
-  const onSubmit = form.onSubmit((values) => create.mutate(values, {
-    onSuccess: ({ id }) => {
-      toast({ title: 'Chat room created successfully', variant: 'success' });
-      onClose();
-      onCreated(id);
-    },
-    onError: (error) => void form.failed(error, 'Failed to create chat room', { withReason: true }),
-  }));
+  const onSubmit = form.onSubmit((values) =>
+    create.mutate(values, {
+      onSuccess: ({ id }) => {
+        toast({ title: 'Chat room created successfully', variant: 'success' });
+        onClose();
+        onCreated(id);
+      },
+      onError: (error) => void form.failed(error, 'Failed to create chat room', { withReason: true }),
+    }),
+  );
 
   return (
     <form noValidate autoComplete="off" aria-label="New chat room" className="space-y-5" onSubmit={onSubmit}>
@@ -109,7 +122,10 @@ export function NewRoomForm({ user, onClose, onCreated }: { user: TCurrentUser; 
       <fieldset className="space-y-2">
         <legend className="text-sm font-medium">User List - Select Team Members</legend>
         {staff.isPending ? (
-          <p className="flex items-center gap-2 text-sm text-slate-600" role="status"><Spinner className="size-4" />Loading staff...</p>
+          <p className="flex items-center gap-2 text-sm text-slate-600" role="status">
+            <Spinner className="size-4" />
+            Loading staff...
+          </p>
         ) : staff.isError ? (
           <ErrorState title="Could not load staff" error={staff.error} onRetry={() => void staff.refetch()} />
         ) : people.length === 0 ? (
@@ -130,7 +146,9 @@ export function NewRoomForm({ user, onClose, onCreated }: { user: TCurrentUser; 
             ))}
           </ul>
         )}
-        <p className="text-sm text-slate-600" data-testid="selected-count" aria-live="polite">{selected.length} team member(s) selected</p>
+        <p className="text-sm text-slate-600" data-testid="selected-count" aria-live="polite">
+          {selected.length} team member(s) selected
+        </p>
       </fieldset>
 
       <FormField id="room-name" label="Room Name" required>
@@ -153,7 +171,9 @@ export function NewRoomForm({ user, onClose, onCreated }: { user: TCurrentUser; 
       )}
 
       <DialogFooter>
-        <Button variant="outline" onClick={onClose} disabled={create.isPending}>Cancel</Button>
+        <Button variant="outline" onClick={onClose} disabled={create.isPending}>
+          Cancel
+        </Button>
         <Button type="submit" disabled={create.isPending}>
           {create.isPending && <Spinner className="size-4 text-white" />}
           {create.isPending ? 'Creating...' : 'Create Room'}

@@ -16,9 +16,13 @@ export function useRoomAccess(): (role: TRole) => TPatientRoomAccess {
 function RoomAccessNote({ access, id }: { access: TPatientRoomAccess; id: string }) {
   if (access === 'member') return null;
   return access === 'barred' ? (
-    <span id={id} className="block text-xs text-slate-600">Cannot join: no access to patient records</span>
+    <span id={id} className="block text-xs text-slate-600">
+      Cannot join: no access to patient records
+    </span>
   ) : (
-    <span id={id} className="block text-xs text-amber-800">Will see this patient's name, messages and files</span>
+    <span id={id} className="block text-xs text-amber-800">
+      Will see this patient's name, messages and files
+    </span>
   );
 }
 
@@ -27,7 +31,15 @@ function RoomAccessNote({ access, id }: { access: TPatientRoomAccess; id: string
  * name, role, and under the name why she cannot join or what she will see. A barred person is
  * listed but cannot be picked.
  */
-export function StaffChoice({ person, access, type, name, checked, disabled = false, onChange }: {
+export function StaffChoice({
+  person,
+  access,
+  type,
+  name,
+  checked,
+  disabled = false,
+  onChange,
+}: {
   person: TStaffMember;
   access: TPatientRoomAccess;
   type: 'checkbox' | 'radio';

@@ -15,7 +15,13 @@ import { memberCountLabel } from './chat-format.ts';
 export const ROOM_SKELETONS = 4;
 
 /** The left column, 'Patient Chat Rooms' (spec section 2): every room the user sees, latest activity first. */
-export function RoomList({ className, query, selectedId, mayCreate, onNewRoom }: {
+export function RoomList({
+  className,
+  query,
+  selectedId,
+  mayCreate,
+  onNewRoom,
+}: {
   className?: string;
   query: UseQueryResult<TChatRoom[]>;
   selectedId: string | null;
@@ -23,9 +29,15 @@ export function RoomList({ className, query, selectedId, mayCreate, onNewRoom }:
   onNewRoom: () => void;
 }) {
   return (
-    <section aria-labelledby="chat-rooms-heading" data-testid="room-list" className={cn('min-h-0 flex-col overflow-hidden rounded-lg border bg-white shadow-sm', className)}>
+    <section
+      aria-labelledby="chat-rooms-heading"
+      data-testid="room-list"
+      className={cn('min-h-0 flex-col overflow-hidden rounded-lg border bg-white shadow-sm', className)}
+    >
       <div className="flex items-center justify-between gap-2 border-b px-4 py-3">
-        <h2 id="chat-rooms-heading" className="whitespace-nowrap font-semibold text-slate-900">Patient Chat Rooms</h2>
+        <h2 id="chat-rooms-heading" className="whitespace-nowrap font-semibold text-slate-900">
+          Patient Chat Rooms
+        </h2>
         {mayCreate && (
           <Button size="sm" className="px-2.5" onClick={onNewRoom}>
             <Plus aria-hidden="true" />
@@ -45,7 +57,9 @@ function RoomListBody({ query, selectedId, mayCreate }: { query: UseQueryResult<
   if (query.isPending) {
     return (
       <div className="p-3" data-testid="rooms-loading">
-        <p role="status" className="mb-3 text-center text-sm text-slate-600">Loading chat rooms...</p>
+        <p role="status" className="mb-3 text-center text-sm text-slate-600">
+          Loading chat rooms...
+        </p>
         <ul className="space-y-2">
           {Array.from({ length: ROOM_SKELETONS }, (_, i) => (
             <li key={i} className="space-y-2 rounded-md border p-3">
@@ -59,7 +73,11 @@ function RoomListBody({ query, selectedId, mayCreate }: { query: UseQueryResult<
     );
   }
   if (query.isError) {
-    return <div className="p-3"><ErrorState title="Could not load chat rooms" error={query.error} onRetry={() => void query.refetch()} /></div>;
+    return (
+      <div className="p-3">
+        <ErrorState title="Could not load chat rooms" error={query.error} onRetry={() => void query.refetch()} />
+      </div>
+    );
   }
   if (query.data.length === 0) {
     return (
@@ -72,7 +90,9 @@ function RoomListBody({ query, selectedId, mayCreate }: { query: UseQueryResult<
   }
   return (
     <ul className="divide-y" aria-label="Chat rooms">
-      {query.data.map((room) => <RoomEntry key={room.id} room={room} selected={room.id === selectedId} timeZone={timeZone} />)}
+      {query.data.map((room) => (
+        <RoomEntry key={room.id} room={room} selected={room.id === selectedId} timeZone={timeZone} />
+      ))}
     </ul>
   );
 }
@@ -91,7 +111,9 @@ function RoomEntry({ room, selected, timeZone }: { room: TChatRoom; selected: bo
         )}
       >
         <span className="flex items-start justify-between gap-2">
-          <span className="min-w-0 break-words font-medium text-slate-900" data-testid="room-name">{room.name}</span>
+          <span className="min-w-0 break-words font-medium text-slate-900" data-testid="room-name">
+            {room.name}
+          </span>
           {room.unreadCount > 0 && (
             <Badge variant="destructive" className="shrink-0 px-2" data-testid="room-unread">
               {formatBadgeCount(room.unreadCount)}
@@ -101,7 +123,9 @@ function RoomEntry({ room, selected, timeZone }: { room: TChatRoom; selected: bo
         </span>
         {room.description && <span className="mt-0.5 block line-clamp-2 break-words text-slate-600">{room.description}</span>}
         <span className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-600">
-          <time dateTime={room.lastActivityAt} data-testid="room-activity">{formatDayTime(room.lastActivityAt, timeZone)}</time>
+          <time dateTime={room.lastActivityAt} data-testid="room-activity">
+            {formatDayTime(room.lastActivityAt, timeZone)}
+          </time>
           <span data-testid="room-members">{memberCountLabel(room.memberCount)}</span>
           {!room.isMember && <span className="rounded bg-slate-100 px-1.5 py-0.5 font-medium text-slate-700">Not a member</span>}
         </span>

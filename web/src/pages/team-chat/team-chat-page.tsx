@@ -31,9 +31,12 @@ export function TeamChatPage({ user }: { user: TCurrentUser }) {
 
   // Being added to a room arrives as a notification (chat_assignment): the list is read again.
   // A new message anywhere is handled by the live provider (the room, the list, the badge).
-  const onLive = useCallback((message: TServerMessage) => {
-    if (message.type === 'notification') void invalidateChatRooms(queryClient);
-  }, [queryClient]);
+  const onLive = useCallback(
+    (message: TServerMessage) => {
+      if (message.type === 'notification') void invalidateChatRooms(queryClient);
+    },
+    [queryClient],
+  );
   useLiveMessages(onLive);
 
   const select = (roomId: string | null) => navigate(roomHref(roomId));
@@ -59,27 +62,13 @@ export function TeamChatPage({ user }: { user: TCurrentUser }) {
           className={cn('min-h-0 flex-col overflow-hidden rounded-lg border bg-white shadow-sm md:col-span-2', selectedId ? 'flex' : 'hidden md:flex')}
         >
           {selectedId ? (
-            <Conversation
-              key={selectedId}
-              user={user}
-              roomId={selectedId}
-              room={room}
-              roomsPending={rooms.isPending}
-              onBack={() => select(null)}
-            />
+            <Conversation key={selectedId} user={user} roomId={selectedId} room={room} roomsPending={rooms.isPending} onBack={() => select(null)} />
           ) : (
             <NoRoomSelected />
           )}
         </section>
       </div>
-      {mayManage && (
-        <NewRoomDialog
-          open={creating}
-          user={user}
-          onClose={() => setCreating(false)}
-          onCreated={(roomId) => select(roomId)}
-        />
-      )}
+      {mayManage && <NewRoomDialog open={creating} user={user} onClose={() => setCreating(false)} onCreated={(roomId) => select(roomId)} />}
     </div>
   );
 }
