@@ -1,11 +1,11 @@
-import AwsS3 from '@uppy/aws-s3';
-import Uppy, { type UppyFile } from '@uppy/core';
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { FILE_TYPES, MAX_UPLOAD_BYTES, MULTIPART_THRESHOLD_BYTES, ALLOWED_TYPES, type TObjectPurpose } from '#domain/files';
+import type { UppyFile } from '@uppy/core';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { FILE_TYPES, ALLOWED_TYPES, type TObjectPurpose } from '#domain/files';
 import { describeApiError } from '../../lib/api-errors.ts';
 import { toast } from '../../lib/toast.ts';
 import { confirmUpload, type TAttachment } from '../../api/files/confirm-upload.ts';
-import { requestUploadUrl } from '../../api/files/upload-url.ts';
+// Types only: Uppy itself loads with import() below.
+import type { TBody, TMeta, TUppy } from './uppy-client.ts';
 
 export type TUploadStatus = 'uploading' | 'processing' | 'done' | 'failed';
 
@@ -46,55 +46,51 @@ export interface TFileUploader {
   reset(): void;
 }
 
-type TMeta = Record<string, never>;
-type TBody = Record<string, never>;
-
-const GET_URL_FAILED = 'Failed to get upload URL';
 const PROCESS_FAILED = 'Failed to process uploaded files';
+const LOAD_FAILED = 'The upload widget failed to load: check the connection and pick the files again.';
 
 /** The extensions the widget offers for a purpose, from the types the server accepts. */
 export const acceptedExtensions = (purpose: TObjectPurpose): string[] => ALLOWED_TYPES[purpose].flatMap((type) => [...FILE_TYPES[type]]);
+
+function addTo(uppy: TUppy, file: File): void {
+  try {
+    uppy.addFile({ name: file.name, type: file.type, data: file, source: 'Local' });
+  } catch {
+    // Refused by a restriction: 'restriction-failed' has set the message.
+  }
+}
 
 /**
  * The one upload widget's state (spec sections 5, 8 and 9), on Uppy: files go to the server's
  * signed links (multipart through the companion calls above 100 MB), each is then confirmed for
  * its purpose, and the widget reports Uppy's own messages for files it refuses. Cancel and retry
  * work per file.
+ *
+ * Uppy (uppy-client.ts) loads with import() when the hook mounts, so the form holding the widget
+ * does not carry it; files picked before it is there wait for it (and hold the form's submit).
  */
 export function useFileUploader({ purpose, maxFiles }: TUploaderOptions): TFileUploader {
   const [entries, setEntries] = useState<TUploadEntry[]>([]);
   const [notice, setNotice] = useState<string | null>(null);
 
-  const uppy = useMemo(
-    () =>
-      new Uppy<TMeta, TBody>({
-        autoProceed: true,
-        restrictions: { maxNumberOfFiles: maxFiles, maxFileSize: MAX_UPLOAD_BYTES, allowedFileTypes: acceptedExtensions(purpose) },
-      }).use(AwsS3<TMeta, TBody>, {
-        // The large-file companion calls (server/modules/files/multipart.routes.ts).
-        endpoint: '/api/uploads',
-        shouldUseMultipart: (file) => (file.size ?? 0) > MULTIPART_THRESHOLD_BYTES,
-        // A single file goes to the link POST /api/objects/upload hands out, as spec section 7 says.
-        async getUploadParameters(file) {
-          let url: string;
-          try {
-            url = await requestUploadUrl();
-          } catch (error) {
-            toast({ title: 'Upload Error', description: GET_URL_FAILED, variant: 'destructive' });
-            throw new Error(describeApiError(error).message || GET_URL_FAILED, { cause: error });
-          }
-          return { method: 'PUT', url, headers: { 'content-type': file.type || 'application/octet-stream' } };
-        },
-      }),
-    [purpose, maxFiles],
-  );
+  // One Uppy per hook (per purpose and limit), once its module has loaded.
+  const key = `${purpose}/${maxFiles}`;
+  const [loaded, setLoaded] = useState<{ key: string; uppy: TUppy } | null>(null);
+  const uppy = loaded?.key === key ? loaded.uppy : null;
+  const [loadAttempt, setLoadAttempt] = useState(0);
+  const loadFailed = useRef(false);
+  // Files picked before Uppy is there, added once it is.
+  const pending = useRef<File[]>([]);
+  const [queued, setQueued] = useState(0);
 
   const update = useCallback((id: string, change: Partial<TUploadEntry>) => {
     setEntries((list) => list.map((entry) => (entry.id === id ? { ...entry, ...change } : entry)));
   }, []);
 
-  const confirm = useCallback(
-    async (file: UppyFile<TMeta, TBody>, fileURL: string): Promise<boolean> => {
+  useEffect(() => {
+    if (!uppy) return;
+    const confirming = new Map<string, Promise<boolean>>();
+    const confirm = async (file: UppyFile<TMeta, TBody>, fileURL: string): Promise<boolean> => {
       update(file.id, { status: 'processing', progress: 100, error: null });
       const name = file.name ?? 'file';
       const size = file.size ?? 0;
@@ -108,12 +104,7 @@ export function useFileUploader({ purpose, maxFiles }: TUploaderOptions): TFileU
         uppy.removeFile(file.id);
         return false;
       }
-    },
-    [purpose, update, uppy],
-  );
-
-  useEffect(() => {
-    const confirming = new Map<string, Promise<boolean>>();
+    };
     const onAdded = (file: UppyFile<TMeta, TBody>) => {
       setNotice(null);
       setEntries((list) => [
@@ -156,6 +147,12 @@ export function useFileUploader({ purpose, maxFiles }: TUploaderOptions): TFileU
     uppy.on('upload-error', onError);
     uppy.on('restriction-failed', onRestricted);
     uppy.on('complete', onComplete);
+    // What was picked while Uppy loaded, now that its listeners are on.
+    if (pending.current.length > 0) {
+      const waiting = pending.current.splice(0);
+      setQueued(0);
+      for (const file of waiting) addTo(uppy, file);
+    }
     return () => {
       uppy.off('file-added', onAdded);
       uppy.off('upload-progress', onProgress);
@@ -164,25 +161,51 @@ export function useFileUploader({ purpose, maxFiles }: TUploaderOptions): TFileU
       uppy.off('restriction-failed', onRestricted);
       uppy.off('complete', onComplete);
     };
-  }, [uppy, update, confirm]);
+  }, [uppy, purpose, update]);
 
-  // Closing the form cancels what is still on its way.
-  useEffect(
-    () => () => {
-      uppy.cancelAll();
-      uppy.destroy();
-    },
-    [uppy],
-  );
+  // Loads Uppy on mount; closing the form cancels what is still on its way, and an Uppy whose
+  // module arrives after the form closed is never made.
+  useEffect(() => {
+    let mounted = true;
+    let instance: TUppy | null = null;
+    loadFailed.current = false;
+    import('./uppy-client.ts').then(
+      ({ createUppy }) => {
+        if (!mounted) return;
+        instance = createUppy({ maxFiles, allowedFileTypes: acceptedExtensions(purpose) });
+        setLoaded({ key, uppy: instance });
+      },
+      () => {
+        if (!mounted) return;
+        // The next pick tries again.
+        loadFailed.current = true;
+        if (pending.current.length > 0) {
+          pending.current = [];
+          setQueued(0);
+          setNotice(LOAD_FAILED);
+        }
+      },
+    );
+    return () => {
+      mounted = false;
+      if (instance) {
+        instance.cancelAll();
+        instance.destroy();
+      }
+    };
+  }, [key, purpose, maxFiles, loadAttempt]);
 
   const addFiles = useCallback(
     (files: File[]) => {
-      for (const file of files) {
-        try {
-          uppy.addFile({ name: file.name, type: file.type, data: file, source: 'Local' });
-        } catch {
-          // Refused by a restriction: 'restriction-failed' has set the message.
-        }
+      if (uppy) {
+        for (const file of files) addTo(uppy, file);
+        return;
+      }
+      pending.current.push(...files);
+      setQueued(pending.current.length);
+      if (loadFailed.current) {
+        loadFailed.current = false;
+        setLoadAttempt((attempt) => attempt + 1);
       }
     },
     [uppy],
@@ -190,7 +213,7 @@ export function useFileUploader({ purpose, maxFiles }: TUploaderOptions): TFileU
 
   const forget = useCallback(
     (id: string) => {
-      if (uppy.getFile(id)) uppy.removeFile(id);
+      if (uppy?.getFile(id)) uppy.removeFile(id);
       setEntries((list) => list.filter((entry) => entry.id !== id));
     },
     [uppy],
@@ -198,7 +221,7 @@ export function useFileUploader({ purpose, maxFiles }: TUploaderOptions): TFileU
 
   const retry = useCallback(
     (id: string) => {
-      if (!uppy.getFile(id)) return;
+      if (!uppy?.getFile(id)) return;
       update(id, { status: 'uploading', progress: 0, error: null });
       void uppy.retryUpload(id);
     },
@@ -206,12 +229,14 @@ export function useFileUploader({ purpose, maxFiles }: TUploaderOptions): TFileU
   );
 
   const reset = useCallback(() => {
-    uppy.cancelAll();
+    uppy?.cancelAll();
+    pending.current = [];
+    setQueued(0);
     setEntries([]);
     setNotice(null);
   }, [uppy]);
 
   const attachments = entries.flatMap((entry) => (entry.attachment ? [entry.attachment] : []));
-  const busy = entries.some((entry) => entry.status === 'uploading' || entry.status === 'processing');
+  const busy = queued > 0 || entries.some((entry) => entry.status === 'uploading' || entry.status === 'processing');
   return { entries, attachments, busy, notice, addFiles, cancel: forget, retry, remove: forget, reset };
 }
