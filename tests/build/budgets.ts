@@ -33,12 +33,5 @@ export const SCREEN_BUDGETS_KB: Record<string, number> = {
 /** Any other lazily loaded part (a calendar, a chart, an upload widget), beyond what loaded it. */
 export const LAZY_PART_BUDGET_KB = 60;
 
-/**
- * The lazily loaded parts allowed more than LAZY_PART_BUDGET_KB, each with its reason. The note
- * form carries both the upload widget (Uppy, about 26 KB) and the form library every form uses
- * (react-hook-form with its zod resolver, about 15 KB, issue 28).
- */
-export const LAZY_PART_BUDGETS_KB: Record<string, number> = { 'src/pages/notes/note-form.tsx': 75 };
-
 /** The module whose static imports make up the signed-in shell. */
 export const SHELL_MODULE = 'src/signed-in-app.tsx';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BuildManifest, overBudgetMessage } from './build-manifest.ts';
-import { LANDING_BUDGET_KB, LAZY_PART_BUDGET_KB, LAZY_PART_BUDGETS_KB, SCREEN_BUDGETS_KB, SHELL_BUDGET_KB, SHELL_MODULE } from './budgets.ts';
+import { LANDING_BUDGET_KB, LAZY_PART_BUDGET_KB, SCREEN_BUDGETS_KB, SHELL_BUDGET_KB, SHELL_MODULE } from './budgets.ts';
 
 // Sizes of a build are deterministic, so the budget is a test: it reads the manifest of the
 // build that `npm test` makes before any test runs.
@@ -31,13 +31,12 @@ describe('the weight budget of the web app', () => {
     expect(weight.kb, overBudgetMessage(`What ${screen} adds`, weight, budgetKb)).toBeLessThanOrEqual(budgetKb);
   });
 
-  it(`every other lazily loaded part adds at most ${LAZY_PART_BUDGET_KB} KB gzip, or its own budget`, () => {
+  it(`every other lazily loaded part adds at most ${LAZY_PART_BUDGET_KB} KB gzip`, () => {
     const screens = new Set(Object.keys(SCREEN_BUDGETS_KB));
     const others = build.dynamicEntries().filter((key) => !screens.has(key) && key !== SHELL_MODULE);
     for (const part of others) {
       const weight = build.weigh(build.staticClosure(part), shell);
-      const budgetKb = LAZY_PART_BUDGETS_KB[part] ?? LAZY_PART_BUDGET_KB;
-      expect(weight.kb, overBudgetMessage(`What ${part} adds`, weight, budgetKb)).toBeLessThanOrEqual(budgetKb);
+      expect(weight.kb, overBudgetMessage(`What ${part} adds`, weight, LAZY_PART_BUDGET_KB)).toBeLessThanOrEqual(LAZY_PART_BUDGET_KB);
     }
   });
 
