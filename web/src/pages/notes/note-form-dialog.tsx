@@ -5,8 +5,8 @@ import { FormDialog } from '../../components/ui/form-dialog.tsx';
 import { LoadingBlock } from '../../components/ui/spinner.tsx';
 import { notePatientShown } from './note-format.ts';
 
-// The form (with the upload widget and its Uppy) loads when the dialog first opens: most visits
-// to the screen only read the list.
+// The form (with the upload widget, whose Uppy loads in turn as the form mounts) loads when the
+// dialog first opens: most visits to the screen only read the list.
 const NoteForm = lazy(async () => ({ default: (await import('./note-form.tsx')).NoteForm }));
 
 /** What the dialog holds: nothing (closed), a new note (for a patient already chosen, maybe), or the note being edited. */

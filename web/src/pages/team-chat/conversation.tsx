@@ -23,7 +23,8 @@ import { ChatRoleBadge, Initials } from './chat-role-badge.tsx';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { MessageList } from './message-list.tsx';
 
-// The composer holds the upload widget (Uppy): it loads once a room the user is in is opened.
+// The composer holds the upload widget (whose Uppy loads as the composer mounts): it loads once a
+// room the user is in is opened.
 const MessageComposer = lazy(async () => ({ default: (await import('./message-composer.tsx')).MessageComposer }));
 const AddMemberDialog = lazy(async () => ({ default: (await import('./add-member-dialog.tsx')).AddMemberDialog }));
 
