@@ -130,10 +130,13 @@ export type TCreateNote = z.infer<typeof ZCreateNote>;
 /**
  * PUT /api/notes/{id}: the fields that change, and `updatedAt` as read (the version). A status
  * is a move of the note workflow. A finalized note takes only an amendment: new content (or
- * type, or attachments) with `amendmentReason`, by an admin.
+ * type, or attachments) with `amendmentReason`, by an admin. The version is optional, as
+ * If-Match is to a FHIR server: the spec's payload (section 7) has none, and a status move is
+ * guarded by the workflow anyway; sent (the web always sends it), another note's is a 409.
+ * What the server sets (scribeId, reviewedAt, finalizedAt) is ignored as sent.
  */
 export const ZUpdateNote = z.object({
-  updatedAt: z.string({ error: 'Required: the version of the note you edited' }).min(1, 'Required: the version of the note you edited'),
+  updatedAt: z.string().min(1, 'The version of the note you edited, as read').optional(),
   noteType: ZNoteType.optional(),
   content: ZContent.optional(),
   attachments: ZAttachments.optional(),

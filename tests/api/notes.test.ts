@@ -192,6 +192,24 @@ describe('moves and edits outside the rules', () => {
     expect((await row(submitted.id)).content).toBe('reviewed wording');
   });
 
+  it("takes the spec's payload, which has no version (issue 29): status, scribeId, reviewedAt, finalizedAt and the form fields", async () => {
+    const note = await create(nurse);
+    const res = await nurse.put(`/api/notes/${note.id}`, {
+      patientId,
+      noteType: 'Progress Note',
+      content: 'Patient stable, vitals normal. Seen again.',
+      attachments: [],
+      status: 'submitted_to_scribe',
+      scribeId: null,
+      reviewedAt: null,
+      finalizedAt: null,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await row(note.id)).toMatchObject({ status: 'submitted_to_scribe', content: 'Patient stable, vitals normal. Seen again.', scribeId: null });
+    // A version sent is still held to: the one read before that change is stale now.
+    expect((await put(nurse, note, { content: 'from an old screen' })).statusCode).toBe(409);
+  });
+
   it('a stale version is a 409 and changes nothing; of 20 concurrent edits with one version exactly one wins', async () => {
     const note = await create(nurse);
     const fresh = ZNote.parse((await put(nurse, note, { content: 'first edit' })).json());

@@ -206,7 +206,7 @@ export async function updateNote(deps: Deps, ctx: SignedInContext, id: string, i
   return inTransaction(deps, async (tx, raise) => {
     const current = await lockNote(tx, id);
     if (!current || !noteVisibleTo(ctx.user, current)) throw notFound(NOT_FOUND);
-    if (input.updatedAt !== current.updatedAt.toISOString()) throw stale(STALE);
+    if (input.updatedAt !== undefined && input.updatedAt !== current.updatedAt.toISOString()) throw stale(STALE);
 
     const changes = contentChanges(current, input);
     const kind = Object.keys(changes).length > 0 || input.amendmentReason !== undefined ? refuseContentChange(ctx, current, input.amendmentReason) : null;
