@@ -1,3 +1,4 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiPath } from '../../server/plugins/openapi.ts';
 import { anonymous } from '../helpers/sign-in.ts';
@@ -32,6 +33,23 @@ describe('GET /api/openapi.json', () => {
       expect(operation['x-access'], `${route.method} ${route.url}`).toBe(route.access);
       expect(operation.security !== undefined, `${route.method} ${route.url}`).toBe(route.access !== 'public');
     }
+  });
+
+  it('is valid by an OpenAPI validator, and names, summarises and tags every operation (issue 29)', async () => {
+    const doc = (await anonymous(t).get('/api/openapi.json')).json();
+    // The validator dereferences in place: hand it a copy.
+    await expect(SwaggerParser.validate(structuredClone(doc))).resolves.toBeDefined();
+    const operations = Object.values(doc.paths as Record<string, Record<string, { operationId?: string; summary?: string; tags?: string[] }>>).flatMap((path) =>
+      Object.values(path),
+    );
+    expect(operations.length).toBe(t.app.apiRoutes.length);
+    expect(operations.filter((o) => !o.operationId || !o.summary || !o.tags?.length)).toEqual([]);
+    expect(new Set(operations.map((o) => o.operationId)).size).toBe(operations.length);
+    const tags = new Set((doc.tags as { name: string }[]).map((tag) => tag.name));
+    expect(operations.flatMap((o) => o.tags!).filter((tag) => !tags.has(tag))).toEqual([]);
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
+    expect(doc.components.securitySchemes.session).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'sid' });
+    expect(doc.paths['/api/patients/{id}'].get).toMatchObject({ operationId: 'getPatientsById', tags: ['patients'] });
   });
 
   it('describes request bodies and the error body with its code', async () => {
