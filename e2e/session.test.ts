@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signInAs } from './helpers/auth.ts';
+import { DEMO_EMAILS, DEMO_PASSWORD, signInAs } from './helpers/auth.ts';
 import { useE2E } from './helpers/suite.ts';
 
 const e2e = useE2E();
@@ -27,8 +27,9 @@ describe('logged-out handling', () => {
 
     await page.getByText(LOGGED_OUT_TEXT, { exact: true }).waitFor();
     expect(await page.getByText('Unauthorized', { exact: true }).isVisible()).toBe(true);
-    // Then /api/login, which leads a browser without a session to the sign-in page.
-    await page.waitForURL('/login');
+    // Then /api/login, which leads a browser without a session to the sign-in page, keeping the
+    // page that was asked for.
+    await page.waitForURL('/login?next=%2Fpatients');
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     const [toastAt, leftAt] = await page.evaluate(() => [sessionStorage.getItem('toastAt'), sessionStorage.getItem('leftAt')]);
     expect(Number(leftAt) - Number(toastAt)).toBeGreaterThanOrEqual(450);
@@ -50,7 +51,7 @@ describe('logged-out handling', () => {
     await page.goto('about:blank');
   });
 
-  it('a visitor opening a signed-in screen is sent to sign in', async () => {
+  it('a visitor opening a signed-in screen is sent to sign in, and comes back to it after (issue 29)', async () => {
     const { page } = e2e;
     // The toast shows for 500 ms before the page leaves: watched from inside the page, so a busy
     // machine cannot make the test miss it.
@@ -59,10 +60,14 @@ describe('logged-out handling', () => {
         if (document.body?.innerText.includes(text)) sessionStorage.setItem('sawLoggedOut', 'yes');
       }).observe(document, { subtree: true, childList: true, characterData: true });
     }, LOGGED_OUT_TEXT);
-    await page.goto('/notes');
-    await page.waitForURL('/login');
+    await page.goto('/notes?tab=reviewed');
+    await page.waitForURL('/login?next=%2Fnotes%3Ftab%3Dreviewed');
     expect(await page.evaluate(() => sessionStorage.getItem('sawLoggedOut'))).toBe('yes');
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByLabel('Email').fill(DEMO_EMAILS.scribe);
+    await page.getByLabel('Password').fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL('/notes?tab=reviewed');
   });
 
   it("shows a full-screen 'Loading...' while the sign-in check runs", async () => {

@@ -201,6 +201,23 @@ describe('GET /api/login', () => {
     const user = await (await signInAs(t, 'nurse')).get('/api/login');
     expect(user.headers.location).toBe('/');
   });
+
+  it('carries on the page asked for, if it is a path of this site (issue 29)', async () => {
+    const cases: [string, string][] = [
+      ['/notes', '/login?next=%2Fnotes'],
+      ['/appointments?tab=all', '/login?next=%2Fappointments%3Ftab%3Dall'],
+      ['//evil.example/x', '/login'],
+      ['https://evil.example/', '/login'],
+      ['/\\evil.example', '/login'],
+      ['/login', '/login'],
+      ['/api/auth/user', '/login'],
+    ];
+    for (const [next, location] of cases) {
+      const res = await anonymous(t).get(`/api/login?next=${encodeURIComponent(next)}`);
+      expect([res.statusCode, res.headers.location], next).toEqual([302, location]);
+    }
+    expect((await (await signInAs(t, 'nurse')).get('/api/login?next=%2Fnotes')).headers.location).toBe('/notes');
+  });
 });
 
 describe('GET /api/auth/demo-users', () => {

@@ -19,10 +19,10 @@ afterAll(async () => {
 });
 
 /** Follows the browser's path: /api/login -> provider -> callback, carrying the flow cookie. */
-async function signInThroughProvider(email: string, beforeCallback?: (client: Client) => Promise<void>) {
+async function signInThroughProvider(email: string, beforeCallback?: (client: Client) => Promise<void>, next?: string) {
   idp.state.nextEmail = email;
   const client = new Client(t.app);
-  const start = await client.get('/api/login');
+  const start = await client.get(next ? `/api/login?next=${encodeURIComponent(next)}` : '/api/login');
   expect(start.statusCode).toBe(302);
   const flow = start.cookies.find((c) => c.name === 'oidc_flow')!;
   expect(flow).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
@@ -52,6 +52,12 @@ describe('sign-in through the clinic identity provider', () => {
     const me = await client.get('/api/auth/user');
     expect(me.statusCode).toBe(200);
     expect(me.json()).toMatchObject({ id: user.id, role: 'scribe' });
+  });
+
+  it('returns to the page asked for before signing in (issue 29)', async () => {
+    const user = await createUser(t.db, { role: 'nurse' });
+    const { done } = await signInThroughProvider(user.email, undefined, '/notes?tab=mine');
+    expect([done.statusCode, done.headers.location]).toEqual([302, '/notes?tab=mine']);
   });
 
   it('ends the session the browser held before, so a session id never carries over', async () => {

@@ -9,6 +9,7 @@ import { Spinner } from './components/ui/spinner.tsx';
 import { Toaster } from './components/ui/toaster.tsx';
 import { PRODUCT_NAME, SIGN_IN_PATH } from './lib/brand.ts';
 import { queryClient } from './lib/query-client.ts';
+import { pathAfterSignIn } from './lib/return-path.ts';
 import { NotFoundPage } from './pages/not-found/not-found-page.tsx';
 import { LinkWhileSignedIn } from './pages/set-password/link-while-signed-in.tsx';
 import { findScreen, mayOpen, navigationFor } from './screens.ts';
@@ -33,7 +34,8 @@ function SignedInRoutes({ user }: { user: TCurrentUser }) {
     document.title = screen ? `${screen.title} · ${PRODUCT_NAME}` : PRODUCT_NAME;
   }, [screen]);
 
-  if (location === SIGN_IN_PATH) return <Redirect to="/" replace />;
+  // Just signed in (or already): on to the page that was asked for.
+  if (location === SIGN_IN_PATH) return <Redirect to={pathAfterSignIn()} replace />;
   if (location === SET_PASSWORD_PATH) return <LinkWhileSignedIn user={user} />;
   if (!screen) return <NotFoundPage />;
   // The one access gate: a screen never re-checks its own capability. The web only hides;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZCurrentUser, ZDemoAccounts, ZLogin } from '#domain/auth';
+import { returnPathAfterSignIn, ZCurrentUser, ZDemoAccounts, ZLogin } from '#domain/auth';
 import type { Deps } from '../../deps.ts';
 import { ZErrorBody } from '#domain/errors';
 import { errorResponses } from '../../http/error-body.ts';
@@ -35,17 +35,32 @@ export const authRoutes: FastifyPluginAsyncZod<Deps & { oidc: OidcSignIn | null 
 
   // Where the SPA sends a browser to sign in: the clinic's identity provider when one is
   // configured, otherwise the app's own sign-in page.
-  app.get('/api/login', { config: { access: 'public' } }, async (request, reply) => {
-    if (request.user) return reply.redirect('/');
-    if (deps.oidc) return reply.redirect(await deps.oidc.start(request, reply));
-    return reply.redirect('/login');
-  });
+  // `next` (the page asked for) comes back after signing in, if it is a path of this site.
+  app.get(
+    '/api/login',
+    { config: { access: 'public' }, schema: { querystring: z.object({ next: z.string().max(2000).optional() }) } },
+    async (request, reply) => {
+      const next = returnPathAfterSignIn(request.query.next);
+      if (request.user) return reply.redirect(next);
+      if (deps.oidc) return reply.redirect(await deps.oidc.start(request, reply, next));
+      return reply.redirect(next === '/' ? '/login' : `/login?next=${encodeURIComponent(next)}`);
+    },
+  );
 
-  app.get('/api/auth/oidc/callback', { config: { access: 'public' }, schema: { querystring: z.record(z.string(), z.string()) } }, async (request, reply) => {
+  // The provider's answer is read from the URL itself (openid-client checks code, state and iss);
+  // the schema names what it may carry, for the API's document.
+  const ZOidcCallback = z.object({
+    code: z.string().optional(),
+    state: z.string().optional(),
+    iss: z.string().optional(),
+    error: z.string().optional(),
+    error_description: z.string().optional(),
+  });
+  app.get('/api/auth/oidc/callback', { config: { access: 'public' }, schema: { querystring: ZOidcCallback } }, async (request, reply) => {
     if (!deps.oidc) throw notFound();
-    const token = await deps.oidc.finish(request, reply);
+    const { token, next } = await deps.oidc.finish(request, reply);
     setSessionCookie(reply, request, deps.config, token);
-    return reply.redirect('/');
+    return reply.redirect(next);
   });
 
   // Signing out changes state, so it is a POST behind the origin check (a foreign site cannot

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import * as oidc from 'openid-client';
+import { returnPathAfterSignIn } from '#domain/auth';
 import type { Deps } from '../../deps.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { HttpError } from '../../http/errors.ts';
@@ -10,9 +11,9 @@ import { beginSession } from './auth.service.ts';
 /** Sign-in through the clinic's identity provider (Google Workspace, Entra ID, Okta...). */
 export interface OidcSignIn {
   /** Returns the provider's authorization URL and remembers state and PKCE verifier in a cookie. */
-  start(request: FastifyRequest, reply: FastifyReply): Promise<string>;
+  start(request: FastifyRequest, reply: FastifyReply, next: string): Promise<string>;
   /** Completes the code flow and returns a session token for a known, active user. */
-  finish(request: FastifyRequest, reply: FastifyReply): Promise<string>;
+  finish(request: FastifyRequest, reply: FastifyReply): Promise<{ token: string; next: string }>;
 }
 
 const FLOW_COOKIE = 'oidc_flow';
@@ -37,10 +38,10 @@ export function createOidcSignIn(deps: Deps): OidcSignIn | null {
   const redirectUri = (request: FastifyRequest) => `${deps.config.publicUrl ?? `${request.protocol}://${request.host}`}/api/auth/oidc/callback`;
 
   return {
-    async start(request, reply) {
+    async start(request, reply, next) {
       const verifier = oidc.randomPKCECodeVerifier();
       const state = oidc.randomState();
-      reply.setCookie(FLOW_COOKIE, JSON.stringify({ verifier, state }), {
+      reply.setCookie(FLOW_COOKIE, JSON.stringify({ verifier, state, next }), {
         path: '/api/auth/oidc',
         httpOnly: true,
         sameSite: 'lax',
@@ -73,16 +74,17 @@ export function createOidcSignIn(deps: Deps): OidcSignIn | null {
       const user = email ? await findUserByEmail(deps.db, email) : null;
       if (!user || !user.isActive) throw new HttpError('signIn.noAccount');
       const ctx = actingAs(visitorContextOf(request), toCurrentUser(user));
-      return inTransaction(deps, (tx, raise) => beginSession(deps, tx, raise, ctx, 'auth.login_oidc'));
+      const token = await inTransaction(deps, (tx, raise) => beginSession(deps, tx, raise, ctx, 'auth.login_oidc'));
+      return { token, next: flow.next };
     },
   };
 }
 
-function parseFlow(raw: string | undefined): { verifier: string; state: string } | null {
+function parseFlow(raw: string | undefined): { verifier: string; state: string; next: string } | null {
   if (!raw) return null;
   try {
-    const v = JSON.parse(raw) as { verifier?: unknown; state?: unknown };
-    return typeof v.verifier === 'string' && typeof v.state === 'string' ? { verifier: v.verifier, state: v.state } : null;
+    const v = JSON.parse(raw) as { verifier?: unknown; state?: unknown; next?: unknown };
+    return typeof v.verifier === 'string' && typeof v.state === 'string' ? { verifier: v.verifier, state: v.state, next: returnPathAfterSignIn(v.next) } : null;
   } catch {
     return null;
   }

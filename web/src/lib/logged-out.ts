@@ -15,7 +15,9 @@ export function handleLoggedOut(): void {
   if (redirectScheduled) return;
   redirectScheduled = true;
   toast({ title: 'Unauthorized', description: 'You are logged out. Logging in again...', variant: 'destructive' });
+  // The page asked for comes back after signing in (a same-origin path only: domain/auth.ts).
+  const next = `${window.location.pathname}${window.location.search}`;
   setTimeout(() => {
-    window.location.href = LOGIN_PATH;
+    window.location.href = next === '/' ? LOGIN_PATH : `${LOGIN_PATH}?next=${encodeURIComponent(next)}`;
   }, LOGIN_REDIRECT_DELAY_MS);
 }

@@ -7,6 +7,7 @@ import { Input } from '../../components/ui/input.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { describeApiError } from '../../lib/api-errors.ts';
+import { pathAfterSignIn } from '../../lib/return-path.ts';
 import { useAppForm, type TAppForm } from '../../lib/use-app-form.ts';
 import { SignInError } from './sign-in-error.tsx';
 
@@ -26,7 +27,7 @@ export function SignInForm({ form, submitRef }: { form: TSignInForm; submitRef: 
 
   const onSubmit = handleSubmit((values) =>
     signIn.mutate(values, {
-      onSuccess: () => navigate('/', { replace: true }),
+      onSuccess: () => navigate(pathAfterSignIn(), { replace: true }),
       // The alert above the form says what happened (the form's own alert stays unused); a 400
       // also names the fields at fault.
       onError: (failure) => form.showServerError(describeApiError(failure)),
