@@ -82,6 +82,8 @@ describe('Admin Panel, User Management', () => {
     await page.locator('#assign-email').fill(DEMO_EMAILS.nurse2.toUpperCase());
     await page.locator('#assign-role').selectOption('scheduler');
     await page.getByRole('button', { name: 'Assign Role' }).click();
+    // The spec's catalogue (section 8): 'Success', 'User role updated successfully', then who and what.
+    await toastText(page, 'User role updated successfully').waitFor();
     await page.waitForFunction(async (email) => {
       const res = await fetch(`/api/admin/users?search=${encodeURIComponent(email)}`);
       const list = (await res.json()) as { role: string }[];

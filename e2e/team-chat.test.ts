@@ -270,6 +270,8 @@ describe('edits, deletes, reactions, mentions and files', () => {
       .getByTestId('file-upload-input')
       .setInputFiles({ name: 'potassium.pdf', mimeType: 'application/pdf', buffer: Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(3000 - 9)]) });
     await nurse.locator('[data-testid="file-upload-entry"][data-status="done"]').waitFor({ timeout: 20_000 });
+    // The chat's own words from the spec's catalogue, not the note widget's (issue 29).
+    await toastText(nurse, 'File uploaded successfully').waitFor();
     await nurse.getByRole('button', { name: 'Send message' }).click();
     const file = page.getByTestId('message-attachment').filter({ hasText: 'potassium.pdf' });
     await file.waitFor();

@@ -111,6 +111,9 @@ describe('the schedule form', () => {
     expect(errorOf('time')).toBeNull();
     expect(screen.queryByTestId('schedule-form-error')).toBeNull();
     await screen.findByText('Failed to schedule appointment');
+    // The toast gives the reasons in words, not the bare 'Validation failed' (issue 29).
+    expect(screen.getByText('Must be in the future; At most 20 characters')).toBeTruthy();
+    expect(screen.queryByText('Validation failed')).toBeNull();
     expect(api.writes()).toHaveLength(1);
     expect(history.at(-1)).toBe('/schedule-appointment');
   });

@@ -1,6 +1,5 @@
-import { createElement, Fragment, type ReactNode } from 'react';
 import { describeApiError, isUnauthorizedError, type TDisplayError } from './api-errors.ts';
-import { toast } from './toast.ts';
+import { toast, withDetail } from './toast.ts';
 
 /**
  * The common answer to a failed write (spec section 8): a lost session is left to the query
@@ -14,15 +13,10 @@ import { toast } from './toast.ts';
 export function reportMutationError(error: unknown, description: string, { withReason = false } = {}): TDisplayError | null {
   if (isUnauthorizedError(error)) return null;
   const described = describeApiError(error);
-  toast({ title: 'Error', description: withReason ? withServerReason(description, described.message) : description, variant: 'destructive' });
+  toast({ title: 'Error', description: withReason ? withDetail(description, reasonOf(described)) : description, variant: 'destructive' });
   return described;
 }
 
-function withServerReason(description: string, reason: string): ReactNode {
-  return createElement(
-    Fragment,
-    null,
-    createElement('span', { className: 'block' }, description),
-    createElement('span', { className: 'block opacity-90' }, reason),
-  );
-}
+/** The server's reason in words: what a 400 says of its fields ('Must not be before today'), not its bare 'Validation failed'. */
+const reasonOf = (described: TDisplayError) =>
+  described.fieldErrors.length > 0 ? [...new Set(described.fieldErrors.map((e) => e.message))].join('; ') : described.message;

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { createElement, Fragment, useEffect, useState, type ReactNode } from 'react';
 
 /**
  * A tiny toast store that works outside React too (the logged-out handling and query-cache
@@ -69,4 +69,12 @@ export function useToasts(): TToast[] {
     };
   }, []);
   return state;
+}
+
+/**
+ * A toast's description in two lines: the spec's catalogue words (section 8) as they are, then
+ * what this case adds (who, which role, the server's reason).
+ */
+export function withDetail(text: string, detail: string): ReactNode {
+  return createElement(Fragment, null, createElement('span', { className: 'block' }, text), createElement('span', { className: 'block opacity-90' }, detail));
 }

@@ -2,7 +2,7 @@ import type { UppyFile } from '@uppy/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { FILE_TYPES, ALLOWED_TYPES, type TObjectPurpose } from '#domain/files';
 import { describeApiError } from '../../lib/api-errors.ts';
-import { toast } from '../../lib/toast.ts';
+import { toast, type TToastInput } from '../../lib/toast.ts';
 import { confirmUpload, type TAttachment } from '../../api/files/confirm-upload.ts';
 // Types only: Uppy itself loads with import() below.
 import type { TBody, TMeta, TUppy } from './uppy-client.ts';
@@ -59,6 +59,15 @@ function addTo(uppy: TUppy, file: File): void {
     // Refused by a restriction: 'restriction-failed' has set the message.
   }
 }
+
+/**
+ * What a finished upload says, in the spec's catalogue words (section 8): the note widget's
+ * 'Upload Complete' with its count, the chat's 'File uploaded successfully'.
+ */
+const COMPLETE_TOAST: Record<TObjectPurpose, (done: number) => TToastInput> = {
+  'patient-attachment': (done) => ({ title: 'Upload Complete', description: `${done} file(s) uploaded successfully`, variant: 'success' }),
+  'chat-attachment': (done) => ({ title: 'File uploaded successfully', ...(done > 1 ? { description: `${done} files` } : {}), variant: 'success' }),
+};
 
 /**
  * The one upload widget's state (spec sections 5, 8 and 9), on Uppy: files go to the server's
@@ -139,7 +148,7 @@ export function useFileUploader({ purpose, maxFiles }: TUploaderOptions): TFileU
       const settled = await Promise.all((result.successful ?? []).map((file) => confirming.get(file.id) ?? Promise.resolve(false)));
       const done = settled.filter(Boolean).length;
       if (settled.length > done) toast({ title: 'Upload Error', description: PROCESS_FAILED, variant: 'destructive' });
-      if (done > 0) toast({ title: 'Upload Complete', description: `${done} file(s) uploaded successfully`, variant: 'success' });
+      if (done > 0) toast(COMPLETE_TOAST[purpose](done));
     };
     uppy.on('file-added', onAdded);
     uppy.on('upload-progress', onProgress);

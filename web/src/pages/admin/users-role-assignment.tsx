@@ -9,7 +9,7 @@ import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { reportMutationError } from '../../lib/mutation-errors.ts';
-import { toast } from '../../lib/toast.ts';
+import { toast, withDetail } from '../../lib/toast.ts';
 import { useAppForm } from '../../lib/use-app-form.ts';
 
 /** Only that both are there: the server judges the email (its refusal comes as the usual toast). */
@@ -32,10 +32,14 @@ export function RoleAssignmentCard() {
     (assignment) =>
       assign.mutate(assignment, {
         onSuccess: () => {
-          toast({ title: 'Role assigned', description: `${assignment.email} is now ${ROLE_LABELS[assignment.role]}.`, variant: 'success' });
+          toast({
+            title: 'Success',
+            description: withDetail('User role updated successfully', `${assignment.email} is now ${ROLE_LABELS[assignment.role]}.`),
+            variant: 'success',
+          });
           reset();
         },
-        onError: (error) => reportMutationError(error, 'Could not assign the role', { withReason: true }),
+        onError: (error) => reportMutationError(error, 'Failed to update user role', { withReason: true }),
       }),
     () => toast({ title: 'Validation Error', description: 'Please enter both email and role', variant: 'destructive' }),
   );

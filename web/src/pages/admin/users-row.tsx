@@ -13,7 +13,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { reportMutationError } from '../../lib/mutation-errors.ts';
-import { toast } from '../../lib/toast.ts';
+import { toast, withDetail } from '../../lib/toast.ts';
 import { cn } from '../../lib/utils.ts';
 import { LinkPanel } from './users-link-panel.tsx';
 
@@ -38,8 +38,13 @@ export function UserRow({ row, isSelf }: { row: TAdminUser; isSelf: boolean }) {
     changeRole.mutate(
       { id: row.id, role: role.data },
       {
-        onSuccess: () => toast({ title: 'Role changed', description: `${name} is now ${ROLE_LABELS[role.data]}.`, variant: 'success' }),
-        onError: (error) => reportMutationError(error, `Could not change ${name}'s role`, { withReason: true }),
+        onSuccess: () =>
+          toast({
+            title: 'Success',
+            description: withDetail('User role updated successfully', `${name} is now ${ROLE_LABELS[role.data]}.`),
+            variant: 'success',
+          }),
+        onError: (error) => reportMutationError(error, 'Failed to update user role', { withReason: true }),
       },
     );
   };
