@@ -220,6 +220,16 @@ describe('schedule appointment', () => {
     await page.waitForURL('/appointments');
   });
 
+  it('leads a supplier, who has no appointments either, back to the dashboard (issue 29)', async () => {
+    const { page } = e2e;
+    await signInAs(page, 'supplier', { landOn: '/schedule-appointment' });
+    await page.getByRole('heading', { name: 'Access Denied', level: 1 }).waitFor();
+    expect(await page.getByRole('link', { name: 'Back to Appointments' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Back to Dashboard' }).click();
+    await page.waitForURL('/');
+    await page.getByRole('heading', { name: /^Welcome back/ }).waitFor();
+  });
+
   it('fits 375 px without sideways scrolling', async () => {
     const page = await e2e.newPage({ viewport: MOBILE_VIEWPORT });
     await openForm(page);

@@ -14,7 +14,11 @@ const STAGES: { status: TNoteStatus; title: string; text: string }[] = [
   { status: 'submitted_to_scribe', title: 'Submitted', text: 'Waiting for a scribe to review it. The scribe may edit it while reviewing.' },
   { status: 'reviewed_by_scribe', title: 'Reviewed', text: 'Reviewed by a scribe and waiting to be finalized.' },
   { status: 'finalized', title: 'Finalized', text: 'Locked. Only an admin may amend it, giving a reason; the earlier text stays in its history.' },
-  { status: 'submitted_to_admin', title: 'Submitted to Admin', text: 'Handed on to administration. No button in the app produces this stage yet.' },
+  {
+    status: 'submitted_to_admin',
+    title: 'Submitted to Admin',
+    text: 'Handed on to administration, outside the review flow. This clinic does not use it: the review ends at Finalized.',
+  },
 ];
 
 /** Who moves a note into a stage, and with which button, from the one workflow table. */
