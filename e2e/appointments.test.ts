@@ -236,6 +236,10 @@ describe('Calendar tab', () => {
     await page.getByRole('button', { name: 'Next month' }).click();
     await expect.poll(() => dayCell(page, three).getAttribute('data-count')).toBe('2');
     expect(await dayCell(page, three).getAttribute('data-load')).toBe('low');
+    // Its day still lists it, and the count line says so (issue 29: not 'Nothing booked' above a listed visit).
+    await dayCell(page, three).click();
+    await expect.poll(() => panel.getByTestId('appointment-row').count()).toBe(3);
+    await expect.poll(() => panel.getByTestId('day-panel-count').innerText()).toBe('2 appointments booked, 1 cancelled or missed');
   });
 
   it('shows a nurse names only where she is assigned, and no scheduler buttons', async () => {

@@ -1,4 +1,5 @@
 import type { TCurrentUser } from '#domain/auth';
+import { holdsItsTime } from '#domain/appointments';
 import { useDayAppointments } from '../../api/appointments/appointments.ts';
 import { useDayCounts } from '../../api/appointments/day-counts.ts';
 import { formatLongDay, monthGrid } from '../../components/appointments/appointment-time.ts';
@@ -66,6 +67,9 @@ export function CalendarMonth({
   const shownCounts = counts.isPlaceholderData ? undefined : counts.data;
   const dayList = useDayAppointments(selected);
   const selectedCount = shownCounts?.get(selected) ?? 0;
+  // The count is of visits that hold their time; the list also shows the day's cancelled and
+  // missed ones, so the line says so rather than 'Nothing booked' above a listed no-show.
+  const released = (dayList.data?.pages ?? []).flatMap((page) => page.items).filter((a) => !holdsItsTime(a.status)).length;
 
   return (
     <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
@@ -156,7 +160,7 @@ export function CalendarMonth({
             </h3>
             {shownCounts && (
               <p className="text-sm text-slate-600" data-testid="day-panel-count">
-                {selectedCount === 0 ? 'Nothing booked' : `${selectedCount} ${selectedCount === 1 ? 'appointment' : 'appointments'} booked`}
+                {dayCountLine(selectedCount, released)}
               </p>
             )}
           </div>
@@ -174,4 +178,10 @@ export function CalendarMonth({
       </Card>
     </div>
   );
+}
+
+/** '2 appointments booked', '1 appointment booked, 1 cancelled or missed', 'Nothing booked'. */
+export function dayCountLine(booked: number, released: number): string {
+  const bookedText = booked === 0 ? (released === 0 ? 'Nothing booked' : 'None booked') : `${booked} ${booked === 1 ? 'appointment' : 'appointments'} booked`;
+  return released === 0 ? bookedText : `${bookedText}, ${released} cancelled or missed`;
 }
