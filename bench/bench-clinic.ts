@@ -38,7 +38,8 @@ export async function openBenchClinic(name: string) {
   }
   const database = await openDatabase(url ? { url } : { pgliteDir: path.join(dir, 'pg') });
   await seedDemoClinic(database.db, 'UTC');
-  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'warn', DEMO: '0', WEB_DIST: '/nonexistent', CLINIC_TIME_ZONE: 'UTC' });
+  // Demo mode on, as the only way the demo accounts sign in (docs/security.md); no hot route reads it.
+  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'warn', DEMO: '1', WEB_DIST: '/nonexistent', CLINIC_TIME_ZONE: 'UTC' });
 
   async function instance() {
     const events = await createDatabaseEventBus(database);

@@ -77,7 +77,8 @@ await db.execute(sql`
 await db.execute(sql`analyze`);
 
 // Production settings, logging at info: its cost is part of every request (stdout is /dev/null).
-const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'info', DEMO: '0', WEB_DIST: '/nonexistent', CLINIC_TIME_ZONE: 'UTC' });
+// Demo mode on, as the only way the demo accounts sign in (docs/security.md); no hot route reads it.
+const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'info', DEMO: '1', WEB_DIST: '/nonexistent', CLINIC_TIME_ZONE: 'UTC' });
 const app = await buildApp(config, db);
 await app.listen({ port: 0, host: '127.0.0.1' });
 
