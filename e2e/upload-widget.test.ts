@@ -113,6 +113,9 @@ describe('the upload widget', () => {
     await input(page).setInputFiles([1, 2, 3, 4, 5].map((n) => ({ name: `page-${n}.pdf`, mimeType: 'application/pdf', buffer: pdf(1000 + n) })));
     await expect.poll(() => page.getByTestId('file-upload-notice').innerText()).toBe('You can only upload 5 files');
     await expect.poll(() => page.locator('[data-testid="file-upload-entry"][data-status="done"]').count()).toBe(5);
+    // Removing a file ends the refusal: its message does not stay (issue 29).
+    await page.getByRole('button', { name: 'Remove page-1.pdf' }).click();
+    await expect.poll(() => page.getByTestId('file-upload-notice').count()).toBe(0);
   });
 
   it('retries a failed upload, and cancels one on its way', async () => {

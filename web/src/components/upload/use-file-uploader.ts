@@ -224,6 +224,8 @@ export function useFileUploader({ purpose, maxFiles }: TUploaderOptions): TFileU
     (id: string) => {
       if (uppy?.getFile(id)) uppy.removeFile(id);
       setEntries((list) => list.filter((entry) => entry.id !== id));
+      // A refusal ('You can only upload 5 files') no longer holds once a file is gone (issue 29).
+      setNotice(null);
     },
     [uppy],
   );
