@@ -60,6 +60,13 @@ export const CAPABILITIES = {
   'files.attachToNotes': ['admin', 'nurse', 'scribe'],
   /** GET /api/staff and GET /api/scheduler/staff. */
   'staff.list': ['admin', 'scheduler'],
+  /**
+   * The Admin Panel's User Management tab read as a staff directory (GET /api/admin/staff-directory):
+   * each account's name, role and whether it is active, no email or sign-in times. The front desk
+   * ("some admin access") needs to know who works here in which role; changing accounts stays
+   * users.manage (docs/decisions/admin-panel.md).
+   */
+  'users.readDirectory': ['admin', 'scheduler'],
   /** The Admin Panel's user management: the user list, invites, roles, deactivation, password resets. */
   'users.manage': ['admin'],
   /** The Admin Panel's Analytics tab and its charts (docs/decisions/admin-panel.md). */

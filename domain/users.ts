@@ -40,6 +40,25 @@ export const ZAdminUserQuery = pageQuery(STAFF_PAGE)
   .strict();
 export type TAdminUserQuery = z.infer<typeof ZAdminUserQuery>;
 
+/**
+ * GET /api/admin/staff-directory: the read-only staff list of the User Management tab for those
+ * who may not manage accounts (a scheduler). Who works here, in which role, active or not: no
+ * email, no sign-in times.
+ */
+export const ZDirectoryEntry = ZAdminUser.pick({ id: true, firstName: true, lastName: true, role: true, status: true });
+export type TDirectoryEntry = z.infer<typeof ZDirectoryEntry>;
+export const ZDirectoryList = z.array(ZDirectoryEntry);
+
+export const ZDirectoryQuery = pageQuery(STAFF_PAGE)
+  .extend({
+    /** A case-insensitive substring of the first or last name (not the email, which it does not show). */
+    search: z.string().trim().max(100).optional(),
+    role: ZRole.optional(),
+    status: ZUserStatus.optional(),
+  })
+  .strict();
+export type TDirectoryQuery = z.infer<typeof ZDirectoryQuery>;
+
 const ZEmail = requiredLine('Email', 255)
   .transform(emailKey)
   .refine((v) => z.email().safeParse(v).success, 'Enter a valid email address');

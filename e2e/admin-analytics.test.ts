@@ -144,20 +144,21 @@ describe('Analytics tab', () => {
 });
 
 describe('the scheduler', () => {
-  it('sees only Analytics and Notifications, with the charts, and no user management', async () => {
+  it('sees the staff directory, Analytics and Notifications, with the charts, and no settings or audit trail', async () => {
     const { page } = e2e;
     await signInAs(page, 'scheduler');
-    await page.goto('/admin');
-    expect(await tabNames(page)).toEqual(['Analytics', 'Notifications']);
+    await page.goto('/admin?tab=analytics');
+    expect(await tabNames(page)).toEqual(['User Management', 'Analytics', 'Notifications']);
     await page.getByTestId('appointments-chart').locator('svg[role="img"]').waitFor();
     expect(await page.getByTestId('appointment-bar').count()).toBeGreaterThan(0);
-    // Asking for the users tab by address opens the first tab it may see instead.
-    await page.goto('/admin?tab=users');
-    await page.getByTestId('appointments-chart').waitFor();
-    expect(await page.getByRole('tab', { name: 'Analytics' }).getAttribute('aria-selected')).toBe('true');
-    expect(await tabNames(page)).toEqual(['Analytics', 'Notifications']);
-    // And the server refuses what the hidden tabs would call.
+    // Asking for a tab she may not see by address opens the first tab she may see instead.
+    await page.goto('/admin?tab=settings');
+    await page.getByTestId('users-list').waitFor();
+    expect(await page.getByRole('tab', { name: 'User Management' }).getAttribute('aria-selected')).toBe('true');
+    expect(await tabNames(page)).toEqual(['User Management', 'Analytics', 'Notifications']);
+    // And the server refuses what the hidden tabs and the admin's user list would call.
     expect((await api(page, 'GET', '/api/admin/users')).status).toBe(403);
+    expect((await api(page, 'GET', '/api/admin/settings')).status).toBe(403);
     expect((await api(page, 'GET', '/api/admin/analytics')).status).toBe(200);
   });
 

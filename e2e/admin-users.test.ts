@@ -93,13 +93,36 @@ describe('Admin Panel, User Management', () => {
     expect(json[0]?.role).toBe('scheduler');
   });
 
-  it('a scheduler sees no User Management, and the API refuses her', async () => {
+  it("a scheduler's User Management link opens the staff read-only: names, roles, status, nothing to change (issue 29)", async () => {
     const { page } = e2e;
     await signInAs(page, 'scheduler');
-    await page.goto('/admin?tab=users');
-    await page.getByRole('tab', { name: 'Analytics' }).waitFor();
-    expect(await page.getByRole('tab', { name: 'User Management' }).count()).toBe(0);
+    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'User Management' }).click();
+    await page.waitForURL((url) => url.pathname === '/admin');
+    const tab = page.getByRole('tab', { name: 'User Management' });
+    await tab.waitFor();
+    expect(await tab.getAttribute('aria-selected')).toBe('true');
+    const rows = page.getByTestId('user-row');
+    await rows.first().waitFor();
+    // Every demo account, with its role and whether it is active.
+    const nurse = rows.filter({ hasText: 'Nora Bennett' });
+    expect(await nurse.locator('[data-role]').getAttribute('data-role')).toBe('nurse');
+    expect(await nurse.locator('[data-status]').innerText()).toBe('Active');
+    expect(await rows.filter({ hasText: '(you)' }).locator('[data-role]').getAttribute('data-role')).toBe('scheduler');
+    expect(await page.getByRole('list', { name: 'Role descriptions' }).isVisible()).toBe(true);
+    // Read-only: no invite, role choice, reset link or deactivation, and no emails shown.
+    for (const name of ['Invite User', 'Assign Role', 'Reset password', 'Deactivate', 'Reactivate', 'New invite link']) {
+      expect(await page.getByRole('button', { name }).count(), name).toBe(0);
+    }
+    expect(await page.getByTestId('users-list').locator('select').count()).toBe(0);
+    expect(await page.getByTestId('users-list').innerText()).not.toContain('@');
+    // The search finds by name.
+    await page.locator('#users-search').fill('Bennett');
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    // And the server refuses the management calls the admin's tab makes.
     expect((await api(page, 'GET', '/api/admin/users')).status).toBe(403);
+    expect((await api(page, 'PUT', '/api/admin/users/role', { email: DEMO_EMAILS.scheduler, role: 'admin' })).status).toBe(403);
+    expect((await api<{ role: string }>(page, 'GET', '/api/auth/user')).json.role).toBe('scheduler');
   });
 
   it('a link opened while signed in asks to log out first, sets nothing, and works once logged out', async () => {

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_CLOSE } from '#domain/live-events';
-import { ZAdminUser, type TInviteResult, type TPasswordLink } from '#domain/users';
+import { ZAdminUser, ZDirectoryEntry, type TInviteResult, type TPasswordLink } from '#domain/users';
 import { auditEvents, users, userTokens } from '../../server/db/schema/auth.ts';
 import { notifications } from '../../server/db/schema/collaboration.ts';
 import { createUser, TEST_PASSWORD, unique } from '../helpers/factories.ts';
@@ -56,6 +56,62 @@ describe('who may manage users', () => {
     for (const [method, url, body] of calls) expect((await anonymous(t).request(method, url, body ?? {})).statusCode).toBe(401);
     const [row] = await t.db.select().from(users).where(eq(users.id, target.id));
     expect(row).toMatchObject({ role: 'nurse', isActive: true });
+  });
+});
+
+describe("the staff directory (a scheduler's User Management tab, issue 29)", () => {
+  it('shows a scheduler names, roles and status, no email or sign-in time, searched by name only', async () => {
+    const scheduler = await signInAs(t, 'scheduler');
+    const word = unique('Dir');
+    const nurse = await createUser(t.db, { role: 'nurse', lastName: word });
+    const gone = await createUser(t.db, { role: 'scribe', lastName: word, isActive: false });
+    const invited = (await invite({ lastName: `${word}x`, role: 'supplier' })).user;
+    await signIn(nurse.email, TEST_PASSWORD);
+
+    const res = await scheduler.get(`/api/admin/staff-directory?search=${word.toUpperCase()}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const rows = res.json() as Record<string, unknown>[];
+    expect(rows.map((r) => ZDirectoryEntry.strict().parse(r).id).sort()).toEqual([nurse.id, gone.id, invited.id].sort());
+    expect(rows.find((r) => r.id === nurse.id)).toEqual({ id: nurse.id, firstName: nurse.firstName, lastName: word, role: 'nurse', status: 'active' });
+    expect(rows.find((r) => r.id === gone.id)).toMatchObject({ role: 'scribe', status: 'deactivated' });
+    expect(rows.find((r) => r.id === invited.id)).toMatchObject({ role: 'supplier', status: 'invited' });
+    // Nothing the directory does not show leaves the server, and an email finds no one.
+    expect(res.body).not.toContain(nurse.email);
+    expect(res.body).not.toContain('lastSignInAt');
+    expect((await scheduler.get(`/api/admin/staff-directory?search=${encodeURIComponent(nurse.email)}`)).json()).toEqual([]);
+    // The same filters as the admin's list.
+    expect((await scheduler.get(`/api/admin/staff-directory?search=${word}&status=deactivated`)).json().map((r: { id: string }) => r.id)).toEqual([gone.id]);
+    expect((await scheduler.get(`/api/admin/staff-directory?search=${word}&role=nurse`)).json().map((r: { id: string }) => r.id)).toEqual([nurse.id]);
+    expect((await scheduler.get('/api/admin/staff-directory?status=retired')).statusCode).toBe(400);
+    expect((await scheduler.get('/api/admin/staff-directory?email=x')).statusCode).toBe(400);
+    // An admin reads it too; nobody else.
+    expect((await admin.get(`/api/admin/staff-directory?search=${word}`)).json()).toHaveLength(3);
+    for (const role of ['nurse', 'scribe', 'supplier'] as const) {
+      expect((await (await signInAs(t, role)).get('/api/admin/staff-directory')).statusCode, role).toBe(403);
+    }
+    expect((await anonymous(t).get('/api/admin/staff-directory')).statusCode).toBe(401);
+  });
+
+  it('refuses a scheduler every management action (403), changing nothing', async () => {
+    const scheduler = await signInAs(t, 'scheduler');
+    const target = await createUser(t.db, { role: 'nurse' });
+    const email = `${unique('nope')}@test.clinic`;
+    const refused = [
+      await scheduler.get('/api/admin/users'),
+      await scheduler.post('/api/admin/users', { email, firstName: 'A', lastName: 'B', role: 'nurse' }),
+      await scheduler.put('/api/admin/users/role', { email: target.email, role: 'admin' }),
+      await scheduler.put(`/api/admin/users/${target.id}/role`, { role: 'admin' }),
+      await scheduler.put(`/api/admin/users/${scheduler.user.id}/role`, { role: 'admin' }),
+      await scheduler.put(`/api/admin/users/${target.id}/status`, { isActive: false }),
+      await scheduler.post(`/api/admin/users/${target.id}/password-link`),
+    ];
+    expect(refused.map((r) => r.statusCode)).toEqual(refused.map(() => 403));
+    const [row] = await t.db.select().from(users).where(eq(users.id, target.id));
+    expect(row).toMatchObject({ role: 'nurse', isActive: true });
+    expect(await t.db.select().from(users).where(eq(users.email, email))).toEqual([]);
+    expect(await t.db.select().from(userTokens).where(eq(userTokens.userId, target.id))).toEqual([]);
+    expect((await scheduler.get('/api/auth/user')).json().role).toBe('scheduler');
+    expect(await auditActions(target.id)).toEqual([]);
   });
 });
 

@@ -15,6 +15,7 @@ describe('the capability table mirrors spec section 6', () => {
     ['chat.manageRooms', ['admin', 'scheduler']],
     ['chat.use', ['admin', 'scheduler', 'nurse', 'scribe', 'supplier']],
     ['staff.list', ['admin', 'scheduler']],
+    ['users.readDirectory', ['admin', 'scheduler']],
     ['users.manage', ['admin']],
   ] as const)('%s: %j', (capability, roles) => {
     expect(holders(capability)).toEqual(roles);

@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { TRole } from '#domain/roles';
-import type { TAdminUser, TAdminUserQuery, TUserStatus } from '#domain/users';
+import type { TAdminUser, TAdminUserQuery, TDirectoryEntry, TDirectoryQuery, TUserStatus } from '#domain/users';
 import { queryRows, type Queryable } from '../../db/database.ts';
 import { isoText } from '../../db/instant-text.ts';
 import { sessions, users, userTokens } from '../../db/schema/auth.ts';
@@ -27,6 +27,23 @@ export function listUsers(q: Queryable, opts: Omit<TAdminUserQuery, 'cursor'> & 
   if (opts.role) where.push(sql`role = ${opts.role}`);
   if (opts.status) where.push(STATUS_WHERE[opts.status]);
   return pageOfUsers<TAdminUser>(q, ADMIN_COLUMNS, where, opts.limit, opts.after);
+}
+
+const DIRECTORY_COLUMNS = sql`id, first_name as "firstName", last_name as "lastName", role, ${STATUS} as status`;
+
+/**
+ * The staff directory (a scheduler's User Management tab): the same accounts in the same order,
+ * with their names, roles and status only, searched by name.
+ */
+export function listDirectory(q: Queryable, opts: Omit<TDirectoryQuery, 'cursor'> & { after: TUserCursor | null }) {
+  const where: SQL[] = [];
+  if (opts.search) {
+    const like = `%${escapeLike(opts.search)}%`;
+    where.push(sql`(first_name ilike ${like} or last_name ilike ${like})`);
+  }
+  if (opts.role) where.push(sql`role = ${opts.role}`);
+  if (opts.status) where.push(STATUS_WHERE[opts.status]);
+  return pageOfUsers<TDirectoryEntry>(q, DIRECTORY_COLUMNS, where, opts.limit, opts.after);
 }
 
 export async function userById(q: Queryable, id: string): Promise<TAdminUser | null> {

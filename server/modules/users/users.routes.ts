@@ -5,6 +5,8 @@ import {
   ZAdminUser,
   ZAdminUserList,
   ZAdminUserQuery,
+  ZDirectoryList,
+  ZDirectoryQuery,
   ZInvite,
   ZInviteResult,
   ZLinkCheck,
@@ -19,16 +21,40 @@ import { errorResponses } from '../../http/error-body.ts';
 import { sendPage } from '../../http/paging.ts';
 import { originOf } from '../../http/public-origin.ts';
 import { contextOf, visitorContextOf } from '../../http/request-context.ts';
-import { assignRoleByEmail, checkLink, inviteUser, issuePasswordLink, setPasswordWithLink, setUserActive, setUserRole, usersFor } from './users.service.ts';
+import {
+  assignRoleByEmail,
+  checkLink,
+  directoryFor,
+  inviteUser,
+  issuePasswordLink,
+  setPasswordWithLink,
+  setUserActive,
+  setUserRole,
+  usersFor,
+} from './users.service.ts';
 
 const ZUserParams = z.object({ userId: z.string().uuid() });
 
 /**
  * User management (Admin Panel, issue 20): admin only (users.manage). Every change is audited in
  * the same transaction and notifies the user it concerns. The set-password routes are public:
- * the one-time link is the credential.
+ * the one-time link is the credential. The staff directory is the same tab read-only, for those
+ * who may read it but not manage accounts (users.readDirectory: a scheduler).
  */
 export const userRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
+  app.get(
+    '/api/admin/staff-directory',
+    {
+      config: { access: 'users.readDirectory' },
+      schema: {
+        description: "The clinic's staff, read-only: names, roles and whether each account is active, in name order.",
+        querystring: ZDirectoryQuery,
+        response: { 200: ZDirectoryList, ...errorResponses },
+      },
+    },
+    async (request, reply) => sendPage(reply, await directoryFor(deps, request.query)),
+  );
+
   app.get(
     '/api/admin/users',
     { config: { access: 'users.manage' }, schema: { querystring: ZAdminUserQuery, response: { 200: ZAdminUserList, ...errorResponses } } },

@@ -2,7 +2,17 @@ import { patientRoomAccess } from '#domain/chat';
 import { passwordProblem } from '#domain/passwords';
 import { CAPABILITIES, can } from '#domain/permissions';
 import { ROLE_LABELS, type TRole } from '#domain/roles';
-import type { TAdminUser, TAdminUserQuery, TInvite, TInviteResult, TLinkInfo, TPasswordLink, TSetPassword } from '#domain/users';
+import type {
+  TAdminUser,
+  TAdminUserQuery,
+  TDirectoryEntry,
+  TDirectoryQuery,
+  TInvite,
+  TInviteResult,
+  TLinkInfo,
+  TPasswordLink,
+  TSetPassword,
+} from '#domain/users';
 import type { Tx } from '../../db/database.ts';
 import { inTransaction, type Raise } from '../../db/transaction.ts';
 import type { Deps } from '../../deps.ts';
@@ -20,6 +30,7 @@ import {
   deleteSessionsOf,
   insertInvitedUser,
   linkByHash,
+  listDirectory,
   listUsers,
   lockActiveAdmins,
   lockUser,
@@ -36,6 +47,13 @@ const USER_NOT_FOUND = 'User not found';
 export async function usersFor(deps: Deps, query: TAdminUserQuery): Promise<TServedPage<TAdminUser>> {
   const after = query.cursor ? decodeUserCursor(query.cursor) : null;
   const { items, nextCursor } = await listUsers(deps.db, { ...query, after });
+  return { items, nextCursor, total: null };
+}
+
+/** The read-only staff directory. A staff list holds no patient data, so reading it is not audited. */
+export async function directoryFor(deps: Deps, query: TDirectoryQuery): Promise<TServedPage<TDirectoryEntry>> {
+  const after = query.cursor ? decodeUserCursor(query.cursor) : null;
+  const { items, nextCursor } = await listDirectory(deps.db, { ...query, after });
   return { items, nextCursor, total: null };
 }
 

@@ -7,7 +7,8 @@ import { can, type TCapability } from '#domain/permissions';
  * (docs/decisions/admin-panel.md); hiding a tab only spares a user a refusal.
  */
 export const ADMIN_TABS = [
-  { value: 'users', label: 'User Management', capability: 'users.manage' },
+  // Managed by an admin, read as the staff directory by a scheduler (user-management-tab.tsx).
+  { value: 'users', label: 'User Management', capability: 'users.readDirectory' },
   { value: 'analytics', label: 'Analytics', capability: 'analytics.view' },
   { value: 'notifications', label: 'Notifications', capability: 'admin.panel' },
   { value: 'settings', label: 'Settings', capability: 'settings.manage' },

@@ -72,15 +72,22 @@ export function RoleAssignmentCard() {
             Assign Role
           </Button>
         </form>
-        <ul className="grid gap-2 sm:grid-cols-2" aria-label="Role descriptions">
-          {ROLES.map((r) => (
-            <li key={r} className="flex items-start gap-2 text-sm text-slate-700">
-              <RoleBadge role={r} className="shrink-0" />
-              <span>{ROLE_DESCRIPTIONS[r]}</span>
-            </li>
-          ))}
-        </ul>
+        <RoleDescriptions />
       </CardContent>
     </Card>
+  );
+}
+
+/** What each role does (spec section 2: role descriptions are shown), with or without the form. */
+export function RoleDescriptions() {
+  return (
+    <ul className="grid gap-2 sm:grid-cols-2" aria-label="Role descriptions">
+      {ROLES.map((r) => (
+        <li key={r} className="flex items-start gap-2 text-sm text-slate-700">
+          <RoleBadge role={r} className="shrink-0" />
+          <span>{ROLE_DESCRIPTIONS[r]}</span>
+        </li>
+      ))}
+    </ul>
   );
 }

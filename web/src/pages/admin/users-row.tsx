@@ -1,32 +1,31 @@
 import { useState } from 'react';
 import { formatClinicTime } from '#domain/clinic-time';
 import { ROLE_LABELS, ROLES, ZRole } from '#domain/roles';
-import { USER_STATUS_LABELS, type TAdminUser, type TPasswordLink, type TUserStatus } from '#domain/users';
+import type { TAdminUser, TDirectoryEntry, TPasswordLink } from '#domain/users';
 import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 import { useChangeRole } from '../../api/users/change-role.ts';
 import { usePasswordLink } from '../../api/users/new-password-link.ts';
 import { useSetUserActive } from '../../api/users/set-user-active.ts';
 import { SELECT_CLASS } from '../../components/ui/select.tsx';
-import { RoleBadge } from '../../components/layout/role-badge.tsx';
-import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { toast, withDetail } from '../../lib/toast.ts';
 import { cn } from '../../lib/utils.ts';
+import { displayName, UserIdentity } from './users-identity.tsx';
 import { LinkPanel } from './users-link-panel.tsx';
 
-const STATUS_CLASSES: Record<TUserStatus, string> = {
-  active: 'bg-green-100 text-green-800',
-  invited: 'bg-amber-100 text-amber-900',
-  deactivated: 'bg-slate-200 text-slate-800',
-};
-
-function displayName(row: TAdminUser): string {
-  return [row.firstName, row.lastName].filter(Boolean).join(' ') || 'Unnamed';
+/** A row of the staff directory (a scheduler's tab): who, in which role, active or not. Nothing to change. */
+export function DirectoryRow({ row, isSelf }: { row: TDirectoryEntry; isSelf: boolean }) {
+  return (
+    <li className="p-3" data-testid="user-row">
+      <UserIdentity name={displayName(row)} role={row.role} status={row.status} isSelf={isSelf} />
+    </li>
+  );
 }
 
+/** A row of the admin's list: the account's details and what an admin may change on it. */
 export function UserRow({ row, isSelf }: { row: TAdminUser; isSelf: boolean }) {
   const { timeZone } = useClinicTimeZone();
   const changeRole = useChangeRole();
@@ -52,16 +51,7 @@ export function UserRow({ row, isSelf }: { row: TAdminUser; isSelf: boolean }) {
   return (
     <li className="flex flex-col gap-3 p-3 lg:flex-row lg:items-center lg:justify-between" data-testid="user-row" data-email={row.email}>
       <div className="min-w-0 space-y-1">
-        <div className="flex flex-wrap items-center gap-2">
-          <span className="font-medium text-slate-900">
-            {name}
-            {isSelf && <span className="text-slate-600"> (you)</span>}
-          </span>
-          <RoleBadge role={row.role} />
-          <Badge variant="outline" className={cn('border-transparent', STATUS_CLASSES[row.status])} data-status={row.status}>
-            {USER_STATUS_LABELS[row.status]}
-          </Badge>
-        </div>
+        <UserIdentity name={name} role={row.role} status={row.status} isSelf={isSelf} />
         <p className="break-all text-sm text-slate-700">{row.email}</p>
         <p className="text-xs text-slate-600">Last sign-in: {row.lastSignInAt ? formatClinicTime(row.lastSignInAt, timeZone) : 'Never'}</p>
       </div>
