@@ -37,6 +37,12 @@ export const CAPABILITIES = {
   'notes.read': ['admin', 'scheduler', 'nurse', 'scribe'],
   /** 'Create New Note' button. */
   'notes.create': ['nurse', 'admin'],
+  /**
+   * Writes the visits' notes as her daily work, so an empty My Notes invites her to write the
+   * first (spec section 5's hint 'for a nurse'); an admin who may also create one is told there
+   * is nothing to review instead.
+   */
+  'notes.writeVisitNotes': ['nurse'],
   /** Editing any note's content before it is final (domain/notes.ts mayEditNote). */
   'notes.editBeforeFinal': ['admin'],
   /** Editing a note's content while it waits for review ('Edit & Review'). */

@@ -338,6 +338,13 @@ describe('tabs and states', () => {
     expect(await emptyText(scribe.getByTestId('notes-empty'))).toEqual(['No notes found', 'No notes available for review']);
     expect(await scribe.getByRole('button', { name: 'Create New Note' }).count()).toBe(0);
 
+    // An admin may create a note too, but the invitation is the nurse's (spec section 5; issue 29).
+    const admin = await e2e.newPage();
+    await openNotes(admin, 'admin', `/notes?patientId=${patient.id}`);
+    await admin.getByTestId('notes-empty').waitFor();
+    expect(await emptyText(admin.getByTestId('notes-empty'))).toEqual(['No notes found', 'No notes available for review']);
+    expect(await admin.getByRole('button', { name: 'Create New Note' }).count()).toBe(1);
+
     // Back to every note, on the same tab: the nurse has no reviewed notes, but drafts to show.
     await page.getByRole('link', { name: 'Show all notes' }).click();
     await page.waitForURL('/notes?tab=reviewed');

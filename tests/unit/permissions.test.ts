@@ -11,6 +11,7 @@ describe('the capability table mirrors spec section 6', () => {
     ['appointments.schedule', ['admin', 'scheduler']],
     ['appointments.seeStaffNames', ['admin', 'scheduler']],
     ['notes.create', ['admin', 'nurse']],
+    ['notes.writeVisitNotes', ['nurse']],
     ['notes.addScribe', ['scheduler']],
     ['chat.manageRooms', ['admin', 'scheduler']],
     ['chat.use', ['admin', 'scheduler', 'nurse', 'scribe', 'supplier']],

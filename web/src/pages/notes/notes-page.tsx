@@ -122,7 +122,7 @@ export function NotesPage({ user }: { user: TCurrentUser }) {
             empty={
               <>
                 <p className="font-medium text-slate-900">No notes found</p>
-                <p>{mayCreate ? 'Create your first patient note to get started' : 'No notes available for review'}</p>
+                <p>{can(user, 'notes.writeVisitNotes') ? 'Create your first patient note to get started' : 'No notes available for review'}</p>
               </>
             }
           />
