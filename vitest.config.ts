@@ -15,7 +15,7 @@ export default defineConfig({
       ].map(([name, tz]) => ({
         test: {
           name: `unit-tz-${name}`,
-          include: ['tests/unit/clinic-time.test.ts', 'tests/unit/day-time.test.ts'],
+          include: ['tests/unit/clinic-time.test.ts', 'tests/unit/day-time.test.ts', 'tests/unit/visit-timing.test.ts'],
           env: { TZ: tz },
           sequence: { groupOrder: 0 },
         },

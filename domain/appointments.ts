@@ -161,12 +161,21 @@ export const ZAppointmentList = z.array(ZAppointment);
 
 export const APPOINTMENT_PAGE = { defaultLimit: 100, maxLimit: 500 } as const;
 
+/** The list's order by start: soonest first (the default), or latest first (the past, newest first). */
+export const APPOINTMENT_ORDERS = ['asc', 'desc'] as const;
+
 /**
  * GET /api/appointments. `date` is one clinic day; `from`/`to` a range of clinic days, both
  * inclusive, either may be left open. An appointment belongs to the day it starts on.
  */
 export const ZAppointmentListQuery = pageQuery(APPOINTMENT_PAGE)
-  .extend({ date: ZDate.optional(), from: ZDate.optional(), to: ZDate.optional(), patientId: ZId('Invalid patient id').optional() })
+  .extend({
+    date: ZDate.optional(),
+    from: ZDate.optional(),
+    to: ZDate.optional(),
+    patientId: ZId('Invalid patient id').optional(),
+    order: z.enum(APPOINTMENT_ORDERS, { error: `Expected one of ${APPOINTMENT_ORDERS.join(', ')}` }).default('asc'),
+  })
   .strict()
   .superRefine((q, ctx) => {
     if (q.date && (q.from || q.to)) ctx.addIssue({ code: 'custom', path: ['date'], message: 'Give either date or from/to, not both' });

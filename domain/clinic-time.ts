@@ -12,6 +12,7 @@ const KINDS = {
   // en-CA formats as YYYY-MM-DD.
   date: ['en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' }],
   parts: ['en-US', { hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }],
+  day: ['en-US', { dateStyle: 'medium' }],
   minute: ['en-US', { dateStyle: 'medium', timeStyle: 'short' }],
   second: ['en-US', { dateStyle: 'medium', timeStyle: 'medium' }],
 } as const satisfies Record<string, readonly [string, Intl.DateTimeFormatOptions]>;
@@ -28,11 +29,11 @@ function formatter(kind: keyof typeof KINDS, timeZone: string): Intl.DateTimeFor
 }
 
 /**
- * An instant as people read it, on the clinic's wall clock whatever the browser's zone: to the
- * minute ('Mar 1, 2026, 9:04 AM') or, where the order of events matters (the audit trail), to
- * the second. The one way every screen writes a date and time.
+ * An instant as people read it, on the clinic's wall clock whatever the browser's zone: its day
+ * ('Mar 1, 2026'), to the minute ('Mar 1, 2026, 9:04 AM') or, where the order of events matters
+ * (the audit trail), to the second. The one way every screen writes a date and time.
  */
-export function formatClinicTime(instant: string | Date, timeZone: string, precision: 'minute' | 'second' = 'minute'): string {
+export function formatClinicTime(instant: string | Date, timeZone: string, precision: 'day' | 'minute' | 'second' = 'minute'): string {
   const date = typeof instant === 'string' ? new Date(instant) : instant;
   return Number.isNaN(date.getTime()) ? '' : formatter(precision, timeZone).format(date);
 }

@@ -30,6 +30,8 @@ export const ERRORS = {
   'workflow.illegalMove': { status: 409, message: 'This move is not allowed from the current status' },
   /** The body also lists each clash (domain/appointments.ts ZAppointmentConflictBody). */
   'appointment.conflict': { status: 409, message: 'This time overlaps another appointment of the same patient, room, nurse or scribe' },
+  /** A visit's move outside its time (domain/visit-timing.ts); the message says when it may be made. */
+  'appointment.notNow': { status: 409, message: 'This visit cannot be moved to that status at this time' },
   'upload.expired': { status: 403, message: 'Request has expired' },
   'upload.invalid': { status: 403, message: 'This upload link is not valid' },
   'upload.used': { status: 403, message: 'This upload link has already been used' },

@@ -3,6 +3,7 @@ import { NOTE_STATUSES, type TNoteStatus } from './notes.ts';
 import { LAB_ORDER_STATUSES, SUPPLY_ORDER_STATUSES, type TLabOrderStatus, type TSupplyOrderStatus } from './orders.ts';
 import { rolesWith } from './permissions.ts';
 import type { TRole } from './roles.ts';
+import type { TVisitTiming } from './visit-timing.ts';
 
 /**
  * The state machines of the product, each written once: the moves allowed, the roles that may
@@ -28,6 +29,8 @@ export interface TMove<S extends string, F extends string> {
    * field is their id): a nurse submits her own draft, not a colleague's.
    */
   ownOnly?: readonly TRole[];
+  /** When, against the visit's own time, the move may be made (domain/visit-timing.ts). */
+  timing?: TVisitTiming;
 }
 
 export interface TWorkflow<S extends string, F extends string> {
@@ -53,13 +56,13 @@ export const APPOINTMENT_WORKFLOW: TWorkflow<TAppointmentStatus, 'checkedInAt' |
   statuses: APPOINTMENT_STATUSES,
   initial: 'scheduled',
   moves: [
-    { from: 'scheduled', to: 'checked_in', roles: ALL_STAFF_WHO_SEE_PATIENTS, label: 'Check In', sets: { checkedInAt: 'now' } },
-    { from: 'checked_in', to: 'in_progress', roles: ALL_STAFF_WHO_SEE_PATIENTS, label: 'Start Visit', sets: {} },
-    { from: 'in_progress', to: 'completed', roles: ALL_STAFF_WHO_SEE_PATIENTS, label: 'Complete', sets: { completedAt: 'now' } },
+    { from: 'scheduled', to: 'checked_in', roles: ALL_STAFF_WHO_SEE_PATIENTS, label: 'Check In', sets: { checkedInAt: 'now' }, timing: 'onVisitDay' },
+    { from: 'checked_in', to: 'in_progress', roles: ALL_STAFF_WHO_SEE_PATIENTS, label: 'Start Visit', sets: {}, timing: 'onVisitDay' },
+    { from: 'in_progress', to: 'completed', roles: ALL_STAFF_WHO_SEE_PATIENTS, label: 'Complete', sets: { completedAt: 'now' }, timing: 'fromVisitStart' },
     { from: 'scheduled', to: 'cancelled', roles: FRONT_DESK, label: 'Cancel', sets: {}, takesReason: true },
     { from: 'checked_in', to: 'cancelled', roles: FRONT_DESK, label: 'Cancel', sets: {}, takesReason: true },
-    { from: 'scheduled', to: 'no_show', roles: FRONT_DESK, label: 'No-show', sets: {}, takesReason: true },
-    { from: 'checked_in', to: 'no_show', roles: FRONT_DESK, label: 'No-show', sets: {}, takesReason: true },
+    { from: 'scheduled', to: 'no_show', roles: FRONT_DESK, label: 'No-show', sets: {}, takesReason: true, timing: 'fromVisitStart' },
+    { from: 'checked_in', to: 'no_show', roles: FRONT_DESK, label: 'No-show', sets: {}, takesReason: true, timing: 'fromVisitStart' },
   ],
 };
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { TMissingNotesResult } from '#domain/appointments';
 import { addDays, zonedDate } from '#domain/clinic-time';
 import { patientLabel } from '#domain/record-scope';
-import { clinicInstant } from '../web/src/components/appointments/appointment-time.ts';
+import { clinicInstant, clinicWallClock } from '../web/src/components/appointments/appointment-time.ts';
 import { api } from './helpers/api.ts';
 import { signInAs } from './helpers/auth.ts';
 import { seriousA11yViolations } from './helpers/axe.ts';
@@ -20,6 +20,7 @@ const e2e = useE2E();
 interface TApiAppointment {
   id: string;
   patientId: string;
+  appointmentDate: string;
   status: string;
   updatedAt: string;
 }
@@ -88,7 +89,9 @@ describe('Today tab', () => {
     const { page } = e2e;
     await signInAs(page, 'admin');
     const clinic = await clinicDay(page);
-    const booked = await book(page, { day: clinic.today, time: '23:30', timeZone: clinic.timeZone }, { appointmentType: 'follow_up' });
+    // At this minute: a visit is checked in on its day and completed once its time has come.
+    const now = clinicWallClock(new Date().toISOString(), clinic.timeZone);
+    const booked = await book(page, { day: now.date, time: now.time, timeZone: clinic.timeZone }, { appointmentType: 'follow_up' });
 
     // A nurse not assigned to it moves it, and sees no name: only 'Patient #' and the id's last four.
     await openAppointments(page, 'nurse');
@@ -341,7 +344,7 @@ describe('All tab', () => {
     await openAppointments(page, 'scheduler', '/appointments?tab=all');
     const rows = page.getByTestId('appointment-list').getByTestId('appointment-row');
     await rows.first().waitFor();
-    const { today } = await clinicDay(page);
+    const { today, timeZone } = await clinicDay(page);
     const { json: upcoming } = await api<TApiAppointment[]>(page, 'GET', `/api/appointments?from=${today}&limit=20`);
     expect(await rows.count()).toBe(Math.min(20, upcoming.length));
     expect(await rows.evaluateAll((els) => els.map((el) => el.getAttribute('data-appointment-id')))).toEqual(upcoming.map((a) => a.id));
@@ -350,6 +353,44 @@ describe('All tab', () => {
     expect(first).toMatch(/\d{1,2}:\d{2} [AP]M/);
     expect(await rows.first().getByTestId('appointment-type').count()).toBe(1);
     expect(await rows.first().getByTestId('appointment-room').count()).toBe(1);
+    expect(await page.getByTestId('all-count').innerText()).toMatch(/from today on$/);
+    // Another day's visit is not checked in from here (issue 29): no row after today offers it.
+    const later = upcoming.filter((a) => zonedDate(new Date(a.appointmentDate), timeZone) !== today);
+    expect(later.length).toBeGreaterThan(0);
+    for (const a of later)
+      expect(
+        await row(page, a.id)
+          .getByRole('button', { name: /^(Check In|Start Visit|Complete|No-show)/ })
+          .count(),
+        a.id,
+      ).toBe(0);
+  });
+
+  it('turns to the past: the 20 latest before today, newest first, kept in the address', async () => {
+    const { page } = e2e;
+    await openAppointments(page, 'scheduler', '/appointments?tab=all');
+    await page.getByTestId('appointment-list').waitFor();
+    await page.getByRole('button', { name: 'Past' }).click();
+    await page.waitForURL('/appointments?tab=all&view=past');
+    await page.getByRole('heading', { name: 'Past Appointments' }).waitFor();
+    const { today } = await clinicDay(page);
+    const { json: past, headers } = await api<TApiAppointment[]>(page, 'GET', `/api/appointments?to=${addDays(today, -1)}&order=desc&limit=20`);
+    expect(past.length).toBeGreaterThan(0);
+    const rows = page.getByTestId('appointment-list').getByTestId('appointment-row');
+    await expect.poll(() => rows.evaluateAll((els) => els.map((el) => el.getAttribute('data-appointment-id')))).toEqual(past.map((a) => a.id));
+    expect(await page.getByTestId('all-count').innerText()).toBe(
+      Number(headers['x-total-count']) > past.length
+        ? `The latest ${past.length} of ${headers['x-total-count']}, before today, latest first`
+        : `${past.length} before today, latest first`,
+    );
+    expect(await page.getByRole('button', { name: 'Past' }).getAttribute('aria-pressed')).toBe('true');
+    // No visit of another day is moved from here, a missed one included.
+    expect(await rows.getByRole('button', { name: /^(Check In|Start Visit|Complete)/ }).count()).toBe(0);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Past Appointments' }).waitFor();
+    await page.getByRole('button', { name: 'Upcoming' }).click();
+    await page.waitForURL('/appointments?tab=all');
+    await page.getByRole('heading', { name: 'Upcoming Appointments' }).waitFor();
   });
 });
 

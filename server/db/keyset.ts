@@ -41,9 +41,12 @@ export function decodeCursor<T extends z.ZodTuple>(raw: string, shape: T): z.inf
   return parsed.data;
 }
 
-/** `(a, b, c) > (x, y, z)`: rows after a sort key, in the order the columns are sorted. */
-export function after(columns: readonly SQL[], key: readonly SQL[]): SQL {
-  return sql`(${sql.join([...columns], sql`, `)}) > (${sql.join([...key], sql`, `)})`;
+/**
+ * `(a, b, c) > (x, y, z)`: rows after a sort key, in the order the columns are sorted (`<` for a
+ * list sorted newest first, every column descending).
+ */
+export function after(columns: readonly SQL[], key: readonly SQL[], direction: 'asc' | 'desc' = 'asc'): SQL {
+  return sql`(${sql.join([...columns], sql`, `)}) ${sql.raw(direction === 'asc' ? '>' : '<')} (${sql.join([...key], sql`, `)})`;
 }
 
 /**

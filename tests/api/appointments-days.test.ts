@@ -126,6 +126,34 @@ describe('paging', () => {
     expect(seen).toEqual([...sameTime, ...ids.slice(2)]);
   });
 
+  it("walks the past newest first with order=desc (the All tab's Past), each appointment once, the audit naming each patient", async () => {
+    const instants = [
+      '2036-03-01T14:00:00.000Z',
+      '2036-03-02T14:00:00.000Z',
+      '2036-03-02T14:00:00.000Z',
+      '2036-03-03T09:00:00.000Z',
+      '2036-03-04T09:00:00.000Z',
+    ];
+    const rows = [];
+    for (const instant of instants) rows.push(await insertAppointment(t.db, nurse.user.id, { appointmentDate: new Date(instant) }));
+    const seen: string[] = [];
+    let url = '/api/appointments?from=2036-03-01&to=2036-03-03&order=desc&limit=2';
+    const first = await nurse.get(url);
+    expect(first.headers['x-total-count']).toBe('4');
+    for (let res = first; ; res = await nurse.get(url)) {
+      expect(res.statusCode).toBe(200);
+      seen.push(...res.json().map((a: { id: string }) => a.id));
+      const next = res.headers['x-next-cursor'];
+      if (!next) break;
+      url = `/api/appointments?from=2036-03-01&to=2036-03-03&order=desc&limit=2&cursor=${next}`;
+    }
+    const sameTime = [rows[1]!.id, rows[2]!.id].sort().reverse();
+    expect(seen).toEqual([rows[3]!.id, ...sameTime, rows[0]!.id]);
+    // The default stays soonest first, as the spec's client expects.
+    expect((await nurse.get('/api/appointments?from=2036-03-01&to=2036-03-03')).json().map((a: { id: string }) => a.id)).toEqual(seen.reverse());
+    expect((await nurse.get('/api/appointments?order=newest')).json().errors[0].path).toBe('order');
+  });
+
   it('an empty day is an empty list with a total of 0', async () => {
     const res = await nurse.get('/api/appointments?date=2099-12-31');
     expect(res.json()).toEqual([]);

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPOINTMENT_STATUSES, type TAppointmentStatus } from '#domain/appointments';
-import { zonedDate, zonedDayRange } from '#domain/clinic-time';
+import { formatClinicTime, zonedDate, zonedDayRange } from '#domain/clinic-time';
 import { appointments } from '../../server/db/schema/clinical.ts';
 import { auditTrailOfPatient } from '../../server/modules/audit/audit.queries.ts';
-import { appointmentInput, insertAppointment, insertPatient, unique } from '../helpers/factories.ts';
+import { appointmentInput, clockToClinicNoon, insertAppointment, insertPatient, startedAgo, unique } from '../helpers/factories.ts';
 import { signInAs, type SignedIn } from '../helpers/sign-in.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -13,6 +13,7 @@ let clients: Record<'admin' | 'scheduler' | 'nurse' | 'scribe' | 'supplier', Sig
 
 beforeAll(async () => {
   t = await buildTestApp();
+  clockToClinicNoon(t.clock, t.config.clinicTimeZone);
   const roles = ['admin', 'scheduler', 'nurse', 'scribe', 'supplier'] as const;
   clients = Object.fromEntries(await Promise.all(roles.map(async (r) => [r, await signInAs(t, r)] as const))) as typeof clients;
 });
@@ -21,8 +22,11 @@ afterAll(async () => {
 });
 
 const stored = async (id: string) => (await t.db.select().from(appointments).where(eq(appointments.id, id)))[0]!;
+/** An appointment in a status, by default one whose time has come today: every move's timing allows it. */
 const inStatus = (status: TAppointmentStatus, overrides: Parameters<typeof insertAppointment>[2] = {}) =>
-  insertAppointment(t.db, clients.scheduler.user.id, { status, ...overrides });
+  insertAppointment(t.db, clients.scheduler.user.id, { status, appointmentDate: startedAgo(t.clock, 60), ...overrides });
+/** Minutes from the test clock's now, as the API's ISO text. */
+const inMinutes = (minutes: number) => new Date(t.clock.now().getTime() + minutes * 60_000).toISOString();
 
 /**
  * The visit flow written out independently of domain/workflows.ts: each legal move and the roles
@@ -136,6 +140,75 @@ describe('the visit flow', () => {
   });
 });
 
+describe("a visit's moves follow its time (issue 29)", () => {
+  const move = (id: string, body: Record<string, unknown>, who: SignedIn = clients.nurse) => who.put(`/api/appointments/${id}`, body);
+  const expectNotNow = async (res: Awaited<ReturnType<typeof move>>, id: string, status: TAppointmentStatus, updatedAt: Date) => {
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ code: 'appointment.notNow', message: expect.stringMatching(/^This visit /) });
+    const row = await stored(id);
+    expect(row.status).toBe(status);
+    expect(row.updatedAt.getTime()).toBe(updatedAt.getTime());
+    expect(row.checkedInAt).toBeNull();
+  };
+
+  it("checks in and starts a visit only on its clinic day: not tomorrow's, not yesterday's", async () => {
+    const tomorrow = await inStatus('scheduled', { appointmentDate: new Date(t.clock.now().getTime() + 21 * 3_600_000) });
+    await expectNotNow(await move(tomorrow.id, { status: 'checked_in' }), tomorrow.id, 'scheduled', tomorrow.updatedAt);
+    const yesterday = await inStatus('scheduled', { appointmentDate: new Date(t.clock.now().getTime() - 13 * 3_600_000) });
+    await expectNotNow(
+      await move(yesterday.id, { status: 'checked_in', checkedInAt: t.clock.now().toISOString() }),
+      yesterday.id,
+      'scheduled',
+      yesterday.updatedAt,
+    );
+    const checkedInYesterday = await inStatus('checked_in', { appointmentDate: new Date(t.clock.now().getTime() - 13 * 3_600_000) });
+    const start = await move(checkedInYesterday.id, { status: 'in_progress' });
+    expect(start.json().code).toBe('appointment.notNow');
+    // Later today, before its time: the patient is here early, and may be checked in and seen.
+    const later = await inStatus('scheduled', { appointmentDate: new Date(t.clock.now().getTime() + 3 * 3_600_000) });
+    expect((await move(later.id, { status: 'checked_in' })).statusCode).toBe(200);
+    expect((await move(later.id, { status: 'in_progress' })).statusCode).toBe(200);
+  });
+
+  it('completes a visit only once its booked time has come, and says when', async () => {
+    // Within the session's idle time: the clock moves past it below, and the callers stay signed in.
+    const at = new Date(t.clock.now().getTime() + 10 * 60_000);
+    const visit = await inStatus('in_progress', { appointmentDate: at });
+    const early = await move(visit.id, { status: 'completed', completedAt: t.clock.now().toISOString() });
+    await expectNotNow(early, visit.id, 'in_progress', visit.updatedAt);
+    expect(early.json().message).toContain(formatClinicTime(at, t.config.clinicTimeZone));
+    expect((await stored(visit.id)).completedAt).toBeNull();
+    t.clock.advance(11 * 60_000);
+    const done = await move(visit.id, { status: 'completed' });
+    expect(done.statusCode).toBe(200);
+    expect(done.json().status).toBe('completed');
+  });
+
+  it('marks a no-show only once the visit was due; cancels at any time', async () => {
+    const due = new Date(t.clock.now().getTime() + 10 * 60_000);
+    const visit = await inStatus('scheduled', { appointmentDate: due });
+    await expectNotNow(await move(visit.id, { status: 'no_show' }, clients.scheduler), visit.id, 'scheduled', visit.updatedAt);
+    const nextWeek = await inStatus('scheduled', { appointmentDate: new Date(t.clock.now().getTime() + 7 * 86_400_000) });
+    expect((await move(nextWeek.id, { status: 'cancelled' }, clients.scheduler)).statusCode).toBe(200);
+    t.clock.advance(11 * 60_000);
+    expect((await move(visit.id, { status: 'no_show' }, clients.scheduler)).statusCode).toBe(200);
+  });
+
+  it("takes the visit's time as the request leaves it: rescheduled to now and checked in at once", async () => {
+    const created = (
+      await clients.scheduler.post('/api/appointments', appointmentInput((await insertPatient(t.db)).id, { appointmentDate: '2031-05-05T14:00:00Z' }))
+    ).json();
+    const res = await move(created.id, { status: 'checked_in', appointmentDate: inMinutes(1) }, clients.scheduler);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().status).toBe('checked_in');
+  });
+
+  it('answers who may move before when: a nurse marking a no-show is 403 whatever the hour', async () => {
+    const tomorrow = await inStatus('scheduled', { appointmentDate: new Date(t.clock.now().getTime() + 21 * 3_600_000) });
+    expect((await move(tomorrow.id, { status: 'no_show' })).json().code).toBe('auth.forbidden');
+  });
+});
+
 describe('rescheduling', () => {
   const booked = async (overrides: Record<string, unknown> = {}) => {
     const patient = await insertPatient(t.db);
@@ -177,7 +250,7 @@ describe('rescheduling', () => {
   });
 
   it('is allowed for a checked-in appointment, not in the same request as cancelling it', async () => {
-    const created = await booked();
+    const created = await booked({ appointmentDate: inMinutes(30) });
     await clients.scheduler.put(`/api/appointments/${created.id}`, { status: 'checked_in' });
     expect((await clients.scheduler.put(`/api/appointments/${created.id}`, { roomNumber: unique('R') })).statusCode).toBe(200);
     const both = await clients.scheduler.put(`/api/appointments/${created.id}`, { status: 'cancelled', roomNumber: unique('R') });
@@ -200,7 +273,7 @@ describe('rescheduling', () => {
 describe('editing what was read', () => {
   it('accepts the appointment read back with a change, ignoring what the server sets', async () => {
     const patient = await insertPatient(t.db);
-    const created = (await clients.scheduler.post('/api/appointments', appointmentInput(patient.id, { appointmentDate: '2031-10-01T14:00:00Z' }))).json();
+    const created = (await clients.scheduler.post('/api/appointments', appointmentInput(patient.id, { appointmentDate: inMinutes(30) }))).json();
     t.clock.advance(1000);
     const res = await clients.scheduler.put(`/api/appointments/${created.id}`, {
       ...created,

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { startOfZonedDay, zonedDate } from '#domain/clinic-time';
 import type { TRole } from '#domain/roles';
 import type { Db } from '../../server/db/database.ts';
 import { users } from '../../server/db/schema/auth.ts';
@@ -67,6 +68,19 @@ export async function insertAppointment(db: Db, providerId: string, overrides: P
     .returning();
   return appointment!;
 }
+
+/**
+ * Moves the test clock to noon of the clinic's today, so a test that walks visits through their
+ * day (Check In and Start Visit on the visit's day, Complete from its start: domain/visit-timing.ts)
+ * has the whole afternoon of clock to advance through, whatever the hour it runs at.
+ */
+export function clockToClinicNoon(clock: { now(): Date; advance(ms: number): void }, timeZone: string): void {
+  const noon = startOfZonedDay(zonedDate(clock.now(), timeZone), timeZone).getTime() + 12 * 3_600_000;
+  clock.advance(noon - clock.now().getTime());
+}
+
+/** A start `minutesAgo` before the clock's now: a visit whose time has come, on today (after clockToClinicNoon). */
+export const startedAgo = (clock: { now(): Date }, minutesAgo = 5) => new Date(clock.now().getTime() - minutesAgo * 60_000);
 
 /** The schedule form's payload (spec section 7) for a patient, at a time in the future by default. */
 export function appointmentInput(patientId: string, overrides: Record<string, unknown> = {}) {

@@ -100,13 +100,16 @@ export async function listAppointmentsAudited(
   q: Queryable,
   scope: ReadScope,
   audit: { head: SQL; tail: SQL },
-  opts: { filter: TAppointmentFilter; limit: number; after: TAppointmentCursor | null },
+  opts: { filter: TAppointmentFilter; limit: number; after: TAppointmentCursor | null; order: 'asc' | 'desc' },
 ) {
   const { columns, joins } = visibleAppointment(scope);
   const where = [matching(scope, opts.filter)];
   if (opts.after) {
-    where.push(after([sql`appointments.appointment_date`, sql`appointments.id`], [sql`${opts.after[0]}::timestamptz`, sql`${opts.after[1]}::uuid`]));
+    where.push(
+      after([sql`appointments.appointment_date`, sql`appointments.id`], [sql`${opts.after[0]}::timestamptz`, sql`${opts.after[1]}::uuid`], opts.order),
+    );
   }
+  const direction = sql.raw(opts.order);
   // The total is counted by the same statement, on the first page only (later pages know it).
   const total = opts.after ? sql`null::int` : sql`(select count(*)::int from appointments where ${matching(scope, opts.filter)})`;
   const statement = sql`
@@ -115,19 +118,21 @@ export async function listAppointmentsAudited(
         ${cursorInstantText(sql`appointments.appointment_date`)} as sort_at
       from appointments ${joins}
       where ${sql.join(where, sql` and `)}
-      order by appointments.appointment_date, appointments.id
+      order by appointments.appointment_date ${direction}, appointments.id ${direction}
       limit ${opts.limit + 1}
     ), shown as (
       select array_agg(distinct subject_id) as ids
-      from (select subject_id from page order by sort_time, id limit ${opts.limit}) first_rows
+      from (select subject_id from page order by sort_time ${direction}, id ${direction} limit ${opts.limit}) first_rows
     ), recorded as (
       insert into audit_events (actor_id, action, entity_type, patient_ids, ip, user_agent)
       select ${audit.head}, ids, ${audit.tail} from shown where ids is not null
     )
-    select page.*, ${total} as total from page order by sort_time, id`;
+    select page.*, ${total} as total from page order by sort_time ${direction}, id ${direction}`;
   // The plan is the time-order index walk whatever the values, except for one patient's
   // appointments, which its own index serves better.
-  const rows = opts.filter.patientId ? await queryRows<TListedRow>(q, statement) : await preparedRows<TListedRow>(q, 'appointments_page', statement);
+  const rows = opts.filter.patientId
+    ? await queryRows<TListedRow>(q, statement)
+    : await preparedRows<TListedRow>(q, `appointments_page_${opts.order}`, statement);
   const { page, nextCursor } = takePage(rows, opts.limit, (r) => [r.sort_at, r.id]);
   return {
     items: page.map(({ subject_id: _subject, sort_time: _time, sort_at: _at, total: _total, ...item }): TAppointment => item),

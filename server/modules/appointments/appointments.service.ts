@@ -17,6 +17,7 @@ import {
 import { addDays, startOfZonedDay, zonedDate, zonedDayRange } from '#domain/clinic-time';
 import type { TFieldError } from '#domain/errors';
 import { can } from '#domain/permissions';
+import { visitTimingRefusal } from '#domain/visit-timing';
 import { APPOINTMENT_WORKFLOW, serverSetFields, type TMove } from '#domain/workflows';
 import type { Queryable } from '../../db/database.ts';
 import { appointments } from '../../db/schema/clinical.ts';
@@ -48,9 +49,10 @@ const NOT_FOUND = 'Appointment not found';
 /** The reads of appointments, each as the caller may see them (names by spec section 6). */
 export const APPOINTMENT_READS = {
   /**
-   * Appointments (every one, for every role that reads appointments), in time order, a page at
-   * a time. Days are the clinic's (its time zone setting): an appointment belongs to the day it
-   * starts on. The page and its audit row, with every patient shown, are one statement.
+   * Appointments (every one, for every role that reads appointments), in time order (soonest or
+   * latest first), a page at a time. Days are the clinic's (its time zone setting): an
+   * appointment belongs to the day it starts on. The page and its audit row, with every patient
+   * shown, are one statement.
    */
   list: readOf({
     action: 'appointment.list',
@@ -60,6 +62,7 @@ export const APPOINTMENT_READS = {
         filter: clinicDays(deps, query),
         limit: query.limit,
         after: query.cursor ? decodeAppointmentCursor(query.cursor) : null,
+        order: query.order,
       }),
     shows: () => null,
   }),
@@ -205,7 +208,8 @@ export async function updateAppointment(deps: Deps, ctx: SignedInContext, id: st
       inTransaction(deps, async (tx, raise) => {
         const current = await lockAppointment(tx, id);
         if (!current) throw notFound(NOT_FOUND);
-        const { move, changes, changedNames, placementChanged } = planUpdate(ctx, current, { version, sentPatientId, status, statusReason, sent });
+        const clinic = { now, timeZone: deps.settings.current().timeZone };
+        const { move, changes, changedNames, placementChanged } = planUpdate(ctx, clinic, current, { version, sentPatientId, status, statusReason, sent });
         if (!move && changedNames.length === 0) return (await readAppointment(tx, scopeOf(ctx.user), id))!.appointment;
 
         if (changes.appointmentDate) refuseBeforeToday(deps, changes.appointmentDate, now);
@@ -252,12 +256,13 @@ export async function updateAppointment(deps: Deps, ctx: SignedInContext, id: st
 
 /**
  * What an update asks of this appointment, checked before anything is written: the same patient
- * (400), the version if sent (409 stale), the move by the workflow (409/403), a reason only for a
- * cancellation or no-show (400), booking fields only for those who schedule (403), and a new
- * time or place only while the visit has not ended (409).
+ * (400), the version if sent (409 stale), the move by the workflow (409/403) at a time its timing
+ * allows (409), a reason only for a cancellation or no-show (400), booking fields only for those
+ * who schedule (403), and a new time or place only while the visit has not ended (409).
  */
 function planUpdate(
   ctx: SignedInContext,
+  clinic: { now: Date; timeZone: string },
   current: TAppointmentRow,
   request: {
     version: string | undefined;
@@ -285,6 +290,10 @@ function planUpdate(
   if (placementChanged && !(mayReschedule(current.status) && mayReschedule(to ?? current.status))) {
     throw new HttpError('workflow.illegalMove', { message: 'Only a scheduled or checked-in appointment can be rescheduled' });
   }
+  // Against the visit's time as this request leaves it: one rescheduled to now may be checked in with it.
+  const visit = { appointmentDate: changes.appointmentDate ?? current.appointmentDate, duration: changes.duration ?? current.duration };
+  const notNow = move ? visitTimingRefusal(move.timing, visit, clinic.now, clinic.timeZone) : null;
+  if (notNow) throw new HttpError('appointment.notNow', { message: notNow });
   return { move, changes, changedNames, placementChanged };
 }
 

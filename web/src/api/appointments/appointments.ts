@@ -1,5 +1,6 @@
 import { queryOptions, useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { TAppointment } from '#domain/appointments';
+import { addDays } from '#domain/clinic-time';
 import type { TPage } from '#domain/paging';
 import { fetchPage, pagedQueryOptions } from '../../lib/paged-query.ts';
 
@@ -17,13 +18,15 @@ export interface TAppointmentFilter {
   from?: string | undefined;
   to?: string | undefined;
   patientId?: string | undefined;
+  /** Soonest first unless 'desc'. */
+  order?: 'asc' | 'desc' | undefined;
 }
 
 export type TAppointmentsPage = TPage<TAppointment>;
 
 const listKey = (filter: TAppointmentFilter, limit: number) => [...appointmentsRootKey, { ...filter, limit }] as const;
 
-/** GET /api/appointments?date=|from=&to=|patientId=&limit=&cursor=: one page, in time order, with the total. */
+/** GET /api/appointments?date=|from=&to=|patientId=&order=&limit=&cursor=: one page, in time order, with the total. */
 export function fetchAppointmentsPage(filter: TAppointmentFilter, limit: number, cursor: string | null, signal?: AbortSignal): Promise<TAppointmentsPage> {
   return fetchPage<TAppointment>(listKey(filter, limit), cursor, signal);
 }
@@ -43,12 +46,16 @@ export function usePatientAppointments(patientId: string) {
   return useInfiniteQuery(appointmentsQueryOptions({ patientId }));
 }
 
+/** The All tab's two views: from the start of the clinic's today on, or before it. */
+export type TAllTabView = 'upcoming' | 'past';
+
 /**
- * The All tab: the first 20 from the start of the clinic's today on, soonest first
- * (docs/decisions/appointments-screens.md), with the total of upcoming ones.
+ * The All tab: the first 20 from the start of the clinic's today on, soonest first, or the 20
+ * latest before it, newest first (docs/decisions/appointments-screens.md), with the total of
+ * that view.
  */
-export function useUpcomingAppointments(today: string | null) {
-  const filter = { from: today ?? undefined };
+export function useAllTabAppointments(today: string | null, view: TAllTabView) {
+  const filter = today === null ? {} : view === 'upcoming' ? { from: today } : { to: addDays(today, -1), order: 'desc' as const };
   return useQuery({
     ...queryOptions({ queryKey: listKey(filter, ALL_TAB_LIMIT), queryFn: () => fetchAppointmentsPage(filter, ALL_TAB_LIMIT, null) }),
     enabled: today !== null,

@@ -4,6 +4,7 @@ import { Link } from 'wouter';
 import { mayReschedule, type TAppointment, type TAppointmentStatus } from '#domain/appointments';
 import type { TCurrentUser } from '#domain/auth';
 import { can } from '#domain/permissions';
+import { visitTimingRefusal } from '#domain/visit-timing';
 import { APPOINTMENT_WORKFLOW, movesFrom, type TMove } from '#domain/workflows';
 import { useUpdateAppointment } from '../../api/appointments/update-appointment.ts';
 import { knownStatus, patientShown } from '../../components/appointments/appointment-format.ts';
@@ -11,6 +12,7 @@ import { formatTime } from '../../components/appointments/appointment-time.ts';
 import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { toast } from '../../lib/toast.ts';
+import { useNow } from '../../lib/use-now.ts';
 import { ReasonDialog } from './reason-dialog.tsx';
 
 // The reschedule form loads the first time someone opens it: most visits only move statuses.
@@ -25,8 +27,10 @@ const REASON_TITLES: Partial<Record<TAppointmentStatus, { title: string; confirm
 
 /**
  * The buttons of one appointment (spec sections 2 and 4): the workflow's moves this user may make
- * from its status ('Check In', 'Start Visit', 'Complete'; 'Cancel' and 'No-show' with an optional
- * reason), 'Reschedule' while its time may still change, for those who schedule, and 'Notes'.
+ * from its status at this time ('Check In' and 'Start Visit' on the visit's day, 'Complete' once
+ * it has begun; 'Cancel', and 'No-show' once it has begun, with an optional reason), 'Reschedule'
+ * while its time may still change, for those who schedule, and 'Notes'. A visit under way before
+ * its booked time says when it can be completed instead of offering a button the server refuses.
  */
 export function AppointmentActions({
   appointment,
@@ -43,7 +47,10 @@ export function AppointmentActions({
   const [asking, setAsking] = useState<TAppointmentMove | null>(null);
   const [rescheduling, setRescheduling] = useState(false);
   const status = knownStatus(appointment.status);
-  const moves = movesFrom(APPOINTMENT_WORKFLOW, user, status);
+  const now = useNow();
+  const allowed = movesFrom(APPOINTMENT_WORKFLOW, user, status);
+  const moves = allowed.filter((m) => !visitTimingRefusal(m.timing, appointment, now, timeZone));
+  const completeLater = !moves.some((m) => m.to === 'completed') && allowed.some((m) => m.to === 'completed');
   const reschedulable = can(user, 'appointments.schedule') && mayReschedule(status);
   const who = patientShown(appointment);
   const subject = `${who} at ${formatTime(appointment.appointmentDate, timeZone)}`;
@@ -77,6 +84,11 @@ export function AppointmentActions({
             <span className="sr-only">: {subject}</span>
           </Button>
         ),
+      )}
+      {completeLater && (
+        <span className="text-sm text-slate-600" data-testid="complete-from">
+          Complete from {formatTime(appointment.appointmentDate, timeZone)}
+        </span>
       )}
       {reschedulable && (
         <Button size="sm" variant="outline" disabled={update.isPending} onClick={() => setRescheduling(true)}>
