@@ -14,6 +14,11 @@ export const ZDomainEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('appointment.changed'), appointmentId: id, actorId: id }),
   z.object({ type: z.literal('notification.created'), notificationId: id, userId: id }),
   z.object({ type: z.literal('notification.read'), notificationId: id, userId: id }),
+  /**
+   * What the user's notifications asked is done (a note moved on, a visit happened or was called
+   * off): they are no longer active, for everyone they went to (server/modules/notifications).
+   */
+  z.object({ type: z.literal('notifications.resolved'), userId: id, notificationIds: z.array(id).min(1) }),
   /** A session ended (sign-out, rotation at sign-in); `sessionId` is the stored hash, never the token. */
   z.object({ type: z.literal('session.ended'), sessionId: z.string().regex(/^[0-9a-f]{64}$/) }),
   /** A chat message was posted, edited, deleted or reacted to: the room's members are told. */
@@ -59,6 +64,8 @@ export const ZServerMessage = z.discriminatedUnion('type', [
   /** Someone joined or left a room: its members, and whoever joined or left, re-read the room list and its members. */
   z.object({ type: z.literal('room_changed'), eventId, roomId: id }),
   z.object({ type: z.literal('notification'), eventId, notificationId: id, title: z.string().optional(), message: z.string().optional() }),
+  /** Some of the user's notifications were resolved by someone's action: the lists drop them, with no toast. */
+  z.object({ type: z.literal('notifications_resolved'), eventId, notificationIds: z.array(id) }),
   z.object({ type: z.literal('error'), code: z.string(), message: z.string() }),
   /**
    * Sent after a valid `auth` (and after any replay): the latest event id, so a client that has

@@ -27,3 +27,9 @@ export const ZNotification = z.object({
   isActive: z.boolean(),
 });
 export type TNotification = z.infer<typeof ZNotification>;
+
+/**
+ * Still calls for the user's attention: not dismissed (read), and not resolved by someone doing
+ * what it asked (`isActive` false). The bell counts these; the dashboard panel lists them.
+ */
+export const callsForAttention = (n: Pick<TNotification, 'isActive' | 'isRead'>) => n.isActive && !n.isRead;

@@ -31,7 +31,7 @@ const CHANNEL = 'live_events';
 
 /** The user an event is addressed to, when it is addressed to one (kept for replay to their sockets). */
 function addressee(event: TDomainEvent): string | null {
-  return event.type === 'notification.created' || event.type === 'notification.read' ? event.userId : null;
+  return event.type === 'notification.created' || event.type === 'notification.read' || event.type === 'notifications.resolved' ? event.userId : null;
 }
 
 async function writeOutbox(tx: Queryable, events: readonly TDomainEvent[]): Promise<LiveEvent[]> {

@@ -63,6 +63,11 @@ export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => v
     sendAll(conns, { type: 'notification', eventId: live.seq, notificationId: live.event.notificationId, title: row.title, message: row.message ?? undefined });
   }
 
+  /** Notifications of this user that someone's action resolved: ids only, and no toast. */
+  function pushResolved(conns: Iterable<Connection>, live: LiveEvent & { event: { type: 'notifications.resolved' } }) {
+    sendAll(conns, { type: 'notifications_resolved', eventId: live.seq, notificationIds: live.event.notificationIds });
+  }
+
   function remove(conn: Connection) {
     const set = byUser.get(conn.user.id);
     set?.delete(conn);
@@ -127,6 +132,7 @@ export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => v
     }
     for (const live of missed) {
       if (live.event.type === 'notification.created') await pushNotification([conn], live as LiveEvent & { event: { type: 'notification.created' } });
+      if (live.event.type === 'notifications.resolved') pushResolved([conn], live as LiveEvent & { event: { type: 'notifications.resolved' } });
     }
   }
 
@@ -170,6 +176,8 @@ export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => v
       const { event } = live;
       if (event.type === 'notification.created') {
         await pushNotification(byUser.get(event.userId) ?? [], live as LiveEvent & { event: { type: 'notification.created' } });
+      } else if (event.type === 'notifications.resolved') {
+        pushResolved(byUser.get(event.userId) ?? [], live as LiveEvent & { event: { type: 'notifications.resolved' } });
       } else if (event.type === 'chat.message') {
         await pushChatMessage(live as LiveEvent & { event: { type: 'chat.message' } });
       } else if (event.type === 'chat.membership') {

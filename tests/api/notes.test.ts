@@ -83,16 +83,19 @@ describe('the whole path, by the four roles', () => {
 
     const reviewed = await moved(scribe, submitted, 'reviewed_by_scribe');
     expect(reviewed).toMatchObject({ status: 'reviewed_by_scribe', scribeId: scribe.user.id, reviewedAt: expect.any(String) });
-    for (const told of [nurse, admin, scheduler]) {
-      expect(
-        (await noticesOf(told.user.id, draft.id)).map((n) => n.type),
-        told.user.role,
-      ).toContain('notes_received');
+    // Reviewed: the scribes' 'awaiting review' is done; those who may finalize are asked, the
+    // author is not (she cannot finalize: issue 29).
+    expect((await noticesOf(scribe.user.id, draft.id)).map((n) => [n.title, n.isActive])).toEqual([['Note awaiting review', false]]);
+    for (const told of [admin, scheduler]) {
+      expect((await noticesOf(told.user.id, draft.id)).map((n) => [n.title, n.isActive]), told.user.role).toEqual([['Note reviewed', true]]);
     }
+    expect(await noticesOf(nurse.user.id, draft.id)).toEqual([]);
 
     const finalized = await moved(scheduler, reviewed, 'finalized');
     expect(finalized).toMatchObject({ status: 'finalized', finalizedAt: expect.any(String) });
-    expect((await noticesOf(nurse.user.id, draft.id)).map((n) => n.title)).toContain('Note finalized');
+    expect((await noticesOf(nurse.user.id, draft.id)).map((n) => [n.title, n.isActive])).toEqual([['Note finalized', true]]);
+    // 'Ready to be finalized' is resolved for everyone it went to, not only the one who did it.
+    expect((await noticesOf(admin.user.id, draft.id)).map((n) => [n.title, n.isActive])).toEqual([['Note reviewed', false]]);
 
     // Locked: no edit, not even by the admin without an amendment, and no move out.
     expect((await put(nurse, finalized, { content: 'changed' })).statusCode).toBe(403);

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
 import { chatMessageType, notificationType } from './enums.ts';
 import { at, id, timestamps } from './columns.ts';
@@ -20,7 +21,11 @@ export const notifications = pgTable(
     createdAt: at('created_at').notNull().defaultNow(),
     readAt: at('read_at'),
   },
-  (t) => [index('notifications_user_read_idx').on(t.userId, t.isRead, t.createdAt)],
+  (t) => [
+    index('notifications_user_read_idx').on(t.userId, t.isRead, t.createdAt),
+    // Resolving a record's notices when its task is done (notifications.service resolveNotices).
+    index('notifications_entity_active_idx').on(t.entityId).where(sql`${t.isActive}`),
+  ],
 );
 
 export const patientChatRooms = pgTable(

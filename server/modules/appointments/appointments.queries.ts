@@ -162,6 +162,23 @@ export async function findUsers(q: Queryable, ids: string[]): Promise<{ id: stri
   return q.select({ id: users.id, role: users.role, isActive: users.isActive }).from(users).where(inArray(users.id, ids));
 }
 
+/**
+ * The appointments of a patient whose assigned nurse is `authorId` and whose visit had begun by
+ * `at` (checked in, else its booked time), still holding an active notice: those a note she
+ * writes then answers, by check-missing-notes' own rule.
+ */
+export async function visitsAwaitingNotesFrom(q: Queryable, note: { patientId: string; authorId: string; at: Date }): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(
+    q,
+    sql`select appointments.id from appointments
+    where appointments.patient_id = ${note.patientId}::uuid and appointments.assigned_nurse_id = ${note.authorId}::uuid
+      and ${holdsItsTimeSql(sql`appointments.status`)}
+      and coalesce(appointments.checked_in_at, appointments.appointment_date) <= ${note.at.toISOString()}::timestamptz
+      and exists (select 1 from notifications n where n.entity_id = appointments.id::text and n.is_active)`,
+  );
+  return rows.map((r) => r.id);
+}
+
 /** Active users of a role (who is told that a visit was missed). */
 export async function activeUserIds(q: Queryable, role: TRole): Promise<string[]> {
   const rows = await q

@@ -31,7 +31,14 @@ import { recordAudit } from '../../audit/audit-writer.ts';
 import { scopeOf } from '../../scope/read-scope.ts';
 import { readOf } from '../../scope/reader.ts';
 import { findConflicts, refuseConflicts, withConflictRefusal, type TPlacement } from './booking-conflicts.ts';
-import { noticeAssigned, noticeRescheduled, type TAppointmentNotice, type TStaffRole } from './appointments.notices.ts';
+import {
+  noticeAssigned,
+  noticeRescheduled,
+  resolveOnMove,
+  resolveStaffNotices,
+  type TAppointmentNotice,
+  type TStaffRole,
+} from './appointments.notices.ts';
 import {
   countAppointmentsByDay,
   decodeAppointmentCursor,
@@ -244,6 +251,7 @@ export async function updateAppointment(deps: Deps, ctx: SignedInContext, id: st
           ...(move ? [{ action: `appointment.${move.to}` as const, ...about }] : []),
           ...(changedNames.length > 0 ? [{ action: placementChanged ? ('appointment.reschedule' as const) : ('appointment.update' as const), ...about }] : []),
         ]);
+        if (move || placementChanged) await resolveOnMove(tx, raise, id, move?.to ?? null);
         if (placementChanged) await noticeStaffOfMove(deps, tx, raise, current, row!, changedNames);
         raise({ type: 'appointment.changed', appointmentId: id, actorId: ctx.user.id });
         changed = true;
@@ -386,15 +394,20 @@ function noticeOf(deps: Deps, row: TAppointmentRow, patient: { firstName: string
 
 /**
  * After a reschedule: staff newly put on the appointment are told they are assigned; staff who
- * stay on it are told when its time or room changed. Nobody is told twice for one change.
+ * stay on it are told when its time or room changed, the new notice replacing the old; staff
+ * taken off it have theirs resolved. Nobody is told twice for one change.
  */
 async function noticeStaffOfMove(deps: Deps, tx: Queryable, raise: Raise, before: TAppointmentRow, after: TAppointmentRow, changed: TAppointmentFieldName[]) {
   const patient = (await findPatientForBooking(tx, after.patientId))!;
   const notice = noticeOf(deps, after, patient);
   const timeOrRoom = changed.some((f) => f === 'appointmentDate' || f === 'duration' || f === 'roomNumber');
   const had = new Set(staffOf(before).map(([userId, as]) => `${as}:${userId}`));
-  for (const [userId, as] of staffOf(after)) {
+  const staying = new Set(staffOf(after).map(([userId]) => userId));
+  const told = staffOf(after).filter(([userId, as]) => !had.has(`${as}:${userId}`) || timeOrRoom);
+  const off = staffOf(before).map(([userId]) => userId).filter((userId) => !staying.has(userId));
+  await resolveStaffNotices(tx, raise, after.id, [...off, ...told.map(([userId]) => userId)]);
+  for (const [userId, as] of told) {
     if (!had.has(`${as}:${userId}`)) await noticeAssigned(tx, raise, userId, as, notice);
-    else if (timeOrRoom) await noticeRescheduled(tx, raise, userId, as, notice);
+    else await noticeRescheduled(tx, raise, userId, as, notice);
   }
 }

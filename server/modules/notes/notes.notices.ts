@@ -2,14 +2,16 @@ import type { TNoteStatus } from '#domain/notes';
 import { findMove, NOTE_WORKFLOW } from '#domain/workflows';
 import type { Queryable } from '../../db/database.ts';
 import type { Raise } from '../../db/transaction.ts';
-import { notify } from '../notifications/notifications.service.ts';
+import { notify, resolveNotices } from '../notifications/notifications.service.ts';
 import { activeUsersWithRoles } from './notes.queries.ts';
 
 /**
  * Who is told about a note's progress, and in which words (docs/decisions/notes.md): whoever
- * may make the note's next move, and its author. Notices
- * name the note's type and never its text or patient: the note itself is one click away, behind
- * the note scope. Nobody is told of their own action.
+ * may make the note's next move, and its author once it is final. Notices name the note's type
+ * and never its text or patient: the note itself is one click away, behind the note scope.
+ * Nobody is told of their own action. A notice asks for one stage: when the note moves on (or
+ * is amended) every notice about it still active is resolved, for everyone it went to, before
+ * the next stage's go out (issue 29: 'ready to be finalized' stayed after it was finalized).
  */
 export interface TNoteNotice {
   noteId: string;
@@ -34,8 +36,18 @@ async function tell(
   }
 }
 
-/** After a move: submitted notifies the scribes; reviewed, the author and the finalizers; finalized, the author. */
+/** The notices about a note: each asks for its stage, or tells its author how it ended. */
+const NOTE_NOTICE_TYPES = ['notes_pending', 'notes_received'] as const;
+
+/** The note moved on: what its last stage asked of anyone is done, or moot. */
+export const resolveNoteNotices = (tx: Queryable, raise: Raise, noteId: string) => resolveNotices(tx, raise, { entityIds: [noteId], types: NOTE_NOTICE_TYPES });
+
+/**
+ * After a move: submitted notifies the scribes; reviewed, those who may finalize (not the author,
+ * who has nothing to do with it: issue 29); finalized, the author. Back to draft asks nobody.
+ */
 export async function noticeMoved(tx: Queryable, raise: Raise, to: TNoteStatus, n: TNoteNotice): Promise<void> {
+  await resolveNoteNotices(tx, raise, n.noteId);
   if (to === 'submitted_to_scribe') {
     await tell(tx, raise, await activeUsersWithRoles(tx, rolesOf('submitted_to_scribe', 'reviewed_by_scribe')), n, {
       type: 'notes_pending',
@@ -43,7 +55,7 @@ export async function noticeMoved(tx: Queryable, raise: Raise, to: TNoteStatus, 
       message: `A ${n.noteType} was submitted by ${n.actorName} and waits for review.`,
     });
   } else if (to === 'reviewed_by_scribe') {
-    await tell(tx, raise, [n.authorId, ...(await activeUsersWithRoles(tx, rolesOf('reviewed_by_scribe', 'finalized')))], n, {
+    await tell(tx, raise, await activeUsersWithRoles(tx, rolesOf('reviewed_by_scribe', 'finalized')), n, {
       type: 'notes_received',
       title: 'Note reviewed',
       message: `A ${n.noteType} was reviewed by ${n.actorName} and is ready to be finalized.`,
@@ -55,6 +67,7 @@ export async function noticeMoved(tx: Queryable, raise: Raise, to: TNoteStatus, 
 
 /** An admin amended a finalized note: its author is told (the reason stays in the history). */
 export async function noticeAmended(tx: Queryable, raise: Raise, n: TNoteNotice): Promise<void> {
+  await resolveNoteNotices(tx, raise, n.noteId);
   await tell(tx, raise, [n.authorId], n, {
     type: 'notes_received',
     title: 'Note amended',

@@ -24,6 +24,7 @@ import type { SignedInContext } from '../../http/request-context.ts';
 import { recordAudit, type AuditEvent } from '../../audit/audit-writer.ts';
 import { scopeOf } from '../../scope/read-scope.ts';
 import { readOf } from '../../scope/reader.ts';
+import { resolveNotesOwed } from '../appointments/appointments.notices.ts';
 import { claimObjects } from '../files/files.service.ts';
 import { noticeAmended, noticeMoved, type TNoteNotice } from './notes.notices.ts';
 import {
@@ -148,6 +149,7 @@ export async function createNote(deps: Deps, ctx: SignedInContext, input: TCreat
       audits.push({ action: `note.${move.to}`, entityType: 'note', entityId: note.id, patientId });
       await noticeMoved(tx, raise, move.to, noticeOf(ctx, note));
     }
+    await resolveNotesOwed(tx, raise, { patientId, authorId: ctx.user.id, at: now });
     await recordAudit(tx, ctx, audits);
     return written(tx, ctx, note.id);
   });

@@ -1,6 +1,6 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { TNotification } from '#domain/notifications';
+import type { TNotification, TNotificationType } from '#domain/notifications';
 import { queryRows, type Queryable } from '../../db/database.ts';
 import { notifications } from '../../db/schema/collaboration.ts';
 
@@ -19,6 +19,29 @@ const columns = {
 export async function listNotifications(q: Queryable, userId: string, limit = 200): Promise<TNotification[]> {
   const rows = await q.select(columns).from(notifications).where(eq(notifications.userId, userId)).orderBy(desc(notifications.createdAt)).limit(limit);
   return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
+}
+
+/**
+ * Deactivates the active notifications of these types about these records (for these users
+ * only, when given); answers which, and whose.
+ */
+export async function deactivateNotices(
+  q: Queryable,
+  about: { entityIds: readonly string[]; types: readonly TNotificationType[]; userIds?: readonly string[] | undefined },
+): Promise<{ id: string; userId: string }[]> {
+  if (about.entityIds.length === 0 || about.types.length === 0 || about.userIds?.length === 0) return [];
+  return q
+    .update(notifications)
+    .set({ isActive: false })
+    .where(
+      and(
+        inArray(notifications.entityId, [...about.entityIds]),
+        inArray(notifications.type, [...about.types]),
+        eq(notifications.isActive, true),
+        about.userIds ? inArray(notifications.userId, [...about.userIds]) : undefined,
+      ),
+    )
+    .returning({ id: notifications.id, userId: notifications.userId });
 }
 
 /** Marks one of the user's notifications read; false when it is not theirs or does not exist. */

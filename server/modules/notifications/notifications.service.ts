@@ -7,7 +7,7 @@ import { notFound } from '../../http/errors.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
 import { recordAudit } from '../../audit/audit-writer.ts';
 import { readOf } from '../../scope/reader.ts';
-import { listNotifications, markAllNotificationsRead, markNotificationRead, patientsOfRecords } from './notifications.queries.ts';
+import { deactivateNotices, listNotifications, markAllNotificationsRead, markNotificationRead, patientsOfRecords } from './notifications.queries.ts';
 
 export interface TNewNotification {
   userId: string;
@@ -30,6 +30,25 @@ export async function notify(tx: Queryable, raise: Raise, input: TNewNotificatio
     .returning({ id: notifications.id });
   raise({ type: 'notification.created', notificationId: row!.id, userId: input.userId });
   return row!.id;
+}
+
+/**
+ * The other half of `notify`: what a notification asked is done (a note reviewed, a visit that
+ * happened or was called off), so the notifications of these types about these records stop
+ * calling for attention, for everyone they went to (or only `userIds`), and each of those users
+ * is told live so the bell and the dashboard drop them (issue 29). In the transaction of the
+ * change that did it: resolved exactly when the task is.
+ */
+export async function resolveNotices(
+  tx: Queryable,
+  raise: Raise,
+  about: { entityIds: readonly string[]; types: readonly TNotificationType[]; userIds?: readonly string[] },
+): Promise<number> {
+  const resolved = await deactivateNotices(tx, about);
+  const byUser = new Map<string, string[]>();
+  for (const { id, userId } of resolved) byUser.set(userId, [...(byUser.get(userId) ?? []), id]);
+  for (const [userId, notificationIds] of byUser) raise({ type: 'notifications.resolved', userId, notificationIds });
+  return resolved.length;
 }
 
 export const NOTIFICATION_READS = {

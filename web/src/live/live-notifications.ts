@@ -19,6 +19,12 @@ export function onLiveNotification(client: QueryClient, message: TLiveNotificati
   toast({ title: message.title?.trim() || LIVE_NOTIFICATION_DEFAULTS.title, description: message.message?.trim() || LIVE_NOTIFICATION_DEFAULTS.message });
 }
 
+/** Some of the user's notifications were resolved by someone's action: the bell and the panel drop them, quietly. */
+export function onLiveNotificationsResolved(client: QueryClient): void {
+  void invalidateNotifications(client);
+  void invalidateDashboardStats(client);
+}
+
 type TLiveChatMessage = Extract<TServerMessage, { type: 'new_message' }>;
 
 /**

@@ -1,6 +1,6 @@
 import { Bell, Check, CheckCheck } from 'lucide-react';
 import { useId, useRef } from 'react';
-import type { TNotification } from '#domain/notifications';
+import { callsForAttention, type TNotification } from '#domain/notifications';
 import { useMarkAllNotificationsRead } from '../../api/notifications/mark-all-notifications-read.ts';
 import { useMarkNotificationRead } from '../../api/notifications/mark-notification-read.ts';
 import { useNotifications } from '../../api/notifications/notifications.ts';
@@ -16,12 +16,13 @@ import { Spinner } from '../ui/spinner.tsx';
 export const BELL_LIST_SIZE = 10;
 
 /**
- * The unread count of the user's own notifications (spec section 2, '99+' above 99). Opening
- * it lists the newest ones, read or not, each with 'Mark as read', and 'Mark all as read'.
+ * The unread count of the user's own notifications (spec section 2, '99+' above 99), less those
+ * someone resolved by doing what they asked. Opening it lists the newest ones, read or not,
+ * each with 'Mark as read' (or 'Done' once resolved), and 'Mark all as read'.
  */
 export function NotificationBell() {
   const { data: notifications, isLoading, isError } = useNotifications();
-  const unread = notifications?.filter((n) => !n.isRead).length ?? 0;
+  const unread = notifications?.filter(callsForAttention).length ?? 0;
   const label = unread === 0 ? 'Notifications, none unread' : `Notifications, ${unread} unread`;
   const headingId = useId();
   // A row's button disappears once it is read; focus then stays in the panel, not on <body>.
@@ -107,10 +108,15 @@ function BellItem({ notification, onRead }: { notification: TNotification; onRea
     <li
       data-testid="bell-notification"
       data-read={notification.isRead}
-      className={cn('flex items-start gap-2 px-4 py-3', notification.isRead ? 'bg-white' : 'bg-blue-50/60')}
+      data-resolved={!notification.isActive}
+      className={cn('flex items-start gap-2 px-4 py-3', callsForAttention(notification) ? 'bg-blue-50/60' : 'bg-white')}
     >
       <NotificationSummary notification={notification} compact />
-      {notification.isRead ? (
+      {!notification.isActive ? (
+        <span className="shrink-0 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-700" title="Someone did what this asked">
+          Done
+        </span>
+      ) : notification.isRead ? (
         <span className="sr-only">Read</span>
       ) : (
         <Button

@@ -1,6 +1,6 @@
 import { X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import type { TNotification } from '#domain/notifications';
+import { callsForAttention, type TNotification } from '#domain/notifications';
 import { useMarkNotificationRead } from '../../api/notifications/mark-notification-read.ts';
 import { useNotifications } from '../../api/notifications/notifications.ts';
 import { NotificationStates } from '../../components/notifications/notification-states.tsx';
@@ -15,9 +15,6 @@ import { cn } from '../../lib/utils.ts';
 /** Spec section 9: the panel lists this many, then 'View All (count)'. */
 export const DASHBOARD_NOTIFICATIONS = 5;
 
-/** Active and not yet dismissed: what the panel is for (spec section 4). */
-const isActive = (n: TNotification) => n.isActive && !n.isRead;
-
 /**
  * The dashboard's 'Active Notifications' panel (spec section 2): at most 5, the rest behind
  * 'View All (count)'; dismissing one marks it read, the list is read again and it drops out.
@@ -26,7 +23,8 @@ export function ActiveNotifications() {
   const query = useNotifications();
   const { data } = query;
   const [showAll, setShowAll] = useState(false);
-  const active = data?.filter(isActive) ?? [];
+  // Active and not yet dismissed: what the panel is for (spec section 4).
+  const active = data?.filter(callsForAttention) ?? [];
   // A dismissed row goes away with its focused button; focus then moves to the heading rather
   // than being dropped on <body>, where a keyboard user would start over from the top.
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -41,7 +39,7 @@ export function ActiveNotifications() {
   }, [data]);
   // Dismissing the last one in the full list closes it for good, not until the next arrives.
   useEffect(() => {
-    if (showAll && data && !data.some(isActive)) setShowAll(false);
+    if (showAll && data && !data.some(callsForAttention)) setShowAll(false);
   }, [showAll, data]);
 
   return (

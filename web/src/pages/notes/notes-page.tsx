@@ -65,12 +65,13 @@ export function NotesPage({ user }: { user: TCurrentUser }) {
   const [history, setHistory] = useState<TNote | null>(null);
   const mayCreate = can(user, 'notes.create');
   const queryClient = useQueryClient();
-  // A note moving on reaches those it concerns as a notification (a scribe when one is
-  // submitted, the author when it is reviewed or finalized): the lists are read again then,
-  // and after a gap in the live connection.
+  // A note moving on reaches those it concerns as a notification (the scribes when one is
+  // submitted, the finalizers when it is reviewed, the author when it is final), and resolves
+  // the notices of its last stage (another scribe's Pending Review drops it): the lists are read
+  // again then, and after a gap in the live connection.
   const onLive = useCallback(
     (message: TServerMessage) => {
-      if (message.type === 'notification' || message.type === 'resync') void invalidateNotes(queryClient);
+      if (message.type === 'notification' || message.type === 'notifications_resolved' || message.type === 'resync') void invalidateNotes(queryClient);
     },
     [queryClient],
   );

@@ -1,0 +1,1 @@
+CREATE INDEX "notifications_entity_active_idx" ON "notifications" USING btree ("entity_id") WHERE "notifications"."is_active";
