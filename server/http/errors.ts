@@ -33,6 +33,16 @@ export const unauthorized = () => new HttpError('auth.unauthenticated');
 export const forbidden = () => new HttpError('auth.forbidden');
 /** Also used for records outside the caller's scope, so ids cannot be probed. */
 export const notFound = (message?: string) => new HttpError('record.notFound', message ? { message } : {});
+/**
+ * A key of the request as a refusal names it: one longer than any field name is cut, and
+ * control characters and lone surrogates are shown as '?', so an answer never echoes a
+ * 100,000-character key or bytes a client cannot print.
+ */
+export function shownKey(key: string): string {
+  const printable = key.replace(/\p{Cc}|[\uD800-\uDFFF]/gu, '?');
+  return printable.length > 64 ? `${printable.slice(0, 32)}…` : printable;
+}
+
 /** A 400 for a rule no schema could check, in the same shape as schema validation errors. */
 export const invalid = (path: string, message: string) => invalidFields([{ path, message }]);
 export const invalidFields = (errors: TFieldError[]) => new HttpError('request.validation', { extra: { errors } });

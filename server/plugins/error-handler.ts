@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERRORS, type TErrorBody, type TErrorCode, type TFieldError } from '#domain/errors';
-import { HttpError } from '../http/errors.ts';
+import { HttpError, shownKey } from '../http/errors.ts';
 import { loggableError } from '../http/loggable-error.ts';
 
 /**
@@ -53,11 +53,12 @@ function send(reply: FastifyReply, code: TErrorCode, fields: { message?: string;
 
 function fieldErrors(validation: FastifyError['validation'] & object, context: string): TFieldError[] {
   return validation.flatMap((v) => {
-    const at = v.instancePath.slice(1).replaceAll('/', '.');
+    // Keys come from the client: each is named as shownKey bounds it, never echoed whole.
+    const at = v.instancePath.slice(1).split('/').filter(Boolean).map(shownKey).join('.');
     const prefix = at ? `${at}.` : '';
     // An unknown field is named itself, so the caller sees which one to drop.
     const unknownKeys = v.keyword === 'unrecognized_keys' ? ((v.params as { keys?: string[] }).keys ?? []) : [];
-    if (unknownKeys.length > 0) return unknownKeys.map((k) => ({ path: prefix + k, message: 'Unknown field' }));
+    if (unknownKeys.length > 0) return unknownKeys.map((k) => ({ path: prefix + shownKey(k), message: 'Unknown field' }));
     return [{ path: at || context, message: v.message ?? 'Invalid value' }];
   });
 }
