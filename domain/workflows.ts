@@ -12,8 +12,11 @@ import type { TVisitTiming } from './visit-timing.ts';
  * table to offer only the buttons a user may press. Decisions: docs/decisions/workflows.md.
  */
 
-/** What the server writes on a move: the current time, or the id of the user making it. */
-export type TSetValue = 'now' | 'actor';
+/**
+ * What the server writes on a move: the current time, the id of the user making it, or nothing
+ * (a stamp the move undoes: a note back to draft is no longer reviewed).
+ */
+export type TSetValue = 'now' | 'actor' | 'clear';
 
 export interface TMove<S extends string, F extends string> {
   from: S;
@@ -83,7 +86,8 @@ export const NOTE_WORKFLOW: TWorkflow<TNoteStatus, 'scribeId' | 'reviewedAt' | '
     { from: 'reviewed_by_scribe', to: 'finalized', roles: ['admin', 'scheduler', 'scribe'], label: 'Finalize Note', sets: { finalizedAt: 'now' } },
     // 'Save Draft' while the note is not finalized, by those who edit notes under review.
     { from: 'submitted_to_scribe', to: 'draft', roles: ['scribe', 'admin'], label: 'Save Draft', sets: {} },
-    { from: 'reviewed_by_scribe', to: 'draft', roles: ['scribe', 'admin'], label: 'Save Draft', sets: {} },
+    // Undoes the review: its stamp goes (the history keeps it), so a draft never reads 'Reviewed by'.
+    { from: 'reviewed_by_scribe', to: 'draft', roles: ['scribe', 'admin'], label: 'Save Draft', sets: { reviewedAt: 'clear' } },
   ],
 };
 
@@ -153,10 +157,10 @@ export function movesFrom<S extends string, F extends string>(workflow: TWorkflo
 }
 
 /** The values the server writes on a move, from its clock and the acting user. */
-export function serverSetFields<F extends string>(move: TMove<string, F>, at: { now: Date; actorId: string }): Partial<Record<F, Date | string>> {
-  const out: Partial<Record<F, Date | string>> = {};
+export function serverSetFields<F extends string>(move: TMove<string, F>, at: { now: Date; actorId: string }): Partial<Record<F, Date | string | null>> {
+  const out: Partial<Record<F, Date | string | null>> = {};
   for (const [field, value] of Object.entries(move.sets) as [F, TSetValue][]) {
-    out[field] = value === 'now' ? at.now : at.actorId;
+    out[field] = value === 'now' ? at.now : value === 'actor' ? at.actorId : null;
   }
   return out;
 }

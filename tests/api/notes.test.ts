@@ -299,6 +299,20 @@ describe('fields the server sets', () => {
     expect(new Date(reviewed.reviewedAt!).getFullYear()).toBeGreaterThan(2020);
   });
 
+  it('clears the review stamp when a reviewed note goes back to draft, keeping its scribe, and the history keeps the review (issue 29)', async () => {
+    const submitted = await create(nurse, { status: 'submitted_to_scribe' });
+    const reviewed = await moved(scribe, submitted, 'reviewed_by_scribe');
+    const draft = await moved(admin, reviewed, 'draft');
+    expect(draft).toMatchObject({ status: 'draft', reviewedAt: null, scribeId: scribe.user.id });
+    const history = (await nurse.get(`/api/notes/${draft.id}/revisions`)).json() as { action: string; toStatus: string; actorId: string }[];
+    expect(history.map((r) => [r.action, r.toStatus])).toEqual([
+      ['created', 'draft'],
+      ['moved', 'submitted_to_scribe'],
+      ['moved', 'reviewed_by_scribe'],
+      ['moved', 'draft'],
+    ]);
+  });
+
   it("refuses what is not a note: no patient, an unknown one, no type, blank content, with the spec's messages", async () => {
     const res = await nurse.post('/api/notes', { noteType: '', content: '   ' });
     expect(res.statusCode).toBe(400);

@@ -7,6 +7,9 @@ import { fakeApi } from './helpers/fake-api.ts';
 import { note, NURSE, OLIVIA, PATIENT_ID, patient } from './helpers/fixtures.ts';
 import { renderApp } from './helpers/render.tsx';
 
+const ADMIN: TCurrentUser = { id: '00000000-0000-4000-8000-000000000003', email: 'ada@clinic.example', firstName: 'Ada', lastName: 'Okafor', role: 'admin' };
+const SCRIBE_ID = '00000000-0000-4000-8000-000000000004';
+
 // The note form as the notes screen opens it (its dialog, the form loaded on first open), driven
 // by the keyboard and mouse; only fetch is faked.
 
@@ -203,6 +206,34 @@ describe('editing a note', () => {
 
     await waitFor(() => expect(api.writes()).toHaveLength(1));
     expect(api.writes()[0]!.body).toEqual({ updatedAt: draft.updatedAt, attachments: [files[1]!.objectPath] });
+  });
+
+  it("asks before an admin's 'Save Draft' undoes a scribe's review, and sends nothing unless she confirms", async () => {
+    const reviewed = note({ status: 'reviewed_by_scribe', scribeId: SCRIBE_ID, scribeName: 'Sam Reyes', reviewedAt: '2026-03-04T10:00:00.000Z' });
+    const api = fakeApi({ [`PUT /api/notes/${reviewed.id}`]: () => ({ status: 200, json: { ...reviewed, status: 'draft', reviewedAt: null } }) });
+    const { user } = openForm({ mode: 'edit', note: reviewed }, ADMIN);
+    await contentField();
+    await user.click(screen.getByRole('button', { name: 'Save Draft' }));
+    const question = await screen.findByRole('dialog', { name: 'Undo the review?' });
+    expect(question.textContent).toContain("undoes Sam Reyes's review");
+    expect(question.textContent).toContain('Its history keeps the review');
+    await user.click(within(question).getByRole('button', { name: 'Cancel' }));
+    expect(api.writes()).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Save Draft' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Undo the review?' })).getByRole('button', { name: 'Undo review and save draft' }));
+    await waitFor(() => expect(api.writes()).toHaveLength(1));
+    expect(api.writes()[0]!.body).toEqual({ updatedAt: reviewed.updatedAt, status: 'draft' });
+  });
+
+  it("asks nothing when 'Save Draft' keeps a draft a draft", async () => {
+    const draft = note();
+    const api = fakeApi({ [`PUT /api/notes/${draft.id}`]: () => ({ status: 200, json: draft }) });
+    const { user } = openForm({ mode: 'edit', note: draft });
+    await user.type(await contentField(), '!');
+    await user.click(screen.getByRole('button', { name: 'Save Draft' }));
+    await waitFor(() => expect(api.writes()).toHaveLength(1));
+    expect(screen.queryByRole('dialog', { name: /Undo|Take the note/ })).toBeNull();
   });
 
   it('offers no action on a note past the stage this user edits', async () => {

@@ -108,6 +108,11 @@ describe('fields the server sets on a move', () => {
     expect(setBy(NOTE_WORKFLOW as TWorkflow<string, string>, 'reviewed_by_scribe', 'finalized')).toEqual({ finalizedAt: at.now });
   });
 
+  it('clears the review stamp when a reviewed note goes back to draft (issue 29), and nothing else', () => {
+    expect(setBy(NOTE_WORKFLOW as TWorkflow<string, string>, 'reviewed_by_scribe', 'draft')).toEqual({ reviewedAt: null });
+    expect(setBy(NOTE_WORKFLOW as TWorkflow<string, string>, 'submitted_to_scribe', 'draft')).toEqual({});
+  });
+
   it('never produces submitted_to_admin (reserved)', () => {
     expect(NOTE_WORKFLOW.moves.some((m) => m.to === 'submitted_to_admin')).toBe(false);
   });

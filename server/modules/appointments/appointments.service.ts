@@ -307,7 +307,7 @@ function planUpdate(
 
 /** What the server writes on a move: an appointment's moves stamp only instants (checkedInAt, completedAt). */
 const stampsOf = (move: TMove<TAppointmentStatus, 'checkedInAt' | 'completedAt'>, now: Date, ctx: SignedInContext) =>
-  serverSetFields(move, { now, actorId: ctx.user.id }) as Partial<Record<'checkedInAt' | 'completedAt', Date>>;
+  serverSetFields(move, { now, actorId: ctx.user.id }) as Partial<Record<'checkedInAt' | 'completedAt', Date | null>>;
 
 /** The schedule form's minimum date is today; the server holds the same line, in clinic time. */
 function refuseBeforeToday(deps: Deps, appointmentDate: string, now: Date): void {

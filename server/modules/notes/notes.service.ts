@@ -88,7 +88,7 @@ type TNoteMove = ReturnType<typeof decideNoteMove>;
 
 /** What the server writes on a move (scribeId, reviewedAt, finalizedAt), whatever the client sent. */
 const stampsOf = (move: TNoteMove, now: Date, ctx: SignedInContext) =>
-  serverSetFields(move, { now, actorId: ctx.user.id }) as Partial<{ scribeId: string; reviewedAt: Date; finalizedAt: Date }>;
+  serverSetFields(move, { now, actorId: ctx.user.id }) as Partial<{ scribeId: string; reviewedAt: Date | null; finalizedAt: Date }>;
 
 const noticeOf = (ctx: SignedInContext, note: Pick<NoteRow, 'id' | 'noteType' | 'authorId'>): TNoteNotice => ({
   noteId: note.id,

@@ -1,8 +1,11 @@
-import { Button } from '../../components/ui/button.tsx';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
-import { Spinner } from '../../components/ui/spinner.tsx';
+import { Button } from './ui/button.tsx';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from './ui/dialog.tsx';
+import { Spinner } from './ui/spinner.tsx';
 
-/** A question before a step that cannot be taken back (leaving a room, deleting a message). */
+/**
+ * A question before a step that cannot be taken back, or that undoes someone's work (leaving a
+ * room, deleting a message, returning a reviewed note to draft).
+ */
 export function ConfirmDialog({
   open,
   title,

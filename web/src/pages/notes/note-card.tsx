@@ -35,7 +35,11 @@ export function NoteCard({ note, user, timeZone, actions }: { note: TNote; user:
   const who = notePatientShown(note);
   const subject = `${note.noteType} for ${who}`;
   const dates: [string, string][] = [['Created', note.createdAt]];
-  if (note.reviewedAt) dates.push([note.scribeName ? `Reviewed by ${note.scribeName}` : 'Reviewed', note.reviewedAt]);
+  // A note sent back to draft is no longer reviewed (the server clears the stamp; one kept from
+  // before that rule is not shown either): its History tells what happened.
+  if (note.reviewedAt && !['draft', 'submitted_to_scribe'].includes(note.status)) {
+    dates.push([note.scribeName ? `Reviewed by ${note.scribeName}` : 'Reviewed', note.reviewedAt]);
+  }
   if (note.finalizedAt) dates.push(['Finalized', note.finalizedAt]);
   if (note.amendedAt) dates.push(['Amended', note.amendedAt]);
   if (!note.reviewedAt && !note.finalizedAt && note.updatedAt !== note.createdAt) dates.push(['Updated', note.updatedAt]);

@@ -22,6 +22,25 @@ export function noteFormActions(user: TCurrentUser, note: TNote | null): TNoteFo
   return [...draft, ...formMoves(user, note).map((move) => ({ label: move.label, to: move.to }))];
 }
 
+/** Whether the action sends a note that is on its way (submitted or reviewed) back to draft. */
+export const backToDraft = (note: TNote | null, action: TNoteFormAction) => note !== null && action.to === 'draft' && note.status !== 'draft';
+
+/**
+ * What is asked before a note goes back to draft (issue 29: an admin's 'Save Draft' undid a
+ * scribe's review without a word): whose work it undoes, and that the history keeps it.
+ */
+export function backToDraftQuestion(note: TNote): { title: string; description: string; confirmLabel: string } {
+  const reviewed = note.status === 'reviewed_by_scribe';
+  const reviewer = note.scribeName ?? 'the scribe';
+  return {
+    title: reviewed ? 'Undo the review?' : 'Take the note back from review?',
+    description: reviewed
+      ? `Saving as a draft undoes ${reviewer}'s review: the note must be submitted and reviewed again. Its history keeps the review.`
+      : "Saving as a draft takes the note out of the scribes' review queue until it is submitted again. Its history keeps the submission.",
+    confirmLabel: reviewed ? 'Undo review and save draft' : 'Save as draft',
+  };
+}
+
 /**
  * The note form's action bar, kept in view at the foot of the dialog: 'Cancel' and the actions,
  * the last one primary. Nothing can be sent while a file is still on its way, a save is under

@@ -13,7 +13,8 @@ import { describeApiError, isUnauthorizedError } from '../../lib/api-errors.ts';
 import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { toast } from '../../lib/toast.ts';
 import { useAppForm } from '../../lib/use-app-form.ts';
-import { NoteFormActions, noteFormActions, type TNoteFormAction } from './note-form-actions.tsx';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { backToDraft, backToDraftQuestion, NoteFormActions, noteFormActions, type TNoteFormAction } from './note-form-actions.tsx';
 import { NoteFormFields } from './note-form-fields.tsx';
 import {
   attachmentTotalError,
@@ -51,6 +52,8 @@ export function NoteForm({
   const [staleMessage, setStaleMessage] = useState<string | null>(null);
   const [reloading, setReloading] = useState(false);
   const [pressed, setPressed] = useState<TNoteStatus | null>(null);
+  // 'Save Draft' on a note already on its way asks first: it undoes a submission or a review.
+  const [confirming, setConfirming] = useState<TNoteFormAction | null>(null);
   // The widget's own limit is what is left of the five when the form opens; the total is checked again on save.
   const [slots] = useState(() => MAX_NOTE_ATTACHMENTS - (initialNote?.attachmentFiles.length ?? 0));
   const uploader = useFileUploader({ purpose: 'patient-attachment', maxFiles: Math.max(slots, 1) });
@@ -141,8 +144,21 @@ export function NoteForm({
         pressed={pressed}
         uploading={uploader.busy}
         reloading={reloading}
-        onAction={(action) => void form.onSubmit((values) => send(values, action))()}
+        onAction={(action) => (backToDraft(note, action) ? setConfirming(action) : void form.onSubmit((values) => send(values, action))())}
       />
+      {confirming && note && (
+        <ConfirmDialog
+          open
+          {...backToDraftQuestion(note)}
+          pending={saving}
+          onCancel={() => setConfirming(null)}
+          onConfirm={() => {
+            const action = confirming;
+            setConfirming(null);
+            void form.onSubmit((values) => send(values, action))();
+          }}
+        />
+      )}
     </form>
   );
 }

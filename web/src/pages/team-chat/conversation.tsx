@@ -20,7 +20,7 @@ import { toast } from '../../lib/toast.ts';
 import { cn } from '../../lib/utils.ts';
 import { initialsOf, memberCountLabel, personName } from './chat-format.ts';
 import { ChatRoleBadge, Initials } from './chat-role-badge.tsx';
-import { ConfirmDialog } from './confirm-dialog.tsx';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { MessageList } from './message-list.tsx';
 
 // The composer holds the upload widget (whose Uppy loads as the composer mounts): it loads once a

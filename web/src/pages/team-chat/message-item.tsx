@@ -14,7 +14,7 @@ import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { cn } from '../../lib/utils.ts';
 import { DELETED_TEXT, initialsOf, MESSAGE_TYPE_LABELS, personName, QUICK_REACTIONS } from './chat-format.ts';
 import { ChatRoleBadge, Initials } from './chat-role-badge.tsx';
-import { ConfirmDialog } from './confirm-dialog.tsx';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { sizeInKb } from '../../lib/file-size.ts';
 
 /** Spec section 4: each message type has its own icon. */
