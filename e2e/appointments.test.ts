@@ -436,13 +436,27 @@ describe('access', () => {
 });
 
 describe("dashboard 'Today's Schedule'", () => {
-  it('shows up to 4 of today, with status dot, patient, time, type and room, and the checked-in note', async () => {
+  it('shows up to 4 of today in time order from the visit just done, with status dot, patient, time, type and room, and the checked-in note', async () => {
     const { page } = e2e;
     await signInAs(page, 'admin');
     const panel = page.getByTestId('todays-schedule');
     await panel.getByTestId('schedule-entry').first().waitFor();
     const entries = panel.getByTestId('schedule-entry');
     expect(await entries.count()).toBeLessThanOrEqual(4);
+    // A stretch of the day in the Today tab's order, from the visit just completed (issue 29).
+    const { json: todays } = await api<TApiAppointment[]>(page, 'GET', `/api/appointments?date=${(await clinicDay(page)).today}`);
+    const held = todays.filter((a) => !['cancelled', 'no_show'].includes(a.status)).map((a) => a.id);
+    const shownIds = await entries.evaluateAll((els) => els.map((el) => el.getAttribute('data-appointment-id')!));
+    const start = held.indexOf(shownIds[0]!);
+    expect(shownIds).toEqual(held.slice(start, start + shownIds.length));
+    const firstOpen = todays.findIndex((a) => ['scheduled', 'checked_in', 'in_progress'].includes(a.status));
+    if (firstOpen > 0 && todays.slice(0, firstOpen).some((a) => a.status === 'completed')) {
+      // The seed's 8:30 visit is done by the time the 9:30 one is checked in: its green dot shows.
+      const done = entries.first();
+      expect(await done.getAttribute('data-status')).toBe('completed');
+      expect(await done.getByTestId('status-dot').getAttribute('class')).toContain('bg-green-600');
+    }
+    if (held.length > 4) expect(await panel.getByTestId('schedule-count').innerText()).toBe(`${shownIds.length} of today's ${held.length} visits`);
     // The seeded 9:30 visit of Liam Chen is checked in: yellow dot and the note.
     const liam = entries.filter({ hasText: 'Liam Chen' });
     expect(await liam.innerText()).toContain('Currently checked in');

@@ -1,6 +1,6 @@
 import { CalendarClock } from 'lucide-react';
 import { Link } from 'wouter';
-import type { TAppointment } from '#domain/appointments';
+import { holdsItsTime, type TAppointment } from '#domain/appointments';
 import { useDayAppointments } from '../../api/appointments/appointments.ts';
 import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 import { appointmentTypeLabel, knownStatus, patientShown, STATUS_LABELS } from '../../components/appointments/appointment-format.ts';
@@ -18,13 +18,17 @@ export const DASHBOARD_SCHEDULE = 4;
 const DOT_STYLES: Record<string, string> = { checked_in: 'bg-yellow-400', completed: 'bg-green-600' };
 
 /**
- * Which 4: the visits still to come or under way, in time order, then those already completed;
- * cancelled and missed ones are not on the day's schedule (docs/decisions/appointments-screens.md).
+ * Which 4: a stretch of the day in time order, as the Today tab lists it, beginning with the
+ * last visit completed before the first one still to come or under way (so the day's progress
+ * shows, the spec's green dot included) and filled from the end of the day when fewer remain.
+ * Cancelled and missed visits are not on the day's schedule (docs/decisions/appointments-screens.md).
  */
 export function scheduleShown(appointments: readonly TAppointment[]): TAppointment[] {
-  const open = appointments.filter((a) => ['scheduled', 'checked_in', 'in_progress'].includes(knownStatus(a.status)));
-  const done = appointments.filter((a) => knownStatus(a.status) === 'completed');
-  return [...open, ...done].slice(0, DASHBOARD_SCHEDULE);
+  const day = appointments.filter((a) => holdsItsTime(knownStatus(a.status)));
+  const firstOpen = day.findIndex((a) => knownStatus(a.status) !== 'completed');
+  const lastStart = Math.max(0, day.length - DASHBOARD_SCHEDULE);
+  const start = firstOpen === -1 ? lastStart : Math.min(Math.max(0, firstOpen - 1), lastStart);
+  return day.slice(start, start + DASHBOARD_SCHEDULE);
 }
 
 /**
@@ -36,7 +40,8 @@ export function TodaysSchedule() {
   const clinic = useClinicTimeZone();
   const today = clinic.pending ? null : clinicToday(clinic.timeZone);
   const { data, isPending, isError, error, refetch } = useDayAppointments(today);
-  const shown = data ? scheduleShown(data.pages.flatMap((page) => page.items)) : [];
+  const day = data ? data.pages.flatMap((page) => page.items).filter((a) => holdsItsTime(knownStatus(a.status))) : [];
+  const shown = scheduleShown(day);
 
   return (
     <Card data-testid="todays-schedule" className="flex flex-col">
@@ -66,29 +71,42 @@ export function TodaysSchedule() {
             No appointments scheduled for today
           </p>
         ) : (
-          <ul aria-labelledby="todays-schedule-heading" className="space-y-3">
-            {shown.map((appointment) => {
-              const status = knownStatus(appointment.status);
-              return (
-                <li key={appointment.id} data-testid="schedule-entry" data-status={status} className="flex items-center gap-3 rounded-lg border p-3">
-                  <span
-                    data-testid="status-dot"
-                    className={cn('size-2.5 shrink-0 rounded-full', DOT_STYLES[status] ?? 'bg-slate-300')}
-                    role="img"
-                    aria-label={STATUS_LABELS[status]}
-                  />
-                  <div className="min-w-0 flex-1">
-                    <p className="truncate font-medium text-slate-900">{patientShown(appointment)}</p>
-                    <p className="text-sm text-slate-600">
-                      {appointmentTypeLabel(appointment.appointmentType, 'Appointment')} · Room {appointment.roomNumber || 'TBD'}
-                    </p>
-                    {status === 'checked_in' && <p className="text-xs font-medium text-yellow-800">Currently checked in</p>}
-                  </div>
-                  <p className="shrink-0 text-sm font-semibold text-slate-900">{formatTime(appointment.appointmentDate, clinic.timeZone)}</p>
-                </li>
-              );
-            })}
-          </ul>
+          <>
+            {day.length > shown.length && (
+              <p className="mb-2 text-sm text-slate-600" data-testid="schedule-count">
+                {shown.length} of today's {day.length} visits
+              </p>
+            )}
+            <ul aria-labelledby="todays-schedule-heading" className="space-y-3">
+              {shown.map((appointment) => {
+                const status = knownStatus(appointment.status);
+                return (
+                  <li
+                    key={appointment.id}
+                    data-testid="schedule-entry"
+                    data-appointment-id={appointment.id}
+                    data-status={status}
+                    className="flex items-center gap-3 rounded-lg border p-3"
+                  >
+                    <span
+                      data-testid="status-dot"
+                      className={cn('size-2.5 shrink-0 rounded-full', DOT_STYLES[status] ?? 'bg-slate-300')}
+                      role="img"
+                      aria-label={STATUS_LABELS[status]}
+                    />
+                    <div className="min-w-0 flex-1">
+                      <p className="truncate font-medium text-slate-900">{patientShown(appointment)}</p>
+                      <p className="text-sm text-slate-600">
+                        {appointmentTypeLabel(appointment.appointmentType, 'Appointment')} · Room {appointment.roomNumber || 'TBD'}
+                      </p>
+                      {status === 'checked_in' && <p className="text-xs font-medium text-yellow-800">Currently checked in</p>}
+                    </div>
+                    <p className="shrink-0 text-sm font-semibold text-slate-900">{formatTime(appointment.appointmentDate, clinic.timeZone)}</p>
+                  </li>
+                );
+              })}
+            </ul>
+          </>
         )}
       </CardContent>
     </Card>
