@@ -5,7 +5,7 @@ import { api } from './helpers/api.ts';
 import { DEMO_EMAILS, signInAs } from './helpers/auth.ts';
 import { seriousA11yViolations } from './helpers/axe.ts';
 import { MOBILE_VIEWPORT } from './helpers/browser.ts';
-import { toastText, uniqueWord } from './helpers/page.ts';
+import { toastOverTopBar, toastText, uniqueWord } from './helpers/page.ts';
 import { useE2E } from './helpers/suite.ts';
 
 const e2e = useE2E();
@@ -78,6 +78,8 @@ describe('Admin Panel, User Management', () => {
     await openUsers(page);
     await page.getByRole('button', { name: 'Assign Role' }).click();
     await toastText(page, 'Please enter both email and role').waitFor();
+    // Below the top bar, not over the bell and the user menu (issue 29).
+    expect(await toastOverTopBar(page)).toBeLessThanOrEqual(0);
 
     await page.locator('#assign-email').fill(DEMO_EMAILS.nurse2.toUpperCase());
     await page.locator('#assign-role').selectOption('scheduler');
@@ -157,5 +159,9 @@ describe('Admin Panel, User Management', () => {
     await page.getByRole('listitem').first().waitFor();
     expect(await overflow(page)).toBeLessThanOrEqual(0);
     expect(await seriousA11yViolations(page)).toEqual([]);
+    // A toast spans the narrow screen, under the whole header rather than over it (issue 29).
+    await page.getByRole('button', { name: 'Assign Role' }).click();
+    await toastText(page, 'Please enter both email and role').waitFor();
+    expect(await toastOverTopBar(page)).toBeLessThanOrEqual(0);
   });
 });

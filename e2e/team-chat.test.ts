@@ -6,7 +6,7 @@ import { api } from './helpers/api.ts';
 import { signInAs, type TDemoAccount } from './helpers/auth.ts';
 import { seriousA11yViolations } from './helpers/axe.ts';
 import { MOBILE_VIEWPORT } from './helpers/browser.ts';
-import { toastText, uniqueWord } from './helpers/page.ts';
+import { overhang, toastOverTopBar, toastText, uniqueWord } from './helpers/page.ts';
 import { useE2E } from './helpers/suite.ts';
 
 const e2e = useE2E();
@@ -108,6 +108,8 @@ describe('creating a room and talking in it', () => {
 
     await openChat(page, 'scheduler');
     await roomsLoaded(page);
+    // At 1280 px with the sidebar open the column is narrow: the button stays inside its card (issue 29).
+    expect(await overhang(page.getByRole('button', { name: 'New Room' }), page.getByTestId('room-list'))).toBeLessThanOrEqual(0);
     await page.getByRole('button', { name: 'New Room' }).click();
     const dialog = page.getByRole('dialog', { name: 'Create New Patient Chat Room' });
     await dialog.getByTestId('team-checklist').waitFor();
@@ -118,6 +120,11 @@ describe('creating a room and talking in it', () => {
     // Spec section 5's messages, in order.
     await dialog.getByRole('button', { name: 'Create Room' }).click();
     expect(await dialog.getByTestId('room-form-error').innerText()).toBe('Patient and room name are required');
+    // The message shows beside the button, and pushes it out of neither the dialog nor the screen (issue 29).
+    for (const shown of [dialog.getByRole('button', { name: 'Create Room' }), dialog.getByTestId('room-form-error')]) {
+      expect(await overhang(shown, 'viewport')).toBeLessThanOrEqual(0);
+      expect(await overhang(shown, dialog)).toBeLessThanOrEqual(0);
+    }
     await dialog.getByLabel(/^Select patient/).pressSequentially('Olivia', { delay: 20 });
     await page.getByTestId('patient-option').filter({ hasText: 'Olivia Hart' }).first().click();
     await dialog.getByLabel(/^Room Name/).fill(`Olivia Hart - ${word}`);
@@ -142,6 +149,8 @@ describe('creating a room and talking in it', () => {
     });
     await dialog.getByRole('button', { name: 'Create Room' }).click();
     await toastText(page, 'Chat room created successfully').waitFor();
+    // Below the top bar: the bell, the user and Logout stay uncovered (issue 29).
+    expect(await toastOverTopBar(page)).toBeLessThanOrEqual(0);
     await dialog.waitFor({ state: 'detached' });
     // One call per member, after the room (spec section 4).
     expect(adds).toHaveLength(2);
@@ -466,6 +475,7 @@ describe('on a phone', () => {
     await entry.waitFor();
     expect(await page.getByTestId('conversation').isVisible()).toBe(false);
 
+    expect(await overhang(page.getByRole('button', { name: 'New Room' }), page.getByTestId('room-list'))).toBeLessThanOrEqual(0);
     await page.getByRole('button', { name: 'New Room' }).click();
     const dialog = page.getByRole('dialog', { name: 'Create New Patient Chat Room' });
     await dialog.getByTestId('team-checklist').waitFor();
@@ -473,6 +483,12 @@ describe('on a phone', () => {
     expect(bounds.x).toBeGreaterThanOrEqual(0);
     expect(bounds.x + bounds.width).toBeLessThanOrEqual(MOBILE_VIEWPORT.width);
     expect(await dialog.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+    // A refused try: its message and 'Create Room' both on the phone's screen.
+    await dialog.getByRole('button', { name: 'Create Room' }).click();
+    await dialog.getByTestId('room-form-error').waitFor();
+    for (const shown of [dialog.getByRole('button', { name: 'Create Room' }), dialog.getByTestId('room-form-error')]) {
+      expect(await overhang(shown, 'viewport')).toBeLessThanOrEqual(0);
+    }
     await page.screenshot({ path: `${SHOTS}/new-room-375.png` });
   });
 

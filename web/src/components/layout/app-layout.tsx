@@ -5,6 +5,7 @@ import { useIsMobile } from '../../hooks/use-is-mobile.ts';
 import { LiveConnectionProvider } from '../../live/live-provider.tsx';
 import { MAIN_CONTENT_ID } from '../../lib/main-content.ts';
 import { checkSession } from '../../lib/session.ts';
+import { useToastsBelow } from '../../lib/toast-offset.ts';
 import type { TNavigation } from './navigation.ts';
 import { Sidebar } from './sidebar.tsx';
 import { TopBar } from './top-bar.tsx';
@@ -18,6 +19,8 @@ export function AppLayout({ user, navigation, children }: { user: TCurrentUser; 
   const sidebarOpen = isMobile ? mobileOpen : desktopOpen;
   const toggleRef = useRef<HTMLButtonElement>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
+  const headerRef = useRef<HTMLElement>(null);
+  useToastsBelow(headerRef);
 
   useSessionRecheckOnNavigation();
 
@@ -50,6 +53,7 @@ export function AppLayout({ user, navigation, children }: { user: TCurrentUser; 
           user={user}
           sidebarOpen={sidebarOpen}
           toggleButtonRef={toggleRef}
+          headerRef={headerRef}
           onToggleSidebar={() => (isMobile ? setMobileOpen((open) => !open) : setDesktopOpen((open) => !open))}
         />
         <div className="relative flex min-h-0 flex-1">

@@ -16,13 +16,14 @@ interface TopBarProps {
   sidebarOpen: boolean;
   onToggleSidebar: () => void;
   toggleButtonRef: Ref<HTMLButtonElement>;
+  headerRef: Ref<HTMLElement>;
 }
 
-export function TopBar({ user, sidebarOpen, onToggleSidebar, toggleButtonRef }: TopBarProps) {
+export function TopBar({ user, sidebarOpen, onToggleSidebar, toggleButtonRef, headerRef }: TopBarProps) {
   // The clinic's own name (Admin Panel → Settings); the product's while it loads.
   const clinicName = useClinic().data?.name ?? PRODUCT_NAME;
   return (
-    <header className="z-20 flex h-16 shrink-0 items-center gap-2 border-b bg-white px-2 sm:gap-4 sm:px-4">
+    <header ref={headerRef} className="z-20 flex h-16 shrink-0 items-center gap-2 border-b bg-white px-2 sm:gap-4 sm:px-4">
       <Button
         ref={toggleButtonRef}
         variant="ghost"

@@ -11,8 +11,10 @@ export function ToastViewport({ className, ...props }: ComponentProps<typeof Toa
   return (
     <ToastPrimitives.Viewport
       className={cn(
-        // Top on every width: at the bottom right a toast covered a dialog's save button.
-        'fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse p-4 sm:right-0 md:max-w-[420px]',
+        // Top on every width (at the bottom right a toast covered a dialog's save button), below
+        // the page's header, whose bottom the layout sets as --toast-top (lib/toast-offset.ts):
+        // over the top bar a toast hid the bell, the user menu and Logout.
+        'fixed top-[var(--toast-top,0px)] z-[100] flex max-h-[calc(100vh-var(--toast-top,0px))] w-full flex-col-reverse p-4 sm:right-0 md:max-w-[420px]',
         className,
       )}
       {...props}

@@ -9,7 +9,7 @@ import { useCreateChatRoom } from '../../api/chat/create-chat-room.ts';
 import { ErrorState } from '../../components/error-state.tsx';
 import { PatientPicker, type TChosenPatient } from '../../components/patient-picker.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { DialogFooter } from '../../components/ui/dialog.tsx';
+import { StickyDialogFooter } from '../../components/ui/form-dialog.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
@@ -163,22 +163,25 @@ export function NewRoomForm({ user, onClose, onCreated }: { user: TCurrentUser; 
         )}
       </FormField>
 
-      {problem && (
-        <p role="alert" data-testid="room-form-error" className="flex items-start gap-2 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
-          <CircleExclamationPoint className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-          {problem}
-        </p>
-      )}
-
-      <DialogFooter>
-        <Button variant="outline" onClick={onClose} disabled={create.isPending}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={create.isPending}>
-          {create.isPending && <Spinner className="size-4 text-white" />}
-          {create.isPending ? 'Creating...' : 'Create Room'}
-        </Button>
-      </DialogFooter>
+      {/* The form's message sits with its buttons at the foot of the dialog, kept in view however
+          tall the form: the message shows where 'Create Room' was pressed, and pushes nothing away. */}
+      <StickyDialogFooter className="flex-col items-stretch gap-3 sm:flex-col">
+        {problem && (
+          <p role="alert" data-testid="room-form-error" className="flex items-start gap-2 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+            <CircleExclamationPoint className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+            {problem}
+          </p>
+        )}
+        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+          <Button variant="outline" onClick={onClose} disabled={create.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={create.isPending}>
+            {create.isPending && <Spinner className="size-4 text-white" />}
+            {create.isPending ? 'Creating...' : 'Create Room'}
+          </Button>
+        </div>
+      </StickyDialogFooter>
     </form>
   );
 }

@@ -34,12 +34,14 @@ export function RoomList({
       data-testid="room-list"
       className={cn('min-h-0 flex-col overflow-hidden rounded-lg border bg-white shadow-sm', className)}
     >
-      <div className="flex items-center justify-between gap-2 border-b px-4 py-3">
+      {/* The column is a third of the screen: where heading and button do not fit side by side
+          (1280 px with the sidebar open, say), the button goes under the heading, never past the card. */}
+      <div className="flex flex-wrap items-center justify-between gap-2 border-b px-4 py-3">
         <h2 id="chat-rooms-heading" className="whitespace-nowrap font-semibold text-slate-900">
           Patient Chat Rooms
         </h2>
         {mayCreate && (
-          <Button size="sm" className="px-2.5" onClick={onNewRoom}>
+          <Button size="sm" className="shrink-0 px-2.5" onClick={onNewRoom}>
             <Plus aria-hidden="true" />
             New Room
           </Button>
