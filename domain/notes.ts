@@ -145,6 +145,36 @@ export const ZUpdateNote = z.object({
 });
 export type TUpdateNote = z.infer<typeof ZUpdateNote>;
 
+/**
+ * GET /api/notes/awaiting-review ('Add Scribe', a scheduler's): the notes waiting for a scribe's
+ * review, oldest submission first, each with whom it is assigned to. What the scheduler needs to
+ * route the work and no more: no content or attachments (docs/decisions/notes.md).
+ */
+export const ZNoteAwaitingReview = z.object({
+  id: z.string().uuid(),
+  patientId: z.string().uuid(),
+  patientName: z.string(),
+  noteType: z.string(),
+  authorName: z.string(),
+  submittedAt: z.string(),
+  scribeId: z.string().uuid().nullable(),
+  scribeName: z.string().nullable(),
+  /** The note's version: an assignment may send it back, to be refused if the note moved on meanwhile. */
+  updatedAt: z.string(),
+});
+export type TNoteAwaitingReview = z.infer<typeof ZNoteAwaitingReview>;
+/** The queue is read whole up to this many; a clinic with more waiting has a bigger problem than paging. */
+export const REVIEW_QUEUE_LIMIT = 200;
+
+/** PUT /api/notes/{id}/scribe: the scribe who is to review a note waiting for review. */
+export const ZAssignScribe = z
+  .object({
+    scribeId: z.string({ error: 'Choose a scribe' }).uuid('Choose a scribe from the list'),
+    updatedAt: z.string().min(1, 'The version of the note, as read').optional(),
+  })
+  .strict();
+export type TAssignScribe = z.infer<typeof ZAssignScribe>;
+
 export const NOTE_REVISION_ACTIONS = ['created', 'edited', 'moved', 'amended'] as const;
 
 /** One change of a note: who, when, what move, and the text before and after. */

@@ -49,7 +49,10 @@ export const CAPABILITIES = {
   'notes.editUnderReview': ['scribe'],
   /** Amending a finalized note, with a reason (docs/decisions/notes.md). */
   'notes.amend': ['admin'],
-  /** 'Add Scribe' button. */
+  /**
+   * 'Add Scribe' (spec section 6): the notes waiting for review, without their text, and giving
+   * one a scribe, who is told (docs/decisions/notes.md).
+   */
   'notes.addScribe': ['scheduler'],
   /** Create chat rooms, add members, load the staff list. */
   'chat.manageRooms': ['admin', 'scheduler'],

@@ -402,14 +402,43 @@ describe('tabs and states', () => {
 });
 
 describe('by role', () => {
-  it("gives the scheduler 'Add Scribe', which says the feature is coming, and no Create New Note", async () => {
+  it("gives the scheduler 'Add Scribe': she routes a note waiting for review to a scribe, who is told live (issue 29)", async () => {
     const { page } = e2e;
+    // A note of the test's own, submitted by a nurse, with words the scheduler must not see.
+    const nurse = await e2e.newPage();
+    await openNotes(nurse, 'nurse');
+    const patient = await newPatient(nurse);
+    const secret = `Private words ${uniqueWord()}`;
+    const created = await api<TApiNote>(nurse, 'POST', '/api/notes', {
+      patientId: patient.id,
+      noteType: 'Progress Note',
+      content: secret,
+      status: 'submitted_to_scribe',
+    });
+    expect(created.status).toBe(201);
+    const scribe = await e2e.newPage();
+    await openNotes(scribe, 'scribe');
+
     await openNotes(page, 'scheduler');
     await cards(page).first().waitFor();
     expect(await page.getByRole('button', { name: 'Create New Note' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Add Scribe' }).click();
-    await toastText(page, 'Feature Coming Soon').waitFor();
-    await toastText(page, 'Scribe assignment functionality will be available in the next update.').waitFor();
+    const dialog = page.getByRole('dialog', { name: 'Add Scribe' });
+    const item = dialog.locator(`[data-testid="review-queue-item"][data-note-id="${created.json.id}"]`);
+    await item.waitFor();
+    expect(await item.innerText()).toContain(patient.name);
+    expect(await item.getByTestId('review-queue-scribe').innerText()).toBe('No scribe assigned yet');
+    expect(await dialog.innerText()).not.toContain(secret);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await item.getByLabel(/^Scribe/).selectOption({ label: 'Sara Lopez' });
+    await item.getByRole('button', { name: /^Assign/ }).click();
+    await toastText(page, 'Scribe assigned').waitFor();
+    await expect.poll(() => item.getByTestId('review-queue-scribe').innerText()).toBe('Assigned to Sara Lopez');
+    // The scribe is told at once, without a reload.
+    await toastText(scribe, 'Note assigned to you for review').waitFor();
+    await scribe.goto('/notes?tab=pending');
+    await expect.poll(() => cardWith(scribe, secret).getByTestId('note-scribe').innerText()).toBe('for review by Sara Lopez');
+    await page.keyboard.press('Escape');
     // She sees reviewed and finalized notes only, and may finalize a reviewed one.
     const statuses = await cards(page).evaluateAll((els) => els.map((el) => el.getAttribute('data-status')));
     expect(statuses.every((s) => ['reviewed_by_scribe', 'finalized', 'submitted_to_admin'].includes(s!))).toBe(true);

@@ -87,7 +87,10 @@ describe('the whole path, by the four roles', () => {
     // author is not (she cannot finalize: issue 29).
     expect((await noticesOf(scribe.user.id, draft.id)).map((n) => [n.title, n.isActive])).toEqual([['Note awaiting review', false]]);
     for (const told of [admin, scheduler]) {
-      expect((await noticesOf(told.user.id, draft.id)).map((n) => [n.title, n.isActive]), told.user.role).toEqual([['Note reviewed', true]]);
+      expect(
+        (await noticesOf(told.user.id, draft.id)).map((n) => [n.title, n.isActive]),
+        told.user.role,
+      ).toEqual([['Note reviewed', true]]);
     }
     expect(await noticesOf(nurse.user.id, draft.id)).toEqual([]);
 
@@ -394,5 +397,80 @@ describe('the audit trail', () => {
     expect(rows.some((r) => r.action === 'note.list' && r.patientIds?.includes(patientId))).toBe(true);
     const dump = JSON.stringify(await queryRows(t.db, sql`select * from audit_events`));
     expect(dump).not.toContain(secret);
+  });
+});
+
+describe("'Add Scribe': a scheduler routes a note waiting for review to a scribe (issue 29)", () => {
+  it('lists the notes waiting for review, oldest first, without their text, audited with their patients', async () => {
+    const first = await create(nurse, { status: 'submitted_to_scribe', content: 'Secret clinical words one' });
+    t.clock.advance(1000);
+    const second = await create(nurse2, { status: 'submitted_to_scribe', content: 'Secret clinical words two' });
+    await create(nurse, { content: 'A draft is not waiting' });
+    const res = await scheduler.get('/api/notes/awaiting-review');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toContain('Secret clinical words');
+    const queue = res.json() as { id: string; noteType: string; authorName: string; patientName: string; scribeId: string | null }[];
+    const ours = queue.filter((n) => [first.id, second.id].includes(n.id));
+    expect(ours.map((n) => n.id)).toEqual([first.id, second.id]);
+    expect(ours[0]).toMatchObject({ noteType: 'Progress Note', authorName: first.authorName, scribeId: null });
+    expect(Object.keys(ours[0]!).sort()).toEqual([
+      'authorName',
+      'id',
+      'noteType',
+      'patientId',
+      'patientName',
+      'scribeId',
+      'scribeName',
+      'submittedAt',
+      'updatedAt',
+    ]);
+    const [audit] = await t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.actorId, scheduler.user.id), eq(auditEvents.action, 'note.review_queue')));
+    expect(audit!.patientIds).toContain(patientId);
+    for (const other of [admin, nurse, scribe, supplier]) expect((await other.get('/api/notes/awaiting-review')).statusCode, other.user.role).toBe(403);
+  });
+
+  it('gives the note its scribe, who is told; the other scribes are no longer asked', async () => {
+    const other = await signInAs(t, 'scribe');
+    const note = await create(nurse, { status: 'submitted_to_scribe' });
+    expect((await noticesOf(other.user.id, note.id)).map((n) => [n.title, n.isActive])).toEqual([['Note awaiting review', true]]);
+    const res = await scheduler.put(`/api/notes/${note.id}/scribe`, { scribeId: scribe.user.id, updatedAt: note.updatedAt });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ id: note.id, scribeId: scribe.user.id, scribeName: `${scribe.user.firstName} ${scribe.user.lastName}` });
+    expect((await row(note.id)).scribeId).toBe(scribe.user.id);
+    expect((await noticesOf(scribe.user.id, note.id)).filter((n) => n.isActive).map((n) => n.title)).toEqual(['Note assigned to you for review']);
+    expect((await noticesOf(other.user.id, note.id)).map((n) => [n.title, n.isActive])).toEqual([['Note awaiting review', false]]);
+    // She sees it, as hers, in Pending Review.
+    expect((await scribe.get(`/api/notes/${note.id}`)).json().scribeName).toBe(`${scribe.user.firstName} ${scribe.user.lastName}`);
+    const [audit] = await t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.action, 'note.assign_scribe'), eq(auditEvents.entityId, note.id)));
+    expect(audit).toMatchObject({ actorId: scheduler.user.id, patientId });
+  });
+
+  it('refuses what is not an assignment, and changes nothing', async () => {
+    const note = await create(nurse, { status: 'submitted_to_scribe' });
+    const refused = [
+      [scheduler.put(`/api/notes/${note.id}/scribe`, { scribeId: nurse.user.id }), 400, 'request.validation'],
+      [scheduler.put(`/api/notes/${note.id}/scribe`, {}), 400, 'request.validation'],
+      [scheduler.put(`/api/notes/${note.id}/scribe`, { scribeId: scribe.user.id, updatedAt: '2020-01-01T00:00:00.000Z' }), 409, 'record.stale'],
+      [scheduler.put('/api/notes/00000000-0000-4000-8000-000000000000/scribe', { scribeId: scribe.user.id }), 404, 'record.notFound'],
+      [nurse.put(`/api/notes/${note.id}/scribe`, { scribeId: scribe.user.id }), 403, 'auth.forbidden'],
+      [admin.put(`/api/notes/${note.id}/scribe`, { scribeId: scribe.user.id }), 403, 'auth.forbidden'],
+    ] as const;
+    for (const [request, status, code] of refused) {
+      const res = await request;
+      expect(res.statusCode, res.body).toBe(status);
+      expect(res.json().code).toBe(code);
+    }
+    expect((await row(note.id)).scribeId).toBeNull();
+    const reviewed = await moved(scribe, note, 'reviewed_by_scribe');
+    const late = await scheduler.put(`/api/notes/${note.id}/scribe`, { scribeId: scribe.user.id });
+    expect(late.statusCode).toBe(409);
+    expect(late.json().message).toBe('This note is no longer waiting for review');
+    expect((await row(reviewed.id)).updatedAt.toISOString()).toBe(reviewed.updatedAt);
   });
 });

@@ -65,6 +65,20 @@ export async function noticeMoved(tx: Queryable, raise: Raise, to: TNoteStatus, 
   }
 }
 
+/**
+ * A scheduler gave a note waiting for review a scribe ('Add Scribe'): the review is hers now, so
+ * the other scribes' 'awaiting review' (and an earlier assignee's notice) is resolved, and she is
+ * told, live.
+ */
+export async function noticeScribeAssigned(tx: Queryable, raise: Raise, n: TNoteNotice & { scribeId: string }): Promise<void> {
+  await resolveNotices(tx, raise, { entityIds: [n.noteId], types: ['notes_pending'] });
+  await tell(tx, raise, [n.scribeId], n, {
+    type: 'notes_pending',
+    title: 'Note assigned to you for review',
+    message: `${n.actorName} asked you to review a ${n.noteType}. It is in your Pending Review.`,
+  });
+}
+
 /** An admin amended a finalized note: its author is told (the reason stays in the history). */
 export async function noticeAmended(tx: Queryable, raise: Raise, n: TNoteNotice): Promise<void> {
   await resolveNoteNotices(tx, raise, n.noteId);

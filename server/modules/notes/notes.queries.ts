@@ -1,6 +1,6 @@
 import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import type { TNote, TNoteRevision, TNoteStatus } from '#domain/notes';
+import type { TNote, TNoteAwaitingReview, TNoteRevision, TNoteStatus } from '#domain/notes';
 import { queryRows, type Queryable } from '../../db/database.ts';
 import { decodeCursor, takePage, ZCursorInstant, ZCursorUuid } from '../../db/keyset.ts';
 import { users } from '../../db/schema/auth.ts';
@@ -84,6 +84,42 @@ export async function listNotes(
   );
   const { page: items, nextCursor } = takePage(rows, opts.limit, (r) => [r.sort_at, r.id]);
   return { items: items.map(({ sort_at: _at, total: _total, ...note }): TNote => note), total: opts.after ? null : (rows[0]?.total ?? 0), nextCursor };
+}
+
+/**
+ * The notes waiting for review, oldest submission first, without their text: the time each was
+ * last submitted (its revision), its author and its scribe. For 'Add Scribe' only.
+ */
+export async function listAwaitingReview(q: Queryable, limit: number): Promise<TNoteAwaitingReview[]> {
+  return queryRows<TNoteAwaitingReview>(
+    q,
+    sql`
+    select patient_notes.id, patient_notes.patient_id as "patientId", concat_ws(' ', patient.first_name, patient.last_name) as "patientName",
+      patient_notes.note_type as "noteType", coalesce(${fullName('author')}, author.email) as "authorName",
+      ${isoText(sql`submitted.at`)} as "submittedAt",
+      patient_notes.scribe_id as "scribeId", ${fullName('scribe')} as "scribeName",
+      ${isoText(sql`patient_notes.updated_at`)} as "updatedAt"
+    from patient_notes
+    join patients patient on patient.id = patient_notes.patient_id
+    join users author on author.id = patient_notes.author_id
+    left join users scribe on scribe.id = patient_notes.scribe_id
+    cross join lateral (
+      select coalesce(max(r.at), patient_notes.updated_at) as at from note_revisions r
+      where r.note_id = patient_notes.id and r.action = 'moved' and r.to_status = 'submitted_to_scribe'
+    ) submitted
+    where patient_notes.status = 'submitted_to_scribe'
+    order by submitted.at, patient_notes.id
+    limit ${limit}`,
+  );
+}
+
+/** An active scribe of that id, for an assignment. */
+export async function findActiveScribe(q: Queryable, id: string): Promise<{ id: string; name: string } | null> {
+  const [row] = await queryRows<{ id: string; name: string }>(
+    q,
+    sql`select id, coalesce(nullif(concat_ws(' ', first_name, last_name), ''), email) as name from users where id = ${id}::uuid and role = 'scribe' and is_active`,
+  );
+  return row ?? null;
 }
 
 /** The note row, locked until the transaction ends, so concurrent edits queue and each sees the last. */

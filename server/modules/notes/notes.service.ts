@@ -4,7 +4,10 @@ import {
   mayAmendNote,
   mayEditNote,
   noteIsLocked,
+  REVIEW_QUEUE_LIMIT,
+  type TAssignScribe,
   type TCreateNote,
+  type TNoteAwaitingReview,
   type TNote,
   type TNoteListQuery,
   type TNoteStatus,
@@ -26,10 +29,12 @@ import { scopeOf } from '../../scope/read-scope.ts';
 import { readOf } from '../../scope/reader.ts';
 import { resolveNotesOwed } from '../appointments/appointments.notices.ts';
 import { claimObjects } from '../files/files.service.ts';
-import { noticeAmended, noticeMoved, type TNoteNotice } from './notes.notices.ts';
+import { noticeAmended, noticeMoved, noticeScribeAssigned, type TNoteNotice } from './notes.notices.ts';
 import {
   decodeNoteCursor,
+  findActiveScribe,
   findPatientForNote,
+  listAwaitingReview,
   insertRevision,
   listNotes,
   listRevisions,
@@ -79,6 +84,41 @@ export const NOTE_READS = {
     shows: ({ patientId }, id) => ({ entityId: id, patientId }),
   }),
 };
+
+/**
+ * 'Add Scribe': the notes waiting for review for a scheduler to route, without their text,
+ * audited with every patient they name.
+ */
+export const REVIEW_QUEUE_READ = readOf({
+  action: 'note.review_queue',
+  entityType: 'note',
+  run: async ({ db }, _: void) => listAwaitingReview(db, REVIEW_QUEUE_LIMIT),
+  shows: (queue: TNoteAwaitingReview[]) => (queue.length > 0 ? { patientIds: [...new Set(queue.map((n) => n.patientId))] } : null),
+});
+
+/**
+ * PUT /api/notes/{id}/scribe ('Add Scribe'): the note, waiting for review, gets the scribe who
+ * is to review it (an active scribe, else 400); a note that moved on meanwhile is a 409, and so
+ * is a stale version when sent. Any scribe may still review it; the assignment says whose it is,
+ * on the card and in her notifications.
+ */
+export async function assignScribe(deps: Deps, ctx: SignedInContext, id: string, input: TAssignScribe): Promise<TNoteAwaitingReview> {
+  return inTransaction(deps, async (tx, raise) => {
+    const current = await lockNote(tx, id);
+    if (!current) throw notFound(NOT_FOUND);
+    if (current.status !== 'submitted_to_scribe') throw new HttpError('workflow.illegalMove', { message: 'This note is no longer waiting for review' });
+    if (input.updatedAt !== undefined && input.updatedAt !== current.updatedAt.toISOString()) throw stale(STALE);
+    const scribe = await findActiveScribe(tx, input.scribeId);
+    if (!scribe) throw invalid('scribeId', 'Must be an active scribe');
+    if (current.scribeId !== scribe.id) {
+      const now = new Date(Math.max(deps.config.now().getTime(), current.updatedAt.getTime() + 1));
+      await tx.update(patientNotes).set({ scribeId: scribe.id, updatedAt: now }).where(eq(patientNotes.id, id));
+      await recordAudit(tx, ctx, { action: 'note.assign_scribe', entityType: 'note', entityId: id, patientId: current.patientId });
+      await noticeScribeAssigned(tx, raise, { ...noticeOf(ctx, current), scribeId: scribe.id });
+    }
+    return (await listAwaitingReview(tx, REVIEW_QUEUE_LIMIT)).find((n) => n.id === id)!;
+  });
+}
 
 /** A move of a note by the caller (its author decides own-only moves). */
 const decideNoteMove = (ctx: SignedInContext, note: Pick<NoteRow, 'authorId'>, from: TNoteStatus, to: TNoteStatus) =>

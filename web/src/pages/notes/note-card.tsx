@@ -62,6 +62,13 @@ export function NoteCard({ note, user, timeZone, actions }: { note: TNote; user:
               </span>
               <span aria-hidden="true">·</span>
               <span data-testid="note-author">by {note.authorName}</span>
+              {/* 'Add Scribe': whose review it waits for. */}
+              {note.status === 'submitted_to_scribe' && note.scribeName && (
+                <>
+                  <span aria-hidden="true">·</span>
+                  <span data-testid="note-scribe">for review by {note.scribeName}</span>
+                </>
+              )}
             </p>
           </div>
           <div className="flex shrink-0 flex-wrap items-center gap-1.5">

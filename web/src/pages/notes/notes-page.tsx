@@ -13,7 +13,6 @@ import { invalidateNotes } from '../../api/notes/notes.ts';
 import { usePatient } from '../../api/patients/patient.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { useLiveMessages } from '../../live/live-provider.tsx';
-import { toast } from '../../lib/toast.ts';
 import { fullName } from '../../lib/patient-format.ts';
 import type { TNoteCardActions } from './note-card.tsx';
 import { NoteFormDialog, type TNoteDialogState } from './note-form-dialog.tsx';
@@ -21,8 +20,9 @@ import { NoteList } from './note-list.tsx';
 import { NotesHeader } from './notes-header.tsx';
 import { WorkflowTab } from './workflow-tab.tsx';
 
-// The amendment and history dialogs load the first time someone opens one.
+// The amendment, history and Add Scribe dialogs load the first time someone opens one.
 const AmendNoteDialog = lazy(async () => ({ default: (await import('./amend-note-dialog.tsx')).AmendNoteDialog }));
+const AddScribeDialog = lazy(async () => ({ default: (await import('./add-scribe-dialog.tsx')).AddScribeDialog }));
 const NoteHistoryDialog = lazy(async () => ({ default: (await import('./note-history-dialog.tsx')).NoteHistoryDialog }));
 
 const TABS = [
@@ -46,8 +46,6 @@ function notesHref(tab: TTab, patientId: string | undefined): string {
   return search ? `/notes?${search}` : '/notes';
 }
 
-const ADD_SCRIBE_TOAST = { title: 'Feature Coming Soon', description: 'Scribe assignment functionality will be available in the next update.' };
-
 /**
  * /notes (spec section 2): My Notes (every note the user may see), Pending Review, Reviewed and
  * the Workflow illustration; one patient's notes when reached with ?patientId= (the
@@ -63,6 +61,7 @@ export function NotesPage({ user }: { user: TCurrentUser }) {
   const [dialog, setDialog] = useState<TNoteDialogState>(null);
   const [amending, setAmending] = useState<TNote | null>(null);
   const [history, setHistory] = useState<TNote | null>(null);
+  const [addingScribe, setAddingScribe] = useState(false);
   const mayCreate = can(user, 'notes.create');
   const queryClient = useQueryClient();
   // A note moving on reaches those it concerns as a notification (the scribes when one is
@@ -87,7 +86,7 @@ export function NotesPage({ user }: { user: TCurrentUser }) {
           (mayCreate || can(user, 'notes.addScribe')) && (
             <div className="flex flex-wrap gap-2">
               {can(user, 'notes.addScribe') && (
-                <Button variant="outline" onClick={() => toast(ADD_SCRIBE_TOAST)}>
+                <Button variant="outline" onClick={() => setAddingScribe(true)}>
                   <UserPlus aria-hidden="true" />
                   Add Scribe
                 </Button>
@@ -162,6 +161,11 @@ export function NotesPage({ user }: { user: TCurrentUser }) {
       {history && (
         <Suspense fallback={null}>
           <NoteHistoryDialog note={history} timeZone={timeZone} onClose={() => setHistory(null)} />
+        </Suspense>
+      )}
+      {addingScribe && (
+        <Suspense fallback={null}>
+          <AddScribeDialog user={user} timeZone={timeZone} onClose={() => setAddingScribe(false)} />
         </Suspense>
       )}
     </div>
