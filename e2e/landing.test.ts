@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { seriousA11yViolations } from './helpers/axe.ts';
+import { DESKTOP_VIEWPORT, MOBILE_VIEWPORT } from './helpers/browser.ts';
+import { overhang } from './helpers/page.ts';
 import { useE2E } from './helpers/suite.ts';
 
 const e2e = useE2E();
@@ -20,10 +23,10 @@ describe('landing page (visitors)', () => {
     expect(await page.getByTestId('testimonial').count()).toBe(3);
 
     const cta = page.getByRole('region', { name: /Ready to/ });
-    for (const name of ['Start Free Trial', 'Contact Sales', 'View Demo']) {
+    for (const name of ['Start Free Trial', 'View Demo']) {
       expect(await cta.getByRole('link', { name }).isVisible(), name).toBe(true);
     }
-    expect(await cta.getByRole('link', { name: 'Contact Sales' }).getAttribute('href')).toMatch(/^mailto:/);
+    expect(await cta.getByRole('button', { name: 'Contact Sales' }).isVisible()).toBe(true);
     expect(await page.getByRole('contentinfo').innerText()).toContain('MediCare EHR');
     // A visitor gets no logged-out toast on the landing page.
     expect(await page.getByText('You are logged out').count()).toBe(0);
@@ -40,6 +43,35 @@ describe('landing page (visitors)', () => {
       expect(await page.getByLabel('Password').isVisible()).toBe(true);
     });
   }
+
+  it("'Contact Sales' says how to get help, with no placeholder address, and leads to the demo (issue 29)", async () => {
+    for (const viewport of [DESKTOP_VIEWPORT, MOBILE_VIEWPORT]) {
+      const page = await e2e.newPage({ viewport });
+      await page.goto('/');
+      const contact = page.getByRole('button', { name: 'Contact Sales' });
+      await contact.click();
+      const dialog = page.getByRole('dialog', { name: 'Getting help with MediCare EHR' });
+      await dialog.waitFor();
+      expect(await dialog.innerText()).toContain("Your clinic's administrator");
+      // The demo server: the way in is the demo clinic's accounts.
+      expect(await dialog.innerText()).toContain('the sign-in page lists its accounts');
+      expect(await page.content()).not.toMatch(/example\.com|mailto:/);
+      expect(await overhang(dialog, 'viewport')).toBeLessThanOrEqual(0);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      // Escape closes it and gives the focus back to the button.
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      expect(await contact.evaluate((el) => el === document.activeElement)).toBe(true);
+      // 'Close' closes it too; its link leads to the demo clinic's sign-in.
+      await contact.click();
+      await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
+      await dialog.waitFor({ state: 'hidden' });
+      await contact.click();
+      await dialog.getByRole('link', { name: 'View Demo' }).click();
+      await page.waitForURL('/login');
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    }
+  });
 
   it('shows the not-found page for an unknown path', async () => {
     const { page } = e2e;

@@ -1,9 +1,6 @@
 /** The product name shown in the top bar, landing page and document title. Change it here only. */
 export const PRODUCT_NAME = 'MediCare EHR';
 
-/** Where 'Contact Sales' on the landing page writes to; set VITE_SALES_EMAIL at build time. */
-export const SALES_EMAIL: string = import.meta.env.VITE_SALES_EMAIL || 'sales@example.com';
-
 /** Server routes that start and end a session; both are full-page navigations, not fetches. */
 export const LOGIN_PATH = '/api/login';
 export const LOGOUT_PATH = '/api/logout';

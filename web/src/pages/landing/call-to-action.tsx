@@ -1,10 +1,11 @@
 import { buttonClass } from '../../components/ui/button-variants.ts';
-import { LOGIN_PATH, SALES_EMAIL } from '../../lib/brand.ts';
+import { LOGIN_PATH } from '../../lib/brand.ts';
+import { ContactSalesButton } from './contact-dialog.tsx';
 
 /**
  * 'Start Free Trial' goes to sign-in (spec). The spec gives 'View Demo' and 'Contact Sales'
  * no action; here View Demo also goes to sign-in, where demo mode lists the demo clinic's
- * accounts, and Contact Sales opens an email (docs/decisions/web-shell.md).
+ * accounts, and Contact Sales says how to get help with a clinic's own copy (docs/decisions/web-shell.md).
  */
 export function CallToAction() {
   return (
@@ -18,9 +19,7 @@ export function CallToAction() {
           <a href={LOGIN_PATH} className={buttonClass({ size: 'lg', variant: 'inverse' })}>
             Start Free Trial
           </a>
-          <a href={`mailto:${SALES_EMAIL}?subject=${encodeURIComponent('Sales enquiry')}`} className={buttonClass({ size: 'lg', variant: 'outline-inverse' })}>
-            Contact Sales
-          </a>
+          <ContactSalesButton />
           <a href={LOGIN_PATH} className={buttonClass({ size: 'lg', variant: 'outline-inverse' })}>
             View Demo
           </a>
