@@ -2,8 +2,9 @@
  * Patient search at scale: BENCH_PATIENTS (100,000) patients, searched through the real API
  * (session check, validation, query, audit rows), on PGlite or on the PostgreSQL server in
  * BENCH_DATABASE_URL. Beside each term, in the same run, the plain plan (an exact count and every
- * match sorted by name, as ILIKE on the three fields) as the baseline. Prints JSON figures;
- * nothing here asserts a time. BENCH_SEEDED=1 reuses a database a previous run seeded.
+ * match sorted by name, as ILIKE on the three fields, and on the full name either way round for
+ * a term of several words) as the baseline. Prints JSON figures; nothing here asserts a time.
+ * BENCH_SEEDED=1 reuses a database a previous run seeded.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -135,8 +136,13 @@ async function timeRequest(url: string) {
 
 /** The plain plan this search replaced, timed in SQL: exact count, then all matches sorted. */
 async function timeBaseline(term: string, runs: number) {
-  const p = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const match = term ? sql`and (first_name ilike ${p} or last_name ilike ${p} or email ilike ${p})` : sql``;
+  const like = (t: string) => `%${t.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const p = like(term);
+  const words = term.replace(/,?\s+/g, ' ');
+  const fullName = words.includes(' ')
+    ? sql`or first_name || ' ' || last_name ilike ${like(words)} or last_name || ' ' || first_name ilike ${like(words)}`
+    : sql``;
+  const match = term ? sql`and (first_name ilike ${p} or last_name ilike ${p} or email ilike ${p} ${fullName})` : sql``;
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
@@ -165,9 +171,10 @@ async function timeSearch(term: string, runs = 40) {
 async function timeLaterPages(term: string) {
   const times: number[] = [];
   for (let round = 0; round < 3; round++) {
-    let cursor = String((await timeRequest(`/api/patients?search=${term}&limit=50`)).res.headers['x-next-cursor'] ?? '');
+    const search = encodeURIComponent(term);
+    let cursor = String((await timeRequest(`/api/patients?search=${search}&limit=50`)).res.headers['x-next-cursor'] ?? '');
     for (let page = 2; page <= 10 && cursor; page++) {
-      const { ms, res } = await timeRequest(`/api/patients?search=${term}&limit=50&cursor=${cursor}`);
+      const { ms, res } = await timeRequest(`/api/patients?search=${search}&limit=50&cursor=${cursor}`);
       times.push(ms);
       cursor = String(res.headers['x-next-cursor'] ?? '');
     }
@@ -177,10 +184,14 @@ async function timeLaterPages(term: string) {
 }
 
 const TERMS = ['', 'a', 'jo', 'sm', 'son', 'smith', 'mith', 'mary', 'ramirez-42', 'priya.nguyen', 'example', '4242', 'zzqx'];
+// A full name, either way round: each side longer or shorter, one letter, a comma, none.
+const SEVERAL_WORDS = ['mary smith', 'smith mary', 'Smith, Mary', 'wei nguyen', 'john smith-42', 'mary s', 'm smith', 'a s', 'liam chen', 'zzqx smith'];
 const searches = [];
 for (const term of TERMS) searches.push(await timeSearch(term));
+const severalWords = [];
+for (const term of SEVERAL_WORDS) severalWords.push(await timeSearch(term));
 const laterPages = [];
-for (const term of ['son', 'smith', 'mary', 'a', 'example']) laterPages.push(await timeLaterPages(term));
+for (const term of ['son', 'smith', 'mary', 'a', 'example', 'mary s', 'a s']) laterPages.push(await timeLaterPages(term));
 
 // Ten staff typing common terms at once: each connection goes through the terms in turn. The
 // load comes from a worker thread, so the app's event loop is not also the load generator's.
@@ -223,6 +234,7 @@ console.log(
       patients: COUNT,
       seedSeconds: r1(seedMs / 1000),
       searches,
+      severalWords,
       laterPages,
       load: {
         connections: 10,

@@ -8,8 +8,9 @@ import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
 
 /**
  * Patient search (docs/decisions/patient-search.md) against a plain reference on the same data:
- * the matches are exactly ILIKE's on first name, last name or email, and they come in the
- * tiers' order, whichever tier's plan finds them.
+ * the matches are exactly ILIKE's on first name, last name or email, and for a term of several
+ * words ILIKE's on the full name either way round too ('first last', 'last first'); they come in
+ * the tiers' order, whichever tier's plan finds them.
  */
 
 let t: TestApp;
@@ -93,11 +94,35 @@ const TERMS = [
   'zoë',
   'de la',
   'zzz',
+  // Several words: across the first and the last name, either way round, any case.
+  'john smith',
+  'smith john',
+  'SMITH JOHN',
+  'John S',
+  'j smith',
+  'jo jo',
+  'lee lee',
+  'ee le',
+  'mary  smith',
+  'Smith, Mary',
+  'ana de la',
+  'de la cruz mary',
+  'émile éclair',
+  'ÉCLAIR ÉMILE',
+  'al% mc%',
+  'bo_b under_',
+  'h j',
+  'y r',
+  'smith zzz',
+  'a b c d e f g h i',
 ];
 
 const likeOf = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** The reference: ILIKE on the three fields, ordered by the tiers as plain CASE arithmetic. */
+/**
+ * The reference: ILIKE on the three fields, and for several words on the full name either way
+ * round (a comma before a space read as a space), ordered by the tiers as plain CASE arithmetic.
+ */
 async function reference(term: string): Promise<string[]> {
   if (!term) {
     return (
@@ -110,14 +135,18 @@ async function reference(term: string): Promise<string[]> {
     ).map((r) => r.id);
   }
   const p = likeOf(term);
+  const words = term.replace(/,?\s+/g, ' ');
+  const fullName = words.includes(' ')
+    ? sql`first_name || ' ' || last_name ilike ${likeOf(words)} or last_name || ' ' || first_name ilike ${likeOf(words)}`
+    : sql`false`;
   return (
     await queryRows<{ id: string }>(
       t.db,
       sql`
     select id from patients
-    where is_active and (first_name ilike ${p} or last_name ilike ${p} or email ilike ${p})
+    where is_active and (first_name ilike ${p} or last_name ilike ${p} or email ilike ${p} or ${fullName})
     order by case when position(lower(${term}) in lower(last_name)) = 1 then 0
-                  when last_name ilike ${p} then 1 when first_name ilike ${p} then 2 else 3 end,
+                  when last_name ilike ${p} then 1 when first_name ilike ${p} then 2 when email ilike ${p} then 3 else 4 end,
              lower(last_name) collate "C", lower(first_name) collate "C", id`,
     )
   ).map((r) => r.id);
@@ -213,6 +242,35 @@ describe('GET /api/patients?search= against a plain ILIKE reference', () => {
     expect(await ids('ultram')).toEqual([row!.id]);
     expect(await ids('tablack')).toEqual([]);
     expect(await ids('vanta')).toEqual([]);
+  });
+});
+
+describe('a full name', () => {
+  it("finds 'Liam Chen' by his full name either way round, any case, and in the pickers", async () => {
+    const [liam] = await queryRows<{ id: string }>(t.db, sql`insert into patients (first_name, last_name) values ('Liam', 'Chen') returning id`);
+    await insertPatients([
+      { first: 'Liam', last: 'Chenoweth', email: null },
+      { first: 'William', last: 'Cheng', email: null },
+      { first: 'Chen', last: 'Liamson', email: null },
+      { first: 'Liam', last: 'Chen', email: null, active: false },
+      { first: 'Liam', last: 'Okafor', email: null },
+    ]);
+    const names = async (term: string, fields = '') => {
+      const res = await nurse.get(`/api/patients?search=${encodeURIComponent(term)}${fields}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().map((p: { firstName: string; lastName: string }) => `${p.firstName} ${p.lastName}`);
+    };
+    // In name order (byte order of the lower-cased names: Chen, Cheng, Chenoweth).
+    expect(await names('Liam Chen')).toEqual(['Liam Chen', 'William Cheng', 'Liam Chenoweth']);
+    expect(await names('chen liam')).toEqual(['Liam Chen', 'Chen Liamson']);
+    expect(await names('LIAM CHEN')).toEqual(await names('liam chen'));
+    expect(await names('Chen, Liam')).toEqual(await names('chen liam'));
+    expect(await names('Liam C')).toEqual(['Liam Chen', 'William Cheng', 'Liam Chenoweth']);
+    expect(await names('  liam   chen ')).toEqual(await names('liam chen'));
+    // A picker asks for a few fields only; the same patients.
+    const picker = await nurse.get(`/api/patients?search=${encodeURIComponent('Liam Chen')}&fields=firstName,lastName,dateOfBirth&limit=1`);
+    expect(picker.json()).toEqual([{ id: liam!.id, firstName: 'Liam', lastName: 'Chen', dateOfBirth: null }]);
+    expect(picker.headers['x-total-count']).toBe('3');
   });
 });
 
