@@ -29,6 +29,7 @@ const STATUS: Record<string, number> = {
   'patient.duplicate': 409,
   'workflow.illegalMove': 409,
   'appointment.conflict': 409,
+  'appointment.notNow': 409,
   'upload.expired': 403,
   'upload.invalid': 403,
   'upload.used': 403,
