@@ -56,9 +56,13 @@ const ZAppointmentTypeChoice = optionalLine(APPOINTMENT_LIMITS.appointmentType).
   `Choose one of ${APPOINTMENT_TYPES.join(', ')}`,
 );
 
-/** Sent by the spec's client but decided by the server: accepted, never read. */
+/**
+ * Sent by the spec's client (or read back with the appointment) but decided by the server:
+ * accepted and never read, but still only what such a field can hold (a short text, a number,
+ * a flag or null), so junk is refused rather than silently taken.
+ */
 const ZIgnored = z
-  .unknown()
+  .union([z.string().max(300, 'At most 300 characters'), z.number(), z.boolean(), z.null()], { error: 'Expected a text, a number or null' })
   .optional()
   .transform(() => undefined);
 

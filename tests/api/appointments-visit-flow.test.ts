@@ -298,6 +298,16 @@ describe('editing what was read', () => {
     expect((await stored(appointment.id)).notes).toBe('First');
   });
 
+  it('refuses junk in the fields it ignores: they may only hold what such a field holds', async () => {
+    const appointment = await inStatus('scheduled');
+    for (const body of [{ patientName: 'x'.repeat(100_000) }, { providerId: { id: 'x' } }, { checkedInAt: ['2026-01-01'] }]) {
+      const res = await clients.scheduler.put(`/api/appointments/${appointment.id}`, { ...body, notes: 'Changed' });
+      expect(res.statusCode, JSON.stringify(body).slice(0, 40)).toBe(400);
+      expect(res.json().errors[0].path).toBe(Object.keys(body)[0]);
+    }
+    expect((await stored(appointment.id)).notes).toBeNull();
+  });
+
   it('refuses an id that is not the one in the path', async () => {
     const appointment = await inStatus('scheduled');
     const res = await clients.scheduler.put(`/api/appointments/${appointment.id}`, { id: '00000000-0000-4000-8000-000000000000', notes: 'x' });
