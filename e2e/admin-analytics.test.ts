@@ -119,9 +119,9 @@ describe('Analytics tab', () => {
     const notes = page.getByTestId('notes-chart');
     expect(await notes.getByTestId('note-bar').count()).toBeGreaterThanOrEqual(4);
     expect(await notes.locator('table tbody tr').count()).toBe(5);
-    // The seeded note took 26 hours from submission to finalization.
+    // This file's note and the demo clinic's two finalized ones each took 26 hours from submission to finalization.
     expect(await page.getByTestId('turnaround-average').textContent()).toBe('1 d 2 h');
-    expect(await page.getByTestId('turnaround').textContent()).toContain('Over 1 note finalized in the last 90 days');
+    expect(await page.getByTestId('turnaround').textContent()).toContain('Over 3 notes finalized in the last 90 days');
 
     expect(await seriousA11yViolations(page)).toEqual([]);
   });

@@ -13,9 +13,11 @@ import { useE2E } from './helpers/suite.ts';
 
 const e2e = useE2E();
 
-// The demo clinic seeds six appointments today (one completed, one checked in, one in progress,
-// three scheduled) and a few on later days (server/seed/demo-clinic.ts). Tests that need more
-// book them through the API with patients of their own, so no test depends on another's.
+// The demo clinic seeds six appointments today, at 8:30, 9:30, 10:30, 13:00, 14:30 and 16:00, each
+// in the status the clock of the seed gives it (server/seed/demo-clinic.ts: all scheduled early in
+// the morning, all completed late at night), and a few on other days. Tests that need a visit in
+// a given state book it through the API with a patient of their own, so no test depends on the
+// hour it runs at or on another test's visits.
 
 interface TApiAppointment {
   id: string;
@@ -70,16 +72,18 @@ describe('Today tab', () => {
     // Time order, as the server sends them.
     expect(await rows.evaluateAll((els) => els.map((el) => el.getAttribute('data-appointment-id')))).toEqual(today.map((a) => a.id));
 
-    // The seeded 8:30 visit of Olivia Hart, completed: the scheduler sees the name and the staff.
+    // The seeded 8:30 visit of Olivia Hart, in the status the seed's clock gave it: the scheduler
+    // sees the name and the staff.
     const olivia = rows.filter({ hasText: 'Olivia Hart' });
-    expect(await statusOf(olivia)).toBe('completed');
+    const oliviaRowId = await olivia.getAttribute('data-appointment-id');
+    const oliviaVisit = today.find((a) => a.id === oliviaRowId);
+    expect(await statusOf(olivia)).toBe(oliviaVisit!.status);
     expect(await olivia.getByTestId('appointment-type').innerText()).toBe('Consultation');
     expect(await olivia.getByTestId('appointment-room').innerText()).toBe('Room 100');
     expect(await olivia.getByTestId('appointment-staff').innerText()).toContain('Nora Bennett');
-    expect(await olivia.getByRole('button', { name: /^Check In/ }).count()).toBe(0);
+    if (oliviaVisit!.status !== 'scheduled') expect(await olivia.getByRole('button', { name: /^Check In/ }).count()).toBe(0);
     const notes = olivia.getByRole('link', { name: /^Notes/ });
-    const oliviaId = today.find((a) => a.status === 'completed')!.patientId;
-    expect(await notes.getAttribute('href')).toBe(`/notes?patientId=${oliviaId}`);
+    expect(await notes.getAttribute('href')).toBe(`/notes?patientId=${oliviaVisit!.patientId}`);
     // No room: 'TBD'.
     expect(await rows.filter({ hasText: 'Emma Novak' }).getByTestId('appointment-room').innerText()).toBe('Room TBD');
     expect(await seriousA11yViolations(page)).toEqual([]);
@@ -439,6 +443,13 @@ describe("dashboard 'Today's Schedule'", () => {
   it('shows up to 4 of today in time order from the visit just done, with status dot, patient, time, type and room, and the checked-in note', async () => {
     const { page } = e2e;
     await signInAs(page, 'admin');
+    // A patient of the test's own, checked in for a visit at this minute: whatever the hour, the
+    // day has a checked-in visit where the panel shows it (the seed's statuses follow its clock).
+    const clinic = await clinicDay(page);
+    const now = clinicWallClock(new Date().toISOString(), clinic.timeZone);
+    const waiting = await book(page, { day: now.date, time: now.time, timeZone: clinic.timeZone }, { appointmentType: 'follow_up' });
+    expect((await api(page, 'PUT', `/api/appointments/${waiting.id}`, { status: 'checked_in' })).status).toBe(200);
+    await page.reload();
     const panel = page.getByTestId('todays-schedule');
     await panel.getByTestId('schedule-entry').first().waitFor();
     const entries = panel.getByTestId('schedule-entry');
@@ -451,18 +462,23 @@ describe("dashboard 'Today's Schedule'", () => {
     expect(shownIds).toEqual(held.slice(start, start + shownIds.length));
     const firstOpen = todays.findIndex((a) => ['scheduled', 'checked_in', 'in_progress'].includes(a.status));
     if (firstOpen > 0 && todays.slice(0, firstOpen).some((a) => a.status === 'completed')) {
-      // The seed's 8:30 visit is done by the time the 9:30 one is checked in: its green dot shows.
+      // The visit just done leads, with its green dot.
       const done = entries.first();
       expect(await done.getAttribute('data-status')).toBe('completed');
       expect(await done.getByTestId('status-dot').getAttribute('class')).toContain('bg-green-600');
     }
     if (held.length > 4) expect(await panel.getByTestId('schedule-count').innerText()).toBe(`${shownIds.length} of today's ${held.length} visits`);
-    // The seeded 9:30 visit of Liam Chen is checked in: yellow dot and the note.
-    const liam = entries.filter({ hasText: 'Liam Chen' });
-    expect(await liam.innerText()).toContain('Currently checked in');
-    expect(await liam.innerText()).toContain('Follow-up · Room 101');
-    expect(await liam.getByTestId('status-dot').getAttribute('class')).toContain('bg-yellow-400');
-    expect(await entries.filter({ hasText: 'Emma Novak' }).innerText()).toContain('Room TBD');
+    // Each entry as its status says; the checked-in one in yellow, with the note.
+    for (const [i, id] of shownIds.entries()) {
+      const status = todays.find((a) => a.id === id)!.status;
+      expect(await entries.nth(i).getAttribute('data-status')).toBe(status);
+      expect((await entries.nth(i).innerText()).includes('Currently checked in'), status).toBe(status === 'checked_in');
+    }
+    const mine = entries.filter({ hasText: waiting.name });
+    expect(shownIds).toContain(waiting.id);
+    expect(await mine.innerText()).toContain('Currently checked in');
+    expect(await mine.innerText()).toContain('Follow-up · Room TBD');
+    expect(await mine.getByTestId('status-dot').getAttribute('class')).toContain('bg-yellow-400');
     await panel.getByRole('link', { name: 'View Full Schedule' }).click();
     await page.waitForURL('/appointments');
   });

@@ -10,7 +10,7 @@ import { deleteExpiredSessions } from './sessions/session-store.ts';
 
 const config = loadConfig();
 const database = await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pg') });
-if (config.demo && (await seedDemoClinic(database.db, config.clinicTimeZone))) {
+if (config.demo && (await seedDemoClinic(database.db, config.clinicTimeZone, config.now()))) {
   console.log('Seeded the demo clinic (password for every demo user: demo-clinic-2026)');
 }
 // At every start, not only the first: a DEMO=1 left on where others reach the app must be seen.

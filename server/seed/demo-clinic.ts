@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
-import { APPOINTMENT_TYPES } from '#domain/appointments';
+import { APPOINTMENT_TYPES, type TAppointmentStatus } from '#domain/appointments';
 import { addDays, startOfZonedDay, zonedDate } from '#domain/clinic-time';
+import type { TNoteStatus } from '#domain/notes';
 import type { Db } from '../db/database.ts';
 import { users } from '../db/schema/auth.ts';
 import { appointments, labOrders, noteRevisions, patientNotes, patients } from '../db/schema/clinical.ts';
@@ -10,6 +11,38 @@ import { DEMO_PASSWORD, DEMO_USERS } from '../modules/auth/demo-accounts.ts';
 
 // Any fixed number serves: it only has to be the same in every app instance.
 const SEED_LOCK = 727_001;
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+/** How long before the seed the clinic's staff and patients were entered. */
+const CLINIC_AGE_MS = 30 * 24 * HOUR;
+/** How long before the seed its appointments were booked (the latest is 12 days ahead). */
+const BOOKED_AHEAD_MS = 14 * 24 * HOUR;
+/** Patients check in this long before their booked time. */
+const ARRIVES_EARLY_MS = 5 * MINUTE;
+/** The demo clinic runs this far behind: a patient checked in waits this long past her time. */
+const RUNNING_LATE_MS = 20 * MINUTE;
+
+/**
+ * Where a visit stands at `now`, from its booked time alone (issue 29: the demo once said a
+ * visit was done before it began). Before its time it is scheduled. From its time the patient,
+ * who checked in a few minutes early, waits while the clinic runs 20 minutes behind; then she is
+ * seen for the visit's length; then it is completed. So no visit that is checked in, under way or
+ * done starts after `now`, and every time it carries (checked in, completed) is at or before it.
+ */
+export function demoVisitProgress(
+  start: Date,
+  durationMinutes: number,
+  now: Date,
+): { status: TAppointmentStatus; checkedInAt: Date | null; completedAt: Date | null } {
+  if (now < start) return { status: 'scheduled', checkedInAt: null, completedAt: null };
+  const checkedInAt = new Date(start.getTime() - ARRIVES_EARLY_MS);
+  const seenAt = start.getTime() + RUNNING_LATE_MS;
+  if (now.getTime() < seenAt) return { status: 'checked_in', checkedInAt, completedAt: null };
+  const doneAt = seenAt + durationMinutes * MINUTE;
+  if (now.getTime() < doneAt) return { status: 'in_progress', checkedInAt, completedAt: null };
+  return { status: 'completed', checkedInAt, completedAt: new Date(doneAt) };
+}
 
 const PATIENTS = [
   ['Olivia', 'Hart', '1984-03-12', 'Blue Cross', 'Penicillin'],
@@ -33,6 +66,8 @@ const PATIENTS = [
 /**
  * Seeds the demo clinic on an empty database. Safe to run on every start and from several
  * instances at once: an advisory lock serialises them and an existing demo admin means done.
+ * `now` is the app's clock (config.now()): today's visits, their statuses and every other time
+ * written are placed from it, in the clinic's `timeZone`.
  */
 export async function seedDemoClinic(db: Db, timeZone: string, now = new Date()): Promise<boolean> {
   return db.transaction(async (tx) => {
@@ -40,10 +75,14 @@ export async function seedDemoClinic(db: Db, timeZone: string, now = new Date())
     const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, DEMO_USERS[0]!.email));
     if (existing) return false;
 
+    // Every time the seed writes is `now` or before it, in the order things happened (issue 29);
+    // none is left to the database's clock, which a test seeding another moment does not move.
+    const ago = (ms: number) => new Date(now.getTime() - ms);
+    const opened = ago(CLINIC_AGE_MS);
     const passwordHash = await hashPassword(DEMO_PASSWORD);
     const staff = await tx
       .insert(users)
-      .values(DEMO_USERS.map((u) => ({ ...u, passwordHash })))
+      .values(DEMO_USERS.map((u) => ({ ...u, passwordHash, createdAt: opened, updatedAt: opened })))
       .returning();
     const byEmail = (email: string) => staff.find((u) => u.email === email)!;
     const admin = byEmail('admin@demo.clinic');
@@ -69,112 +108,194 @@ export async function seedDemoClinic(db: Db, timeZone: string, now = new Date())
           allergies,
           medicalHistory: i % 3 === 0 ? 'Hypertension, controlled' : null,
           currentMedications: i % 3 === 0 ? 'Lisinopril 10 mg daily' : null,
+          createdAt: opened,
+          updatedAt: opened,
         })),
       )
       .returning();
 
     const today = zonedDate(now, timeZone);
     const at = (day: string, hour: number, minute = 0) => new Date(startOfZonedDay(day, timeZone).getTime() + (hour * 60 + minute) * 60_000);
-    const visit = (i: number, day: string, hour: number, minute: number, extra: Partial<typeof appointments.$inferInsert> = {}) => ({
-      patientId: people[i]!.id,
-      providerId: scheduler.id,
-      appointmentDate: at(day, hour, minute),
-      duration: 30,
-      appointmentType: APPOINTMENT_TYPES[i % APPOINTMENT_TYPES.length],
-      roomNumber: i % 4 === 2 ? null : String(100 + i),
-      reason: 'Routine visit',
-      assignedNurseId: i % 2 === 0 ? nurse.id : nurse2.id,
-      assignedScribeId: scribe.id,
-      ...extra,
-    });
-    await tx
-      .insert(appointments)
-      .values([
-        visit(0, today, 8, 30, { status: 'completed', checkedInAt: at(today, 8, 20), completedAt: at(today, 9, 0) }),
-        visit(1, today, 9, 30, { status: 'checked_in', checkedInAt: at(today, 9, 25) }),
-        visit(2, today, 10, 30, { status: 'in_progress', checkedInAt: at(today, 10, 20) }),
-        visit(3, today, 13, 0),
-        visit(4, today, 14, 30),
-        visit(5, today, 16, 0, { assignedScribeId: null }),
-        ...[1, 2, 3, 5, 8, 9, 12].flatMap((offset, k) => [
-          visit((k + 6) % people.length, addDays(today, offset), 9 + (k % 6), 0),
-          ...(k % 2 === 0 ? [visit((k + 9) % people.length, addDays(today, offset), 11, 30)] : []),
-        ]),
-        visit(7, addDays(today, -2), 10, 0, { status: 'completed', completedAt: at(addDays(today, -2), 10, 40) }),
-        visit(8, addDays(today, -1), 15, 0, { status: 'no_show' }),
-      ]);
+    const booked = ago(BOOKED_AHEAD_MS);
+    // Six visits today and more on the days around it, each where the clock of the seed puts it
+    // (demoVisitProgress): at 6:00 today's are all ahead, at noon the morning's are done, at
+    // 23:30 the whole day is.
+    const visit = (i: number, day: string, hour: number, minute: number, extra: Partial<typeof appointments.$inferInsert> = {}) => {
+      const appointmentDate = at(day, hour, minute);
+      const progress = demoVisitProgress(appointmentDate, 30, now);
+      return {
+        patientId: people[i]!.id,
+        providerId: scheduler.id,
+        appointmentDate,
+        duration: 30,
+        appointmentType: APPOINTMENT_TYPES[i % APPOINTMENT_TYPES.length],
+        roomNumber: i % 4 === 2 ? null : String(100 + i),
+        reason: 'Routine visit',
+        assignedNurseId: i % 2 === 0 ? nurse.id : nurse2.id,
+        assignedScribeId: scribe.id,
+        ...progress,
+        createdAt: booked,
+        updatedAt: progress.completedAt ?? progress.checkedInAt ?? booked,
+        ...extra,
+      };
+    };
+    await tx.insert(appointments).values([
+      visit(0, today, 8, 30),
+      visit(1, today, 9, 30),
+      visit(2, today, 10, 30),
+      visit(3, today, 13, 0),
+      visit(4, today, 14, 30),
+      visit(5, today, 16, 0, { assignedScribeId: null }),
+      ...[1, 2, 3, 5, 8, 9, 12].flatMap((offset, k) => [
+        visit((k + 6) % people.length, addDays(today, offset), 9 + (k % 6), 0),
+        ...(k % 2 === 0 ? [visit((k + 9) % people.length, addDays(today, offset), 11, 30)] : []),
+      ]),
+      visit(7, addDays(today, -2), 10, 0),
+      // The patient never came: nobody checked her in, and the front desk marked it at day's end.
+      visit(8, addDays(today, -1), 15, 0, { status: 'no_show', checkedInAt: null, completedAt: null, updatedAt: at(addDays(today, -1), 18, 0) }),
+    ]);
 
-    const noteAt = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * 3_600_000);
+    const noteAt = (hoursAgo: number) => ago(hoursAgo * HOUR);
+    // One note per status, each taken along the workflow by the people who may make each move,
+    // at times in order: written, submitted to the scribe, reviewed, finalized (and the one
+    // submitted to admin after that). Submission to finalization takes 26 hours for both
+    // finalized notes, the figure the Analytics tab's turnaround shows for them.
+    type TStep = { to: TNoteStatus; hoursAgo: number; by: string };
+    const NOTES: { patient: number; author: typeof nurse; noteType: string; content: string; createdHoursAgo: number; steps: TStep[] }[] = [
+      {
+        patient: 0,
+        author: nurse,
+        noteType: 'Nurse Assessment',
+        content: 'Vitals stable. BP 128/82, HR 72. Patient reports mild headache since yesterday.',
+        createdHoursAgo: 2,
+        steps: [],
+      },
+      {
+        patient: 1,
+        author: nurse,
+        noteType: 'Progress Note',
+        content: 'Follow-up on medication change; tolerating well, no side effects reported.',
+        createdHoursAgo: 5,
+        steps: [{ to: 'submitted_to_scribe', hoursAgo: 4, by: nurse.id }],
+      },
+      {
+        patient: 2,
+        author: nurse2,
+        noteType: 'Procedure Note',
+        content: 'Wound dressing changed; site clean, no signs of infection.',
+        createdHoursAgo: 8,
+        steps: [
+          { to: 'submitted_to_scribe', hoursAgo: 7, by: nurse2.id },
+          { to: 'reviewed_by_scribe', hoursAgo: 3, by: scribe.id },
+        ],
+      },
+      {
+        patient: 3,
+        author: nurse,
+        noteType: 'Treatment Plan',
+        content: 'Continue physiotherapy twice weekly for four weeks.',
+        createdHoursAgo: 53,
+        steps: [
+          { to: 'submitted_to_scribe', hoursAgo: 52, by: nurse.id },
+          { to: 'reviewed_by_scribe', hoursAgo: 30, by: scribe.id },
+          { to: 'finalized', hoursAgo: 26, by: admin.id },
+        ],
+      },
+      {
+        patient: 4,
+        author: nurse2,
+        noteType: 'Medication Review',
+        content: 'Reviewed all current medications; no interactions found.',
+        createdHoursAgo: 75,
+        steps: [
+          { to: 'submitted_to_scribe', hoursAgo: 74, by: nurse2.id },
+          { to: 'reviewed_by_scribe', hoursAgo: 50, by: scribe.id },
+          { to: 'finalized', hoursAgo: 48, by: admin.id },
+          { to: 'submitted_to_admin', hoursAgo: 47, by: admin.id },
+        ],
+      },
+    ];
+    const stepAt = (steps: TStep[], to: TNoteStatus) => {
+      const step = steps.find((s) => s.to === to);
+      return step ? noteAt(step.hoursAgo) : null;
+    };
     const notes = await tx
       .insert(patientNotes)
-      .values([
-        {
-          patientId: people[0]!.id,
-          authorId: nurse.id,
-          noteType: 'Nurse Assessment',
-          status: 'draft',
-          content: 'Vitals stable. BP 128/82, HR 72. Patient reports mild headache since yesterday.',
-        },
-        {
-          patientId: people[1]!.id,
-          authorId: nurse.id,
-          noteType: 'Progress Note',
-          status: 'submitted_to_scribe',
-          content: 'Follow-up on medication change; tolerating well, no side effects reported.',
-        },
-        {
-          patientId: people[2]!.id,
-          authorId: nurse2.id,
-          noteType: 'Procedure Note',
-          status: 'reviewed_by_scribe',
-          scribeId: scribe.id,
-          reviewedAt: noteAt(3),
-          content: 'Wound dressing changed; site clean, no signs of infection.',
-        },
-        {
-          patientId: people[3]!.id,
-          authorId: nurse.id,
-          noteType: 'Treatment Plan',
-          status: 'finalized',
-          scribeId: scribe.id,
-          reviewedAt: noteAt(30),
-          finalizedAt: noteAt(26),
-          content: 'Continue physiotherapy twice weekly for four weeks.',
-        },
-        {
-          patientId: people[4]!.id,
-          authorId: nurse2.id,
-          noteType: 'Medication Review',
-          status: 'submitted_to_admin',
-          scribeId: scribe.id,
-          reviewedAt: noteAt(50),
-          finalizedAt: noteAt(48),
-          submittedToAdminAt: noteAt(47),
-          content: 'Reviewed all current medications; no interactions found.',
-        },
-      ])
-      .returning();
-    // Every note's history starts with its creation (docs/decisions/notes.md); the demo's
-    // later steps are not replayed.
-    await tx
-      .insert(noteRevisions)
       .values(
-        notes.map((note) => ({
-          noteId: note.id,
-          at: note.createdAt,
-          actorId: note.authorId,
-          action: 'created' as const,
-          toStatus: 'draft' as const,
-          noteTypeAfter: note.noteType,
-          contentAfter: note.content,
-          attachmentsAfter: note.attachments,
+        NOTES.map((n) => ({
+          patientId: people[n.patient]!.id,
+          authorId: n.author.id,
+          noteType: n.noteType,
+          status: n.steps.at(-1)?.to ?? 'draft',
+          content: n.content,
+          scribeId: stepAt(n.steps, 'reviewed_by_scribe') ? scribe.id : null,
+          reviewedAt: stepAt(n.steps, 'reviewed_by_scribe'),
+          finalizedAt: stepAt(n.steps, 'finalized'),
+          submittedToAdminAt: stepAt(n.steps, 'submitted_to_admin'),
+          createdAt: noteAt(n.createdHoursAgo),
+          updatedAt: noteAt(n.steps.at(-1)?.hoursAgo ?? n.createdHoursAgo),
         })),
-      );
+      )
+      .returning();
+    // Every note's history (docs/decisions/notes.md): its creation, then each move, as the
+    // workflow writes them, so the history shows how the note got where it is.
+    await tx.insert(noteRevisions).values(
+      notes.flatMap((note, i) => {
+        const steps = NOTES[i]!.steps;
+        return [
+          {
+            noteId: note.id,
+            at: note.createdAt,
+            actorId: note.authorId,
+            action: 'created' as const,
+            toStatus: 'draft' as const,
+            noteTypeAfter: note.noteType,
+            contentAfter: note.content,
+            attachmentsAfter: note.attachments,
+          },
+          ...steps.map((step, k) => ({
+            noteId: note.id,
+            at: noteAt(step.hoursAgo),
+            actorId: step.by,
+            action: 'moved' as const,
+            fromStatus: k === 0 ? ('draft' as const) : steps[k - 1]!.to,
+            toStatus: step.to,
+          })),
+        ];
+      }),
+    );
 
     await tx.insert(labOrders).values([
-      { patientId: people[0]!.id, providerId: nurse.id, orderName: 'Complete blood count', status: 'ordered', isUrgent: true },
-      { patientId: people[2]!.id, providerId: nurse2.id, orderName: 'Lipid panel', status: 'pending' },
-      { patientId: people[5]!.id, providerId: nurse.id, orderName: 'HbA1c', status: 'received', receivedAt: noteAt(5), results: '5.6 %' },
+      {
+        patientId: people[0]!.id,
+        providerId: nurse.id,
+        orderName: 'Complete blood count',
+        status: 'ordered',
+        isUrgent: true,
+        orderedAt: noteAt(1),
+        createdAt: noteAt(1),
+        updatedAt: noteAt(1),
+      },
+      {
+        patientId: people[2]!.id,
+        providerId: nurse2.id,
+        orderName: 'Lipid panel',
+        status: 'pending',
+        orderedAt: noteAt(20),
+        createdAt: noteAt(20),
+        updatedAt: noteAt(6),
+      },
+      {
+        patientId: people[5]!.id,
+        providerId: nurse.id,
+        orderName: 'HbA1c',
+        status: 'received',
+        orderedAt: noteAt(30),
+        receivedAt: noteAt(5),
+        results: '5.6 %',
+        createdAt: noteAt(30),
+        updatedAt: noteAt(5),
+      },
     ]);
 
     const rooms = await tx
@@ -186,6 +307,8 @@ export async function seedDemoClinic(db: Db, timeZone: string, now = new Date())
           description: 'Care team for the medication change',
           createdById: scheduler.id,
           lastActivityAt: noteAt(1),
+          createdAt: noteAt(72),
+          updatedAt: noteAt(72),
         },
         {
           patientId: people[2]!.id,
@@ -193,6 +316,8 @@ export async function seedDemoClinic(db: Db, timeZone: string, now = new Date())
           description: 'Dressing changes and follow-up',
           createdById: admin.id,
           lastActivityAt: noteAt(4),
+          createdAt: noteAt(72),
+          updatedAt: noteAt(72),
         },
       ])
       .returning();
@@ -203,26 +328,36 @@ export async function seedDemoClinic(db: Db, timeZone: string, now = new Date())
         ...[scheduler, nurse, scribe, admin].map((u) => ({ chatRoomId: rooms[0]!.id, userId: u.id, addedById: scheduler.id, joinedAt: joined })),
         ...[admin, nurse2, scribe].map((u) => ({ chatRoomId: rooms[1]!.id, userId: u.id, addedById: admin.id, joinedAt: joined })),
       ]);
-    await tx.insert(chatMessages).values([
-      { chatRoomId: rooms[0]!.id, senderId: scheduler.id, content: 'Follow-up booked for next week; please review the new dosage.', createdAt: noteAt(3) },
-      {
-        chatRoomId: rooms[0]!.id,
-        senderId: nurse.id,
-        content: 'Vitals look good today. Note submitted for review.',
-        messageType: 'note_update' as const,
-        createdAt: noteAt(2),
-      },
-      { chatRoomId: rooms[0]!.id, senderId: scribe.id, content: 'Thanks, I will review it this afternoon.', createdAt: noteAt(1) },
-      { chatRoomId: rooms[1]!.id, senderId: nurse2.id, content: 'Dressing changed, site is clean.', createdAt: noteAt(4) },
-    ]);
+    const said = (chatRoomId: string, senderId: string, content: string, hoursAgo: number, messageType?: 'note_update') => ({
+      chatRoomId,
+      senderId,
+      content,
+      ...(messageType ? { messageType } : {}),
+      createdAt: noteAt(hoursAgo),
+      updatedAt: noteAt(hoursAgo),
+    });
+    await tx
+      .insert(chatMessages)
+      .values([
+        said(rooms[0]!.id, scheduler.id, 'Follow-up booked for next week; please review the new dosage.', 3),
+        said(rooms[0]!.id, nurse.id, 'Vitals look good today. Note submitted for review.', 2, 'note_update'),
+        said(rooms[0]!.id, scribe.id, 'Thanks, I will review it this afternoon.', 1),
+        said(rooms[1]!.id, nurse2.id, 'Dressing changed, site is clean.', 4),
+      ]);
 
     await tx.insert(notifications).values([
-      { userId: nurse.id, type: 'notes_pending', title: 'Notes pending', message: 'Please provide notes for your completed visit.' },
-      { userId: nurse.id, type: 'chat_assignment', title: 'Added to a care team', message: 'You were added to a patient chat room.' },
-      { userId: scribe.id, type: 'notes_received', title: 'Note ready for review', message: 'A progress note was submitted for review.' },
-      { userId: admin.id, type: 'lab_received', title: 'Lab results received', message: 'HbA1c results are available.' },
-      { userId: scheduler.id, type: 'visitation_expired', title: 'Missed appointment', message: 'A patient did not attend yesterday.' },
-      { userId: byEmail('supplier@demo.clinic').id, type: 'supply_ready', title: 'Supply order ready', message: 'Order SO-1001 is ready for pickup.' },
+      { userId: nurse.id, type: 'notes_pending', title: 'Notes pending', message: 'Please provide notes for your completed visit.', createdAt: now },
+      { userId: nurse.id, type: 'chat_assignment', title: 'Added to a care team', message: 'You were added to a patient chat room.', createdAt: now },
+      { userId: scribe.id, type: 'notes_received', title: 'Note ready for review', message: 'A progress note was submitted for review.', createdAt: now },
+      { userId: admin.id, type: 'lab_received', title: 'Lab results received', message: 'HbA1c results are available.', createdAt: now },
+      { userId: scheduler.id, type: 'visitation_expired', title: 'Missed appointment', message: 'A patient did not attend yesterday.', createdAt: now },
+      {
+        userId: byEmail('supplier@demo.clinic').id,
+        type: 'supply_ready',
+        title: 'Supply order ready',
+        message: 'Order SO-1001 is ready for pickup.',
+        createdAt: now,
+      },
     ]);
     return true;
   });

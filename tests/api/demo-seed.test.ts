@@ -1,0 +1,123 @@
+import { asc, eq } from 'drizzle-orm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { addDays, startOfZonedDay, zonedDate } from '#domain/clinic-time';
+import type { Database } from '../../server/db/database.ts';
+import { users } from '../../server/db/schema/auth.ts';
+import { appointments, labOrders, noteRevisions, patientNotes, patients } from '../../server/db/schema/clinical.ts';
+import { chatMessages, chatRoomMembers, notifications, patientChatRooms } from '../../server/db/schema/collaboration.ts';
+import { seedDemoClinic } from '../../server/seed/demo-clinic.ts';
+import { freshDatabase } from '../helpers/test-database.ts';
+
+// Issue 29: seeded before 8 am, the demo said today's first visits were completed, hours before
+// they began; its notes were reviewed before they were written. The seed now places everything
+// from the clock it is given (config.now() at start-up), so it is seeded here at several moments
+// of one clinic day, in the clinic's zone, on a database of its own each time.
+
+const TIME_ZONE = 'America/New_York';
+const DAY = '2026-03-10';
+const clinicTime = (day: string, hhmm: string) => {
+  const [h, m] = hhmm.split(':').map(Number);
+  return new Date(startOfZonedDay(day, TIME_ZONE).getTime() + (h! * 60 + m!) * 60_000);
+};
+
+let database: Database | null = null;
+afterEach(async () => {
+  await database?.close();
+  database = null;
+});
+
+async function seededAt(now: Date) {
+  database = await freshDatabase();
+  expect(await seedDemoClinic(database.db, TIME_ZONE, now)).toBe(true);
+  return database.db;
+}
+
+const ms = (d: Date | null | undefined) => (d ? new Date(d).getTime() : null);
+/** Each of the times present is at or after the one before it. */
+function inOrder(label: string, times: (Date | null | undefined)[]) {
+  const present = times.map(ms).filter((t): t is number => t !== null);
+  expect(present, label).toEqual([...present].sort((a, b) => a - b));
+}
+
+// Today's six visits are booked at 8:30, 9:30, 10:30, 13:00, 14:30 and 16:00; the demo clinic
+// checks a patient in 5 minutes early, runs 20 minutes behind and sees her for 30 minutes.
+const TODAY_AT: Record<string, string[]> = {
+  '06:00': ['scheduled', 'scheduled', 'scheduled', 'scheduled', 'scheduled', 'scheduled'],
+  '09:45': ['completed', 'checked_in', 'scheduled', 'scheduled', 'scheduled', 'scheduled'],
+  '10:05': ['completed', 'in_progress', 'scheduled', 'scheduled', 'scheduled', 'scheduled'],
+  '12:00': ['completed', 'completed', 'completed', 'scheduled', 'scheduled', 'scheduled'],
+  '23:30': ['completed', 'completed', 'completed', 'completed', 'completed', 'completed'],
+};
+
+describe('the demo clinic seeded at different times of the clinic day', () => {
+  for (const [hhmm, expected] of Object.entries(TODAY_AT)) {
+    it(`at ${hhmm}: today's statuses follow the clock, and every time seeded is in order and not after now`, async () => {
+      const now = clinicTime(DAY, hhmm);
+      const db = await seededAt(now);
+      const notAfterNow = (label: string, t: Date | null | undefined) => {
+        if (t) expect(ms(t), `${label} after now`).toBeLessThanOrEqual(now.getTime());
+      };
+
+      // Appointments: today's where the clock puts them; none under way or done before its time.
+      const visits = await db.select().from(appointments).orderBy(asc(appointments.appointmentDate));
+      const today = visits.filter((v) => zonedDate(v.appointmentDate, TIME_ZONE) === DAY);
+      expect(today.map((v) => v.status)).toEqual(expected);
+      const opened = (await db.select({ createdAt: patients.createdAt }).from(patients))[0]!.createdAt;
+      for (const v of visits) {
+        const label = `${v.status} visit at ${v.appointmentDate.toISOString()}`;
+        if (v.status === 'scheduled') expect(ms(v.appointmentDate), label).toBeGreaterThan(now.getTime());
+        if (['checked_in', 'in_progress', 'completed'].includes(v.status)) {
+          notAfterNow(label, v.appointmentDate);
+          expect(v.checkedInAt, label).not.toBeNull();
+        }
+        expect(v.completedAt === null, label).toBe(v.status !== 'completed');
+        if (v.completedAt) expect(ms(v.completedAt)! - ms(v.appointmentDate)!, label).toBeGreaterThanOrEqual(v.duration * 60_000);
+        inOrder(label, [opened, v.createdAt, v.checkedInAt, v.completedAt, v.updatedAt]);
+        for (const t of [v.createdAt, v.updatedAt, v.checkedInAt, v.completedAt]) notAfterNow(label, t);
+      }
+      // Yesterday's visit was missed, two days ago's done; the later days' are ahead.
+      expect(visits.filter((v) => v.appointmentDate < startOfZonedDay(DAY, TIME_ZONE)).map((v) => v.status)).toEqual(['completed', 'no_show']);
+      expect(visits.filter((v) => v.appointmentDate >= startOfZonedDay(addDays(DAY, 1), TIME_ZONE)).every((v) => v.status === 'scheduled')).toBe(true);
+
+      // Notes: written, submitted, reviewed, finalized, submitted to admin, in that order, and
+      // each history is its creation and then its moves, in order, ending at the note's status.
+      const notes = await db.select().from(patientNotes);
+      expect(notes.map((n) => n.status).sort()).toEqual(['draft', 'finalized', 'reviewed_by_scribe', 'submitted_to_admin', 'submitted_to_scribe']);
+      for (const note of notes) {
+        const history = await db.select().from(noteRevisions).where(eq(noteRevisions.noteId, note.id)).orderBy(asc(noteRevisions.at));
+        expect(history[0], note.status).toMatchObject({ action: 'created', toStatus: 'draft', at: note.createdAt });
+        history.slice(1).forEach((move, i) => {
+          expect(move.action, note.status).toBe('moved');
+          expect(move.fromStatus, note.status).toBe(history[i]!.toStatus);
+        });
+        expect(history.at(-1)!.toStatus).toBe(note.status);
+        const submitted = history.find((r) => r.toStatus === 'submitted_to_scribe')?.at;
+        inOrder(`${note.status} note`, [opened, note.createdAt, submitted, note.reviewedAt, note.finalizedAt, note.submittedToAdminAt, note.updatedAt]);
+        inOrder(
+          `${note.status} history`,
+          history.map((r) => r.at),
+        );
+        for (const t of [note.createdAt, note.updatedAt, note.reviewedAt, note.finalizedAt, note.submittedToAdminAt, ...history.map((r) => r.at)]) {
+          notAfterNow(`${note.status} note`, t);
+        }
+        expect(history.find((r) => r.toStatus === 'reviewed_by_scribe')?.at ?? null).toEqual(note.reviewedAt);
+        expect(history.find((r) => r.toStatus === 'finalized')?.at ?? null).toEqual(note.finalizedAt);
+      }
+
+      // Everything else: accounts and patients first, then lab orders, rooms, their members and
+      // messages, and the notifications, none after now.
+      for (const u of await db.select().from(users)) inOrder(u.email, [u.createdAt, u.updatedAt, now]);
+      for (const p of await db.select().from(patients)) inOrder('patient', [p.createdAt, p.updatedAt, now]);
+      for (const o of await db.select().from(labOrders)) inOrder(o.orderName, [opened, o.orderedAt, o.createdAt, o.receivedAt, o.updatedAt, now]);
+      const rooms = await db.select().from(patientChatRooms);
+      for (const room of rooms) {
+        const members = await db.select().from(chatRoomMembers).where(eq(chatRoomMembers.chatRoomId, room.id));
+        const messages = await db.select().from(chatMessages).where(eq(chatMessages.chatRoomId, room.id)).orderBy(asc(chatMessages.createdAt));
+        for (const m of members) inOrder(room.name, [opened, room.createdAt, m.joinedAt, ...messages.map((x) => x.createdAt), now]);
+        expect(room.lastActivityAt, room.name).toEqual(messages.at(-1)!.createdAt);
+        inOrder(room.name, [room.createdAt, room.updatedAt, now]);
+      }
+      for (const n of await db.select().from(notifications)) inOrder(n.title, [opened, n.createdAt, now]);
+    });
+  }
+});
