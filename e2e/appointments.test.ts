@@ -209,6 +209,9 @@ describe('Calendar tab', () => {
     const monthName = new Date(`${next}-01T12:00:00Z`).toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
     await page.getByRole('button', { name: 'Next month' }).click();
     await expect.poll(() => page.getByTestId('calendar-month').innerText()).toBe(monthName);
+    // The title turns before the grid does: wait for a day only the new month's grid holds (the
+    // old one's last week can reach into the new month's first days, never its 20th).
+    await dayCell(page, `${next}-20`).waitFor();
     // Sunday first: the grid starts on a Sunday and holds whole weeks.
     const dates = await page.getByTestId('calendar-day').evaluateAll((els) => els.map((el) => el.getAttribute('data-date')!));
     expect(new Date(`${dates[0]}T12:00:00Z`).getUTCDay()).toBe(0);
