@@ -9,6 +9,7 @@ export default defineConfig({
     './server/db/schema/enums.ts',
     './server/db/schema/events.ts',
     './server/db/schema/files.ts',
+    './server/db/schema/labs.ts',
   ],
   out: './server/db/migrations',
 });

@@ -12,6 +12,8 @@ export const NOTIFICATION_TYPES = [
   'chat_assignment',
   // An admin changed the user's account: role, deactivation, a password link (issue 20).
   'account_changed',
+  // A lab result at a critical value, to be acknowledged; escalated to the admins if it is not (issue 30).
+  'lab_critical',
 ] as const;
 export const ZNotificationType = z.enum(NOTIFICATION_TYPES);
 export type TNotificationType = z.infer<typeof ZNotificationType>;

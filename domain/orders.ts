@@ -1,4 +1,5 @@
-export const LAB_ORDER_STATUSES = ['ordered', 'pending', 'received'] as const;
+/** Spec section 4's three, and `cancelled` (issue 30): an order nobody will collect or report. */
+export const LAB_ORDER_STATUSES = ['ordered', 'pending', 'received', 'cancelled'] as const;
 export type TLabOrderStatus = (typeof LAB_ORDER_STATUSES)[number];
 
 export const SUPPLY_ORDER_STATUSES = ['ordered', 'processing', 'ready_for_pickup', 'completed'] as const;

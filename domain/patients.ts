@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { zonedDate } from './clinic-time.ts';
 import { ZErrorBody } from './errors.ts';
+import { LAB_SEXES, type TLabSex } from './lab-flags.ts';
 import { pageQuery } from './paging.ts';
 import { ZReadBackFields } from './records.ts';
 import { optionalLine, optionalText, realDate, requiredLine } from './text.ts';
@@ -65,6 +66,12 @@ export const ZPatientFields = z.object({
   medicalHistory: optionalText(PATIENT_LIMITS.longText),
   allergies: optionalText(PATIENT_LIMITS.longText),
   currentMedications: optionalText(PATIENT_LIMITS.longText),
+  /** Sex as the lab catalogue's reference ranges know it (issue 30); blank or absent: not recorded. */
+  sex: z
+    .string({ error: `Expected one of ${LAB_SEXES.join(', ')}` })
+    .nullish()
+    .refine((v) => !v || (LAB_SEXES as readonly string[]).includes(v), `Expected one of ${LAB_SEXES.join(', ')}`)
+    .transform((v) => (v || null) as TLabSex | null),
 });
 export type TPatientFieldsInput = z.input<typeof ZPatientFields>;
 export type TPatientFieldName = keyof typeof ZPatientFields.shape;
@@ -100,6 +107,7 @@ export const ZPatient = z.object({
   medicalHistory: z.string().nullable(),
   allergies: z.string().nullable(),
   currentMedications: z.string().nullable(),
+  sex: z.enum(LAB_SEXES).nullable(),
   isActive: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),

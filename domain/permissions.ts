@@ -54,6 +54,23 @@ export const CAPABILITIES = {
    * one a scribe, who is told (docs/decisions/notes.md).
    */
   'notes.addScribe': ['scheduler'],
+  /**
+   * Lab orders and their results (issue 30; docs/decisions/labs.md): clinical staff read them;
+   * a supplier never sees one, a scheduler has no clinical need to.
+   */
+  'labs.read': ['admin', 'nurse', 'scribe'],
+  /** Order a test for a patient (the caller is the ordering provider). */
+  'labs.order': ['admin', 'nurse'],
+  /** Mark a specimen collected or sent, cancel an order (domain/workflows.ts LAB_ORDER_WORKFLOW). */
+  'labs.track': ['admin', 'nurse'],
+  /** Enter or correct an order's results. */
+  'labs.enterResults': ['admin', 'nurse'],
+  /** Review, and acknowledge the critical alert of, the results of one's own orders. */
+  'labs.review': ['admin', 'nurse'],
+  /** Review, and acknowledge, anyone's: the escalation's addressees. */
+  'labs.reviewAny': ['admin'],
+  /** The clinic's test catalogue: tests, analytes, units and ranges. */
+  'labs.catalogue': ['admin'],
   /** Create chat rooms, add members, load the staff list. */
   'chat.manageRooms': ['admin', 'scheduler'],
   /** Every room in the room list, to oversee them (reading one still needs membership: docs/decisions/chat.md). */

@@ -34,6 +34,13 @@ export interface TMove<S extends string, F extends string> {
   ownOnly?: readonly TRole[];
   /** When, against the visit's own time, the move may be made (domain/visit-timing.ts). */
   timing?: TVisitTiming;
+  /** A reason must come with the move (a cancelled lab order says why). */
+  reasonRequired?: boolean;
+  /**
+   * The move is made by entering results (PUT /api/lab-orders/{id}/results), never by a bare
+   * status change: an order is 'received' when its results are in.
+   */
+  byResults?: boolean;
 }
 
 export interface TWorkflow<S extends string, F extends string> {
@@ -91,16 +98,25 @@ export const NOTE_WORKFLOW: TWorkflow<TNoteStatus, 'scribeId' | 'reviewedAt' | '
   ],
 };
 
-/** The spec gives only the statuses; the moves are ours (docs/decisions/workflows.md). */
+const LAB_TRACKERS = rolesWith('labs.track');
+const LAB_REPORTERS = rolesWith('labs.enterResults');
+
+/**
+ * The spec gives only the statuses; the moves are ours (issue 30; docs/decisions/workflows.md):
+ * pending is 'specimen collected or sent to the lab', received is 'results in', and an order
+ * nobody will collect is cancelled with a reason. Review is its own step after received.
+ */
 export const LAB_ORDER_WORKFLOW: TWorkflow<TLabOrderStatus, 'receivedAt'> = {
   name: 'lab order',
   statuses: LAB_ORDER_STATUSES,
   initial: 'ordered',
   moves: [
-    { from: 'ordered', to: 'pending', roles: ['admin', 'nurse'], label: 'Mark Pending', sets: {} },
-    { from: 'pending', to: 'received', roles: ['admin', 'nurse'], label: 'Mark Received', sets: { receivedAt: 'now' } },
-    // Results can arrive for an order nobody marked as sent to the lab.
-    { from: 'ordered', to: 'received', roles: ['admin', 'nurse'], label: 'Mark Received', sets: { receivedAt: 'now' } },
+    { from: 'ordered', to: 'pending', roles: LAB_TRACKERS, label: 'Mark Collected', sets: {} },
+    { from: 'pending', to: 'received', roles: LAB_REPORTERS, label: 'Enter Results', sets: { receivedAt: 'now' }, byResults: true },
+    // Results can arrive for an order nobody marked as collected.
+    { from: 'ordered', to: 'received', roles: LAB_REPORTERS, label: 'Enter Results', sets: { receivedAt: 'now' }, byResults: true },
+    { from: 'ordered', to: 'cancelled', roles: LAB_TRACKERS, label: 'Cancel Order', sets: {}, takesReason: true, reasonRequired: true },
+    { from: 'pending', to: 'cancelled', roles: LAB_TRACKERS, label: 'Cancel Order', sets: {}, takesReason: true, reasonRequired: true },
   ],
 };
 

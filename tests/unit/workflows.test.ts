@@ -39,7 +39,16 @@ const EXPECTED: [TWorkflow<string, string>, string[]][] = [
       'reviewed_by_scribe > draft: admin scribe',
     ],
   ],
-  [LAB_ORDER_WORKFLOW as TWorkflow<string, string>, ['ordered > pending: admin nurse', 'pending > received: admin nurse', 'ordered > received: admin nurse']],
+  [
+    LAB_ORDER_WORKFLOW as TWorkflow<string, string>,
+    [
+      'ordered > pending: admin nurse',
+      'pending > received: admin nurse',
+      'ordered > received: admin nurse',
+      'ordered > cancelled: admin nurse',
+      'pending > cancelled: admin nurse',
+    ],
+  ],
   [
     SUPPLY_ORDER_WORKFLOW as TWorkflow<string, string>,
     ['ordered > processing: admin supplier', 'processing > ready_for_pickup: admin supplier', 'ready_for_pickup > completed: admin nurse scheduler'],

@@ -60,10 +60,16 @@ export const clinicSettings = pgTable(
     sessionIdleMinutes: integer('session_idle_minutes'),
     // Staff who cannot read patient records allowed in patients' chat rooms (off: minimum necessary).
     nonClinicalInPatientRooms: boolean('non_clinical_in_patient_rooms').notNull().default(false),
+    /** Minutes a critical lab result may wait unacknowledged before the admins are told (issue 30). */
+    criticalEscalationMinutes: integer('critical_escalation_minutes').notNull().default(30),
     updatedAt: at('updated_at').notNull().defaultNow(),
     updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
   },
-  () => [check('clinic_settings_one_row', sql`id`), check('clinic_settings_idle_range', sql`session_idle_minutes between 5 and 480`)],
+  () => [
+    check('clinic_settings_one_row', sql`id`),
+    check('clinic_settings_idle_range', sql`session_idle_minutes between 5 and 480`),
+    check('clinic_settings_escalation_range', sql`critical_escalation_minutes between 5 and 1440`),
+  ],
 );
 
 /**

@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, date, index, integer, jsonb, pgTable, text, uuid, varchar } from 'drizzle-orm/pg-core';
+import { boolean, check, date, index, integer, jsonb, pgTable, smallint, text, uuid, varchar } from 'drizzle-orm/pg-core';
 import { APPOINTMENT_DURATIONS, DEFAULT_APPOINTMENT_DURATION } from '#domain/appointments';
 import { NOTE_REVISION_ACTIONS } from '#domain/notes';
-import { appointmentStatus, labOrderStatus, noteStatus, supplyOrderStatus } from './enums.ts';
+import { LAB_FLAGS, LAB_SEXES } from '#domain/lab-flags';
+import { appointmentStatus, labOrderStatus, labPriority, noteStatus, supplyOrderStatus } from './enums.ts';
 import { at, id, timestamps } from './columns.ts';
 import { users } from './auth.ts';
 
@@ -23,6 +24,8 @@ export const patients = pgTable(
     medicalHistory: text('medical_history'),
     allergies: text('allergies'),
     currentMedications: text('current_medications'),
+    /** For the lab catalogue's reference ranges by sex (issue 30); null when the record does not say. */
+    sex: varchar('sex', { length: 10, enum: LAB_SEXES }),
     isActive: boolean('is_active').notNull().default(true),
     ...timestamps(),
   },
@@ -141,9 +144,37 @@ export const labOrders = pgTable(
     results: text('results'),
     attachments: jsonb('attachments').notNull().default([]).$type<string[]>(),
     isUrgent: boolean('is_urgent').notNull().default(false),
+    // Issue 30: the catalogue's test (null for one ordered as free text), its priority (isUrgent
+    // follows it), the clinic day results are expected, why it was cancelled, and review.
+    testId: uuid('test_id'),
+    priority: labPriority('priority').notNull().default('routine'),
+    expectedOn: date('expected_on', { mode: 'string' }),
+    statusReason: text('status_reason'),
+    reviewedAt: at('reviewed_at'),
+    reviewedById: uuid('reviewed_by_id').references(() => users.id),
+    /** The worst flag of its results, and its rank (2 critical, 1 abnormal, 0 else): the review queue's order. */
+    worstFlag: varchar('worst_flag', { length: 2, enum: LAB_FLAGS }),
+    flagRank: smallint('flag_rank').notNull().default(0),
+    /** The one overdue notice was sent (claimed by the job, so never twice). */
+    overdueNoticeAt: at('overdue_notice_at'),
     ...timestamps(),
   },
-  (t) => [index('lab_orders_patient_idx').on(t.patientId), index('lab_orders_status_idx').on(t.status)],
+  (t) => [
+    index('lab_orders_patient_idx').on(t.patientId, t.orderedAt),
+    index('lab_orders_status_idx').on(t.status),
+    // Outstanding: most urgent, then oldest.
+    index('lab_orders_outstanding_idx')
+      .on(t.priority.desc(), t.orderedAt, t.id)
+      .where(sql`${t.status} in ('ordered', 'pending')`),
+    // Results to review: critical, then abnormal, then oldest; one provider's, or everyone's.
+    index('lab_orders_review_idx')
+      .on(t.providerId, t.flagRank.desc(), t.receivedAt, t.id)
+      .where(sql`${t.status} = 'received' and ${t.reviewedAt} is null`),
+    index('lab_orders_review_all_idx')
+      .on(t.flagRank.desc(), t.receivedAt, t.id)
+      .where(sql`${t.status} = 'received' and ${t.reviewedAt} is null`),
+    index('lab_orders_all_idx').on(t.orderedAt, t.id),
+  ],
 );
 
 export const supplyOrders = pgTable(

@@ -24,7 +24,9 @@ export const notifications = pgTable(
   (t) => [
     index('notifications_user_read_idx').on(t.userId, t.isRead, t.createdAt),
     // Resolving a record's notices when its task is done (notifications.service resolveNotices).
-    index('notifications_entity_active_idx').on(t.entityId).where(sql`${t.isActive}`),
+    index('notifications_entity_active_idx')
+      .on(t.entityId)
+      .where(sql`${t.isActive}`),
   ],
 );
 

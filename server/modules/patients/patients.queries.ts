@@ -16,7 +16,7 @@ const PATIENT_SQL_COLUMNS = sql.raw(`id, first_name as "firstName", last_name as
   date_of_birth::text as "dateOfBirth", email, phone, address, emergency_contact as "emergencyContact",
   emergency_phone as "emergencyPhone", insurance_provider as "insuranceProvider",
   insurance_number as "insuranceNumber", medical_history as "medicalHistory", allergies,
-  current_medications as "currentMedications", is_active as "isActive", created_at as "createdAt",
+  current_medications as "currentMedications", sex, is_active as "isActive", created_at as "createdAt",
   updated_at as "updatedAt"`);
 
 const isoOf = (v: Date | string) => new Date(v).toISOString();
@@ -36,6 +36,7 @@ export const toPatient = (r: PatientRow): TPatient => ({
   medicalHistory: r.medicalHistory,
   allergies: r.allergies,
   currentMedications: r.currentMedications,
+  sex: r.sex,
   isActive: r.isActive,
   createdAt: isoOf(r.createdAt),
   updatedAt: isoOf(r.updatedAt),

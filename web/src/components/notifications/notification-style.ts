@@ -9,6 +9,7 @@ import {
   Hourglass,
   Microscope,
   PackageCheck,
+  Siren,
   UserPlus,
   type LucideIcon,
 } from 'lucide-react';
@@ -26,7 +27,7 @@ export interface TNotificationStyle {
 
 /**
  * The look of each notification type of spec section 4. Colours group them: red for a missed
- * visit, amber for work waiting, green for work done, blue/indigo/teal for labs, orange for
+ * visit, and stronger red for a critical lab result, amber for work waiting, green for work done, blue/indigo/teal for labs, orange for
  * supplies, violet for chat, slate for one's own account. Every pairing keeps AA contrast on its tint.
  */
 const STYLES: Record<TNotificationType, TNotificationStyle> = {
@@ -36,6 +37,8 @@ const STYLES: Record<TNotificationType, TNotificationStyle> = {
   lab_ordered: { label: 'Lab ordered', icon: FlaskConical, surface: 'border-blue-200 bg-blue-50', badge: 'bg-blue-100 text-blue-800' },
   lab_pending: { label: 'Lab pending', icon: Hourglass, surface: 'border-indigo-200 bg-indigo-50', badge: 'bg-indigo-100 text-indigo-800' },
   lab_received: { label: 'Lab results', icon: Microscope, surface: 'border-teal-200 bg-teal-50', badge: 'bg-teal-100 text-teal-800' },
+  // Urgent: a critical value a clinician must act on now (issue 30).
+  lab_critical: { label: 'Critical result', icon: Siren, surface: 'border-red-400 bg-red-100', badge: 'bg-red-700 text-white' },
   supply_ready: { label: 'Supply ready', icon: PackageCheck, surface: 'border-orange-200 bg-orange-50', badge: 'bg-orange-100 text-orange-800' },
   chat_mention: { label: 'Mention', icon: AtSign, surface: 'border-violet-200 bg-violet-50', badge: 'bg-violet-100 text-violet-800' },
   chat_assignment: { label: 'Care team', icon: UserPlus, surface: 'border-purple-200 bg-purple-50', badge: 'bg-purple-100 text-purple-800' },

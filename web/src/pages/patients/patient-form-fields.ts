@@ -7,6 +7,8 @@ export interface TPatientFieldSpec {
   label: string;
   required?: boolean;
   type?: 'text' | 'email' | 'tel' | 'date';
+  /** A choice among these (value, label); the first is 'not recorded'. */
+  options?: readonly (readonly [string, string])[];
   multiline?: boolean;
   /** Takes the whole row of the two-column grid. */
   wide?: boolean;
@@ -43,6 +45,17 @@ export const PATIENT_FORM_SECTIONS: { title: string; fields: TPatientFieldSpec[]
   {
     title: 'Medical Information',
     fields: [
+      // Which of the lab catalogue's reference ranges apply (issue 30).
+      {
+        name: 'sex',
+        label: 'Sex (for lab reference ranges)',
+        options: [
+          ['', 'Not recorded'],
+          ['female', 'Female'],
+          ['male', 'Male'],
+        ],
+        maxLength: 10,
+      },
       { name: 'medicalHistory', label: 'Medical history', multiline: true, wide: true, maxLength: PATIENT_LIMITS.longText },
       { name: 'allergies', label: 'Allergies', multiline: true, wide: true, maxLength: PATIENT_LIMITS.longText },
       { name: 'currentMedications', label: 'Current medications', multiline: true, wide: true, maxLength: PATIENT_LIMITS.longText },

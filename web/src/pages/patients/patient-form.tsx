@@ -16,6 +16,7 @@ import { Input } from '../../components/ui/input.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { StaleBanner } from '../../components/ui/stale-banner.tsx';
+import { SELECT_CLASS } from '../../components/ui/select.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { describeApiError, isUnauthorizedError } from '../../lib/api-errors.ts';
 import { reportMutationError } from '../../lib/mutation-errors.ts';
@@ -189,6 +190,17 @@ function PatientField({ field, register, error }: { field: TPatientFieldSpec; re
       {(control) => {
         const common = { ...control, maxLength: field.maxLength, required: field.required, ...register(field.name) };
         if (field.multiline) return <Textarea rows={field.name === 'address' ? 2 : 3} {...common} />;
+        if (field.options) {
+          return (
+            <select className={SELECT_CLASS} {...control} {...register(field.name)}>
+              {field.options.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          );
+        }
         // The picker offers no future day; the schema still says why a typed one is refused.
         if (field.type === 'date') return <Input type="date" min="1880-01-01" max={format(new Date(), 'yyyy-MM-dd')} {...common} />;
         return <Input type={field.type ?? 'text'} {...common} />;

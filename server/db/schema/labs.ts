@@ -1,0 +1,146 @@
+import { sql } from 'drizzle-orm';
+import { boolean, doublePrecision, index, integer, pgTable, smallint, text, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
+import { LAB_FLAGS, LAB_SEXES } from '#domain/lab-flags';
+import { LAB_FLAG_SOURCES, LAB_VALUE_KINDS } from '#domain/labs';
+import { at, id, timestamps } from './columns.ts';
+import { users } from './auth.ts';
+import { labOrders } from './clinical.ts';
+
+/**
+ * The lab catalogue and results (issue 30; docs/decisions/labs.md). A test (or panel) holds its
+ * analytes in order; an analyte its reference ranges by sex and age band; an order's results are
+ * one row per analyte, each with the range that applied copied in, so a later catalogue change
+ * never rewrites what a clinician was shown.
+ */
+export const labTests = pgTable(
+  'lab_tests',
+  {
+    id: id(),
+    name: varchar('name', { length: 200 }).notNull(),
+    loinc: varchar('loinc', { length: 20 }),
+    isActive: boolean('is_active').notNull().default(true),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex('lab_tests_name_key').on(sql`lower(${t.name})`)],
+);
+
+export const labAnalytes = pgTable(
+  'lab_analytes',
+  {
+    id: id(),
+    testId: uuid('test_id')
+      .notNull()
+      .references(() => labTests.id),
+    position: smallint('position').notNull(),
+    name: varchar('name', { length: 100 }).notNull(),
+    loinc: varchar('loinc', { length: 20 }),
+    unit: varchar('unit', { length: 30 }),
+    kind: varchar('kind', { length: 10, enum: LAB_VALUE_KINDS }).notNull(),
+    /** Taken out of the test (its results keep pointing here); an active one has a position. */
+    isActive: boolean('is_active').notNull().default(true),
+  },
+  (t) => [index('lab_analytes_test_idx').on(t.testId, t.position)],
+);
+
+export const labRanges = pgTable(
+  'lab_ranges',
+  {
+    id: id(),
+    analyteId: uuid('analyte_id')
+      .notNull()
+      .references(() => labAnalytes.id),
+    sex: varchar('sex', { length: 10, enum: LAB_SEXES }),
+    ageFrom: integer('age_from'),
+    ageTo: integer('age_to'),
+    low: doublePrecision('low'),
+    high: doublePrecision('high'),
+    criticalLow: doublePrecision('critical_low'),
+    criticalHigh: doublePrecision('critical_high'),
+  },
+  (t) => [index('lab_ranges_analyte_idx').on(t.analyteId)],
+);
+
+export const labResults = pgTable(
+  'lab_results',
+  {
+    id: id(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => labOrders.id),
+    position: smallint('position').notNull(),
+    analyteId: uuid('analyte_id').references(() => labAnalytes.id),
+    name: varchar('name', { length: 100 }).notNull(),
+    valueNumeric: doublePrecision('value_numeric'),
+    valueText: varchar('value_text', { length: 500 }),
+    unit: varchar('unit', { length: 30 }),
+    refLow: doublePrecision('ref_low'),
+    refHigh: doublePrecision('ref_high'),
+    criticalLow: doublePrecision('critical_low'),
+    criticalHigh: doublePrecision('critical_high'),
+    flag: varchar('flag', { length: 2, enum: LAB_FLAGS }),
+    flagSource: varchar('flag_source', { length: 10, enum: LAB_FLAG_SOURCES }),
+    enteredById: uuid('entered_by_id')
+      .notNull()
+      .references(() => users.id),
+    enteredAt: at('entered_at').notNull(),
+    correctedAt: at('corrected_at'),
+  },
+  (t) => [
+    uniqueIndex('lab_results_order_position_key').on(t.orderId, t.position),
+    // A patient's trend for one analyte goes through the order (patient) and this.
+    index('lab_results_analyte_idx').on(t.analyteId, t.orderId),
+  ],
+);
+
+/** A correction of a result: the value and flag before, after, who and why (as a note keeps its revisions). */
+export const labResultRevisions = pgTable(
+  'lab_result_revisions',
+  {
+    id: id(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => labOrders.id),
+    resultId: uuid('result_id').references(() => labResults.id),
+    resultName: varchar('result_name', { length: 100 }).notNull(),
+    at: at('at').notNull(),
+    actorId: uuid('actor_id')
+      .notNull()
+      .references(() => users.id),
+    valueBefore: varchar('value_before', { length: 500 }),
+    valueAfter: varchar('value_after', { length: 500 }),
+    flagBefore: varchar('flag_before', { length: 2, enum: LAB_FLAGS }),
+    flagAfter: varchar('flag_after', { length: 2, enum: LAB_FLAGS }),
+    reason: text('reason'),
+  },
+  (t) => [index('lab_result_revisions_order_idx').on(t.orderId, t.at)],
+);
+
+/**
+ * A critical result's alert: raised with the results, acknowledged by the ordering provider (or
+ * a reviewer of any), escalated once to the admins when nobody did in time. `escalatedAt` is set
+ * by the claim that sends the escalation, so it is sent once whatever runs the job.
+ */
+export const labCriticalAlerts = pgTable(
+  'lab_critical_alerts',
+  {
+    id: id(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => labOrders.id),
+    raisedAt: at('raised_at').notNull(),
+    acknowledgedAt: at('acknowledged_at'),
+    acknowledgedById: uuid('acknowledged_by_id').references(() => users.id),
+    escalatedAt: at('escalated_at'),
+    ...timestamps(),
+  },
+  (t) => [
+    // At most one open alert per order.
+    uniqueIndex('lab_critical_alerts_open_key')
+      .on(t.orderId)
+      .where(sql`${t.acknowledgedAt} is null`),
+    // The escalation job's scan: open and not yet escalated, oldest first.
+    index('lab_critical_alerts_due_idx')
+      .on(t.raisedAt)
+      .where(sql`${t.acknowledgedAt} is null and ${t.escalatedAt} is null`),
+  ],
+);
