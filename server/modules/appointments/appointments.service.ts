@@ -31,14 +31,7 @@ import { recordAudit } from '../../audit/audit-writer.ts';
 import { scopeOf } from '../../scope/read-scope.ts';
 import { readOf } from '../../scope/reader.ts';
 import { findConflicts, refuseConflicts, withConflictRefusal, type TPlacement } from './booking-conflicts.ts';
-import {
-  noticeAssigned,
-  noticeRescheduled,
-  resolveOnMove,
-  resolveStaffNotices,
-  type TAppointmentNotice,
-  type TStaffRole,
-} from './appointments.notices.ts';
+import { noticeAssigned, noticeRescheduled, resolveOnMove, resolveStaffNotices, type TAppointmentNotice, type TStaffRole } from './appointments.notices.ts';
 import {
   countAppointmentsByDay,
   decodeAppointmentCursor,
@@ -404,7 +397,9 @@ async function noticeStaffOfMove(deps: Deps, tx: Queryable, raise: Raise, before
   const had = new Set(staffOf(before).map(([userId, as]) => `${as}:${userId}`));
   const staying = new Set(staffOf(after).map(([userId]) => userId));
   const told = staffOf(after).filter(([userId, as]) => !had.has(`${as}:${userId}`) || timeOrRoom);
-  const off = staffOf(before).map(([userId]) => userId).filter((userId) => !staying.has(userId));
+  const off = staffOf(before)
+    .map(([userId]) => userId)
+    .filter((userId) => !staying.has(userId));
   await resolveStaffNotices(tx, raise, after.id, [...off, ...told.map(([userId]) => userId)]);
   for (const [userId, as] of told) {
     if (!had.has(`${as}:${userId}`)) await noticeAssigned(tx, raise, userId, as, notice);
