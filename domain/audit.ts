@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { APPOINTMENT_STATUSES, type TAppointmentStatus } from './appointments.ts';
 import { NOTE_STATUSES, type TNoteStatus } from './notes.ts';
+import { LAB_ORDER_STATUSES, type TLabOrderStatus } from './orders.ts';
 import { isBoundedTimestamp, ZDate } from './text.ts';
 
 /** GET /api/admin/audit/verify: the audit trail's chain checked end to end (docs/decisions/audit-chain.md). */
@@ -35,6 +36,10 @@ export const READ_ACTIONS = [
   'note.list',
   'note.history',
   'note.review_queue',
+  'lab.list',
+  'lab.read',
+  'lab.history',
+  'lab.trend',
   'chat.room.read',
   'chat.rooms.read',
   'chat.members.read',
@@ -89,12 +94,21 @@ const CHANGE_ACTIONS = [
   'user.password_reset_link',
   'user.invite_accepted',
   'user.password_reset',
+  'lab.create',
+  'lab.results_enter',
+  'lab.results_correct',
+  'lab.review',
+  'lab.critical_acknowledge',
+  'lab.critical_escalate',
+  'lab.overdue_notice',
+  'lab.catalogue.create',
+  'lab.catalogue.update',
   'settings.update',
   'settings.non_clinical_chat_on',
   'settings.non_clinical_chat_off',
 ] as const;
-/** A status move is recorded as the status reached: 'appointment.completed', 'note.finalized'. */
-export type TChangeAction = (typeof CHANGE_ACTIONS)[number] | `appointment.${TAppointmentStatus}` | `note.${TNoteStatus}`;
+/** A status move is recorded as the status reached: 'appointment.completed', 'note.finalized', 'lab.cancelled'. */
+export type TChangeAction = (typeof CHANGE_ACTIONS)[number] | `appointment.${TAppointmentStatus}` | `note.${TNoteStatus}` | `lab.${TLabOrderStatus}`;
 
 /**
  * Every action the audit trail records, in one closed list: a misspelt action is a type error,
@@ -108,6 +122,7 @@ export const ALL_AUDIT_ACTIONS: readonly TAuditAction[] = [
   ...AUDIT_ACTIONS,
   ...APPOINTMENT_STATUSES.map((status) => `appointment.${status}` as const),
   ...NOTE_STATUSES.map((status) => `note.${status}` as const),
+  ...LAB_ORDER_STATUSES.map((status) => `lab.${status}` as const),
 ];
 
 /** What an audit row is about (its entity id is one of these). */
@@ -115,6 +130,8 @@ export const AUDIT_ENTITY_TYPES = [
   'patient',
   'appointment',
   'note',
+  'lab_order',
+  'lab_test',
   'chat_room',
   'chat_message',
   'notification',

@@ -4,6 +4,8 @@ import { z } from 'zod';
 export const SESSION_IDLE_MINUTES_MIN = 5;
 export const SESSION_IDLE_MINUTES_MAX = 480;
 export const CLINIC_NAME_MAX = 100;
+/** The critical-result escalation time's range (the database holds the same line: clinic_settings_escalation_range). */
+export const CRITICAL_ESCALATION_MINUTES_RANGE = { min: 5, max: 1440 } as const;
 /** The column's width (clinic_settings.time_zone); the longest IANA name is 30. */
 const TIME_ZONE_MAX = 64;
 
@@ -52,6 +54,13 @@ export const ZUpdateClinicSettings = z
       .max(SESSION_IDLE_MINUTES_MAX, `At most ${SESSION_IDLE_MINUTES_MAX} minutes`),
     /** Absent keeps what is stored: a client that knows only the first three settings changes nothing else. */
     nonClinicalInPatientRooms: z.boolean({ error: 'Must be true or false' }).optional(),
+    /** Minutes a critical lab result may wait unacknowledged before the admins are told (issue 30); absent keeps what is stored. */
+    criticalEscalationMinutes: z
+      .number({ error: 'Must be a whole number of minutes' })
+      .int('Must be a whole number of minutes')
+      .min(CRITICAL_ESCALATION_MINUTES_RANGE.min, `At least ${CRITICAL_ESCALATION_MINUTES_RANGE.min} minutes`)
+      .max(CRITICAL_ESCALATION_MINUTES_RANGE.max, `At most ${CRITICAL_ESCALATION_MINUTES_RANGE.max} minutes`)
+      .optional(),
   })
   .strict();
 export type TUpdateClinicSettings = z.infer<typeof ZUpdateClinicSettings>;
@@ -68,6 +77,7 @@ const ZSettingValues = z.object({
    * minimum necessary (docs/decisions/chat.md).
    */
   nonClinicalInPatientRooms: z.boolean(),
+  criticalEscalationMinutes: z.number(),
 });
 
 /** GET/PUT /api/admin/settings: the values in force, and the environment's defaults they replace. */

@@ -30,6 +30,7 @@ import { patientRoutes } from './modules/patients/patients.routes.ts';
 import { appointmentRoutes } from './modules/appointments/appointments.routes.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { noteRoutes } from './modules/notes/notes.routes.ts';
+import { labRoutes } from './modules/labs/labs.routes.ts';
 import { chatRoutes } from './modules/chat/chat.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
@@ -107,6 +108,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     if (event.type === 'appointment.changed') counts.clear();
     if (event.type === 'settings.changed') void settings.refresh();
   });
+  app.decorate('jobs', new Map());
   await app.register(errorHandlerPlugin);
   await app.register(cookie);
   await app.register(securityPlugin, { config });
@@ -124,6 +126,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await app.register(appointmentRoutes, deps);
   await app.register(staffRoutes, deps);
   await app.register(noteRoutes, deps);
+  await app.register(labRoutes, deps);
   await app.register(chatRoutes, deps);
   await app.register(auditRoutes, deps);
   await app.register(analyticsRoutes, deps);

@@ -56,7 +56,8 @@ async function clinicCounts(q: Queryable, day: { start: Date; end: Date }): Prom
           and appointment_date < ${day.end.toISOString()}::timestamptz
           and status not in ('cancelled', 'no_show'))::int as "todayAppointments",
       (select count(*) from patients where is_active)::int as "activePatients",
-      (select count(*) from lab_orders where status in ('ordered', 'pending'))::int as "pendingLabResults"`,
+      (select count(*) from lab_orders where status in ('ordered', 'pending'))::int as "pendingLabResults",
+      (select count(*) from lab_orders where status in ('ordered', 'pending') and priority <> 'routine')::int as "urgentLabResults"`,
   );
   return counts!;
 }

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { CRITICAL_ESCALATION_MINUTES_DEFAULT } from '#domain/labs';
 import { isTimeZoneName } from '#domain/settings';
 import type { Config } from '../config.ts';
 import type { Db, Queryable } from '../db/database.ts';
@@ -10,6 +11,7 @@ export interface TStoredSettings {
   timeZone: string | null;
   sessionIdleMinutes: number | null;
   nonClinicalInPatientRooms: boolean;
+  criticalEscalationMinutes: number;
   updatedAt: Date | null;
 }
 
@@ -18,6 +20,7 @@ export const NOTHING_STORED: TStoredSettings = {
   timeZone: null,
   sessionIdleMinutes: null,
   nonClinicalInPatientRooms: false,
+  criticalEscalationMinutes: CRITICAL_ESCALATION_MINUTES_DEFAULT,
   updatedAt: null,
 };
 
@@ -26,6 +29,7 @@ export const STORED_SETTINGS_COLUMNS = {
   timeZone: clinicSettings.timeZone,
   sessionIdleMinutes: clinicSettings.sessionIdleMinutes,
   nonClinicalInPatientRooms: clinicSettings.nonClinicalInPatientRooms,
+  criticalEscalationMinutes: clinicSettings.criticalEscalationMinutes,
   updatedAt: clinicSettings.updatedAt,
 };
 
@@ -41,6 +45,8 @@ export interface TEffectiveSettings {
   timeZone: string;
   sessionIdleMs: number;
   nonClinicalInPatientRooms: boolean;
+  /** Minutes a critical lab result may wait unacknowledged before the admins are told. */
+  criticalEscalationMinutes: number;
 }
 
 /**
@@ -70,6 +76,7 @@ export function effectiveSettings(stored: TStoredSettings, config: Config): TEff
     timeZone: stored.timeZone && isTimeZoneName(stored.timeZone) ? stored.timeZone : config.clinicTimeZone,
     sessionIdleMs: stored.sessionIdleMinutes === null ? config.sessionIdleMs : stored.sessionIdleMinutes * 60_000,
     nonClinicalInPatientRooms: stored.nonClinicalInPatientRooms,
+    criticalEscalationMinutes: stored.criticalEscalationMinutes,
   };
 }
 

@@ -50,6 +50,18 @@ export function after(columns: readonly SQL[], key: readonly SQL[], direction: '
 }
 
 /**
+ * Rows after a sort key whose columns run in different directions (most urgent first, then
+ * oldest): `a < x or (a = x and (b > y or (b = y and c > z)))`, each column by its own direction.
+ */
+export function afterMixed(columns: readonly { column: SQL; direction: 'asc' | 'desc' }[], key: readonly SQL[]): SQL {
+  const [first, ...rest] = columns;
+  if (!first) return sql`false`;
+  const beyond = sql`${first.column} ${sql.raw(first.direction === 'asc' ? '>' : '<')} ${key[0]}`;
+  if (rest.length === 0) return sql`(${beyond})`;
+  return sql`(${beyond} or (${first.column} = ${key[0]} and ${afterMixed(rest, key.slice(1))}))`;
+}
+
+/**
  * Splits the `limit + 1` rows a page query asked for into the page and the cursor of the next
  * one (the extra row only tells that another page exists).
  */

@@ -56,6 +56,7 @@ const AREAS: Record<string, string> = {
   patients: 'Patient records',
   appointments: 'Appointments, the calendar and the visit workflow',
   notes: 'Clinical notes and their review workflow',
+  labs: 'Lab orders, their results and review, critical alerts, and the test catalogue',
   chat: 'Team chat rooms about a patient',
   notifications: "The caller's notifications",
   objects: 'Uploaded files: links, bytes and downloads',
@@ -91,7 +92,14 @@ function withAccessRules(app: FastifyInstance, document: TOpenApiDocument): TOpe
 }
 
 /** Paths whose first segment is not their area's name. */
-const AREA_OF_SEGMENT: Record<string, string> = { login: 'auth', logout: 'auth', 'openapi.json': 'openapi', scheduler: 'staff' };
+const AREA_OF_SEGMENT: Record<string, string> = {
+  login: 'auth',
+  logout: 'auth',
+  'openapi.json': 'openapi',
+  scheduler: 'staff',
+  'lab-orders': 'labs',
+  'lab-tests': 'labs',
+};
 const areaOf = (url: string) => {
   const segment = url.split('/')[2] ?? '';
   return AREA_OF_SEGMENT[segment] ?? segment;

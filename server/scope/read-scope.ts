@@ -1,4 +1,4 @@
-import type { SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { TCurrentUser } from '#domain/auth';
 import { can } from '#domain/permissions';
 import { seesPatientName } from './appointment-scope.ts';
@@ -21,6 +21,8 @@ export interface ReadScope {
   readonly patientNames: boolean;
   /** Whether she sees which staff an appointment is assigned to. */
   readonly staffNames: boolean;
+  /** The lab orders she may see (every one for the clinical roles, none for the others), as a condition on `lab_orders`. */
+  readonly labOrders: SQL;
 }
 
 export function scopeOf(viewer: Viewer): ReadScope {
@@ -30,5 +32,6 @@ export function scopeOf(viewer: Viewer): ReadScope {
     appointmentPatientNames: seesPatientName(viewer),
     patientNames: can(viewer, 'patients.read'),
     staffNames: can(viewer, 'appointments.seeStaffNames'),
+    labOrders: can(viewer, 'labs.read') ? sql`true` : sql`false`,
   };
 }

@@ -39,7 +39,13 @@ describe('GET /api/admin/settings', () => {
   it('gives the environment defaults until an admin saves', async () => {
     const res = await admin.get('/api/admin/settings');
     expect(res.statusCode).toBe(200);
-    const defaults = { clinicName: 'MediCare EHR', timeZone: 'America/New_York', sessionIdleMinutes: 30, nonClinicalInPatientRooms: false };
+    const defaults = {
+      clinicName: 'MediCare EHR',
+      timeZone: 'America/New_York',
+      sessionIdleMinutes: 30,
+      nonClinicalInPatientRooms: false,
+      criticalEscalationMinutes: 30,
+    };
     expect(res.json()).toEqual({ ...defaults, defaults, updatedAt: null });
     expect((await admin.get('/api/clinic')).json()).toEqual({ name: 'MediCare EHR', timeZone: 'America/New_York', nonClinicalInPatientRooms: false });
   });

@@ -78,7 +78,10 @@ export async function ownerVisibleTo(
       .where(and(eq(chatMessages.id, owner.id), eq(chatMessages.isDeleted, false)));
     return row;
   }
-  if (!scope.patientNames) return undefined;
-  const [row] = await q.select({ patientId: labOrders.patientId }).from(labOrders).where(eq(labOrders.id, owner.id));
+  // A lab order's report: for those who read lab orders (scope.labOrders), as the order itself is.
+  const [row] = await q
+    .select({ patientId: labOrders.patientId })
+    .from(labOrders)
+    .where(and(eq(labOrders.id, owner.id), scope.labOrders));
   return row;
 }

@@ -11,8 +11,14 @@ export async function lockStoredSettings(q: Queryable): Promise<TStoredSettings>
 }
 
 export async function writeStoredSettings(q: Queryable, values: TUpdateClinicSettings, actorId: string, now: Date): Promise<void> {
-  const { nonClinicalInPatientRooms, ...always } = values;
-  const set = { ...always, ...(nonClinicalInPatientRooms === undefined ? {} : { nonClinicalInPatientRooms }), updatedAt: now, updatedBy: actorId };
+  const { nonClinicalInPatientRooms, criticalEscalationMinutes, ...always } = values;
+  const set = {
+    ...always,
+    ...(nonClinicalInPatientRooms === undefined ? {} : { nonClinicalInPatientRooms }),
+    ...(criticalEscalationMinutes === undefined ? {} : { criticalEscalationMinutes }),
+    updatedAt: now,
+    updatedBy: actorId,
+  };
   await q
     .insert(clinicSettings)
     .values({ id: true, ...set })

@@ -1,3 +1,4 @@
+import { CRITICAL_ESCALATION_MINUTES_DEFAULT } from '#domain/labs';
 import type { TClinicInfo, TClinicSettings, TUpdateClinicSettings } from '#domain/settings';
 import type { Config } from '../../config.ts';
 import { inTransaction } from '../../db/transaction.ts';
@@ -12,7 +13,11 @@ import { lockStoredSettings, writeStoredSettings } from './settings.queries.ts';
 const minutesOf = (ms: number) => ms / 60_000;
 /** The row is there from the start (migration 0011), all nulls, with the time of the migration. */
 const saved = (stored: TStoredSettings) =>
-  stored.clinicName !== null || stored.timeZone !== null || stored.sessionIdleMinutes !== null || stored.nonClinicalInPatientRooms;
+  stored.clinicName !== null ||
+  stored.timeZone !== null ||
+  stored.sessionIdleMinutes !== null ||
+  stored.nonClinicalInPatientRooms ||
+  stored.criticalEscalationMinutes !== CRITICAL_ESCALATION_MINUTES_DEFAULT;
 
 function settingsOf(stored: TStoredSettings, config: Config): TClinicSettings {
   const now = effectiveSettings(stored, config);
@@ -21,11 +26,13 @@ function settingsOf(stored: TStoredSettings, config: Config): TClinicSettings {
     timeZone: now.timeZone,
     sessionIdleMinutes: minutesOf(now.sessionIdleMs),
     nonClinicalInPatientRooms: now.nonClinicalInPatientRooms,
+    criticalEscalationMinutes: now.criticalEscalationMinutes,
     defaults: {
       clinicName: config.clinicName,
       timeZone: config.clinicTimeZone,
       sessionIdleMinutes: minutesOf(config.sessionIdleMs),
       nonClinicalInPatientRooms: false,
+      criticalEscalationMinutes: CRITICAL_ESCALATION_MINUTES_DEFAULT,
     },
     updatedAt: saved(stored) ? (stored.updatedAt?.toISOString() ?? null) : null,
   };

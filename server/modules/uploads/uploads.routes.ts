@@ -6,7 +6,7 @@ import type { Deps } from '../../deps.ts';
 import { errorResponses } from '../../http/error-body.ts';
 import { originOf } from '../../http/public-origin.ts';
 import { contextOf } from '../../http/request-context.ts';
-import { loggableError } from '../../http/loggable-error.ts';
+import { runPeriodically } from '../../jobs/periodic.ts';
 import { ZObjectParams } from '../files/files.routes.ts';
 import { uploadedBytes, withRawBodies } from './raw-body.ts';
 import { removeStaleFiles } from './stale-uploads.ts';
@@ -67,14 +67,5 @@ export const uploadRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   });
 
   // Uploads nobody confirmed go after a day: checked every 15 minutes while the app runs.
-  let sweep: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    sweep = setInterval(() => {
-      removeStaleFiles(deps).catch((error: unknown) => app.log.error({ err: loggableError(error) }, 'file clean-up failed'));
-    }, CLEANUP_INTERVAL_MS);
-    sweep.unref();
-  });
-  app.addHook('onClose', async () => {
-    clearInterval(sweep);
-  });
+  runPeriodically(app, 'file clean-up', CLEANUP_INTERVAL_MS, () => removeStaleFiles(deps));
 };

@@ -5,11 +5,22 @@ import { ErrorState } from '../error-state.tsx';
 import { Card, CardContent } from '../ui/card.tsx';
 import { Skeleton } from '../ui/skeleton.tsx';
 
-/** Spec section 2: the small texts under each figure are fixed, not computed. */
-const STAT_CARDS: { key: keyof TDashboardStats; label: string; note: string; icon: LucideIcon; tint: string }[] = [
+type TNote = string | ((stats: TDashboardStats) => string);
+
+/**
+ * Spec section 2: the small texts under each figure are fixed, not computed; the lab card's
+ * 'urgent' is the real count of urgent and STAT orders outstanding since lab orders exist (issue 30).
+ */
+const STAT_CARDS: { key: keyof TDashboardStats; label: string; note: TNote; icon: LucideIcon; tint: string }[] = [
   { key: 'todayAppointments', label: "Today's Appointments", note: '12% from yesterday', icon: CalendarDays, tint: 'bg-blue-50 text-blue-700' },
   { key: 'activePatients', label: 'Active Patients', note: '8% this month', icon: Users, tint: 'bg-green-50 text-green-700' },
-  { key: 'pendingLabResults', label: 'Pending Lab Results', note: '3 urgent', icon: FlaskConical, tint: 'bg-amber-50 text-amber-700' },
+  {
+    key: 'pendingLabResults',
+    label: 'Pending Lab Results',
+    note: (s) => `${s.urgentLabResults} urgent`,
+    icon: FlaskConical,
+    tint: 'bg-amber-50 text-amber-700',
+  },
   { key: 'unreadMessages', label: 'Unread Messages', note: '2 urgent', icon: MessageSquare, tint: 'bg-purple-50 text-purple-700' },
 ];
 
@@ -36,7 +47,9 @@ export function StatCards() {
                 <div className="flex h-full flex-col">
                   <p className="text-sm font-medium text-slate-600">{label}</p>
                   {data ? <p className="mt-1 text-3xl font-bold text-slate-900">{data[key]}</p> : <Skeleton className="mt-2 h-8 w-16" />}
-                  <p className="mt-auto pt-1 text-xs text-slate-600">{note}</p>
+                  <p className="mt-auto pt-1 text-xs text-slate-600" data-testid={`stat-${key}-note`}>
+                    {typeof note === 'string' ? note : data ? note(data) : '\u00a0'}
+                  </p>
                 </div>
                 <span className={`flex size-10 shrink-0 items-center justify-center rounded-lg ${tint}`}>
                   <Icon className="size-5" aria-hidden="true" />

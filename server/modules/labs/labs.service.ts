@@ -1,0 +1,425 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { startOfZonedDay, zonedDate, zonedDayRange } from '#domain/clinic-time';
+import { ageInYears, computeFlag, isAbnormal, isCritical, rangeFor, type TLabFlag, type TLabSubject } from '#domain/lab-flags';
+import {
+  isUrgentPriority,
+  mayReviewLab,
+  type TCreateLabOrder,
+  type TEnterLabResults,
+  type TLabOrder,
+  type TLabOrderDetail,
+  type TLabOrderListQuery,
+  type TLabTest,
+  type TUpdateLabOrder,
+} from '#domain/labs';
+import { can } from '#domain/permissions';
+import { LAB_ORDER_WORKFLOW } from '#domain/workflows';
+import type { Queryable } from '../../db/database.ts';
+import { labOrders } from '../../db/schema/clinical.ts';
+import { labCriticalAlerts, labResultRevisions, labResults } from '../../db/schema/labs.ts';
+import { inTransaction, type Raise } from '../../db/transaction.ts';
+import type { Deps } from '../../deps.ts';
+import { forbidden, HttpError, invalid, invalidFields, notFound, stale } from '../../http/errors.ts';
+import type { TServedPage } from '../../http/paging.ts';
+import type { SignedInContext } from '../../http/request-context.ts';
+import { recordAudit } from '../../audit/audit-writer.ts';
+import { scopeOf } from '../../scope/read-scope.ts';
+import { readOf } from '../../scope/reader.ts';
+import { decideMove } from '../../workflows/decide-move.ts';
+import { claimObjects } from '../files/files.service.ts';
+import { findLabTest } from './lab-catalogue.queries.ts';
+import { noticeLabCollected, noticeLabCritical, noticeLabOrdered, noticeLabResults, resolveLabNotices, type TLabNotice } from './labs.notices.ts';
+import {
+  assignedNurseToday,
+  decodeLabCursor,
+  listLabOrders,
+  lockLabOrder,
+  patientForLabs,
+  readLabOrder,
+  revisionsOf,
+  trendOf,
+  type TLabOrderRow,
+} from './labs.queries.ts';
+
+const NOT_FOUND = 'Lab order not found';
+const STALE = 'This lab order was changed by someone else. Reload to see their changes, then try again.';
+
+/** The reads of lab orders, each in the caller's scope (clinical roles only) and audited with the patients shown. */
+export const LAB_READS = {
+  /** A list (outstanding, results to review, all), a page at a time; review is the caller's own orders unless she reviews anyone's. */
+  list: readOf({
+    action: 'lab.list',
+    entityType: 'lab_order',
+    run: ({ db, scope }, query: TLabOrderListQuery): Promise<TServedPage<TLabOrder>> =>
+      listLabOrders(db, scope, {
+        view: query.view,
+        patientId: query.patientId,
+        providerId: query.view === 'review' && !can(scope.viewer, 'labs.reviewAny') ? scope.viewer.id : undefined,
+        limit: query.limit,
+        after: query.cursor ? decodeLabCursor(query.view, query.cursor) : null,
+      }),
+    shows: (page) => (page.items.length > 0 ? { patientIds: [...new Set(page.items.map((o) => o.patientId))] } : null),
+  }),
+  get: readOf({
+    action: 'lab.read',
+    entityType: 'lab_order',
+    notFound: NOT_FOUND,
+    run: ({ db, scope }, id: string) => readLabOrder(db, scope, id),
+    shows: (order, id) => ({ entityId: id, patientId: order.patientId }),
+  }),
+  /** The corrections of its results. */
+  history: readOf({
+    action: 'lab.history',
+    entityType: 'lab_order',
+    notFound: NOT_FOUND,
+    run: async ({ db, scope }, id: string) => {
+      const order = await readLabOrder(db, scope, id);
+      return order && { patientId: order.patientId, revisions: await revisionsOf(db, id) };
+    },
+    shows: ({ patientId }, id) => ({ entityId: id, patientId }),
+  }),
+  /** One analyte of the order's patient over time. */
+  trend: readOf({
+    action: 'lab.trend',
+    entityType: 'lab_order',
+    notFound: NOT_FOUND,
+    run: async ({ db, scope }, args: { id: string; analyteId: string }) => {
+      const order = await readLabOrder(db, scope, args.id);
+      return order && { patientId: order.patientId, points: await trendOf(db, scope, order.patientId, args.analyteId) };
+    },
+    shows: ({ patientId }, args) => ({ entityId: args.id, patientId }),
+  }),
+};
+
+const actorName = (ctx: SignedInContext) => [ctx.user.firstName, ctx.user.lastName].filter(Boolean).join(' ') || ctx.user.email;
+const noticeOf = (ctx: SignedInContext | null, order: Pick<TLabOrderRow, 'id' | 'orderName' | 'priority'>, patientName: string): TLabNotice => ({
+  orderId: order.id,
+  orderName: order.orderName,
+  priority: order.priority,
+  patientName,
+  actorId: ctx?.user.id ?? null,
+  actorName: ctx ? actorName(ctx) : 'The clinic',
+});
+/** The caller's view of the order just written. */
+const written = async (tx: Queryable, ctx: SignedInContext, id: string): Promise<TLabOrderDetail> => (await readLabOrder(tx, scopeOf(ctx.user), id))!;
+
+/**
+ * POST /api/lab-orders: a test for an active patient, by the caller (the ordering provider): a
+ * test of the catalogue (its name is the order's) or one named as free text; its priority sets
+ * the spec's isUrgent. The nurse on the patient's visit today is asked to collect the specimen.
+ */
+export async function createLabOrder(deps: Deps, ctx: SignedInContext, input: TCreateLabOrder): Promise<TLabOrderDetail> {
+  const timeZone = deps.settings.current().timeZone;
+  return inTransaction(deps, async (tx, raise) => {
+    const now = deps.config.now();
+    const patient = await patientForLabs(tx, input.patientId);
+    const errors = [];
+    if (!patient) errors.push({ path: 'patientId', message: 'Patient is required' });
+    else if (!patient.isActive) errors.push({ path: 'patientId', message: 'Must be an active patient' });
+    const test = input.testId ? await findLabTest(tx, input.testId) : null;
+    if (input.testId && !test?.isActive) errors.push({ path: 'testId', message: 'Not a test of the catalogue' });
+    if (input.expectedOn && input.expectedOn < zonedDate(now, timeZone)) errors.push({ path: 'expectedOn', message: 'Must not be before today' });
+    if (errors.length > 0) throw invalidFields(errors);
+    const [row] = await tx
+      .insert(labOrders)
+      .values({
+        patientId: input.patientId,
+        providerId: ctx.user.id,
+        testId: test?.id ?? null,
+        orderName: test?.name ?? input.orderName!,
+        description: input.description ?? null,
+        priority: input.priority,
+        isUrgent: isUrgentPriority(input.priority),
+        status: LAB_ORDER_WORKFLOW.initial,
+        orderedAt: now,
+        expectedOn: input.expectedOn ?? null,
+        expectedAt: input.expectedOn ? startOfZonedDay(input.expectedOn, timeZone) : null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    await recordAudit(tx, ctx, { action: 'lab.create', entityType: 'lab_order', entityId: row!.id, patientId: input.patientId });
+    const collector = await assignedNurseToday(tx, input.patientId, zonedDayRange(zonedDate(now, timeZone), timeZone));
+    await noticeLabOrdered(tx, raise, collector, noticeOf(ctx, row!, patient!.name));
+    deps.counts.clear();
+    return written(tx, ctx, row!.id);
+  });
+}
+
+/** A refusal when the order changed since it was read (the version sent), or when it does not exist. */
+async function lockForChange(tx: Queryable, id: string, version: string | undefined): Promise<TLabOrderRow> {
+  const order = await lockLabOrder(tx, id);
+  if (!order) throw notFound(NOT_FOUND);
+  if (version !== undefined && version !== order.updatedAt.toISOString()) throw stale(STALE);
+  return order;
+}
+
+/** After the order row and its version: strictly later than the version read, so a second writer holding it is refused. */
+const nextVersion = (deps: Deps, order: TLabOrderRow) => new Date(Math.max(deps.config.now().getTime(), order.updatedAt.getTime() + 1));
+
+/**
+ * PUT /api/lab-orders/{id}: a move of LAB_ORDER_WORKFLOW (409 when there is no such move, 403
+ * when it is not the caller's): 'Mark Collected', or 'Cancel Order' with its required reason.
+ * Results in is made by entering results, never by a bare status.
+ */
+export async function moveLabOrder(deps: Deps, ctx: SignedInContext, id: string, input: TUpdateLabOrder): Promise<TLabOrderDetail> {
+  return inTransaction(deps, async (tx, raise) => {
+    const order = await lockForChange(tx, id, input.updatedAt);
+    if (input.status === order.status) return written(tx, ctx, id);
+    const move = decideMove(LAB_ORDER_WORKFLOW, ctx.user, order.status, input.status);
+    if (move.byResults) throw new HttpError('workflow.illegalMove', { message: 'Enter its results to mark it received' });
+    if (move.reasonRequired && !input.statusReason) throw invalid('statusReason', 'Say why the order is cancelled');
+    if (!move.takesReason && input.statusReason) throw invalid('statusReason', 'Only a cancellation takes a reason');
+    const now = nextVersion(deps, order);
+    await tx
+      .update(labOrders)
+      .set({ status: move.to, statusReason: move.takesReason ? (input.statusReason ?? null) : order.statusReason, updatedAt: now })
+      .where(eq(labOrders.id, id));
+    await recordAudit(tx, ctx, { action: `lab.${move.to}`, entityType: 'lab_order', entityId: id, patientId: order.patientId });
+    const patient = (await patientForLabs(tx, order.patientId))!;
+    if (move.to === 'pending') await noticeLabCollected(tx, raise, order.providerId, noticeOf(ctx, order, patient.name));
+    if (move.to === 'cancelled') await resolveLabNotices(tx, raise, id, ['lab_ordered', 'lab_pending']);
+    deps.counts.clear();
+    return written(tx, ctx, id);
+  });
+}
+
+type TPlannedResult = {
+  position: number;
+  analyteId: string | null;
+  name: string;
+  valueNumeric: number | null;
+  valueText: string | null;
+  unit: string | null;
+  range: { low: number | null; high: number | null; criticalLow: number | null; criticalHigh: number | null } | null;
+  flag: TLabFlag | null;
+  flagSource: 'computed' | 'entered' | 'lab' | null;
+};
+
+/**
+ * The results as they will be stored: each value checked against its analyte (a number for a
+ * numeric one, text for a text one), placed in the test's order, and flagged: by the catalogue's
+ * range for the patient (domain/lab-flags.ts) unless a flag is entered or sent by the lab.
+ * A blank value is an analyte not resulted. Every refusal names its field.
+ */
+function planResults(inputs: TEnterLabResults['results'], test: TLabTest | null, subject: TLabSubject): TPlannedResult[] {
+  const errors: { path: string; message: string }[] = [];
+  const planned: TPlannedResult[] = [];
+  const seen = new Set<number>();
+  inputs.forEach((input, i) => {
+    const at = (field: string, message: string) => errors.push({ path: `results.${i}.${field}`, message });
+    if (input.value === null) return;
+    const numeric = typeof input.value === 'number';
+    let position = i;
+    let name = input.name ?? null;
+    let unit = input.unit ?? null;
+    let range: TPlannedResult['range'] = null;
+    let analyteId: string | null = null;
+    if (test) {
+      const index = test.analytes.findIndex((a) => a.id === input.analyteId);
+      if (index < 0) return at('analyteId', 'Not an analyte of this test');
+      const analyte = test.analytes[index]!;
+      if (analyte.kind === 'numeric' && !numeric) return at('value', 'Must be a number');
+      if (analyte.kind === 'text' && numeric) return at('value', 'Must be text');
+      position = index;
+      analyteId = analyte.id;
+      name = analyte.name;
+      unit = analyte.unit;
+      const applied = analyte.kind === 'numeric' ? rangeFor(analyte.ranges, subject) : null;
+      range = applied && { low: applied.low, high: applied.high, criticalLow: applied.criticalLow, criticalHigh: applied.criticalHigh };
+    } else if (!name) {
+      return at('name', 'Name what was measured');
+    }
+    if (seen.has(position)) return at(test ? 'analyteId' : 'name', 'Entered twice');
+    seen.add(position);
+    const computed = numeric && range ? computeFlag(input.value as number, range) : null;
+    const flag = input.flag ?? computed;
+    planned.push({
+      position,
+      analyteId,
+      name: name!,
+      valueNumeric: numeric ? (input.value as number) : null,
+      valueText: numeric ? null : (input.value as string),
+      unit,
+      range,
+      flag,
+      flagSource: input.flag ? (input.flagSource ?? 'entered') : computed ? 'computed' : null,
+    });
+  });
+  if (errors.length > 0) throw invalidFields(errors);
+  return planned.sort((a, b) => a.position - b.position);
+}
+
+const shownValue = (r: { valueNumeric: number | null; valueText: string | null; unit: string | null }) =>
+  r.valueNumeric !== null ? `${r.valueNumeric}${r.unit ? ` ${r.unit}` : ''}` : r.valueText;
+const rankOf = (flag: TLabFlag | null) => (isCritical(flag) ? 2 : isAbnormal(flag) ? 1 : 0);
+
+/**
+ * PUT /api/lab-orders/{id}/results: the order's results (docs/decisions/labs.md).
+ * - The first entry makes the move to received (LAB_ORDER_WORKFLOW, so who may is the table's).
+ * - A later one is a correction: it needs a reason, keeps each changed value before and after in
+ *   the history, and reopens review. Values not sent are kept.
+ * - The order keeps its worst flag (the review list's order). A critical value raises an alert
+ *   for the ordering provider, live, unless one is still open; the escalation job tells the admins
+ *   if nobody acknowledges it in time.
+ */
+export async function enterLabResults(deps: Deps, ctx: SignedInContext, id: string, input: TEnterLabResults): Promise<TLabOrderDetail> {
+  const timeZone = deps.settings.current().timeZone;
+  return inTransaction(deps, async (tx, raise) => {
+    const order = await lockForChange(tx, id, input.updatedAt);
+    const correcting = order.status === 'received';
+    if (order.status === 'cancelled') throw new HttpError('workflow.illegalMove', { message: 'A cancelled order takes no results' });
+    const move = correcting ? null : decideMove(LAB_ORDER_WORKFLOW, ctx.user, order.status, 'received');
+    if (correcting && !input.correctionReason) throw invalid('correctionReason', 'Say why the results are corrected');
+    if (!correcting && input.correctionReason) throw invalid('correctionReason', 'Only a correction takes a reason');
+    const now = nextVersion(deps, order);
+    const patient = (await patientForLabs(tx, order.patientId))!;
+    const test = order.testId ? await findLabTest(tx, order.testId) : null;
+    const planned = planResults(input.results, test, { sex: patient.sex, ageYears: ageInYears(patient.dateOfBirth, zonedDate(now, timeZone)) });
+    if (!correcting && planned.length === 0 && !input.resultsText && !input.attachments?.length) {
+      throw invalid('results', 'Enter at least one result, the report text or the report file');
+    }
+
+    const existing = await tx.select().from(labResults).where(eq(labResults.orderId, id));
+    const changedCritical: string[] = [];
+    for (const result of planned) {
+      const before = existing.find((r) => r.position === result.position);
+      const values = {
+        analyteId: result.analyteId,
+        name: result.name,
+        valueNumeric: result.valueNumeric,
+        valueText: result.valueText,
+        unit: result.unit,
+        refLow: result.range?.low ?? null,
+        refHigh: result.range?.high ?? null,
+        criticalLow: result.range?.criticalLow ?? null,
+        criticalHigh: result.range?.criticalHigh ?? null,
+        flag: result.flag,
+        flagSource: result.flagSource,
+      };
+      if (before && before.valueNumeric === result.valueNumeric && before.valueText === result.valueText && before.flag === result.flag) continue;
+      let resultId: string;
+      if (before) {
+        await tx
+          .update(labResults)
+          .set({ ...values, enteredById: ctx.user.id, correctedAt: now })
+          .where(eq(labResults.id, before.id));
+        resultId = before.id;
+      } else {
+        resultId = (
+          await tx
+            .insert(labResults)
+            .values({ ...values, orderId: id, position: result.position, enteredById: ctx.user.id, enteredAt: now, correctedAt: correcting ? now : null })
+            .returning({ id: labResults.id })
+        )[0]!.id;
+      }
+      if (correcting) {
+        await tx
+          .insert(labResultRevisions)
+          .values({
+            orderId: id,
+            resultId,
+            resultName: result.name,
+            at: now,
+            actorId: ctx.user.id,
+            valueBefore: before ? shownValue(before) : null,
+            valueAfter: shownValue(result),
+            flagBefore: before?.flag ?? null,
+            flagAfter: result.flag,
+            reason: input.correctionReason ?? null,
+          });
+      }
+      if (isCritical(result.flag)) changedCritical.push(`${result.name} ${shownValue(result)} (${result.flag})`);
+    }
+
+    const all = [...existing.filter((r) => !planned.some((p) => p.position === r.position)), ...planned];
+    const worst = all.reduce<TLabFlag | null>((w, r) => (rankOf(r.flag) > rankOf(w) ? r.flag : w), null);
+    if (input.attachments) await claimObjects(tx, ctx, input.attachments, { type: 'lab_order', id }, now);
+    await tx
+      .update(labOrders)
+      .set({
+        ...(move ? { status: move.to, receivedAt: now } : { reviewedAt: null, reviewedById: null }),
+        ...(input.resultsText !== undefined ? { results: input.resultsText } : {}),
+        ...(input.attachments ? { attachments: [...new Set(input.attachments)] } : {}),
+        worstFlag: worst,
+        flagRank: rankOf(worst),
+        updatedAt: now,
+      })
+      .where(eq(labOrders.id, id));
+    await recordAudit(tx, ctx, {
+      action: correcting ? 'lab.results_correct' : 'lab.results_enter',
+      entityType: 'lab_order',
+      entityId: id,
+      patientId: order.patientId,
+    });
+
+    const notice = noticeOf(ctx, order, patient.name);
+    await noticeLabResults(tx, raise, order.providerId, notice, { abnormal: rankOf(worst) > 0, corrected: correcting });
+    if (changedCritical.length > 0) await raiseCriticalAlert(tx, raise, order, notice, changedCritical.join('; '), now);
+    deps.counts.clear();
+    return written(tx, ctx, id);
+  });
+}
+
+/** A critical value: an alert to acknowledge, unless one is still open for the order. */
+async function raiseCriticalAlert(tx: Queryable, raise: Raise, order: TLabOrderRow, notice: TLabNotice, values: string, now: Date) {
+  const [open] = await tx
+    .select({ id: labCriticalAlerts.id })
+    .from(labCriticalAlerts)
+    .where(and(eq(labCriticalAlerts.orderId, order.id), isNull(labCriticalAlerts.acknowledgedAt)));
+  if (open) return;
+  await tx.insert(labCriticalAlerts).values({ orderId: order.id, raisedAt: now, createdAt: now, updatedAt: now });
+  await noticeLabCritical(tx, raise, order.providerId, notice, values);
+}
+
+/** Acknowledges the order's open critical alert, if it has one; answers whether it did. */
+async function acknowledgeOpenAlert(tx: Queryable, raise: Raise, ctx: SignedInContext, order: TLabOrderRow, now: Date): Promise<boolean> {
+  const acknowledged = await tx
+    .update(labCriticalAlerts)
+    .set({ acknowledgedAt: now, acknowledgedById: ctx.user.id, updatedAt: now })
+    .where(and(eq(labCriticalAlerts.orderId, order.id), isNull(labCriticalAlerts.acknowledgedAt)))
+    .returning({ id: labCriticalAlerts.id });
+  if (acknowledged.length === 0) return false;
+  await recordAudit(tx, ctx, { action: 'lab.critical_acknowledge', entityType: 'lab_order', entityId: order.id, patientId: order.patientId });
+  await resolveLabNotices(tx, raise, order.id, ['lab_critical']);
+  return true;
+}
+
+/** Who may review or acknowledge this order's results: its ordering provider, or whoever reviews anyone's (403 otherwise). */
+function refuseUnlessReviewer(ctx: SignedInContext, order: TLabOrderRow) {
+  if (!mayReviewLab(ctx.user, order)) throw forbidden();
+}
+
+/**
+ * POST /api/lab-orders/{id}/acknowledge: the ordering provider (or an admin) has seen the
+ * critical value. Resolves the alert's notifications for everyone, the escalation's included.
+ */
+export async function acknowledgeLabCritical(deps: Deps, ctx: SignedInContext, id: string): Promise<TLabOrderDetail> {
+  return inTransaction(deps, async (tx, raise) => {
+    const order = await lockForChange(tx, id, undefined);
+    refuseUnlessReviewer(ctx, order);
+    if (!(await acknowledgeOpenAlert(tx, raise, ctx, order, deps.config.now()))) {
+      throw new HttpError('workflow.illegalMove', { message: 'No critical result of this order is waiting to be acknowledged' });
+    }
+    return written(tx, ctx, id);
+  });
+}
+
+/**
+ * POST /api/lab-orders/{id}/review: the results are reviewed (review is its own step after
+ * received). Reviewing a critical result acknowledges its alert too.
+ */
+export async function reviewLabOrder(deps: Deps, ctx: SignedInContext, id: string, version: string | undefined): Promise<TLabOrderDetail> {
+  return inTransaction(deps, async (tx, raise) => {
+    const order = await lockForChange(tx, id, version);
+    refuseUnlessReviewer(ctx, order);
+    if (order.status !== 'received') throw new HttpError('workflow.illegalMove', { message: 'Only results that are in can be reviewed' });
+    if (order.reviewedAt) throw new HttpError('workflow.illegalMove', { message: 'These results are already reviewed' });
+    const now = nextVersion(deps, order);
+    await tx.update(labOrders).set({ reviewedAt: now, reviewedById: ctx.user.id, updatedAt: now }).where(eq(labOrders.id, id));
+    await recordAudit(tx, ctx, { action: 'lab.review', entityType: 'lab_order', entityId: id, patientId: order.patientId });
+    await acknowledgeOpenAlert(tx, raise, ctx, order, now);
+    await resolveLabNotices(tx, raise, id, ['lab_received']);
+    return written(tx, ctx, id);
+  });
+}
