@@ -4,10 +4,11 @@ import { addDays, startOfZonedDay, zonedDate } from '#domain/clinic-time';
 import type { TNoteStatus } from '#domain/notes';
 import type { Db } from '../db/database.ts';
 import { users } from '../db/schema/auth.ts';
-import { appointments, labOrders, noteRevisions, patientNotes, patients } from '../db/schema/clinical.ts';
+import { appointments, noteRevisions, patientNotes, patients } from '../db/schema/clinical.ts';
 import { chatMessages, chatRoomMembers, notifications, patientChatRooms } from '../db/schema/collaboration.ts';
 import { hashPassword } from '../modules/auth/passwords.ts';
 import { DEMO_PASSWORD, DEMO_USERS } from '../modules/auth/demo-accounts.ts';
+import { seedDemoLabs } from './demo-labs.ts';
 
 // Any fixed number serves: it only has to be the same in every app instance.
 const SEED_LOCK = 727_001;
@@ -108,6 +109,8 @@ export async function seedDemoClinic(db: Db, timeZone: string, now = new Date())
           allergies,
           medicalHistory: i % 3 === 0 ? 'Hypertension, controlled' : null,
           currentMedications: i % 3 === 0 ? 'Lisinopril 10 mg daily' : null,
+          // The list alternates women and men; the lab catalogue's ranges differ by sex.
+          sex: i % 2 === 0 ? ('female' as const) : ('male' as const),
           createdAt: opened,
           updatedAt: opened,
         })),
@@ -265,38 +268,7 @@ export async function seedDemoClinic(db: Db, timeZone: string, now = new Date())
       }),
     );
 
-    await tx.insert(labOrders).values([
-      {
-        patientId: people[0]!.id,
-        providerId: nurse.id,
-        orderName: 'Complete blood count',
-        status: 'ordered',
-        isUrgent: true,
-        orderedAt: noteAt(1),
-        createdAt: noteAt(1),
-        updatedAt: noteAt(1),
-      },
-      {
-        patientId: people[2]!.id,
-        providerId: nurse2.id,
-        orderName: 'Lipid panel',
-        status: 'pending',
-        orderedAt: noteAt(20),
-        createdAt: noteAt(20),
-        updatedAt: noteAt(6),
-      },
-      {
-        patientId: people[5]!.id,
-        providerId: nurse.id,
-        orderName: 'HbA1c',
-        status: 'received',
-        orderedAt: noteAt(30),
-        receivedAt: noteAt(5),
-        results: '5.6 %',
-        createdAt: noteAt(30),
-        updatedAt: noteAt(5),
-      },
-    ]);
+    await seedDemoLabs(tx, { patients: people, nurse: nurse.id, nurse2: nurse2.id, admin: admin.id }, now, timeZone, opened);
 
     const rooms = await tx
       .insert(patientChatRooms)
@@ -349,7 +321,6 @@ export async function seedDemoClinic(db: Db, timeZone: string, now = new Date())
       { userId: nurse.id, type: 'notes_pending', title: 'Notes pending', message: 'Please provide notes for your completed visit.', createdAt: now },
       { userId: nurse.id, type: 'chat_assignment', title: 'Added to a care team', message: 'You were added to a patient chat room.', createdAt: now },
       { userId: scribe.id, type: 'notes_received', title: 'Note ready for review', message: 'A progress note was submitted for review.', createdAt: now },
-      { userId: admin.id, type: 'lab_received', title: 'Lab results received', message: 'HbA1c results are available.', createdAt: now },
       { userId: scheduler.id, type: 'visitation_expired', title: 'Missed appointment', message: 'A patient did not attend yesterday.', createdAt: now },
       {
         userId: byEmail('supplier@demo.clinic').id,
