@@ -103,8 +103,11 @@ export async function listLabOrders(
             )
       }`
     : sql``;
+  // A descending key of a mixed order is written as its partial index holds it (DESC NULLS LAST, no
+  // column being null), so the index is read in order rather than sorted.
+  const mixed = view.order.some((o) => o.direction !== view.order[0]!.direction);
   const orderBy = sql.join(
-    view.order.map((o) => sql`${o.column} ${sql.raw(o.direction)}`),
+    view.order.map((o) => sql`${o.column} ${sql.raw(o.direction === 'desc' && mixed ? 'desc nulls last' : o.direction)}`),
     sql`, `,
   );
   const sortKey = sql.join(
