@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -19,11 +19,14 @@ export interface TChunkWeight {
 }
 
 export const WEB_DIST = path.resolve(import.meta.dirname, '../../dist/web');
+/** Where the manifest's module names (`src/app.tsx`) start from. */
+const WEB_ROOT = path.resolve(import.meta.dirname, '../../web');
 
 /** Reads a build's manifest and weighs its chunks, as the browser receives them. */
 export class BuildManifest {
   private readonly chunks: Record<string, TManifestChunk>;
   private readonly weights = new Map<string, number>();
+  private modules: Map<string, string[]> | undefined;
 
   constructor(private readonly dist = WEB_DIST) {
     const file = path.join(dist, '.vite', 'manifest.json');
@@ -43,6 +46,41 @@ export class BuildManifest {
 
   has(key: string): boolean {
     return key in this.chunks;
+  }
+
+  /** The modules a chunk holds (as the manifest names them: `src/app.tsx`), from its source map. */
+  modulesIn(key: string): string[] {
+    if (!this.modules) {
+      this.modules = new Map();
+      for (const [name, chunk] of Object.entries(this.chunks)) {
+        const map = path.join(this.dist, `${chunk.file}.map`);
+        // Rolldown's runtime chunk has none: it holds no module of the app.
+        if (!existsSync(map)) continue;
+        const { sources } = JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] };
+        this.modules.set(
+          name,
+          sources.map((source) =>
+            path
+              .relative(WEB_ROOT, path.resolve(path.dirname(map), source))
+              .split(path.sep)
+              .join('/'),
+          ),
+        );
+      }
+      if (this.modules.size === 0) throw new Error(`No source maps in ${this.dist}: the build writes them (vite.config.ts, build.sourcemap).`);
+    }
+    return this.modules.get(key) ?? [];
+  }
+
+  /**
+   * The chunk that holds a module: its own (the manifest's key is the module), or the chunk a
+   * group bundled it into (web/build/signed-in-chunks.ts), found from the source maps.
+   */
+  chunkOf(module: string): string {
+    if (this.has(module)) return module;
+    const key = Object.keys(this.chunks).find((name) => this.modulesIn(name).includes(module));
+    if (!key) throw new Error(`${module} is in no chunk of the build`);
+    return key;
   }
 
   /** Every lazily loaded module of the build (each screen, and parts loaded on use). */

@@ -2,13 +2,21 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BuildManifest, overBudgetMessage } from './build-manifest.ts';
-import { LANDING_BUDGET_KB, LAZY_PART_BUDGET_KB, SCREEN_BUDGETS_KB, SHELL_BUDGET_KB, SHELL_MODULE } from './budgets.ts';
+import {
+  FIRST_SCREEN_CHUNKS,
+  FIRST_SCREEN_MODULES,
+  LANDING_BUDGET_KB,
+  LAZY_PART_BUDGET_KB,
+  SCREEN_BUDGETS_KB,
+  SHELL_BUDGET_KB,
+  SHELL_MODULE,
+} from './budgets.ts';
 
 // Sizes of a build are deterministic, so the budget is a test: it reads the manifest of the
 // build that `npm test` makes before any test runs.
 const build = new BuildManifest();
 const landing = build.staticClosure(build.entry);
-const shell = build.staticClosure(build.entry, SHELL_MODULE);
+const shell = build.staticClosure(build.entry, build.chunkOf(SHELL_MODULE));
 
 describe('the weight budget of the web app', () => {
   it(`the landing page's initial JS stays within ${LANDING_BUDGET_KB} KB gzip`, () => {
@@ -17,8 +25,17 @@ describe('the weight budget of the web app', () => {
   });
 
   it('the landing page loads none of the signed-in app', () => {
-    expect(landing.has(SHELL_MODULE)).toBe(false);
-    expect([...landing].filter((key) => key.startsWith('src/pages/') && !key.startsWith('src/pages/landing/'))).toEqual([]);
+    const modules = [...landing].flatMap((key) => build.modulesIn(key));
+    expect(modules).not.toContain(SHELL_MODULE);
+    expect(modules.filter((module) => module.startsWith('src/pages/') && !module.startsWith('src/pages/landing/'))).toEqual([]);
+  });
+
+  it(`a signed-in page's first screen, the dashboard, loads in at most ${FIRST_SCREEN_CHUNKS} chunks`, () => {
+    const chunks = build.weigh(build.staticClosure(build.entry, ...FIRST_SCREEN_MODULES.map((module) => build.chunkOf(module)))).chunks;
+    const list = chunks.map((chunk) => `  ${chunk.file}`).join('\n');
+    expect(chunks.length, `The dashboard loads ${chunks.length} chunks, over ${FIRST_SCREEN_CHUNKS} (tests/build/budgets.ts):\n${list}`).toBeLessThanOrEqual(
+      FIRST_SCREEN_CHUNKS,
+    );
   });
 
   it(`the signed-in shell's initial JS stays within ${SHELL_BUDGET_KB} KB gzip`, () => {
@@ -27,7 +44,7 @@ describe('the weight budget of the web app', () => {
   });
 
   it.each(Object.entries(SCREEN_BUDGETS_KB))('%s adds at most %d KB gzip to the shell', (screen, budgetKb) => {
-    const weight = build.weigh(build.staticClosure(screen), shell);
+    const weight = build.weigh(build.staticClosure(build.chunkOf(screen)), shell);
     expect(weight.kb, overBudgetMessage(`What ${screen} adds`, weight, budgetKb)).toBeLessThanOrEqual(budgetKb);
   });
 

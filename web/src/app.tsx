@@ -1,18 +1,23 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect } from 'react';
 import { Route, Switch } from 'wouter';
+import type { TCurrentUser } from '#domain/auth';
 import { FullScreenLoading } from './components/full-screen-loading.tsx';
 import { DemoFrame } from './components/layout/demo-banner.tsx';
 import { SignInCheckFailed } from './components/sign-in-check-failed.tsx';
 import { PRODUCT_NAME, SIGN_IN_PATH } from './lib/brand.ts';
-import { checkSession, hasSignedInHint, retrySessionCheck, useSession } from './lib/session.ts';
+import { usePreloaded } from './lib/preloadable.ts';
+import { checkSession, hasSignedInHint, onSignIn, retrySessionCheck, useSession } from './lib/session.ts';
 import { LandingPage } from './pages/landing/landing-page.tsx';
+import { signedInApp, startSignedInPage } from './signed-in-start.ts';
 
 // The first page a visitor sees carries only the landing page: the signed-in app, the sign-in
 // page and every other path load their code when they are reached (docs/decisions/front-end-delivery.md).
-const loadSignedInApp = () => import('./signed-in-app.tsx');
-// A returning user's app starts loading now, alongside the sign-in check, not after it.
-if (hasSignedInHint()) void loadSignedInApp();
-const SignedInApp = lazy(async () => ({ default: (await loadSignedInApp()).SignedInApp }));
+// A returning user's page starts everything its first screen needs now, the sign-in check
+// included, rather than one after the other.
+if (hasSignedInHint()) startSignedInPage(window.location.pathname);
+// Signed in on this page: the same, for the page the sign-in page leads to (its ?next=, which
+// the sign-in page checks before following; here it only chooses what to load).
+onSignIn((user) => startSignedInPage(new URLSearchParams(window.location.search).get('next') ?? '/', user));
 const SignInScreen = lazy(async () => ({ default: (await import('./visitor-screens.tsx')).SignInScreen }));
 const SetPasswordScreen = lazy(async () => ({ default: (await import('./visitor-screens.tsx')).SetPasswordScreen }));
 const VisitorElsewhere = lazy(async () => ({ default: (await import('./visitor-screens.tsx')).VisitorElsewhere }));
@@ -40,12 +45,18 @@ function Screens() {
       return <VisitorApp />;
     case 'signedIn':
     case 'ended':
-      return (
-        <Suspense fallback={<FullScreenLoading />}>
-          <SignedInApp user={session.status === 'signedIn' ? session.user : null} />
-        </Suspense>
-      );
+      return <SignedInPage user={session.status === 'signedIn' ? session.user : null} />;
   }
+}
+
+/**
+ * The spinner stays until the signed-in app's code is here (usually already: it loaded during
+ * the check). The app is then drawn as a deferred update, which React renders in slices rather
+ * than in one long task (Lighthouse's blocking time).
+ */
+function SignedInPage({ user }: { user: TCurrentUser | null }) {
+  const app = useDeferredValue(usePreloaded(signedInApp));
+  return app ? <app.SignedInApp user={user} /> : <FullScreenLoading />;
 }
 
 function VisitorApp() {

@@ -1,28 +1,31 @@
 import { CalendarDays, ChartColumn, FileText, FlaskConical, LayoutDashboard, MessageSquare, Package, Pill, Settings, UserCog, Users } from 'lucide-react';
-import { lazy, type ComponentType } from 'react';
+import type { ComponentType } from 'react';
 import type { TCurrentUser } from '#domain/auth';
 import { can, type TCapability } from '#domain/permissions';
 import type { TNavigation, TSidebarEntry } from './components/layout/navigation.ts';
+import { preloadable, type TPreloadable } from './lib/preloadable.ts';
+import { whenIdle } from './lib/when-idle.ts';
 
 export type TScreenComponent = ComponentType<{ user: TCurrentUser }>;
+/** A screen's code: loaded when the screen is first drawn, or earlier (`preloadScreens`). */
+export type TScreenCode = TPreloadable<TScreenComponent>;
 
-// Each screen (and each denial) is its own chunk, loaded when first opened, so the first page a
-// visitor sees does not wait for every screen's code.
-const lazyScreen = <K extends string>(load: () => Promise<Record<K, TScreenComponent>>, name: K): TScreenComponent =>
-  lazy<TScreenComponent>(async () => ({ default: (await load())[name] }));
+// Each screen (and each denial) is its own chunk, loaded when first opened or preloaded, so the
+// first page a visitor sees does not wait for every screen's code.
+const lazyScreen = <K extends string>(load: () => Promise<Record<K, TScreenComponent>>, name: K): TScreenCode => preloadable(async () => (await load())[name]);
 
 /**
  * A screen without a capability is open to every signed-in user. One with a capability names
  * what a user without it sees instead, because the spec answers differently per screen.
  */
-type TScreenAccess = { capability?: undefined; Denied?: undefined } | { capability: TCapability; Denied: TScreenComponent };
+type TScreenAccess = { capability?: undefined; Denied?: undefined } | { capability: TCapability; Denied: TScreenCode };
 
 export type TScreen = TScreenAccess & {
   path: string;
   /** For the browser tab. */
   title: string;
   /** Absent for a 'Soon' entry: its path keeps showing the not-found page. */
-  Screen?: TScreenComponent;
+  Screen?: TScreenCode;
   /** Absent for a screen reached only from another screen. */
   sidebar?: TSidebarEntry;
 };
@@ -94,7 +97,7 @@ export const SCREENS: readonly TScreen[] = [
   { path: '/settings', title: 'Settings', sidebar: { label: 'Settings', icon: Settings, group: 'admin', soon: true } },
 ];
 
-export type TOpenableScreen = TScreen & { Screen: TScreenComponent };
+export type TOpenableScreen = TScreen & { Screen: TScreenCode };
 export type TSidebarScreen = TScreen & { sidebar: TSidebarEntry };
 
 const isOpenable = (screen: TScreen): screen is TOpenableScreen => screen.Screen !== undefined;
@@ -122,3 +125,22 @@ export function sidebarScreens(user: TCurrentUser, group: TSidebarEntry['group']
 
 /** The sidebar's entries for this user, both groups: what the layout is handed to draw. */
 export const navigationFor = (user: TCurrentUser): TNavigation => ({ main: sidebarScreens(user, 'main'), admin: sidebarScreens(user, 'admin') });
+
+/**
+ * Loads the code of every screen the user may open, ahead of a click: the first visit to a
+ * screen then waits only for its data. One screen at a time, each when the browser is idle, so
+ * the page never stops answering for long while it runs the code it received. Returns what
+ * stops it.
+ */
+export function preloadScreens(user: TCurrentUser): () => void {
+  const queue = OPENABLE_SCREENS.filter((screen) => mayOpen(user, screen)).map((screen) => screen.Screen);
+  let cancel = () => {};
+  const next = () => {
+    const code = queue.shift();
+    // A chunk that fails to arrive now is asked for again when its screen is opened.
+    if (code) void code.load().then(schedule, schedule);
+  };
+  const schedule = () => (cancel = whenIdle(next));
+  schedule();
+  return () => cancel();
+}

@@ -1,5 +1,5 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { Suspense, useEffect } from 'react';
+import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
+import { Suspense, useEffect, useRef } from 'react';
 import { Redirect, useLocation } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
 import { SET_PASSWORD_PATH } from '#domain/users';
@@ -9,10 +9,19 @@ import { Spinner } from './components/ui/spinner.tsx';
 import { Toaster } from './components/ui/toaster.tsx';
 import { PRODUCT_NAME, SIGN_IN_PATH } from './lib/brand.ts';
 import { queryClient } from './lib/query-client.ts';
+import { usePreloaded } from './lib/preloadable.ts';
 import { pathAfterSignIn } from './lib/return-path.ts';
 import { NotFoundPage } from './pages/not-found/not-found-page.tsx';
 import { LinkWhileSignedIn } from './pages/set-password/link-while-signed-in.tsx';
-import { findScreen, mayOpen, navigationFor } from './screens.ts';
+import { findScreen, mayOpen, navigationFor, preloadScreens } from './screens.ts';
+
+/**
+ * The code of the screen the page opens on (the dashboard, where signing in leads, when it is on
+ * no screen yet): it came with this chunk (the dashboard) or is on its way. app.tsx draws the app
+ * once it is here too, so no spinner flashes between layout and screen.
+ */
+export const firstScreenLoaded: Promise<unknown> =
+  (findScreen(window.location.pathname) ?? findScreen('/'))?.Screen?.load().catch(() => undefined) ?? Promise.resolve();
 
 /**
  * The app for a signed-in user, loaded only after the sign-in check found one. `user` is null
@@ -30,6 +39,9 @@ export function SignedInApp({ user }: { user: TCurrentUser | null }) {
 function SignedInRoutes({ user }: { user: TCurrentUser }) {
   const [location] = useLocation();
   const screen = findScreen(location);
+  // The one access gate: a screen never re-checks its own capability. The web only hides;
+  // the server refuses anyway.
+  const Content = usePreloaded(screen ? (screen.Denied && !mayOpen(user, screen) ? screen.Denied : screen.Screen) : null);
   useEffect(() => {
     document.title = screen ? `${screen.title} · ${PRODUCT_NAME}` : PRODUCT_NAME;
   }, [screen]);
@@ -38,15 +50,13 @@ function SignedInRoutes({ user }: { user: TCurrentUser }) {
   if (location === SIGN_IN_PATH) return <Redirect to={pathAfterSignIn()} replace />;
   if (location === SET_PASSWORD_PATH) return <LinkWhileSignedIn user={user} />;
   if (!screen) return <NotFoundPage />;
-  // The one access gate: a screen never re-checks its own capability. The web only hides;
-  // the server refuses anyway.
-  const Content = screen.Denied && !mayOpen(user, screen) ? screen.Denied : screen.Screen;
-  // One layout instance across screens, so sidebar state survives navigation.
+  // One layout instance across screens, so sidebar state survives navigation. A screen whose
+  // code is here draws at once; the parts of a screen that load on use (a form, the calendar)
+  // suspend to the boundary here.
   return (
     <AppLayout user={user} navigation={navigationFor(user)}>
-      <Suspense fallback={<ScreenLoading />}>
-        <Content user={user} />
-      </Suspense>
+      <Suspense fallback={<ScreenLoading />}>{Content ? <Content user={user} /> : <ScreenLoading />}</Suspense>
+      <PreloadScreens user={user} ready={Content !== undefined} />
     </AppLayout>
   );
 }
@@ -59,4 +69,27 @@ function ScreenLoading() {
       <span className="sr-only">Loading...</span>
     </div>
   );
+}
+
+/**
+ * Once the first screen has its code and its data (no query still fetching), the code of the
+ * other screens loads while the user reads it, so a first visit to one waits only for its data.
+ */
+function PreloadScreens({ user, ready }: { user: TCurrentUser; ready: boolean }) {
+  const queryClient = useQueryClient();
+  const stop = useRef<() => void>(null);
+  useEffect(() => () => stop.current?.(), []);
+  useEffect(() => {
+    if (!ready || stop.current) return;
+    const unsubscribe = queryClient.getQueryCache().subscribe(() => settle());
+    function settle(): void {
+      if (stop.current || queryClient.isFetching() > 0) return;
+      unsubscribe();
+      stop.current = preloadScreens(user);
+    }
+    // The screen's queries started in the effects before this one (its components come first).
+    settle();
+    return unsubscribe;
+  }, [queryClient, user, ready]);
+  return null;
 }

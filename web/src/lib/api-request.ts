@@ -5,6 +5,8 @@
  * handling can all read it the same way.
  */
 
+import { takeEarlyRead } from './early-reads.ts';
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** An HTTP error from the API. `message` keeps the spec's exact `status: body` form. */
@@ -26,16 +28,21 @@ async function throwIfNotOk(response: Response): Promise<void> {
   throw new ApiError(response.status, response.statusText, bodyText);
 }
 
-/** `signal` cancels the request on the wire (a search the user has typed past). */
+/**
+ * `signal` cancels the request on the wire (a search the user has typed past). A GET that the
+ * page started early (lib/early-reads.ts) is answered by that request, which no signal cancels.
+ */
 export async function apiRequest(method: HttpMethod, url: string, body?: unknown, options: { signal?: AbortSignal } = {}): Promise<Response> {
   const hasBody = body !== undefined;
-  const response = await fetch(url, {
-    method,
-    credentials: 'include',
-    headers: hasBody ? { 'Content-Type': 'application/json' } : {},
-    body: hasBody ? JSON.stringify(body) : undefined,
-    signal: options.signal,
-  });
+  const early = method === 'GET' && !hasBody ? takeEarlyRead(url) : undefined;
+  const response = await (early ??
+    fetch(url, {
+      method,
+      credentials: 'include',
+      headers: hasBody ? { 'Content-Type': 'application/json' } : {},
+      body: hasBody ? JSON.stringify(body) : undefined,
+      signal: options.signal,
+    }));
   await throwIfNotOk(response);
   return response;
 }

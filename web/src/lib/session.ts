@@ -2,6 +2,7 @@ import { useSyncExternalStore } from 'react';
 import type { TCurrentUser } from '#domain/auth';
 import { SIGNED_IN_HINT_COOKIE } from '#domain/signed-in-hint';
 import { apiRequest, ApiError } from './api-request.ts';
+import { forgetEarlyReads } from './early-reads.ts';
 
 /**
  * Who is signed in on this page, as the whole app sees it (spec section 2: a spinner while the
@@ -19,9 +20,12 @@ export type TSession =
 
 let session: TSession = { status: 'checking' };
 const listeners = new Set<() => void>();
+const signInListeners = new Set<(user: TCurrentUser) => void>();
 
 function publish(next: TSession): void {
   session = next;
+  // Reads started early for a session there is not (a stale hint) must answer nobody later.
+  if (next.status === 'visitor' || next.status === 'ended') forgetEarlyReads();
   for (const listener of listeners) listener();
 }
 
@@ -84,8 +88,14 @@ export function retrySessionCheck(): void {
   void checkSession();
 }
 
+/** Calls `listener` each time someone signs in on this page (app.tsx starts the signed-in app's loading). */
+export function onSignIn(listener: (user: TCurrentUser) => void): void {
+  signInListeners.add(listener);
+}
+
 /** After sign-in: show the new user at once, then re-read it from the server. */
 export function setSignedInUser(user: TCurrentUser): void {
   publish({ status: 'signedIn', user });
+  for (const listener of signInListeners) listener(user);
   void checkSession();
 }

@@ -1,23 +1,26 @@
 import * as Tabs from '@radix-ui/react-tabs';
-import { lazy, Suspense, type ComponentType } from 'react';
+import { Suspense, type ComponentType } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
 import { PageHeader } from '../../components/layout/page-header.tsx';
 import { LoadingBlock } from '../../components/ui/spinner.tsx';
 import { adminHref, adminTabsFor, type TAdminTab } from '../../lib/admin-tabs.ts';
+import { preloadable, usePreloaded, type TPreloadable } from '../../lib/preloadable.ts';
 
 type TTabComponent = ComponentType<{ user: TCurrentUser }>;
-const lazyTab = <K extends string>(load: () => Promise<Record<K, TTabComponent>>, name: K) =>
-  lazy<TTabComponent>(async () => ({ default: (await load())[name] }));
+const lazyTab = <K extends string>(load: () => Promise<Record<K, TTabComponent>>, name: K) => preloadable(async () => (await load())[name]);
 
 // Each tab is its own chunk: the charts' library loads only when Analytics is opened.
-const TAB_SCREENS: Record<TAdminTab, TTabComponent> = {
+const TAB_SCREENS: Record<TAdminTab, TPreloadable<TTabComponent>> = {
   users: lazyTab(() => import('./user-management-tab.tsx'), 'UserManagementTab'),
   analytics: lazyTab(() => import('./analytics-tab.tsx'), 'AnalyticsTab'),
   notifications: lazyTab(() => import('./notifications-tab.tsx'), 'NotificationsTab'),
   settings: lazyTab(() => import('./settings-tab.tsx'), 'SettingsTab'),
   audit: lazyTab(() => import('./audit-tab.tsx'), 'AuditTab'),
 };
+// The panel opens on its first tab, whoever may open it: that tab's code loads with the page's
+// (and so is here when the page was loaded ahead of a click, screens.ts preloadScreens).
+TAB_SCREENS.users.load().catch(() => undefined);
 
 const TRIGGER =
   'inline-flex items-center justify-center whitespace-nowrap rounded px-3 py-1.5 text-sm font-medium text-slate-700 transition-colors hover:text-slate-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring data-[state=active]:bg-white data-[state=active]:text-slate-900 data-[state=active]:shadow-sm sm:px-4';
@@ -45,20 +48,19 @@ export function AdminPage({ user }: { user: TCurrentUser }) {
               </Tabs.Trigger>
             ))}
           </Tabs.List>
-          {tabs.map((tab) => {
-            const Screen = TAB_SCREENS[tab.value];
-            return (
-              <Tabs.Content key={tab.value} value={tab.value} className="focus-visible:outline-none">
-                {tab.value === open.value && (
-                  <Suspense fallback={<LoadingBlock />}>
-                    <Screen user={user} />
-                  </Suspense>
-                )}
-              </Tabs.Content>
-            );
-          })}
+          {tabs.map((tab) => (
+            <Tabs.Content key={tab.value} value={tab.value} className="focus-visible:outline-none">
+              {tab.value === open.value && <TabScreen code={TAB_SCREENS[tab.value]} user={user} />}
+            </Tabs.Content>
+          ))}
         </Tabs.Root>
       )}
     </div>
   );
+}
+
+/** A tab drawn at once when its code is here (lib/preloadable.ts); what it loads on use suspends here. */
+function TabScreen({ code, user }: { code: TPreloadable<TTabComponent>; user: TCurrentUser }) {
+  const Screen = usePreloaded(code);
+  return <Suspense fallback={<LoadingBlock />}>{Screen ? <Screen user={user} /> : <LoadingBlock />}</Suspense>;
 }
