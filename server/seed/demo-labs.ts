@@ -123,8 +123,10 @@ interface TDemoOrder {
   /** Hours ago the results came in (received orders). */
   receivedHoursAgo?: number;
   reviewedHoursAgo?: number;
-  /** Days from today the results are expected (negative: overdue). */
+  /** Days from today the results are expected (negative: overdue, and its one notice sent). */
   expectedInDays?: number;
+  /** A critical result nobody acknowledged in time: the admins were told (so the app's job has nothing left to send). */
+  escalated?: boolean;
   values?: Record<string, number | string>;
   results?: string;
 }
@@ -140,7 +142,8 @@ const ORDERS: TDemoOrder[] = [
     priority: 'urgent',
     status: 'received',
     orderedHoursAgo: 8,
-    receivedHoursAgo: 0.25,
+    receivedHoursAgo: 1,
+    escalated: true,
     values: { Sodium: 138, Potassium: 6.8, Chloride: 101, Bicarbonate: 24, Glucose: 112, 'Urea nitrogen': 22, Creatinine: 1.4, Calcium: 9.4 },
     results: 'Specimen not haemolysed. Potassium repeated and confirmed.',
   },
@@ -240,7 +243,7 @@ export async function seedDemoLabs(tx: Tx, people: TDemoLabPeople, now: Date, ti
         reviewedById: reviewedAt ? providerId : null,
         worstFlag: worst,
         flagRank: rankOf(worst),
-        // An overdue order's notice is left to the app's job, which sends it on its first run.
+        overdueNoticeAt: o.expectedInDays !== undefined && o.expectedInDays < 0 ? ago(2) : null,
         createdAt: ago(o.orderedHoursAgo),
         updatedAt: reviewedAt ?? receivedAt ?? ago(o.status === 'pending' ? o.orderedHoursAgo - 1 : o.orderedHoursAgo),
       })
@@ -269,11 +272,38 @@ export async function seedDemoLabs(tx: Tx, people: TDemoLabPeople, now: Date, ti
         );
     }
     const name = `${patient.firstName} ${patient.lastName}`;
+    if (o.expectedInDays !== undefined && o.expectedInDays < 0) {
+      await tx
+        .insert(notifications)
+        .values({
+          userId: providerId,
+          type: 'lab_pending',
+          title: 'Lab results overdue',
+          message: `Results for ${test.name} for ${name} were expected on ${expectedOn} and are not in.`,
+          entityId: order!.id,
+          createdAt: ago(2),
+        });
+    }
     if (rows.some((r) => isCritical(r.flag))) {
-      await tx.insert(labCriticalAlerts).values({ orderId: order!.id, raisedAt: receivedAt!, createdAt: receivedAt!, updatedAt: receivedAt! });
+      const escalatedAt = o.escalated ? new Date(receivedAt!.getTime() + 31 * 60_000) : null;
+      await tx
+        .insert(labCriticalAlerts)
+        .values({ orderId: order!.id, raisedAt: receivedAt!, escalatedAt, createdAt: receivedAt!, updatedAt: escalatedAt ?? receivedAt! });
+      if (escalatedAt) {
+        await tx
+          .insert(notifications)
+          .values({
+            userId: people.admin,
+            type: 'lab_critical',
+            title: 'Critical lab result not acknowledged',
+            message: `${test.name} (Urgent) for ${name} has a critical value that nobody acknowledged within 30 minutes. Please act on it.`,
+            entityId: order!.id,
+            createdAt: escalatedAt,
+          });
+      }
       const critical = rows
         .filter((r) => isCritical(r.flag))
-        .map((r) => `${r.analyte.name} ${r.value} ${r.analyte.unit ?? ''} (${r.flag})`.replace(' (', ' (').trim());
+        .map((r) => `${r.analyte.name} ${r.value}${r.analyte.unit ? ` ${r.analyte.unit}` : ''} (${r.flag})`);
       await tx
         .insert(notifications)
         .values({

@@ -113,6 +113,8 @@ describe('PUT /api/admin/settings', () => {
     ['a blank name', { clinicName: '   ' }, 'clinicName'],
     ['a name of 101 characters', { clinicName: 'x'.repeat(101) }, 'clinicName'],
     ['a field it does not know', { colour: 'blue' }, 'colour'],
+    ['a critical escalation of 4 minutes', { criticalEscalationMinutes: 4 }, 'criticalEscalationMinutes'],
+    ['a critical escalation of more than a day', { criticalEscalationMinutes: 1441 }, 'criticalEscalationMinutes'],
   ])('refuses %s with a 400 naming the field, and changes nothing', async (_story, change, field) => {
     const before = await storedRow();
     const audited = (await settingsAudit()).length;
@@ -122,6 +124,13 @@ describe('PUT /api/admin/settings', () => {
     expect(res.json().errors.map((e: { path: string }) => e.path)).toContain(field);
     expect(await storedRow()).toEqual(before);
     expect((await settingsAudit()).length).toBe(audited);
+  });
+
+  it('keeps the critical escalation time when a client does not send it, and saves it when sent (issue 30)', async () => {
+    const set = await save({ clinicName: 'Escalation', timeZone: 'UTC', sessionIdleMinutes: 30, criticalEscalationMinutes: 15 });
+    expect(set.json().criticalEscalationMinutes).toBe(15);
+    const without = await save({ clinicName: 'Escalation', timeZone: 'UTC', sessionIdleMinutes: 30 });
+    expect(without.json()).toMatchObject({ criticalEscalationMinutes: 15, defaults: { criticalEscalationMinutes: 30 } });
   });
 
   it('refuses a body missing a field', async () => {
