@@ -248,6 +248,24 @@ describe('results', () => {
     expect(await auditTrailOfPatient(t.db, patientId, 'lab.results_correct')).not.toHaveLength(0);
   });
 
+  it("reach the patient's care-team rooms as a lab_result message linking the order, without the values", async () => {
+    const room = await admin.post('/api/chat/rooms', { patientId, name: unique('Care team') });
+    expect(room.statusCode, room.body).toBe(201);
+    const created = await order();
+    await nurse.put(`/api/lab-orders/${created.id}/results`, { results: resultsOf({ Potassium: 4.9 }) });
+    const messages = (await admin.get(`/api/chat/rooms/${room.json().id}/messages`)).json() as {
+      messageType: string;
+      content: string;
+      relatedEntityType: string;
+      relatedEntityId: string;
+    }[];
+    const about = messages.filter((m) => m.relatedEntityId === created.id);
+    expect(about).toEqual([
+      expect.objectContaining({ messageType: 'lab_result', relatedEntityType: 'lab_order', content: `Lab results in: ${BMP.name}. See Lab Orders.` }),
+    ]);
+    expect(about[0]!.content).not.toContain('4.9');
+  });
+
   it('are not entered on a cancelled order, nor by those who may not', async () => {
     const created = await order();
     await nurse.put(`/api/lab-orders/${created.id}`, { status: 'cancelled', statusReason: 'Patient declined' });

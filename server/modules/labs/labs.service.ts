@@ -26,6 +26,7 @@ import { recordAudit } from '../../audit/audit-writer.ts';
 import { scopeOf } from '../../scope/read-scope.ts';
 import { readOf } from '../../scope/reader.ts';
 import { decideMove } from '../../workflows/decide-move.ts';
+import { postSystemMessage } from '../chat/system-messages.ts';
 import { claimObjects } from '../files/files.service.ts';
 import { findLabTest } from './lab-catalogue.queries.ts';
 import { noticeLabCollected, noticeLabCritical, noticeLabOrdered, noticeLabResults, resolveLabNotices, type TLabNotice } from './labs.notices.ts';
@@ -259,6 +260,7 @@ const rankOf = (flag: TLabFlag | null) => (isCritical(flag) ? 2 : isAbnormal(fla
  * - The first entry makes the move to received (LAB_ORDER_WORKFLOW, so who may is the table's).
  * - A later one is a correction: it needs a reason, keeps each changed value before and after in
  *   the history, and reopens review. Values not sent are kept.
+ * - The patient's care-team chat rooms get a lab_result message linking the order (no values).
  * - The order keeps its worst flag (the review list's order). A critical value raises an alert
  *   for the ordering provider, live, unless one is still open; the escalation job tells the admins
  *   if nobody acknowledges it in time.
@@ -356,6 +358,15 @@ export async function enterLabResults(deps: Deps, ctx: SignedInContext, id: stri
     const notice = noticeOf(ctx, order, patient.name);
     await noticeLabResults(tx, raise, order.providerId, notice, { abnormal: rankOf(worst) > 0, corrected: correcting });
     if (changedCritical.length > 0) await raiseCriticalAlert(tx, raise, order, notice, changedCritical.join('; '), now);
+    // The patient's care-team rooms hear that results are in (spec section 4's lab_result message), without the values.
+    await postSystemMessage(tx, raise, {
+      patientId: order.patientId,
+      senderId: ctx.user.id,
+      messageType: 'lab_result',
+      content: `${correcting ? 'Lab results corrected' : 'Lab results in'}: ${order.orderName}. See Lab Orders.`,
+      related: { type: 'lab_order', id },
+      at: now,
+    });
     deps.counts.clear();
     return written(tx, ctx, id);
   });
