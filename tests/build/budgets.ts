@@ -28,6 +28,9 @@ export const SCREEN_BUDGETS_KB: Record<string, number> = {
   'src/pages/notes/notes-page.tsx': 40,
   'src/pages/notes/no-notes-access.tsx': 5,
   'src/pages/team-chat/team-chat-page.tsx': 40,
+  // Measured 13 KB (issue 30): its detail, forms and trend chart load on use.
+  'src/pages/lab-orders/lab-orders-page.tsx': 25,
+  'src/pages/lab-orders/no-lab-access.tsx': 5,
   'src/pages/admin/admin-page.tsx': 40,
   'src/pages/admin/admin-access-denied.tsx': 5,
 };

@@ -83,7 +83,16 @@ export const SCREENS: readonly TScreen[] = [
     sidebar: { label: 'Team Chat', icon: MessageSquare, group: 'main', unreadBadge: true },
   },
   { path: '/prescriptions', title: 'Prescriptions', sidebar: { label: 'Prescriptions', icon: Pill, group: 'main', soon: true } },
-  { path: '/lab-orders', title: 'Lab Orders', sidebar: { label: 'Lab Orders', icon: FlaskConical, group: 'main', soon: true } },
+  {
+    path: '/lab-orders',
+    title: 'Lab Orders',
+    Screen: lazyScreen(() => import('./pages/lab-orders/lab-orders-page.tsx'), 'LabOrdersPage'),
+    // Clinical staff only (docs/decisions/labs.md): a scheduler or a supplier gets no link, and a
+    // plain answer without calling the API when the address is opened.
+    capability: 'labs.read',
+    Denied: lazyScreen(() => import('./pages/lab-orders/no-lab-access.tsx'), 'NoLabAccess'),
+    sidebar: { label: 'Lab Orders', icon: FlaskConical, group: 'main' },
+  },
   { path: '/supply-orders', title: 'Supply Orders', sidebar: { label: 'Supply Orders', icon: Package, group: 'main', soon: true } },
   {
     path: '/admin',

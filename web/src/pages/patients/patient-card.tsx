@@ -1,4 +1,4 @@
-import { CalendarDays, History, Mail, Pencil, Phone, ShieldCheck } from 'lucide-react';
+import { CalendarDays, FlaskConical, History, Mail, Pencil, Phone, ShieldCheck } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import type { TPatient } from '#domain/patients';
@@ -12,9 +12,20 @@ import { adminHref } from '../../lib/admin-tabs.ts';
 
 /**
  * Spec section 2: name, email, 'Active', phone, date of birth, insurance, each with its fallback
- * text. `showAccessLog` (audit.read): a link to the audit trail filtered to this patient.
+ * text. `showAccessLog` (audit.read): a link to the audit trail filtered to this patient;
+ * `showLabOrders` (labs.read): a link to her lab orders.
  */
-export function PatientCard({ patient, onEdit, showAccessLog }: { patient: TPatient; onEdit?: (patient: TPatient) => void; showAccessLog?: boolean }) {
+export function PatientCard({
+  patient,
+  onEdit,
+  showAccessLog,
+  showLabOrders,
+}: {
+  patient: TPatient;
+  onEdit?: (patient: TPatient) => void;
+  showAccessLog?: boolean;
+  showLabOrders?: boolean;
+}) {
   const name = fullName(patient);
   return (
     <Card data-testid="patient-card" data-patient-id={patient.id} className="flex h-full flex-col p-5">
@@ -43,7 +54,7 @@ export function PatientCard({ patient, onEdit, showAccessLog }: { patient: TPati
         </Detail>
       </dl>
 
-      <div className="mt-auto flex gap-2 pt-4">
+      <div className="mt-auto flex flex-wrap gap-2 pt-4">
         {onEdit && (
           <Button variant="outline" size="sm" className="flex-1" onClick={() => onEdit(patient)}>
             <Pencil aria-hidden="true" />
@@ -55,6 +66,14 @@ export function PatientCard({ patient, onEdit, showAccessLog }: { patient: TPati
             View<span className="sr-only"> appointments of {name}</span>
           </Link>
         </Button>
+        {showLabOrders && (
+          <Button asChild variant="ghost" size="sm" className="shrink-0 px-2">
+            <Link href={`/lab-orders?patientId=${encodeURIComponent(patient.id)}`}>
+              <FlaskConical aria-hidden="true" />
+              Lab orders<span className="sr-only"> of {name}</span>
+            </Link>
+          </Button>
+        )}
         {showAccessLog && (
           <Button asChild variant="ghost" size="sm" className="shrink-0 px-2">
             {/* The visible words start the accessible name, so a voice command of "Access log" finds it. */}

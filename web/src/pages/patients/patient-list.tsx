@@ -16,7 +16,17 @@ export const PATIENT_SKELETON_CARDS = 6;
 // grid-cols-1 (minmax(0, 1fr)), not the implicit auto column: a long email must truncate, not widen the card.
 const GRID = 'grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3';
 
-export function PatientList({ search, onEdit, showAccessLog }: { search: string; onEdit?: (patient: TPatient) => void; showAccessLog?: boolean }) {
+export function PatientList({
+  search,
+  onEdit,
+  showAccessLog,
+  showLabOrders,
+}: {
+  search: string;
+  onEdit?: (patient: TPatient) => void;
+  showAccessLog?: boolean;
+  showLabOrders?: boolean;
+}) {
   const query = usePatients(search);
   // While a new term loads, the previous results stay on screen: texts must describe those.
   const shownSearch = useRef(search);
@@ -63,7 +73,7 @@ export function PatientList({ search, onEdit, showAccessLog }: { search: string;
         <ul className={cn(GRID, 'transition-opacity', isPlaceholderData && 'opacity-60')}>
           {patients.map((patient) => (
             <li key={patient.id}>
-              <PatientCard patient={patient} onEdit={onEdit} showAccessLog={showAccessLog} />
+              <PatientCard patient={patient} onEdit={onEdit} showAccessLog={showAccessLog} showLabOrders={showLabOrders} />
             </li>
           ))}
         </ul>

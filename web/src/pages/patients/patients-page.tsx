@@ -47,7 +47,12 @@ export function PatientsPage({ user }: { user: TCurrentUser }) {
         />
       </div>
 
-      <PatientList search={search} onEdit={canWrite ? (patient) => setDialog({ mode: 'edit', patient }) : undefined} showAccessLog={can(user, 'audit.read')} />
+      <PatientList
+        search={search}
+        onEdit={canWrite ? (patient) => setDialog({ mode: 'edit', patient }) : undefined}
+        showAccessLog={can(user, 'audit.read')}
+        showLabOrders={can(user, 'labs.read')}
+      />
 
       {canWrite && <PatientFormDialog state={dialog} canDeactivate={can(user, 'patients.deactivate')} onClose={() => setDialog(null)} />}
     </div>

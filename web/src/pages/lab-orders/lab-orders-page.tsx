@@ -1,0 +1,226 @@
+import * as Tabs from '@radix-ui/react-tabs';
+import { useQueryClient } from '@tanstack/react-query';
+import { Plus, X } from 'lucide-react';
+import { lazy, Suspense, useCallback, useState } from 'react';
+import { Link, useLocation, useSearch } from 'wouter';
+import type { TCurrentUser } from '#domain/auth';
+import type { TLabOrder, TLabOrderDetail, TLabView } from '#domain/labs';
+import type { TServerMessage } from '#domain/live-events';
+import { can } from '#domain/permissions';
+import { patientLabel } from '#domain/record-scope';
+import { invalidateLabOrders } from '../../api/labs/lab-orders.ts';
+import { usePatient } from '../../api/patients/patient.ts';
+import { useClinicTimeZone } from '../../api/settings/clinic.ts';
+import { clinicToday } from '../../components/appointments/appointment-time.ts';
+import { Button } from '../../components/ui/button.tsx';
+import { useLiveMessages } from '../../live/live-provider.tsx';
+import { fullName } from '../../lib/patient-format.ts';
+import { LabOrderList } from './lab-order-list.tsx';
+import { LabOrderRowsSkeleton } from './lab-order-row.tsx';
+import { LabOrdersHeader } from './lab-orders-header.tsx';
+import { NewLabOrderDialog } from './new-lab-order-dialog.tsx';
+
+// An order's detail (with its trend chart), the results form and the cancellation load the first
+// time someone opens one: most visits only read the lists.
+const LabOrderDetailDialog = lazy(async () => ({ default: (await import('./lab-order-detail-dialog.tsx')).LabOrderDetailDialog }));
+const LabResultsDialog = lazy(async () => ({ default: (await import('./lab-results-dialog.tsx')).LabResultsDialog }));
+const CancelLabOrderDialog = lazy(async () => ({ default: (await import('./cancel-lab-order-dialog.tsx')).CancelLabOrderDialog }));
+
+const TABS: readonly { value: TLabView; label: string }[] = [
+  { value: 'outstanding', label: 'Outstanding' },
+  { value: 'review', label: 'Results to review' },
+  { value: 'all', label: 'All' },
+];
+const isTab = (value: string | null): value is TLabView => TABS.some((tab) => tab.value === value);
+
+const TRIGGER =
+  'inline-flex flex-1 items-center justify-center whitespace-nowrap rounded px-3 py-1.5 text-sm font-medium text-slate-700 transition-colors hover:text-slate-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring data-[state=active]:bg-white data-[state=active]:text-slate-900 data-[state=active]:shadow-sm sm:flex-none sm:px-4';
+
+/** The address of the screen with a tab, a patient and an open order; the defaults are left out. */
+function labOrdersHref(tab: TLabView, patientId: string | undefined, orderId?: string): string {
+  const params = new URLSearchParams();
+  if (patientId) params.set('patientId', patientId);
+  if (tab !== 'outstanding') params.set('tab', tab);
+  if (orderId) params.set('order', orderId);
+  const search = params.toString();
+  return search ? `/lab-orders?${search}` : '/lab-orders';
+}
+
+/** The form or question opened from an order's detail, in its place. */
+type TPanel = { kind: 'results' | 'cancel'; order: TLabOrderDetail } | null;
+
+/**
+ * /lab-orders (issue 30): Outstanding, Results to review and All, kept in the address (?tab=);
+ * one patient's orders when reached with ?patientId= (the patient card's 'Lab orders'); an open
+ * order's detail in ?order=. A lab notice arriving or resolved live reads the lists again, so a
+ * critical result shows without a reload.
+ */
+export function LabOrdersPage({ user }: { user: TCurrentUser }) {
+  const params = new URLSearchParams(useSearch());
+  const [, navigate] = useLocation();
+  const patientId = params.get('patientId') || undefined;
+  const requested = params.get('tab');
+  const tab: TLabView = isTab(requested) ? requested : 'outstanding';
+  const openOrderId = params.get('order') || undefined;
+  const clinic = useClinicTimeZone();
+  const [creating, setCreating] = useState(false);
+  const [panel, setPanel] = useState<TPanel>(null);
+  const queryClient = useQueryClient();
+  // Lab notices (ordered, collected, results in, critical, escalated, overdue) reach those they
+  // concern; any notice arriving or resolved, and a gap in the live connection, reads the lists
+  // and the open order again.
+  const onLive = useCallback(
+    (message: TServerMessage) => {
+      if (message.type === 'notification' || message.type === 'notifications_resolved' || message.type === 'resync') void invalidateLabOrders(queryClient);
+    },
+    [queryClient],
+  );
+  useLiveMessages(onLive);
+
+  const openOrder = (order: Pick<TLabOrder, 'id'>) => navigate(labOrdersHref(tab, patientId, order.id));
+  const closeOrder = () => navigate(labOrdersHref(tab, patientId), { replace: true });
+  const today = clinic.pending ? null : clinicToday(clinic.timeZone);
+  const common = { timeZone: clinic.timeZone, onOpen: openOrder };
+  const forPatient = patientId ? ' for this patient' : '';
+
+  return (
+    <div className="mx-auto max-w-6xl">
+      <LabOrdersHeader
+        actions={
+          can(user, 'labs.order') && (
+            <Button onClick={() => setCreating(true)}>
+              <Plus aria-hidden="true" />
+              New Lab Order
+            </Button>
+          )
+        }
+      />
+
+      {patientId && <PatientFilter patientId={patientId} tab={tab} />}
+
+      <Tabs.Root value={tab} onValueChange={(value) => isTab(value) && navigate(labOrdersHref(value, patientId), { replace: true })}>
+        <Tabs.List aria-label="Lab order views" className="mb-4 flex w-full rounded-md bg-slate-100 p-1 sm:inline-flex sm:w-auto">
+          {TABS.map(({ value, label }) => (
+            <Tabs.Trigger key={value} value={value} className={TRIGGER}>
+              {label}
+            </Tabs.Trigger>
+          ))}
+        </Tabs.List>
+        {today === null ? (
+          <LabOrderRowsSkeleton label="Loading lab orders" />
+        ) : (
+          <>
+            <Tabs.Content value="outstanding" className="focus-visible:outline-none">
+              <LabOrderList
+                {...common}
+                today={today}
+                heading="Outstanding"
+                order="most urgent first, then oldest"
+                filter={{ view: 'outstanding', patientId }}
+                loadingLabel="Loading outstanding lab orders"
+                errorTitle="Could not load the outstanding lab orders"
+                empty={
+                  <>
+                    <p className="font-medium text-slate-900">No outstanding lab orders{forPatient}</p>
+                    <p>Orders waiting for a specimen or for their results show here, STAT first.</p>
+                  </>
+                }
+              />
+            </Tabs.Content>
+            <Tabs.Content value="review" className="focus-visible:outline-none">
+              <LabOrderList
+                {...common}
+                today={today}
+                heading="Results to review"
+                order="critical first, then abnormal, then oldest"
+                filter={{ view: 'review', patientId }}
+                loadingLabel="Loading results to review"
+                errorTitle="Could not load the results to review"
+                empty={
+                  <>
+                    <p className="font-medium text-slate-900">No results waiting for review{forPatient}</p>
+                    <p>
+                      {can(user, 'labs.reviewAny')
+                        ? 'Results that come in show here until someone reviews them, critical first.'
+                        : 'Results of the tests you order show here until you review them, critical first.'}
+                    </p>
+                  </>
+                }
+              />
+            </Tabs.Content>
+            <Tabs.Content value="all" className="focus-visible:outline-none">
+              <LabOrderList
+                {...common}
+                today={today}
+                heading="All lab orders"
+                order="newest first"
+                filter={{ view: 'all', patientId }}
+                loadingLabel="Loading lab orders"
+                errorTitle="Could not load the lab orders"
+                empty={
+                  <>
+                    <p className="font-medium text-slate-900">No lab orders{forPatient} yet</p>
+                    {can(user, 'labs.order') && <p>Order a test with 'New Lab Order'.</p>}
+                  </>
+                }
+              />
+            </Tabs.Content>
+          </>
+        )}
+      </Tabs.Root>
+
+      <NewLabOrderDialog
+        open={creating}
+        patientId={patientId}
+        onClose={() => setCreating(false)}
+        onCreated={(order) => {
+          setCreating(false);
+          openOrder(order);
+        }}
+      />
+      {openOrderId && panel === null && (
+        <Suspense fallback={null}>
+          <LabOrderDetailDialog
+            orderId={openOrderId}
+            user={user}
+            timeZone={clinic.timeZone}
+            today={today}
+            onClose={closeOrder}
+            onEnterResults={(order) => setPanel({ kind: 'results', order })}
+            onCancelOrder={(order) => setPanel({ kind: 'cancel', order })}
+          />
+        </Suspense>
+      )}
+      {panel?.kind === 'results' && (
+        <Suspense fallback={null}>
+          <LabResultsDialog order={panel.order} timeZone={clinic.timeZone} onClose={() => setPanel(null)} />
+        </Suspense>
+      )}
+      {panel?.kind === 'cancel' && (
+        <Suspense fallback={null}>
+          <CancelLabOrderDialog order={panel.order} onClose={() => setPanel(null)} />
+        </Suspense>
+      )}
+    </div>
+  );
+}
+
+/** Which patient the screen is filtered to, and the way back to every order. */
+function PatientFilter({ patientId, tab }: { patientId: string; tab: TLabView }) {
+  const patient = usePatient(patientId);
+  // Until the record is read, no label that the name would then replace.
+  const name = patient.data ? fullName(patient.data) : patient.isPending ? 'this patient' : patientLabel(patientId);
+  return (
+    <div className="mb-4 flex flex-wrap items-center justify-between gap-2 rounded-lg border bg-blue-50 px-4 py-3">
+      <h2 className="font-semibold text-blue-950" data-testid="patient-filter">
+        Lab orders for {name}
+      </h2>
+      <Button asChild variant="outline" size="sm">
+        <Link href={labOrdersHref(tab, undefined)}>
+          <X aria-hidden="true" />
+          Show all lab orders
+        </Link>
+      </Button>
+    </div>
+  );
+}
