@@ -11,6 +11,8 @@ export const ADMIN_TABS = [
   { value: 'users', label: 'User Management', capability: 'users.readDirectory' },
   { value: 'analytics', label: 'Analytics', capability: 'analytics.view' },
   { value: 'notifications', label: 'Notifications', capability: 'admin.panel' },
+  // The lab test catalogue: tests, analytes, units and reference ranges (issue 30).
+  { value: 'lab-tests', label: 'Lab Tests', capability: 'labs.catalogue' },
   { value: 'settings', label: 'Settings', capability: 'settings.manage' },
   { value: 'audit', label: 'Audit Trail', capability: 'audit.read' },
 ] as const satisfies readonly { value: string; label: string; capability: TCapability }[];

@@ -15,6 +15,7 @@ const TAB_SCREENS: Record<TAdminTab, TPreloadable<TTabComponent>> = {
   users: lazyTab(() => import('./user-management-tab.tsx'), 'UserManagementTab'),
   analytics: lazyTab(() => import('./analytics-tab.tsx'), 'AnalyticsTab'),
   notifications: lazyTab(() => import('./notifications-tab.tsx'), 'NotificationsTab'),
+  'lab-tests': lazyTab(() => import('./lab-tests-tab.tsx'), 'LabTestsTab'),
   settings: lazyTab(() => import('./settings-tab.tsx'), 'SettingsTab'),
   audit: lazyTab(() => import('./audit-tab.tsx'), 'AuditTab'),
 };

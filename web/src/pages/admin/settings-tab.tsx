@@ -3,6 +3,7 @@ import type { TCurrentUser } from '#domain/auth';
 import { formatClinicTime } from '#domain/clinic-time';
 import {
   CLINIC_NAME_MAX,
+  CRITICAL_ESCALATION_MINUTES_RANGE,
   SESSION_IDLE_MINUTES_MAX,
   SESSION_IDLE_MINUTES_MIN,
   timeZoneNames,
@@ -22,10 +23,14 @@ import { LoadingBlock, Spinner } from '../../components/ui/spinner.tsx';
 import { toast } from '../../lib/toast.ts';
 import { useAppForm } from '../../lib/use-app-form.ts';
 
-const FIELDS = ['clinicName', 'timeZone', 'sessionIdleMinutes'] as const;
+const FIELDS = ['clinicName', 'timeZone', 'sessionIdleMinutes', 'criticalEscalationMinutes'] as const;
 const ZONES_LIST_ID = 'settings-time-zones';
 
-/** The Admin Panel's Settings tab (issue 20): the clinic's name, time zone and idle timeout, and who may join patients' chat rooms. */
+/**
+ * The Admin Panel's Settings tab (issue 20): the clinic's name, time zone and idle timeout, who
+ * may join patients' chat rooms, and how long a critical lab result may wait unacknowledged
+ * before the administrators are told (issue 30).
+ */
 export function SettingsTab(_props: { user: TCurrentUser }) {
   const settings = useClinicSettings();
   if (settings.isPending) return <LoadingBlock />;
@@ -38,6 +43,7 @@ const valuesOf = (s: TClinicSettings): TUpdateClinicSettingsInput => ({
   timeZone: s.timeZone,
   sessionIdleMinutes: s.sessionIdleMinutes,
   nonClinicalInPatientRooms: s.nonClinicalInPatientRooms,
+  criticalEscalationMinutes: s.criticalEscalationMinutes,
 });
 
 /** A hint under a control, read with it (and with its error, when there is one). */
@@ -131,6 +137,34 @@ function SettingsForm({ settings }: { settings: TClinicSettings }) {
                 <p id="settings-idle-hint" className="text-xs text-slate-600">
                   {SESSION_IDLE_MINUTES_MIN} to {SESSION_IDLE_MINUTES_MAX}. A session without a request for this long ends, including sessions already open.
                   Default: {defaults.sessionIdleMinutes}
+                </p>
+              </>
+            )}
+          </FormField>
+
+          <FormField
+            id="settings-escalation"
+            label="Critical lab result escalation (minutes)"
+            required
+            error={errors.criticalEscalationMinutes?.message}
+            testId="criticalEscalationMinutes"
+          >
+            {(control) => (
+              <>
+                <Input
+                  {...withHint(control, 'settings-escalation-hint')}
+                  type="number"
+                  inputMode="numeric"
+                  min={CRITICAL_ESCALATION_MINUTES_RANGE.min}
+                  max={CRITICAL_ESCALATION_MINUTES_RANGE.max}
+                  step={1}
+                  required
+                  className="max-w-40"
+                  {...register('criticalEscalationMinutes', { valueAsNumber: true })}
+                />
+                <p id="settings-escalation-hint" className="text-xs text-slate-600">
+                  {CRITICAL_ESCALATION_MINUTES_RANGE.min} to {CRITICAL_ESCALATION_MINUTES_RANGE.max}. A critical lab result its ordering provider has not
+                  acknowledged for this long is sent to every administrator, once. Default: {defaults.criticalEscalationMinutes}
                 </p>
               </>
             )}
