@@ -13,17 +13,18 @@ const e2e = useE2E();
 const MAIN_LINKS = ['Dashboard', 'Patients', 'Appointments', 'Patient Notes', 'Team Chat'];
 const MAIN_HREFS = ['/', '/patients', '/appointments', '/notes', '/team-chat'];
 const withoutPatients = <T>(list: T[]) => list.filter((_, i) => i !== 1 && i !== 2 && i !== 3);
-const SOON = ['Prescriptions', 'Lab Orders', 'Supply Orders'];
+const SOON = ['Prescriptions', 'Supply Orders'];
 const ADMIN_LINKS = ['User Management'];
 const ADMIN_SOON = ['Reports', 'Settings'];
 
 // Spec section 6, sidebar palette: admin red, nurse blue, scribe green, scheduler purple, supplier orange.
-const ROLES: { account: TDemoAccount; label: string; admin: boolean; patients: boolean; hue: [number, number] }[] = [
-  { account: 'admin', label: 'Admin', admin: true, patients: true, hue: [345, 380] },
-  { account: 'scheduler', label: 'Scheduler', admin: true, patients: true, hue: [260, 300] },
-  { account: 'nurse', label: 'Nurse', admin: false, patients: true, hue: [200, 240] },
-  { account: 'scribe', label: 'Scribe', admin: false, patients: true, hue: [100, 160] },
-  { account: 'supplier', label: 'Supplier', admin: false, patients: false, hue: [15, 40] },
+// Lab Orders (issue 30) for the clinical roles that read lab orders: admin, nurse, scribe.
+const ROLES: { account: TDemoAccount; label: string; admin: boolean; patients: boolean; labs: boolean; hue: [number, number] }[] = [
+  { account: 'admin', label: 'Admin', admin: true, patients: true, labs: true, hue: [345, 380] },
+  { account: 'scheduler', label: 'Scheduler', admin: true, patients: true, labs: false, hue: [260, 300] },
+  { account: 'nurse', label: 'Nurse', admin: false, patients: true, labs: true, hue: [200, 240] },
+  { account: 'scribe', label: 'Scribe', admin: false, patients: true, labs: true, hue: [100, 160] },
+  { account: 'supplier', label: 'Supplier', admin: false, patients: false, labs: false, hue: [15, 40] },
 ];
 
 /** The first line of each element's visible text (a badge may follow the label). */
@@ -63,8 +64,8 @@ describe('sidebar by role', () => {
       await signInAs(page, role.account, { via: 'form' });
       const nav = page.getByRole('navigation', { name: 'Main navigation' });
 
-      const mainLinks = role.patients ? MAIN_LINKS : withoutPatients(MAIN_LINKS);
-      const mainHrefs = role.patients ? MAIN_HREFS : withoutPatients(MAIN_HREFS);
+      const mainLinks = [...(role.patients ? MAIN_LINKS : withoutPatients(MAIN_LINKS)), ...(role.labs ? ['Lab Orders'] : [])];
+      const mainHrefs = [...(role.patients ? MAIN_HREFS : withoutPatients(MAIN_HREFS)), ...(role.labs ? ['/lab-orders'] : [])];
       expect(await labels(nav.getByRole('link'))).toEqual(role.admin ? [...mainLinks, ...ADMIN_LINKS] : mainLinks);
       const hrefs = await nav.getByRole('link').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
       expect(hrefs).toEqual(role.admin ? [...mainHrefs, '/admin'] : mainHrefs);
