@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LAB_FLAGS, LAB_SEXES } from './lab-flags.ts';
+import { ZNoteAttachment } from './notes.ts';
 import { LAB_ORDER_STATUSES } from './orders.ts';
 import { pageQuery } from './paging.ts';
 import { can } from './permissions.ts';
@@ -63,16 +64,17 @@ const ZAgeYears = z.number({ error: 'Must be whole years' }).int('Must be whole 
 export const ZLabRange = z
   .object({ sex: z.enum(LAB_SEXES).nullable(), ageFrom: ZAgeYears, ageTo: ZAgeYears, low: ZLimit, high: ZLimit, criticalLow: ZLimit, criticalHigh: ZLimit })
   .superRefine((r, ctx) => {
-    const order: [keyof typeof r, number | null][] = [
-      ['criticalLow', r.criticalLow],
-      ['low', r.low],
-      ['high', r.high],
-      ['criticalHigh', r.criticalHigh],
+    // In the order they run: critical low, low, high, critical high (each may be left open).
+    const order: [keyof typeof r, string, number | null][] = [
+      ['criticalLow', 'the critical low', r.criticalLow],
+      ['low', 'the low limit', r.low],
+      ['high', 'the high limit', r.high],
+      ['criticalHigh', 'the critical high', r.criticalHigh],
     ];
-    const present = order.filter(([, v]) => v !== null) as [string, number][];
+    const present = order.filter(([, , v]) => v !== null) as [string, string, number][];
     for (let i = 1; i < present.length; i++) {
-      if (present[i]![1] < present[i - 1]![1]) {
-        ctx.addIssue({ code: 'custom', path: [present[i]![0]], message: `Must not be below ${present[i - 1]![0]}` });
+      if (present[i]![2] < present[i - 1]![2]) {
+        ctx.addIssue({ code: 'custom', path: [present[i]![0]], message: `Must not be below ${present[i - 1]![1]}` });
       }
     }
     if (r.ageFrom !== null && r.ageTo !== null && r.ageTo <= r.ageFrom)
@@ -235,6 +237,8 @@ export const ZLabOrder = z.object({
   receivedAt: z.string().nullable(),
   results: z.string().nullable(),
   attachments: z.array(z.string()),
+  /** Each attachment (the lab's report) with what its stored file says it is, as a note's. */
+  attachmentFiles: z.array(ZNoteAttachment),
   reviewedAt: z.string().nullable(),
   reviewedById: z.string().uuid().nullable(),
   reviewedByName: z.string().nullable(),

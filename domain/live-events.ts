@@ -25,6 +25,8 @@ export const ZDomainEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat.message'), roomId: id, messageId: id, actorId: id }),
   /** Someone joined or left a room: room lists move. */
   z.object({ type: z.literal('chat.membership'), roomId: id, userId: id, actorId: id }),
+  /** A lab order was placed or moved, or its results entered, reviewed or acknowledged: open lists re-read it. */
+  z.object({ type: z.literal('lab.changed'), orderId: id, actorId: id }),
   /** A user's access changed (deactivated, reactivated, new role): cached sessions re-read them. */
   z.object({ type: z.literal('user.accessChanged'), userId: id }),
   /** The clinic's settings changed (Admin Panel): every instance reads them again. */
@@ -64,6 +66,8 @@ export const ZServerMessage = z.discriminatedUnion('type', [
   /** Someone joined or left a room: its members, and whoever joined or left, re-read the room list and its members. */
   z.object({ type: z.literal('room_changed'), eventId, roomId: id }),
   z.object({ type: z.literal('notification'), eventId, notificationId: id, title: z.string().optional(), message: z.string().optional() }),
+  /** A lab order changed (ids only): sent to those who read lab orders, whose open lists read it again. */
+  z.object({ type: z.literal('lab_changed'), eventId, orderId: id }),
   /** Some of the user's notifications were resolved by someone's action: the lists drop them, with no toast. */
   z.object({ type: z.literal('notifications_resolved'), eventId, notificationIds: z.array(id) }),
   z.object({ type: z.literal('error'), code: z.string(), message: z.string() }),

@@ -502,7 +502,7 @@ describe('Admin Panel', () => {
     await range.getByLabel('Critical high').fill('4.9');
     await dialog.getByRole('button', { name: 'Add Test' }).click();
     // The domain's rule, at the server's path analytes.0.ranges.0.low, under its input.
-    expect(await dialog.getByTestId('analytes.0.ranges.0.low-error').innerText()).toBe('Must not be below criticalLow');
+    expect(await dialog.getByTestId('analytes.0.ranges.0.low-error').innerText()).toBe('Must not be below the critical low');
     expect(await range.getByLabel('Low', { exact: true }).getAttribute('aria-invalid')).toBe('true');
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.screenshot({ path: `${SHOTS}/lab-test-form-1280.png`, fullPage: true });

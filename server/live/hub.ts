@@ -3,6 +3,7 @@ import type { WebSocket } from 'ws';
 import type { TCurrentUser } from '#domain/auth';
 import { ERRORS, type TErrorCode } from '#domain/errors';
 import { LIVE_CLOSE as CLOSE, LIVE_MAX_MESSAGE_BYTES, ZClientMessage, type TServerMessage } from '#domain/live-events';
+import { can } from '#domain/permissions';
 import type { Db } from '../db/database.ts';
 import { users } from '../db/schema/auth.ts';
 import { notifications } from '../db/schema/collaboration.ts';
@@ -185,6 +186,10 @@ export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => v
         const told = new Set([...(await activeMemberIds(db, event.roomId)), event.userId]);
         const conns = [...told].flatMap((userId) => [...(byUser.get(userId) ?? [])]);
         if (conns.length > 0) sendAll(conns, { type: 'room_changed', eventId: live.seq, roomId: event.roomId });
+      } else if (event.type === 'lab.changed') {
+        // To whoever reads lab orders now (a role change closes her sockets first): ids only.
+        const conns = [...byUser.values()].flatMap((set) => [...set].filter((conn) => can(conn.user, 'labs.read')));
+        if (conns.length > 0) sendAll(conns, { type: 'lab_changed', eventId: live.seq, orderId: event.orderId });
       } else if (event.type === 'session.ended') {
         for (const conns of byUser.values()) {
           for (const conn of conns) if (conn.sessionId === event.sessionId) conn.ws.close(CLOSE.sessionEnded, 'Session ended');

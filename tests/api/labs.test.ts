@@ -348,6 +348,21 @@ describe('a critical result', () => {
   });
 });
 
+describe('live', () => {
+  it('tells every open screen of those who read lab orders that an order changed, ids only; never a supplier', async () => {
+    const reader = await openLive(url, { cookie: scribe.cookie });
+    const outsider = await openLive(url, { cookie: supplier.cookie });
+    const created = await order();
+    const changed = (await reader.next((m) => m.type === 'lab_changed')) as Extract<TServerMessage, { type: 'lab_changed' }>;
+    expect(changed).toEqual({ type: 'lab_changed', eventId: expect.any(Number), orderId: created.id });
+    await nurse.put(`/api/lab-orders/${created.id}/results`, { results: resultsOf({ Sodium: 141 }) });
+    await reader.next((m) => m.type === 'lab_changed' && m.orderId === created.id);
+    expect(outsider.messages.filter((m) => m.type === 'lab_changed')).toEqual([]);
+    reader.close();
+    outsider.close();
+  });
+});
+
 describe('an order past its expected day', () => {
   it('tells its provider once, whoever runs the job how often', async () => {
     const tomorrow = new Date(t.clock.now().getTime() + 86_400_000).toISOString().slice(0, 10);

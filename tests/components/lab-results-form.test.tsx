@@ -74,6 +74,7 @@ function order(overrides: Partial<TLabOrderDetail> = {}): TLabOrderDetail {
     receivedAt: null,
     results: null,
     attachments: [],
+    attachmentFiles: [],
     reviewedAt: null,
     reviewedById: null,
     reviewedByName: null,

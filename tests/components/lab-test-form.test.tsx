@@ -86,7 +86,7 @@ describe('the lab test editor', () => {
     await user.type(within(rangeRow(1)).getByLabelText('Under age'), '0');
     await user.click(screen.getByRole('button', { name: 'Save Test' }));
 
-    expect((await screen.findByTestId('analytes.0.ranges.0.criticalHigh-error')).textContent).toBe('Must not be below high');
+    expect((await screen.findByTestId('analytes.0.ranges.0.criticalHigh-error')).textContent).toBe('Must not be below the high limit');
     expect(screen.getByTestId('analytes.0.ranges.1.ageTo-error').textContent).toBe('Must be above the age it starts at');
     expect(api.writes()).toEqual([]);
   });

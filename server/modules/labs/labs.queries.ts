@@ -16,7 +16,13 @@ const ORDER_COLUMNS = sql`lab_orders.id, lab_orders.patient_id as "patientId", c
   lab_orders.order_name as "orderName", lab_orders.description, lab_orders.status, lab_orders.status_reason as "statusReason",
   lab_orders.priority, lab_orders.is_urgent as "isUrgent", ${isoText(sql`lab_orders.ordered_at`)} as "orderedAt",
   lab_orders.expected_on::text as "expectedOn", ${isoText(sql`lab_orders.received_at`)} as "receivedAt", lab_orders.results,
-  lab_orders.attachments, ${isoText(sql`lab_orders.reviewed_at`)} as "reviewedAt", lab_orders.reviewed_by_id as "reviewedById",
+  lab_orders.attachments,
+  coalesce((
+    select json_agg(json_build_object('objectPath', a.path, 'fileName', o.file_name, 'size', o.size, 'contentType', o.content_type) order by a.n)
+    from jsonb_array_elements_text(lab_orders.attachments) with ordinality as a(path, n)
+    left join stored_objects o on o.id::text = replace(a.path, '/api/objects/', '')
+  ), '[]'::json) as "attachmentFiles",
+  ${isoText(sql`lab_orders.reviewed_at`)} as "reviewedAt", lab_orders.reviewed_by_id as "reviewedById",
   ${fullName('reviewer')} as "reviewedByName", lab_orders.worst_flag as "worstFlag",
   (select a.id from lab_critical_alerts a where a.order_id = lab_orders.id and a.acknowledged_at is null) as "criticalAlertId",
   ${isoText(sql`lab_orders.updated_at`)} as "updatedAt"`;

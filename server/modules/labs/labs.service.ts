@@ -142,6 +142,7 @@ export async function createLabOrder(deps: Deps, ctx: SignedInContext, input: TC
     await recordAudit(tx, ctx, { action: 'lab.create', entityType: 'lab_order', entityId: row!.id, patientId: input.patientId });
     const collector = await assignedNurseToday(tx, input.patientId, zonedDayRange(zonedDate(now, timeZone), timeZone));
     await noticeLabOrdered(tx, raise, collector, noticeOf(ctx, row!, patient!.name));
+    raise({ type: 'lab.changed', orderId: row!.id, actorId: ctx.user.id });
     deps.counts.clear();
     return written(tx, ctx, row!.id);
   });
@@ -180,6 +181,7 @@ export async function moveLabOrder(deps: Deps, ctx: SignedInContext, id: string,
     const patient = (await patientForLabs(tx, order.patientId))!;
     if (move.to === 'pending') await noticeLabCollected(tx, raise, order.providerId, noticeOf(ctx, order, patient.name));
     if (move.to === 'cancelled') await resolveLabNotices(tx, raise, id, ['lab_ordered', 'lab_pending']);
+    raise({ type: 'lab.changed', orderId: id, actorId: ctx.user.id });
     deps.counts.clear();
     return written(tx, ctx, id);
   });
@@ -367,6 +369,7 @@ export async function enterLabResults(deps: Deps, ctx: SignedInContext, id: stri
       related: { type: 'lab_order', id },
       at: now,
     });
+    raise({ type: 'lab.changed', orderId: id, actorId: ctx.user.id });
     deps.counts.clear();
     return written(tx, ctx, id);
   });
@@ -412,6 +415,7 @@ export async function acknowledgeLabCritical(deps: Deps, ctx: SignedInContext, i
     if (!(await acknowledgeOpenAlert(tx, raise, ctx, order, deps.config.now()))) {
       throw new HttpError('workflow.illegalMove', { message: 'No critical result of this order is waiting to be acknowledged' });
     }
+    raise({ type: 'lab.changed', orderId: id, actorId: ctx.user.id });
     return written(tx, ctx, id);
   });
 }
@@ -431,6 +435,7 @@ export async function reviewLabOrder(deps: Deps, ctx: SignedInContext, id: strin
     await recordAudit(tx, ctx, { action: 'lab.review', entityType: 'lab_order', entityId: id, patientId: order.patientId });
     await acknowledgeOpenAlert(tx, raise, ctx, order, now);
     await resolveLabNotices(tx, raise, id, ['lab_received']);
+    raise({ type: 'lab.changed', orderId: id, actorId: ctx.user.id });
     return written(tx, ctx, id);
   });
 }

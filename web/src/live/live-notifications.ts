@@ -4,6 +4,7 @@ import { invalidateChatMembers } from '../api/chat/chat-members.ts';
 import { invalidateChatRoom } from '../api/chat/messages.ts';
 import { invalidateAllChat, invalidateChatRooms } from '../api/chat/rooms.ts';
 import { invalidateDashboardStats } from '../api/dashboard/dashboard-stats.ts';
+import { invalidateLabOrders } from '../api/labs/lab-orders.ts';
 import { invalidateNotifications } from '../api/notifications/notifications.ts';
 import { toast } from '../lib/toast.ts';
 
@@ -52,4 +53,5 @@ export function refreshAfterGap(client: QueryClient): void {
   void invalidateNotifications(client);
   void invalidateDashboardStats(client);
   void invalidateAllChat(client);
+  void invalidateLabOrders(client);
 }

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { TLabOrderDetail } from '#domain/labs';
 import { fetchQueryKey } from '../../lib/api-request.ts';
-import { LAB_LIST_FRESH_MS, labOrdersRootKey } from './lab-orders.ts';
+import { labOrdersRootKey } from './lab-orders.ts';
 
 const labOrderKey = (id: string) => [...labOrdersRootKey, id] as const;
 
@@ -11,7 +11,7 @@ export function fetchLabOrder(id: string): Promise<TLabOrderDetail> {
 }
 
 export function labOrderQueryOptions(id: string) {
-  return queryOptions({ queryKey: labOrderKey(id), queryFn: () => fetchLabOrder(id), staleTime: LAB_LIST_FRESH_MS });
+  return queryOptions({ queryKey: labOrderKey(id), queryFn: () => fetchLabOrder(id) });
 }
 
 export function useLabOrder(id: string) {

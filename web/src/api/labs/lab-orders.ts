@@ -5,9 +5,6 @@ import { pagedQueryOptions } from '../../lib/paged-query.ts';
 /** Every lab order read (lists, one order, its corrections, a trend) starts with this segment. */
 export const labOrdersRootKey = ['/api/lab-orders'] as const;
 
-/** How long a list shown is taken as current before it is read again on being shown. */
-export const LAB_LIST_FRESH_MS = 30_000;
-
 /** Rows per request; 'Load more' reads the next. */
 export const LAB_ORDERS_PAGE_SIZE = 20;
 
@@ -24,16 +21,15 @@ const listKey = (filter: TLabOrderFilter) => [...labOrdersRootKey, { view: filte
  * results to review (critical, abnormal, then oldest), or all (newest first), a page at a time.
  */
 export function labOrdersQueryOptions(filter: TLabOrderFilter) {
-  // The lists move with other people's work, and only some of it reaches this user as a notice
-  // (which reads them again): a list older than this is read again when it is next shown.
-  return { ...pagedQueryOptions<TLabOrder>(listKey(filter)), staleTime: LAB_LIST_FRESH_MS };
+  // Other people's changes arrive live (lab_changed), and the screen reads the lists again then.
+  return pagedQueryOptions<TLabOrder>(listKey(filter));
 }
 
 export function useLabOrders(filter: TLabOrderFilter) {
   return useInfiniteQuery(labOrdersQueryOptions(filter));
 }
 
-/** After any lab write, or a lab notice live: every list, order, history and trend is read again. */
+/** After any lab write, or a lab order changed live: every list, order, history and trend is read again. */
 export function invalidateLabOrders(client: QueryClient): Promise<void> {
   return client.invalidateQueries({ queryKey: labOrdersRootKey });
 }

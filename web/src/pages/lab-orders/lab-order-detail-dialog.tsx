@@ -12,6 +12,7 @@ import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { LoadingBlock, Spinner } from '../../components/ui/spinner.tsx';
 import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { toast } from '../../lib/toast.ts';
+import { sizeInKb } from '../../lib/file-size.ts';
 import { cn } from '../../lib/utils.ts';
 import { CriticalAlertMark, LabFlagBadge, LabPriorityBadge, LabStatusBadge } from './lab-badges.tsx';
 import { formatCritical, formatReference, formatValue, flagTone, isOverdue, reviewWait } from './lab-format.ts';
@@ -161,22 +162,23 @@ function OrderBody({
         </section>
       )}
 
-      {order.attachments.length > 0 && (
+      {order.attachmentFiles.length > 0 && (
         <section aria-labelledby="lab-files-heading">
           <h3 id="lab-files-heading" className="mb-1 text-sm font-semibold text-slate-900">
             Report files
           </h3>
           <ul className="flex flex-wrap gap-2" data-testid="lab-attachments">
-            {order.attachments.map((path, i) => (
-              <li key={path}>
+            {order.attachmentFiles.map((file, i) => (
+              <li key={file.objectPath} className="min-w-0 max-w-full">
                 <a
-                  href={path}
+                  href={file.objectPath}
                   target="_blank"
                   rel="noopener noreferrer"
                   className="flex items-center gap-1.5 rounded-md border bg-slate-50 px-2 py-1 text-sm text-blue-800 hover:bg-blue-50 hover:underline"
                 >
                   <Paperclip className="size-3.5 shrink-0" aria-hidden="true" />
-                  Report file {order.attachments.length > 1 ? i + 1 : ''}
+                  <span className="truncate">{file.fileName ?? `Report file ${order.attachmentFiles.length > 1 ? i + 1 : ''}`}</span>
+                  {file.size !== null && <span className="shrink-0 text-slate-600">{sizeInKb(file.size)}</span>}
                   <span className="sr-only"> (opens in a new tab)</span>
                 </a>
               </li>

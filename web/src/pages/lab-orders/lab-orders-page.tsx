@@ -66,12 +66,12 @@ export function LabOrdersPage({ user }: { user: TCurrentUser }) {
   const [creating, setCreating] = useState(false);
   const [panel, setPanel] = useState<TPanel>(null);
   const queryClient = useQueryClient();
-  // Lab notices (ordered, collected, results in, critical, escalated, overdue) reach those they
-  // concern; any notice arriving or resolved, and a gap in the live connection, reads the lists
-  // and the open order again.
+  // Every change of a lab order reaches whoever reads them live (lab_changed: ordered, collected,
+  // results in, reviewed, acknowledged), and a gap in the live connection may have hidden some:
+  // either reads the lists and the open order again.
   const onLive = useCallback(
     (message: TServerMessage) => {
-      if (message.type === 'notification' || message.type === 'notifications_resolved' || message.type === 'resync') void invalidateLabOrders(queryClient);
+      if (message.type === 'lab_changed' || message.type === 'resync') void invalidateLabOrders(queryClient);
     },
     [queryClient],
   );
