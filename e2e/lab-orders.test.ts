@@ -191,8 +191,12 @@ describe("the issue's journey: a critical potassium reaches its ordering nurse l
     expect(await active()).toBe(1);
     await page.screenshot({ path: `${SHOTS}/review-critical-1280.png`, fullPage: true });
 
-    // Her detail: each value with its unit, the range beside it, the flag in letters and words, the report and its file.
-    await mine.getByRole('button', { name: /^View/ }).click();
+    // The bell's notice leads to the order itself.
+    await page.getByTestId('notification-bell').click();
+    const notice = page.getByTestId('bell-notification').filter({ hasText: 'Critical lab result' }).first();
+    await notice.getByRole('link', { name: /^Open the lab order/ }).click();
+    await page.waitForURL((u) => u.pathname === '/lab-orders' && u.searchParams.get('order') === orderId);
+    // Her detail, opened by that link: each value with its unit, the range beside it, the flag in letters and words, the report and its file.
     const result = (analyte: string) => detail.locator(`[data-testid=lab-result][data-name="${analyte}"]`);
     await result('Potassium').waitFor();
     expect(await result('Potassium').getByTestId('lab-result-value').innerText()).toContain('6.8 mmol/L');

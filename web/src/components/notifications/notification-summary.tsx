@@ -1,5 +1,7 @@
 import { formatDistanceToNowStrict } from 'date-fns';
+import { Link } from 'wouter';
 import { formatClinicTime } from '#domain/clinic-time';
+import { LAB_NOTIFICATION_TYPES, labOrderHref } from '#domain/lab-links';
 import type { TNotification } from '#domain/notifications';
 import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 import { cn } from '../../lib/utils.ts';
@@ -21,7 +23,10 @@ function When({ createdAt }: { createdAt: string }) {
   );
 }
 
-/** A notification's icon, type, title, message and age: the part the bell and the dashboard share. */
+/** The lab order a notification is about, if it is about one (only those who read lab orders are sent them). */
+const labOrderOf = (n: TNotification) => ((LAB_NOTIFICATION_TYPES as readonly string[]).includes(n.type) && n.entityId ? n.entityId : null);
+
+/** A notification's icon, type, title, message and age, and a link to its lab order: the part the bell and the dashboard share. */
 export function NotificationSummary({ notification, compact = false }: { notification: TNotification; compact?: boolean }) {
   const style = notificationStyle(notification.type);
   const Icon = style.icon;
@@ -33,6 +38,11 @@ export function NotificationSummary({ notification, compact = false }: { notific
       <div className="min-w-0 flex-1">
         <p className="text-[11px] font-semibold uppercase tracking-wide text-slate-700">{style.label}</p>
         <p className="break-words text-sm font-semibold text-slate-900">{notification.title}</p>
+        {labOrderOf(notification) && (
+          <Link href={labOrderHref(labOrderOf(notification)!)} className="text-sm font-medium text-blue-800 hover:underline">
+            Open the lab order<span className="sr-only">: {notification.title}</span>
+          </Link>
+        )}
         {notification.message && <p className="break-words text-sm text-slate-700">{notification.message}</p>}
         <When createdAt={notification.createdAt} />
       </div>

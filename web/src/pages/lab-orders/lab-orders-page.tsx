@@ -52,7 +52,8 @@ type TPanel = { kind: 'results' | 'cancel'; order: TLabOrderDetail } | null;
 /**
  * /lab-orders (issue 30): Outstanding, Results to review and All, kept in the address (?tab=);
  * one patient's orders when reached with ?patientId= (the patient card's 'Lab orders'); an open
- * order's detail in ?order=. A lab notice arriving or resolved live reads the lists again, so a
+ * order's detail in ?order= (a lab notice and a chat message link there). Any change of an order
+ * reaching the page live (lab_changed) reads the lists again, so a
  * critical result shows without a reload.
  */
 export function LabOrdersPage({ user }: { user: TCurrentUser }) {

@@ -1,7 +1,10 @@
 import { Bell, CalendarDays, FileText, FlaskConical, MessageSquare, Package, Paperclip, Pencil, Pill, SmilePlus, Trash2, type LucideIcon } from 'lucide-react';
 import { memo, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { Link } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
 import type { TChatMember, TChatMessage, TChatMessageType } from '#domain/chat';
+import { labOrderHref } from '#domain/lab-links';
+import { can } from '#domain/permissions';
 import { useDeleteChatMessage } from '../../api/chat/delete-chat-message.ts';
 import { useEditChatMessage } from '../../api/chat/edit-chat-message.ts';
 import { useToggleChatReaction } from '../../api/chat/toggle-chat-reaction.ts';
@@ -156,6 +159,15 @@ export const MessageItem = memo(function MessageItem({
         {message.relatedEntityType && (
           <p className="mt-1 text-xs text-slate-600" data-testid="message-related">
             Related: {message.relatedEntityType}
+            {/* A lab order is one click away for those who may read it (the message itself carries no values). */}
+            {message.relatedEntityType === 'lab_order' && message.relatedEntityId && can(user, 'labs.read') && (
+              <>
+                {' · '}
+                <Link href={labOrderHref(message.relatedEntityId)} className="font-medium text-blue-800 hover:underline">
+                  Open the lab order
+                </Link>
+              </>
+            )}
           </p>
         )}
 
