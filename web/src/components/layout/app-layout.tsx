@@ -70,7 +70,9 @@ export function AppLayout({ user, navigation, children }: { user: TCurrentUser; 
           {isMobile && mobileOpen && (
             <div aria-hidden="true" data-testid="sidebar-overlay" className="fixed inset-0 z-30 bg-black/50" onClick={() => closeMobile(true)} />
           )}
-          <main id={MAIN_CONTENT_ID} tabIndex={-1} className="min-w-0 flex-1 overflow-y-auto p-4 focus:outline-none md:p-6">
+          {/* Relative: what a screen positions absolutely (a screen reader's text, sr-only) is placed, and
+              clipped, within the scrolling content, never below the page, which would scroll the page too. */}
+          <main id={MAIN_CONTENT_ID} tabIndex={-1} className="relative min-w-0 flex-1 overflow-y-auto p-4 focus:outline-none md:p-6">
             {children}
           </main>
         </div>
