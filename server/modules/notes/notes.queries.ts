@@ -137,14 +137,17 @@ export async function insertRevision(q: Queryable, revision: typeof noteRevision
   await q.insert(noteRevisions).values(revision);
 }
 
-/** A note's history, oldest first, with who made each change. */
+/**
+ * A note's history, oldest first, with who made each change. A note created already submitted
+ * has its creation and its move at the same instant: the creation comes first.
+ */
 export async function listRevisions(q: Queryable, noteId: string): Promise<TNoteRevision[]> {
   const rows = await q
     .select({ revision: noteRevisions, actorName: sql<string>`coalesce(nullif(concat_ws(' ', ${users.firstName}, ${users.lastName}), ''), ${users.email})` })
     .from(noteRevisions)
     .innerJoin(users, eq(users.id, noteRevisions.actorId))
     .where(eq(noteRevisions.noteId, noteId))
-    .orderBy(asc(noteRevisions.at), asc(noteRevisions.id));
+    .orderBy(asc(noteRevisions.at), sql`${noteRevisions.action} <> 'created'`, asc(noteRevisions.id));
   return rows.map(({ revision: r, actorName }) => ({
     id: r.id,
     noteId: r.noteId,
