@@ -306,6 +306,7 @@ describe('a critical result', () => {
     expect((await provider.post(`/api/lab-orders/${first.id}/acknowledge`)).statusCode).toBe(200);
     expect((await provider.post(`/api/lab-orders/${first.id}/acknowledge`)).statusCode).toBe(409);
 
+    let secondId = '';
     // The clinic's escalation time (Settings): 10 minutes here, within the sessions' idle time.
     const settings = (await admin.get('/api/admin/settings')).json();
     const saved = await admin.put('/api/admin/settings', {
@@ -315,15 +316,27 @@ describe('a critical result', () => {
       criticalEscalationMinutes: 10,
     });
     expect(saved.json().criticalEscalationMinutes).toBe(10);
-    const second = await order(provider);
-    await admin.put(`/api/lab-orders/${second.id}/results`, { results: resultsOf({ Potassium: 2.1 }) });
-    t.clock.advance(9 * 60_000);
-    expect(await runJob(LAB_JOBS.escalation)).toBe(0);
-    t.clock.advance(2 * 60_000);
-    // Two instances' jobs at once, then again: one escalation.
-    const runs = await Promise.all([runJob(LAB_JOBS.escalation), runJob(LAB_JOBS.escalation)]);
-    expect(runs.reduce((a, b) => a + b, 0)).toBe(1);
-    expect(await runJob(LAB_JOBS.escalation)).toBe(0);
+    // A second instance of the app on the same database, running its own job.
+    const other = await buildTestApp({}, { sharing: t });
+    try {
+      other.clock.advance(t.clock.now().getTime() - other.clock.now().getTime());
+      const second = await order(provider);
+      await admin.put(`/api/lab-orders/${second.id}/results`, { results: resultsOf({ Potassium: 2.1 }) });
+      t.clock.advance(9 * 60_000);
+      other.clock.advance(9 * 60_000);
+      expect(await runJob(LAB_JOBS.escalation)).toBe(0);
+      t.clock.advance(2 * 60_000);
+      other.clock.advance(2 * 60_000);
+      // Both instances' jobs at once, then each again: one escalation.
+      const runs = await Promise.all([runJob(LAB_JOBS.escalation), other.app.jobs.get(LAB_JOBS.escalation)!() as Promise<number>]);
+      expect(runs.reduce((a, b) => a + b, 0)).toBe(1);
+      expect(await runJob(LAB_JOBS.escalation)).toBe(0);
+      expect(await other.app.jobs.get(LAB_JOBS.escalation)!()).toBe(0);
+      secondId = second.id;
+    } finally {
+      await other.close();
+    }
+    const second = { id: secondId };
     const escalated = (await noticesAbout(second.id)).filter((n) => n.title === 'Critical lab result not acknowledged');
     expect(escalated.map((n) => n.userId)).toEqual([admin.user.id]);
     const [alert] = await t.db.select().from(labCriticalAlerts).where(eq(labCriticalAlerts.orderId, second.id));
