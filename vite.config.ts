@@ -17,7 +17,7 @@ export default defineConfig({
     emptyOutDir: true,
     // Maps for debugging by hand, named by no bundle; the server never serves them in production.
     sourcemap: 'hidden',
-    // Read by the weight budget test (tests/unit/weight-budget.test.ts): which chunks each page loads.
+    // Read by the weight budget test (tests/build/weight-budget.test.ts): which chunks each page loads.
     manifest: true,
     // Every browser the app supports preloads modules itself (Chrome 66, Safari 17, Firefox 115):
     // Vite's stand-in for older ones was 0.4 KB of the landing page for nothing.
