@@ -306,7 +306,7 @@ describe('a critical result', () => {
     expect((await provider.post(`/api/lab-orders/${first.id}/acknowledge`)).statusCode).toBe(200);
     expect((await provider.post(`/api/lab-orders/${first.id}/acknowledge`)).statusCode).toBe(409);
 
-    let secondId = '';
+    let secondId: string | undefined;
     // The clinic's escalation time (Settings): 10 minutes here, within the sessions' idle time.
     const settings = (await admin.get('/api/admin/settings')).json();
     const saved = await admin.put('/api/admin/settings', {
@@ -336,7 +336,7 @@ describe('a critical result', () => {
     } finally {
       await other.close();
     }
-    const second = { id: secondId };
+    const second = { id: secondId! };
     const escalated = (await noticesAbout(second.id)).filter((n) => n.title === 'Critical lab result not acknowledged');
     expect(escalated.map((n) => n.userId)).toEqual([admin.user.id]);
     const [alert] = await t.db.select().from(labCriticalAlerts).where(eq(labCriticalAlerts.orderId, second.id));
