@@ -23,8 +23,13 @@ export function setSignedInHint(reply: FastifyReply, request: FastifyRequest, co
   reply.setCookie(SIGNED_IN_HINT_COOKIE, '1', { path: '/', httpOnly: false, sameSite: 'lax', secure: isSecure(request, config) });
 }
 
+/** Signing out: the session's cookie and the hint go together. */
 export function clearSessionCookie(reply: FastifyReply): void {
   reply.clearCookie(SESSION_COOKIE, { path: '/' });
+  clearSignedInHint(reply);
+}
+
+export function clearSignedInHint(reply: FastifyReply): void {
   reply.clearCookie(SIGNED_IN_HINT_COOKIE, { path: '/' });
 }
 

@@ -5,7 +5,7 @@ import { SIGNED_IN_HINT_COOKIE } from '#domain/signed-in-hint';
 import { can, type TCapability } from '#domain/permissions';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import { clearSessionCookie, SESSION_COOKIE, setSignedInHint } from '../http/cookies.ts';
+import { clearSignedInHint, SESSION_COOKIE, setSignedInHint } from '../http/cookies.ts';
 import { forbidden, unauthorized } from '../http/errors.ts';
 import type { SessionCache } from '../sessions/session-cache.ts';
 import type { ClinicSettingsHolder } from '../clinic/clinic-settings.ts';
@@ -63,10 +63,13 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; config
       request.user = await resolveSession(opts.db, opts.sessions, token, opts.config.now(), policy);
     }
     // Keep the page's hint true to the session: put it back for a session from before the hint
-    // existed, and drop it (with a dead token) once there is no session.
+    // existed, and drop it once there is no session. A dead token's cookie is left alone: the
+    // answer to a request sent with it can arrive after a sign-in in the same browser set a new
+    // one, and clearing it then signed that new session out (a second tab, or a page still
+    // loading while its user signed in again). A dead token is only ever ignored.
     const hinted = request.cookies[SIGNED_IN_HINT_COOKIE] !== undefined;
     if (request.user && !hinted) setSignedInHint(reply, request, opts.config);
-    if (!request.user && (token || hinted)) clearSessionCookie(reply);
+    if (!request.user && hinted) clearSignedInHint(reply);
     if (access === 'public') return;
     if (!request.user) throw unauthorized();
     if (access !== 'signedIn' && !can(request.user, access)) throw forbidden();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SIGNED_IN_HINT_COOKIE } from '#domain/signed-in-hint';
 import { users } from '../../server/db/schema/auth.ts';
 import { auditTrailOfPatient } from '../../server/modules/audit/audit.queries.ts';
 import { patientInput, TEST_PASSWORD } from '../helpers/factories.ts';
@@ -58,6 +59,23 @@ describe('signing out', () => {
     expect(res.statusCode).toBe(302);
     expect(res.headers.location).toBe('/');
     expect((await client.get('/api/auth/user')).statusCode).toBe(401);
+  });
+});
+
+describe('a request with a dead session, answered after a new sign-in', () => {
+  it("drops the page's hint but leaves the session cookie alone, so a sign-in racing it keeps its new session", async () => {
+    const before = await signInAs(t, 'nurse');
+    const dead = before.cookie!;
+    // Signed in again in the same browser: the first session is ended, a new cookie is set.
+    const again = await before.post('/api/auth/login', { email: before.user.email, password: TEST_PASSWORD });
+    expect(again.statusCode).toBe(200);
+    // A request the page sent with the first one is answered now.
+    const late = await t.app.inject({ method: 'GET', url: '/api/notifications', headers: { cookie: `sid=${dead}; ${SIGNED_IN_HINT_COOKIE}=1` } });
+    expect(late.statusCode).toBe(401);
+    const cleared = late.cookies.map((c) => c.name);
+    expect(cleared).not.toContain('sid');
+    expect(cleared).toContain(SIGNED_IN_HINT_COOKIE);
+    expect((await before.get('/api/auth/user')).statusCode).toBe(200);
   });
 });
 
