@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ZErrorBody } from './errors.ts';
 import { pageQuery } from './paging.ts';
 import { ZReadBackFields } from './records.ts';
-import { optionalLine, optionalText, ZDate, ZTimestamp } from './text.ts';
+import { optionalLine, optionalText, ZDate, ZIgnored, ZTimestamp } from './text.ts';
 
 export const APPOINTMENT_STATUSES = ['scheduled', 'checked_in', 'in_progress', 'completed', 'cancelled', 'no_show'] as const;
 export type TAppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
@@ -55,16 +55,6 @@ const ZAppointmentTypeChoice = optionalLine(APPOINTMENT_LIMITS.appointmentType).
   (v) => v === null || (APPOINTMENT_TYPES as readonly string[]).includes(v),
   `Choose one of ${APPOINTMENT_TYPES.join(', ')}`,
 );
-
-/**
- * Sent by the spec's client (or read back with the appointment) but decided by the server:
- * accepted and never read, but still only what such a field can hold (a short text, a number,
- * a flag or null), so junk is refused rather than silently taken.
- */
-const ZIgnored = z
-  .union([z.string().max(300, 'At most 300 characters'), z.number(), z.boolean(), z.null()], { error: 'Expected a text, a number or null' })
-  .optional()
-  .transform(() => undefined);
 
 /** The booking: what a scheduler decides (spec section 7's payload, less what the server decides). */
 const ZAppointmentFields = z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { APPOINTMENT_STATUSES, type TAppointmentStatus } from './appointments.ts';
 import { NOTE_STATUSES, type TNoteStatus } from './notes.ts';
-import { LAB_ORDER_STATUSES, type TLabOrderStatus } from './orders.ts';
+import { LAB_ORDER_STATUSES, SUPPLY_ORDER_STATUSES, type TLabOrderStatus, type TSupplyOrderStatus } from './orders.ts';
 import { isBoundedTimestamp, ZDate } from './text.ts';
 
 /** GET /api/admin/audit/verify: the audit trail's chain checked end to end (docs/decisions/audit-chain.md). */
@@ -40,6 +40,8 @@ export const READ_ACTIONS = [
   'lab.read',
   'lab.history',
   'lab.trend',
+  'supply.list',
+  'supply.read',
   'chat.room.read',
   'chat.rooms.read',
   'chat.members.read',
@@ -103,12 +105,20 @@ const CHANGE_ACTIONS = [
   'lab.overdue_notice',
   'lab.catalogue.create',
   'lab.catalogue.update',
+  'supply.create',
+  'supply.use',
+  'supply.count',
+  'supply.item.create',
+  'supply.item.update',
+  'supply.suggestions.order',
+  'supply.suggestion.dismiss',
   'settings.update',
   'settings.non_clinical_chat_on',
   'settings.non_clinical_chat_off',
 ] as const;
-/** A status move is recorded as the status reached: 'appointment.completed', 'note.finalized', 'lab.cancelled'. */
-export type TChangeAction = (typeof CHANGE_ACTIONS)[number] | `appointment.${TAppointmentStatus}` | `note.${TNoteStatus}` | `lab.${TLabOrderStatus}`;
+/** A status move is recorded as the status reached: 'appointment.completed', 'note.finalized', 'lab.cancelled', 'supply.completed'. */
+export type TChangeAction =
+  (typeof CHANGE_ACTIONS)[number] | `appointment.${TAppointmentStatus}` | `note.${TNoteStatus}` | `lab.${TLabOrderStatus}` | `supply.${TSupplyOrderStatus}`;
 
 /**
  * Every action the audit trail records, in one closed list: a misspelt action is a type error,
@@ -123,6 +133,7 @@ export const ALL_AUDIT_ACTIONS: readonly TAuditAction[] = [
   ...APPOINTMENT_STATUSES.map((status) => `appointment.${status}` as const),
   ...NOTE_STATUSES.map((status) => `note.${status}` as const),
   ...LAB_ORDER_STATUSES.map((status) => `lab.${status}` as const),
+  ...SUPPLY_ORDER_STATUSES.map((status) => `supply.${status}` as const),
 ];
 
 /** What an audit row is about (its entity id is one of these). */
@@ -132,6 +143,9 @@ export const AUDIT_ENTITY_TYPES = [
   'note',
   'lab_order',
   'lab_test',
+  'supply_order',
+  'supply_item',
+  'supply_suggestion',
   'chat_room',
   'chat_message',
   'notification',

@@ -32,6 +32,8 @@ export const ERRORS = {
   'appointment.conflict': { status: 409, message: 'This time overlaps another appointment of the same patient, room, nurse or scribe' },
   /** A visit's move outside its time (domain/visit-timing.ts); the message says when it may be made. */
   'appointment.notNow': { status: 409, message: 'This visit cannot be moved to that status at this time' },
+  /** A use of more than is on hand (issue 31): the stock on record is wrong, and a count puts it right. */
+  'supply.notEnoughStock': { status: 409, message: 'Not that many on hand. Record a count if the stock on record is wrong.' },
   'upload.expired': { status: 403, message: 'Request has expired' },
   'upload.invalid': { status: 403, message: 'This upload link is not valid' },
   'upload.used': { status: 403, message: 'This upload link has already been used' },

@@ -27,6 +27,11 @@ export const ZDomainEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat.membership'), roomId: id, userId: id, actorId: id }),
   /** A lab order was placed or moved, or its results entered, reviewed or acknowledged: open lists re-read it. */
   z.object({ type: z.literal('lab.changed'), orderId: id, actorId: id }),
+  /**
+   * A supply order was placed or moved (`orderId` and the supplier it was placed with), or stock
+   * changed (a use, a count, a catalogue edit, a suggestion: no order; no actor for the reorder job): open lists re-read.
+   */
+  z.object({ type: z.literal('supply.changed'), orderId: id.nullable(), supplierId: id.nullable(), actorId: id.nullable() }),
   /** A user's access changed (deactivated, reactivated, new role): cached sessions re-read them. */
   z.object({ type: z.literal('user.accessChanged'), userId: id }),
   /** The clinic's settings changed (Admin Panel): every instance reads them again. */
@@ -68,6 +73,8 @@ export const ZServerMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('notification'), eventId, notificationId: id, title: z.string().optional(), message: z.string().optional() }),
   /** A lab order changed (ids only): sent to those who read lab orders, whose open lists read it again. */
   z.object({ type: z.literal('lab_changed'), eventId, orderId: id }),
+  /** A supply order or the stock changed (ids only): sent to the staff who order, and to the order's supplier. */
+  z.object({ type: z.literal('supply_changed'), eventId, orderId: id.nullable() }),
   /** Some of the user's notifications were resolved by someone's action: the lists drop them, with no toast. */
   z.object({ type: z.literal('notifications_resolved'), eventId, notificationIds: z.array(id) }),
   z.object({ type: z.literal('error'), code: z.string(), message: z.string() }),

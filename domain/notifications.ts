@@ -14,6 +14,8 @@ export const NOTIFICATION_TYPES = [
   'account_changed',
   // A lab result at a critical value, to be acknowledged; escalated to the admins if it is not (issue 30).
   'lab_critical',
+  // A new supply order, to the supplier it was placed with (issue 31).
+  'supply_ordered',
 ] as const;
 export const ZNotificationType = z.enum(NOTIFICATION_TYPES);
 export type TNotificationType = z.infer<typeof ZNotificationType>;

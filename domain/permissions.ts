@@ -71,6 +71,19 @@ export const CAPABILITIES = {
   'labs.reviewAny': ['admin'],
   /** The clinic's test catalogue: tests, analytes, units and ranges. */
   'labs.catalogue': ['admin'],
+  /**
+   * Supplies (issue 31; docs/decisions/supplies.md): the catalogue and its stock, and recording
+   * what was used. The staff who keep the clinic running; a supplier sees only her orders.
+   */
+  'supplies.stock': ['admin', 'scheduler', 'nurse'],
+  /** Order supplies, turn reorder suggestions into orders, confirm a pickup, cancel before processing. */
+  'supplies.order': ['admin', 'scheduler', 'nurse'],
+  /** The supply orders list: every order for those who order, her own for a supplier. */
+  'supplies.readOrders': ['admin', 'scheduler', 'nurse', 'supplier'],
+  /** Fill orders: start processing and mark ready for pickup (a supplier her own orders only; an admin any, for a supplier who phones). */
+  'supplies.fulfil': ['supplier', 'admin'],
+  /** The catalogue's items and prices, and stock counts (a difference needs its reason). */
+  'supplies.manage': ['admin'],
   /** Create chat rooms, add members, load the staff list. */
   'chat.manageRooms': ['admin', 'scheduler'],
   /** Every room in the room list, to oversee them (reading one still needs membership: docs/decisions/chat.md). */

@@ -139,3 +139,13 @@ export const ZTimestamp = z.string({ error: 'Expected a timestamp' }).transform(
   }
   return new Date(v).toISOString();
 });
+
+/**
+ * Sent by the spec's client (or read back with the record) but decided by the server:
+ * accepted and never read, but still only what such a field can hold (a short text, a number,
+ * a flag or null), so junk is refused rather than silently taken.
+ */
+export const ZIgnored = z
+  .union([z.string().max(300, 'At most 300 characters'), z.number(), z.boolean(), z.null()], { error: 'Expected a text, a number or null' })
+  .optional()
+  .transform(() => undefined);

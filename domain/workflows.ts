@@ -37,10 +37,11 @@ export interface TMove<S extends string, F extends string> {
   /** A reason must come with the move (a cancelled lab order says why). */
   reasonRequired?: boolean;
   /**
-   * The move is made by entering results (PUT /api/lab-orders/{id}/results), never by a bare
-   * status change: an order is 'received' when its results are in.
+   * The move is made by a request of its own, never by a bare status change, and a bare status
+   * change is refused with this hint: a lab order is 'received' when its results are entered
+   * (PUT /api/lab-orders/{id}/results), a supply order 'completed' when its pickup is recorded.
    */
-  byResults?: boolean;
+  via?: { request: string; hint: string };
 }
 
 export interface TWorkflow<S extends string, F extends string> {
@@ -100,6 +101,7 @@ export const NOTE_WORKFLOW: TWorkflow<TNoteStatus, 'scribeId' | 'reviewedAt' | '
 
 const LAB_TRACKERS = rolesWith('labs.track');
 const LAB_REPORTERS = rolesWith('labs.enterResults');
+const BY_RESULTS = { request: 'PUT /api/lab-orders/{id}/results', hint: 'Enter its results to mark it received' };
 
 /**
  * The spec gives only the statuses; the moves are ours (issue 30; docs/decisions/workflows.md):
@@ -112,28 +114,40 @@ export const LAB_ORDER_WORKFLOW: TWorkflow<TLabOrderStatus, 'receivedAt'> = {
   initial: 'ordered',
   moves: [
     { from: 'ordered', to: 'pending', roles: LAB_TRACKERS, label: 'Mark Collected', sets: {} },
-    { from: 'pending', to: 'received', roles: LAB_REPORTERS, label: 'Enter Results', sets: { receivedAt: 'now' }, byResults: true },
+    { from: 'pending', to: 'received', roles: LAB_REPORTERS, label: 'Enter Results', sets: { receivedAt: 'now' }, via: BY_RESULTS },
     // Results can arrive for an order nobody marked as collected.
-    { from: 'ordered', to: 'received', roles: LAB_REPORTERS, label: 'Enter Results', sets: { receivedAt: 'now' }, byResults: true },
+    { from: 'ordered', to: 'received', roles: LAB_REPORTERS, label: 'Enter Results', sets: { receivedAt: 'now' }, via: BY_RESULTS },
     { from: 'ordered', to: 'cancelled', roles: LAB_TRACKERS, label: 'Cancel Order', sets: {}, takesReason: true, reasonRequired: true },
     { from: 'pending', to: 'cancelled', roles: LAB_TRACKERS, label: 'Cancel Order', sets: {}, takesReason: true, reasonRequired: true },
   ],
 };
 
-export const SUPPLY_ORDER_WORKFLOW: TWorkflow<TSupplyOrderStatus, 'readyAt' | 'pickedUpAt' | 'pickedUpById'> = {
+const SUPPLY_ORDERERS = rolesWith('supplies.order');
+const SUPPLY_FULFILLERS = rolesWith('supplies.fulfil');
+
+/**
+ * The spec gives only the statuses; the moves are ours (issue 31; docs/decisions/supplies.md).
+ * The supplier the order was placed with fills it (an admin may, for a supplier who phones);
+ * the clinic's staff pick it up, recording what came (POST /api/supply-orders/{id}/pickup, which
+ * adds it to stock); an order is cancelled, with its reason, only before processing starts.
+ */
+export const SUPPLY_ORDER_WORKFLOW: TWorkflow<TSupplyOrderStatus, 'processingAt' | 'readyAt' | 'pickedUpAt' | 'pickedUpById'> = {
   name: 'supply order',
   statuses: SUPPLY_ORDER_STATUSES,
   initial: 'ordered',
+  owner: 'supplierId',
   moves: [
-    { from: 'ordered', to: 'processing', roles: ['supplier', 'admin'], label: 'Start Processing', sets: {} },
-    { from: 'processing', to: 'ready_for_pickup', roles: ['supplier', 'admin'], label: 'Ready for Pickup', sets: { readyAt: 'now' } },
+    { from: 'ordered', to: 'processing', roles: SUPPLY_FULFILLERS, ownOnly: ['supplier'], label: 'Start Processing', sets: { processingAt: 'now' } },
+    { from: 'processing', to: 'ready_for_pickup', roles: SUPPLY_FULFILLERS, ownOnly: ['supplier'], label: 'Ready for Pickup', sets: { readyAt: 'now' } },
     {
       from: 'ready_for_pickup',
       to: 'completed',
-      roles: ['admin', 'scheduler', 'nurse'],
-      label: 'Picked Up',
+      roles: SUPPLY_ORDERERS,
+      label: 'Confirm Pickup',
       sets: { pickedUpAt: 'now', pickedUpById: 'actor' },
+      via: { request: 'POST /api/supply-orders/{id}/pickup', hint: 'Confirm the pickup to complete it' },
     },
+    { from: 'ordered', to: 'cancelled', roles: SUPPLY_ORDERERS, label: 'Cancel Order', sets: {}, takesReason: true, reasonRequired: true },
   ],
 };
 

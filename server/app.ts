@@ -31,6 +31,7 @@ import { appointmentRoutes } from './modules/appointments/appointments.routes.ts
 import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { noteRoutes } from './modules/notes/notes.routes.ts';
 import { labRoutes } from './modules/labs/labs.routes.ts';
+import { supplyRoutes } from './modules/supplies/supplies.routes.ts';
 import { chatRoutes } from './modules/chat/chat.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
@@ -127,6 +128,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await app.register(staffRoutes, deps);
   await app.register(noteRoutes, deps);
   await app.register(labRoutes, deps);
+  await app.register(supplyRoutes, deps);
   await app.register(chatRoutes, deps);
   await app.register(auditRoutes, deps);
   await app.register(analyticsRoutes, deps);

@@ -190,6 +190,14 @@ export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => v
         // To whoever reads lab orders now (a role change closes her sockets first): ids only.
         const conns = [...byUser.values()].flatMap((set) => [...set].filter((conn) => can(conn.user, 'labs.read')));
         if (conns.length > 0) sendAll(conns, { type: 'lab_changed', eventId: live.seq, orderId: event.orderId });
+      } else if (event.type === 'supply.changed') {
+        // An order: to the staff who see every order and to its supplier; stock alone: to those who keep it.
+        const sees = (conn: Connection) =>
+          event.orderId
+            ? can(conn.user, 'supplies.order') || (can(conn.user, 'supplies.readOrders') && conn.user.id === event.supplierId)
+            : can(conn.user, 'supplies.stock');
+        const conns = [...byUser.values()].flatMap((set) => [...set].filter(sees));
+        if (conns.length > 0) sendAll(conns, { type: 'supply_changed', eventId: live.seq, orderId: event.orderId });
       } else if (event.type === 'session.ended') {
         for (const conns of byUser.values()) {
           for (const conn of conns) if (conn.sessionId === event.sessionId) conn.ws.close(CLOSE.sessionEnded, 'Session ended');

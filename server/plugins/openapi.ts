@@ -57,6 +57,7 @@ const AREAS: Record<string, string> = {
   appointments: 'Appointments, the calendar and the visit workflow',
   notes: 'Clinical notes and their review workflow',
   labs: 'Lab orders, their results and review, critical alerts, and the test catalogue',
+  supplies: 'The supply catalogue and its stock, supply orders and their pickup, reorder suggestions',
   chat: 'Team chat rooms about a patient',
   notifications: "The caller's notifications",
   objects: 'Uploaded files: links, bytes and downloads',
@@ -99,6 +100,9 @@ const AREA_OF_SEGMENT: Record<string, string> = {
   scheduler: 'staff',
   'lab-orders': 'labs',
   'lab-tests': 'labs',
+  'supply-items': 'supplies',
+  'supply-orders': 'supplies',
+  'supply-suggestions': 'supplies',
 };
 const areaOf = (url: string) => {
   const segment = url.split('/')[2] ?? '';

@@ -23,6 +23,11 @@ export interface ReadScope {
   readonly staffNames: boolean;
   /** The lab orders she may see (every one for the clinical roles, none for the others), as a condition on `lab_orders`. */
   readonly labOrders: SQL;
+  /**
+   * The supply orders she may see (no patient data, but a supplier sees only the orders placed
+   * with her): every one for those who order, her own for a supplier, as a condition on `supply_orders o`.
+   */
+  readonly supplyOrders: SQL;
 }
 
 export function scopeOf(viewer: Viewer): ReadScope {
@@ -33,5 +38,6 @@ export function scopeOf(viewer: Viewer): ReadScope {
     patientNames: can(viewer, 'patients.read'),
     staffNames: can(viewer, 'appointments.seeStaffNames'),
     labOrders: can(viewer, 'labs.read') ? sql`true` : sql`false`,
+    supplyOrders: can(viewer, 'supplies.order') ? sql`true` : can(viewer, 'supplies.readOrders') ? sql`o.supplier_id = ${viewer.id}::uuid` : sql`false`,
   };
 }

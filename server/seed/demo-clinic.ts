@@ -9,6 +9,7 @@ import { chatMessages, chatRoomMembers, notifications, patientChatRooms } from '
 import { hashPassword } from '../modules/auth/passwords.ts';
 import { DEMO_PASSWORD, DEMO_USERS } from '../modules/auth/demo-accounts.ts';
 import { seedDemoLabs } from './demo-labs.ts';
+import { seedDemoSupplies } from './demo-supplies.ts';
 
 // Any fixed number serves: it only has to be the same in every app instance.
 const SEED_LOCK = 727_001;
@@ -269,6 +270,8 @@ export async function seedDemoClinic(db: Db, timeZone: string, now = new Date())
     );
 
     await seedDemoLabs(tx, { patients: people, nurse: nurse.id, nurse2: nurse2.id, admin: admin.id }, now, timeZone, opened);
+    const supplier = byEmail('supplier@demo.clinic');
+    await seedDemoSupplies(tx, { admin: admin.id, nurse: nurse.id, nurse2: nurse2.id, scheduler: scheduler.id, supplier: supplier.id }, now, timeZone);
 
     const rooms = await tx
       .insert(patientChatRooms)
@@ -322,13 +325,6 @@ export async function seedDemoClinic(db: Db, timeZone: string, now = new Date())
       { userId: nurse.id, type: 'chat_assignment', title: 'Added to a care team', message: 'You were added to a patient chat room.', createdAt: now },
       { userId: scribe.id, type: 'notes_received', title: 'Note ready for review', message: 'A progress note was submitted for review.', createdAt: now },
       { userId: scheduler.id, type: 'visitation_expired', title: 'Missed appointment', message: 'A patient did not attend yesterday.', createdAt: now },
-      {
-        userId: byEmail('supplier@demo.clinic').id,
-        type: 'supply_ready',
-        title: 'Supply order ready',
-        message: 'Order SO-1001 is ready for pickup.',
-        createdAt: now,
-      },
     ]);
     return true;
   });

@@ -51,7 +51,12 @@ const EXPECTED: [TWorkflow<string, string>, string[]][] = [
   ],
   [
     SUPPLY_ORDER_WORKFLOW as TWorkflow<string, string>,
-    ['ordered > processing: admin supplier', 'processing > ready_for_pickup: admin supplier', 'ready_for_pickup > completed: admin nurse scheduler'],
+    [
+      'ordered > processing: admin supplier(own)',
+      'processing > ready_for_pickup: admin supplier(own)',
+      'ready_for_pickup > completed: admin nurse scheduler',
+      'ordered > cancelled: admin nurse scheduler',
+    ],
   ],
 ];
 

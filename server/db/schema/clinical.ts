@@ -3,6 +3,7 @@ import { boolean, check, date, index, integer, jsonb, pgTable, smallint, text, u
 import { APPOINTMENT_DURATIONS, DEFAULT_APPOINTMENT_DURATION } from '#domain/appointments';
 import { NOTE_REVISION_ACTIONS } from '#domain/notes';
 import { LAB_FLAGS, LAB_SEXES } from '#domain/lab-flags';
+import type { TSupplyOrderLine } from '#domain/supplies';
 import { appointmentStatus, labOrderStatus, labPriority, noteStatus, supplyOrderStatus } from './enums.ts';
 import { at, id, timestamps } from './columns.ts';
 import { users } from './auth.ts';
@@ -177,26 +178,43 @@ export const labOrders = pgTable(
   ],
 );
 
+/**
+ * Supply orders (spec section 4; issue 31, docs/decisions/supplies.md). `items` holds the lines
+ * as the server wrote them (the catalogue's name, unit and price when ordered, and what came at
+ * pickup); `total_amount` is their sum in cents, computed by the server.
+ */
 export const supplyOrders = pgTable(
   'supply_orders',
   {
     id: id(),
     orderNumber: varchar('order_number', { length: 50 }).notNull().unique(),
-    supplierId: uuid('supplier_id').references(() => users.id),
+    supplierId: uuid('supplier_id')
+      .notNull()
+      .references(() => users.id),
     requestedById: uuid('requested_by_id')
       .notNull()
       .references(() => users.id),
-    items: jsonb('items').notNull().$type<unknown[]>(),
-    totalAmount: integer('total_amount'),
+    items: jsonb('items').notNull().$type<TSupplyOrderLine[]>(),
+    totalAmount: integer('total_amount').notNull().default(0),
     status: supplyOrderStatus('status').notNull().default('ordered'),
+    statusReason: text('status_reason'),
     orderedAt: at('ordered_at').notNull().defaultNow(),
+    processingAt: at('processing_at'),
     readyAt: at('ready_at'),
     pickedUpAt: at('picked_up_at'),
     pickedUpById: uuid('picked_up_by_id').references(() => users.id),
     notes: text('notes'),
     ...timestamps(),
   },
-  (t) => [index('supply_orders_status_idx').on(t.status)],
+  (t) => [
+    index('supply_orders_status_idx').on(t.status),
+    // Open orders oldest first; done and all newest first; a supplier's own.
+    index('supply_orders_open_idx')
+      .on(t.orderedAt, t.id)
+      .where(sql`${t.status} in ('ordered', 'processing', 'ready_for_pickup')`),
+    index('supply_orders_all_idx').on(t.orderedAt, t.id),
+    index('supply_orders_supplier_idx').on(t.supplierId, t.orderedAt, t.id),
+  ],
 );
 
 /**

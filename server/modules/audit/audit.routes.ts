@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ZAuditActions, ZAuditChainCheck, ZAuditExportQuery, ZAuditListQuery, ZAuditRows } from '#domain/audit';
 import type { Deps } from '../../deps.ts';
 import { errorResponses } from '../../http/error-body.ts';
-import { loggableError } from '../../http/loggable-error.ts';
+import { sendCsvFile } from '../../http/csv.ts';
 import { sendPage } from '../../http/paging.ts';
 import { contextOf } from '../../http/request-context.ts';
 import { verifyAuditChain } from './audit-chain.ts';
@@ -45,17 +45,7 @@ export const auditRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
         response: { 200: z.any().describe('text/csv'), ...errorResponses },
       },
     },
-    async (request, reply) => {
-      const file = await reader(deps, contextOf(request))(AUDIT_READS.export, request.query);
-      file.stream.on('error', (error) => request.log.error({ err: loggableError(error) }, 'audit export failed while streaming'));
-      reply.headers({
-        'content-type': 'text/csv; charset=utf-8',
-        'content-disposition': `attachment; filename="${file.fileName}"`,
-        'cache-control': 'private, no-store',
-        'x-content-type-options': 'nosniff',
-      });
-      return reply.send(file.stream);
-    },
+    async (request, reply) => sendCsvFile(request, reply, await reader(deps, contextOf(request))(AUDIT_READS.export, request.query)),
   );
 
   app.get(

@@ -8,7 +8,7 @@ import { invalid } from '../../http/errors.ts';
 import type { TServedPage } from '../../http/paging.ts';
 import type { Db } from '../../db/database.ts';
 import { readOf } from '../../scope/reader.ts';
-import { csvLine } from './audit-csv.ts';
+import { csvLine } from '../../http/csv.ts';
 import { listAuditActions, listAuditRows, type TAuditRowRead, type TAuditWhere } from './audit.queries.ts';
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;

@@ -169,7 +169,7 @@ export async function moveLabOrder(deps: Deps, ctx: SignedInContext, id: string,
     const order = await lockForChange(tx, id, input.updatedAt);
     if (input.status === order.status) return written(tx, ctx, id);
     const move = decideMove(LAB_ORDER_WORKFLOW, ctx.user, order.status, input.status);
-    if (move.byResults) throw new HttpError('workflow.illegalMove', { message: 'Enter its results to mark it received' });
+    if (move.via) throw new HttpError('workflow.illegalMove', { message: move.via.hint });
     if (move.reasonRequired && !input.statusReason) throw invalid('statusReason', 'Say why the order is cancelled');
     if (!move.takesReason && input.statusReason) throw invalid('statusReason', 'Only a cancellation takes a reason');
     const now = nextVersion(deps, order);

@@ -9,6 +9,7 @@ import {
   Hourglass,
   Microscope,
   PackageCheck,
+  PackagePlus,
   Siren,
   UserPlus,
   type LucideIcon,
@@ -39,6 +40,8 @@ const STYLES: Record<TNotificationType, TNotificationStyle> = {
   lab_received: { label: 'Lab results', icon: Microscope, surface: 'border-teal-200 bg-teal-50', badge: 'bg-teal-100 text-teal-800' },
   // Urgent: a critical value a clinician must act on now (issue 30).
   lab_critical: { label: 'Critical result', icon: Siren, surface: 'border-red-400 bg-red-100', badge: 'bg-red-700 text-white' },
+  // A new order placed with the supplier (issue 31): work waiting for her.
+  supply_ordered: { label: 'New supply order', icon: PackagePlus, surface: 'border-orange-200 bg-orange-50', badge: 'bg-orange-100 text-orange-800' },
   supply_ready: { label: 'Supply ready', icon: PackageCheck, surface: 'border-orange-200 bg-orange-50', badge: 'bg-orange-100 text-orange-800' },
   chat_mention: { label: 'Mention', icon: AtSign, surface: 'border-violet-200 bg-violet-50', badge: 'bg-violet-100 text-violet-800' },
   chat_assignment: { label: 'Care team', icon: UserPlus, surface: 'border-purple-200 bg-purple-50', badge: 'bg-purple-100 text-purple-800' },

@@ -31,7 +31,7 @@ export function LabOrderActions({
   const moves = movesFrom(LAB_ORDER_WORKFLOW, user, order.status);
   const collect = moves.find((m) => m.to === 'pending');
   const cancel = moves.find((m) => m.to === 'cancelled');
-  const enter = moves.find((m) => m.byResults);
+  const enter = moves.find((m) => m.via);
   const correct = order.status === 'received' && can(user, 'labs.enterResults');
   const reviewable = order.status === 'received' && !order.reviewedAt && mayReviewLab(user, order);
   const busy = move.isPending || review.isPending;
