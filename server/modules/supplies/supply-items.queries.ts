@@ -10,15 +10,17 @@ import { supplyItems, supplyMovements } from '../../db/schema/supplies.ts';
 const fullName = (alias: string) => sql.raw(`nullif(concat_ws(' ', ${alias}.first_name, ${alias}.last_name), '')`);
 
 /**
- * Units on open orders per item: read once per statement from the open orders' lines (a few
- * hundred orders at most are open at a time), joined to the items it lists.
+ * Units on open orders per item: read from the open orders' lines (a few hundred orders at most
+ * are open at a time) when a list is read, never stored, so it never drifts; `of` narrows it to
+ * the items a statement shows (`select id from page`).
  */
-export const ON_ORDER = sql`on_order as (
+export const onOrderOf = (of?: SQL) => sql`on_order as (
   select (line->>'itemId')::uuid as item_id, sum((line->>'quantity')::int)::int as units
   from supply_orders o cross join lateral jsonb_array_elements(o.items) line
-  where o.status in ('ordered', 'processing', 'ready_for_pickup')
+  where o.status in ('ordered', 'processing', 'ready_for_pickup')${of ? sql` and (line->>'itemId')::uuid in (${of})` : sql``}
   group by 1
 )`;
+export const ON_ORDER = onOrderOf();
 
 const ITEM_COLUMNS = sql`i.id, i.name, i.unit, i.pack_size as "packSize", i.unit_price_cents as "unitPriceCents",
   i.preferred_supplier_id as "preferredSupplierId", ${fullName('supplier')} as "preferredSupplierName",
@@ -93,19 +95,20 @@ export async function listSupplyItems(
     view.order.map((o, i) => sql`${o.text(o.column)} as ${sql.raw(`sort_${i}`)}`),
     sql`, `,
   );
+  const orderBy = sql.join(
+    view.order.map((o) => o.column),
+    sql`, `,
+  );
+  // The page first (read in its index's order), then what is on order for its items only.
   const rows = await queryRows<TSupplyItem & Record<string, unknown>>(
     q,
     sql`
-    with ${ON_ORDER}
+    with page as (select i.* from supply_items i where ${filter}${keyset} order by ${orderBy} limit ${opts.limit + 1}),
+    ${onOrderOf(sql`select id from page`)}
     select ${ITEM_COLUMNS}, ${sortKey},
       ${opts.after ? sql`null::int` : sql`(select count(*)::int from supply_items i where ${filter})`} as total
-    from supply_items i ${ITEM_JOINS}
-    where ${filter}${keyset}
-    order by ${sql.join(
-      view.order.map((o) => o.column),
-      sql`, `,
-    )}
-    limit ${opts.limit + 1}`,
+    from page i ${ITEM_JOINS}
+    order by ${orderBy}`,
   );
   const { page, nextCursor } = takePage(rows, opts.limit, (r) => view.order.map((_, i) => r[`sort_${i}`] as string | number));
   return {
@@ -125,7 +128,8 @@ export function readSupplyItems(q: Queryable, ids: readonly string[]): Promise<T
   if (ids.length === 0) return Promise.resolve([]);
   return queryRows<TSupplyItem>(
     q,
-    sql`with ${ON_ORDER} select ${ITEM_COLUMNS} from supply_items i ${ITEM_JOINS} where i.id = any(${`{${ids.join(',')}}`}::uuid[])`,
+    sql`with page as (select * from supply_items where id = any(${`{${ids.join(',')}}`}::uuid[])), ${onOrderOf(sql`select id from page`)}
+    select ${ITEM_COLUMNS} from page i ${ITEM_JOINS}`,
   );
 }
 export const readSupplyItem = async (q: Queryable, id: string): Promise<TSupplyItem | null> => (await readSupplyItems(q, [id]))[0] ?? null;
