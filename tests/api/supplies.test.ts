@@ -408,6 +408,7 @@ describe('a supplier', () => {
       ['GET', '/api/lab-tests'],
       ['GET', '/api/supply-items'],
       ['GET', '/api/supply-suggestions'],
+      ['GET', '/api/supplies/suppliers'],
       ['POST', '/api/supply-orders'],
       ['POST', '/api/supply-items'],
     ] as const;

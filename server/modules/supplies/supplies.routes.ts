@@ -145,7 +145,8 @@ export const supplyRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.get(
     '/api/supplies/suppliers',
     {
-      config: { access: 'supplies.readOrders' },
+      // Whom to order from: those who order (an admin edits items with them too); a supplier is not shown her competitors.
+      config: { access: 'supplies.order' },
       schema: {
         description: 'The active supplier accounts an order may be placed with.',
         response: { 200: z.array(z.object({ id: z.string().uuid(), name: z.string() })), ...errorResponses },
