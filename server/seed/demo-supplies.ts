@@ -25,20 +25,20 @@ type TItemDef = [
 ];
 
 const CATALOGUE: TItemDef[] = [
-  ['Nitrile exam gloves, medium', 'box of 100', 10, 1299, 6, 20, 22, 4, null],
-  ['Nitrile exam gloves, large', 'box of 100', 10, 1299, 4, 12, 14, 2, null],
-  ['Surgical masks, level 2', 'box of 50', 20, 899, 5, 15, 9, 2, 400],
-  ['Alcohol prep pads', 'box of 200', 10, 549, 3, 10, 4, 1, 45],
-  ['Sterile gauze pads 4x4', 'pack of 25', 12, 725, 6, 24, 30, 3, 700],
-  ['Adhesive bandages, assorted', 'box of 100', 6, 619, 3, 9, 2, 1, null],
-  ['Syringes 3 mL with needle 23G', 'box of 100', 4, 2450, 2, 6, 5, 1, 520],
+  ['Nitrile exam gloves, medium (100/box)', 'box', 10, 1299, 6, 20, 22, 4, null],
+  ['Nitrile exam gloves, large (100/box)', 'box', 10, 1299, 4, 12, 14, 2, null],
+  ['Surgical masks, level 2 (50/box)', 'box', 20, 899, 5, 15, 9, 2, 400],
+  ['Alcohol prep pads (200/box)', 'box', 10, 549, 3, 10, 4, 1, 45],
+  ['Sterile gauze pads 4x4 (25/pack)', 'pack', 12, 725, 6, 24, 30, 3, 700],
+  ['Adhesive bandages, assorted (100/box)', 'box', 6, 619, 3, 9, 2, 1, null],
+  ['Syringes 3 mL with needle 23G (100/box)', 'box', 4, 2450, 2, 6, 5, 1, 520],
   ['Exam table paper, 21 in', 'roll', 12, 1175, 6, 18, 8, 3, null],
   ['Hand sanitizer 500 mL', 'bottle', 12, 489, 6, 24, 26, 4, 25],
   ['Sharps container 2 gal', 'each', 10, 835, 2, 8, 6, 1, null],
-  ['Specimen cups, sterile', 'case of 100', 1, 3199, 1, 3, 3, 0, 80],
-  ['Blood collection tubes, lavender', 'box of 100', 10, 2875, 2, 6, 1, 1, 30],
-  ['Thermometer probe covers', 'box of 200', 10, 1450, 2, 6, 7, 1, null],
-  ['Tongue depressors', 'box of 500', 10, 915, 1, 4, 4, 0, null],
+  ['Specimen cups, sterile (100/case)', 'case', 1, 3199, 1, 3, 3, 0, 80],
+  ['Blood collection tubes, lavender (100/box)', 'box', 10, 2875, 2, 6, 1, 1, 30],
+  ['Thermometer probe covers (200/box)', 'box', 10, 1450, 2, 6, 7, 1, null],
+  ['Tongue depressors (500/box)', 'box', 10, 915, 1, 4, 4, 0, null],
   ['Disinfecting wipes', 'canister', 12, 799, 6, 18, 5, 3, 60],
 ];
 
