@@ -271,7 +271,7 @@ export async function seedDemoClinic(db: Db, timeZone: string, now = new Date())
 
     await seedDemoLabs(tx, { patients: people, nurse: nurse.id, nurse2: nurse2.id, admin: admin.id }, now, timeZone, opened);
     const supplier = byEmail('supplier@demo.clinic');
-    await seedDemoSupplies(tx, { admin: admin.id, nurse: nurse.id, nurse2: nurse2.id, scheduler: scheduler.id, supplier: supplier.id }, now, timeZone);
+    await seedDemoSupplies(tx, { admin: admin.id, nurse: nurse.id, nurse2: nurse2.id, scheduler: scheduler.id, supplier: supplier.id }, now, timeZone, opened);
 
     const rooms = await tx
       .insert(patientChatRooms)

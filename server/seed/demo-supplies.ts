@@ -47,10 +47,10 @@ export async function seedDemoSupplies(
   people: { admin: string; nurse: string; nurse2: string; scheduler: string; supplier: string },
   now: Date,
   timeZone: string,
+  opened: Date,
 ): Promise<void> {
   const daysAgo = (days: number, hour = 10) => new Date(now.getTime() - days * 86_400_000 + (hour - 12) * 3_600_000);
   const today = zonedDate(now, timeZone);
-  const opened = daysAgo(35);
 
   const items = await tx
     .insert(supplyItems)
@@ -71,7 +71,7 @@ export async function seedDemoSupplies(
     )
     .returning();
 
-  // The ledger: opening stock five weeks ago, then weekly use (the trigger keeps on hand), and a
+  // The ledger: opening stock the day the clinic opened (a month ago), then weekly use (the trigger keeps on hand), and a
   // count that found damaged stock.
   const stock = new Map(items.map((item) => [item.id, 0]));
   const move = async (

@@ -1,9 +1,12 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addDays, startOfZonedDay, zonedDate } from '#domain/clinic-time';
 import type { Database } from '../../server/db/database.ts';
 import { users } from '../../server/db/schema/auth.ts';
-import { appointments, labOrders, noteRevisions, patientNotes, patients } from '../../server/db/schema/clinical.ts';
+import { SUPPLY_ORDER_STATUSES } from '#domain/orders';
+import { queryRows } from '../../server/db/database.ts';
+import { appointments, labOrders, noteRevisions, patientNotes, patients, supplyOrders } from '../../server/db/schema/clinical.ts';
+import { supplyItems, supplyMovements, supplySuggestions } from '../../server/db/schema/supplies.ts';
 import { chatMessages, chatRoomMembers, notifications, patientChatRooms } from '../../server/db/schema/collaboration.ts';
 import { seedDemoClinic } from '../../server/seed/demo-clinic.ts';
 import { freshDatabase } from '../helpers/test-database.ts';
@@ -109,6 +112,21 @@ describe('the demo clinic seeded at different times of the clinic day', () => {
       for (const u of await db.select().from(users)) inOrder(u.email, [u.createdAt, u.updatedAt, now]);
       for (const p of await db.select().from(patients)) inOrder('patient', [p.createdAt, p.updatedAt, now]);
       for (const o of await db.select().from(labOrders)) inOrder(o.orderName, [opened, o.orderedAt, o.createdAt, o.receivedAt, o.updatedAt, now]);
+      // Supplies: every status of an order, its stamps in order; the ledger before now and on hand its sum.
+      const orders = await db.select().from(supplyOrders);
+      expect(new Set(orders.map((o) => o.status))).toEqual(new Set(SUPPLY_ORDER_STATUSES));
+      for (const o of orders) inOrder(o.orderNumber, [opened, o.orderedAt, o.processingAt, o.readyAt, o.pickedUpAt, now]);
+      for (const m of await db.select().from(supplyMovements)) inOrder(`${m.kind} movement`, [opened, m.at, now]);
+      const items = await db.select().from(supplyItems);
+      for (const item of items) {
+        const [ledger] = await queryRows<{ sum: number }>(
+          db,
+          sql`select coalesce(sum(quantity), 0)::int as sum from supply_movements where item_id = ${item.id}::uuid`,
+        );
+        expect(item.onHand, item.name).toBe(ledger!.sum);
+      }
+      expect(items.some((i) => i.onHand <= i.reorderPoint)).toBe(true);
+      expect((await db.select().from(supplySuggestions)).length).toBeGreaterThan(0);
       const rooms = await db.select().from(patientChatRooms);
       for (const room of rooms) {
         const members = await db.select().from(chatRoomMembers).where(eq(chatRoomMembers.chatRoomId, room.id));
