@@ -46,16 +46,6 @@ export const SUPPLY_COUNT_REASON_LABELS: Record<TSupplyCountReason, string> = {
   miscounted: 'Miscounted before',
 };
 
-export const SUPPLY_STATUS_LABELS: Record<(typeof SUPPLY_ORDER_STATUSES)[number], string> = {
-  ordered: 'Ordered',
-  processing: 'Processing',
-  ready_for_pickup: 'Ready for pickup',
-  completed: 'Picked up',
-  cancelled: 'Cancelled',
-};
-/** The statuses still moving: what the Orders tab shows first, and the supplier's dashboard counts. */
-export const OPEN_SUPPLY_STATUSES = ['ordered', 'processing', 'ready_for_pickup'] as const;
-
 /** The expiry windows the Stock tab offers, in days. */
 export const SUPPLY_EXPIRY_WINDOWS = [30, 60, 90] as const;
 

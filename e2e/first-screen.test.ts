@@ -15,7 +15,8 @@ const isDayAppointments = (url: URL) => url.pathname === '/api/appointments' && 
 
 /** The dashboard with its content: figures, notifications panel, today's schedule (or their empty states). */
 async function dashboardContent(page: Page, withSchedule = true): Promise<void> {
-  await page.locator('[data-testid=stat-todayAppointments] .text-3xl').waitFor();
+  // A supplier's figures are her orders by status (issue 31); everyone else's, the clinic's.
+  await page.locator(withSchedule ? '[data-testid=stat-todayAppointments] .text-3xl' : '[data-testid=stat-ordered] .text-3xl').waitFor();
   await page.locator('[data-testid=active-notification], [data-testid=notifications-empty]').first().waitFor();
   if (withSchedule) await page.locator('[data-testid=schedule-entry], [data-testid=schedule-empty]').first().waitFor();
 }

@@ -13,18 +13,19 @@ const e2e = useE2E();
 const MAIN_LINKS = ['Dashboard', 'Patients', 'Appointments', 'Patient Notes', 'Team Chat'];
 const MAIN_HREFS = ['/', '/patients', '/appointments', '/notes', '/team-chat'];
 const withoutPatients = <T>(list: T[]) => list.filter((_, i) => i !== 1 && i !== 2 && i !== 3);
-const SOON = ['Prescriptions', 'Supply Orders'];
+const SOON = ['Prescriptions'];
 const ADMIN_LINKS = ['User Management'];
 const ADMIN_SOON = ['Reports', 'Settings'];
 
 // Spec section 6, sidebar palette: admin red, nurse blue, scribe green, scheduler purple, supplier orange.
 // Lab Orders (issue 30) for the clinical roles that read lab orders: admin, nurse, scribe.
-const ROLES: { account: TDemoAccount; label: string; admin: boolean; patients: boolean; labs: boolean; hue: [number, number] }[] = [
-  { account: 'admin', label: 'Admin', admin: true, patients: true, labs: true, hue: [345, 380] },
-  { account: 'scheduler', label: 'Scheduler', admin: true, patients: true, labs: false, hue: [260, 300] },
-  { account: 'nurse', label: 'Nurse', admin: false, patients: true, labs: true, hue: [200, 240] },
-  { account: 'scribe', label: 'Scribe', admin: false, patients: true, labs: true, hue: [100, 160] },
-  { account: 'supplier', label: 'Supplier', admin: false, patients: false, labs: false, hue: [15, 40] },
+// Supply Orders (issue 31) for those who order and for the supplier: all but the scribe.
+const ROLES: { account: TDemoAccount; label: string; admin: boolean; patients: boolean; labs: boolean; supplies: boolean; hue: [number, number] }[] = [
+  { account: 'admin', label: 'Admin', admin: true, patients: true, labs: true, supplies: true, hue: [345, 380] },
+  { account: 'scheduler', label: 'Scheduler', admin: true, patients: true, labs: false, supplies: true, hue: [260, 300] },
+  { account: 'nurse', label: 'Nurse', admin: false, patients: true, labs: true, supplies: true, hue: [200, 240] },
+  { account: 'scribe', label: 'Scribe', admin: false, patients: true, labs: true, supplies: false, hue: [100, 160] },
+  { account: 'supplier', label: 'Supplier', admin: false, patients: false, labs: false, supplies: true, hue: [15, 40] },
 ];
 
 /** The first line of each element's visible text (a badge may follow the label). */
@@ -64,8 +65,16 @@ describe('sidebar by role', () => {
       await signInAs(page, role.account, { via: 'form' });
       const nav = page.getByRole('navigation', { name: 'Main navigation' });
 
-      const mainLinks = [...(role.patients ? MAIN_LINKS : withoutPatients(MAIN_LINKS)), ...(role.labs ? ['Lab Orders'] : [])];
-      const mainHrefs = [...(role.patients ? MAIN_HREFS : withoutPatients(MAIN_HREFS)), ...(role.labs ? ['/lab-orders'] : [])];
+      const mainLinks = [
+        ...(role.patients ? MAIN_LINKS : withoutPatients(MAIN_LINKS)),
+        ...(role.labs ? ['Lab Orders'] : []),
+        ...(role.supplies ? ['Supply Orders'] : []),
+      ];
+      const mainHrefs = [
+        ...(role.patients ? MAIN_HREFS : withoutPatients(MAIN_HREFS)),
+        ...(role.labs ? ['/lab-orders'] : []),
+        ...(role.supplies ? ['/supply-orders'] : []),
+      ];
       expect(await labels(nav.getByRole('link'))).toEqual(role.admin ? [...mainLinks, ...ADMIN_LINKS] : mainLinks);
       const hrefs = await nav.getByRole('link').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
       expect(hrefs).toEqual(role.admin ? [...mainHrefs, '/admin'] : mainHrefs);

@@ -1,7 +1,8 @@
+import { sql } from 'drizzle-orm';
 import { addDays, zonedDate } from '#domain/clinic-time';
 import type { TSupplyOrderStatus } from '#domain/orders';
 import { formatCents, lineTotalCents, orderTotalCents, suggestedQuantity, type TSupplyCountReason, type TSupplyOrderLine } from '#domain/supplies';
-import type { Tx } from '../db/database.ts';
+import { queryRows, type Tx } from '../db/database.ts';
 import { supplyOrders } from '../db/schema/clinical.ts';
 import { notifications } from '../db/schema/collaboration.ts';
 import { supplyItems, supplyMovements, supplySuggestions } from '../db/schema/supplies.ts';
@@ -118,7 +119,6 @@ export async function seedDemoSupplies(
     };
   };
   const year = today.slice(0, 4);
-  let number = 0;
   const order = async (
     status: TSupplyOrderStatus,
     by: string,
@@ -126,12 +126,13 @@ export async function seedDemoSupplies(
     orderedDaysAgo: number,
     extra: Partial<typeof supplyOrders.$inferInsert> = {},
   ) => {
-    number += 1;
+    // From the sequence every order is numbered from, so the clinic's next order follows these.
+    const [next] = await queryRows<{ n: string }>(tx, sql`select nextval('supply_order_number_seq')::text as n`);
     const orderedAt = daysAgo(orderedDaysAgo, 9);
     const [row] = await tx
       .insert(supplyOrders)
       .values({
-        orderNumber: `SO-${year}-${String(number).padStart(6, '0')}`,
+        orderNumber: `SO-${year}-${next!.n.padStart(6, '0')}`,
         supplierId: people.supplier,
         requestedById: by,
         items: lines,

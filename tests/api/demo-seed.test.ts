@@ -127,6 +127,9 @@ describe('the demo clinic seeded at different times of the clinic day', () => {
       }
       expect(items.some((i) => i.onHand <= i.reorderPoint)).toBe(true);
       expect((await db.select().from(supplySuggestions)).length).toBeGreaterThan(0);
+      // The clinic's next order number is not one the seed took (it once was: a 500 on the first order).
+      const [next] = await queryRows<{ n: string }>(db, sql`select nextval('supply_order_number_seq')::text as n`);
+      expect(orders.map((o) => Number(o.orderNumber.split('-')[2]))).not.toContain(Number(next!.n));
       const rooms = await db.select().from(patientChatRooms);
       for (const room of rooms) {
         const members = await db.select().from(chatRoomMembers).where(eq(chatRoomMembers.chatRoomId, room.id));

@@ -31,6 +31,8 @@ export const SCREEN_BUDGETS_KB: Record<string, number> = {
   // Measured 13 KB (issue 30): its detail, forms and trend chart load on use.
   'src/pages/lab-orders/lab-orders-page.tsx': 25,
   'src/pages/lab-orders/no-lab-access.tsx': 5,
+  'src/pages/supply-orders/supply-orders-page.tsx': 25,
+  'src/pages/supply-orders/no-supply-access.tsx': 5,
   'src/pages/admin/admin-page.tsx': 40,
   'src/pages/admin/admin-access-denied.tsx': 5,
 };

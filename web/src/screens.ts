@@ -93,7 +93,16 @@ export const SCREENS: readonly TScreen[] = [
     Denied: lazyScreen(() => import('./pages/lab-orders/no-lab-access.tsx'), 'NoLabAccess'),
     sidebar: { label: 'Lab Orders', icon: FlaskConical, group: 'main' },
   },
-  { path: '/supply-orders', title: 'Supply Orders', sidebar: { label: 'Supply Orders', icon: Package, group: 'main', soon: true } },
+  {
+    path: '/supply-orders',
+    title: 'Supply Orders',
+    Screen: lazyScreen(() => import('./pages/supply-orders/supply-orders-page.tsx'), 'SupplyOrdersPage'),
+    // The staff who order and keep stock, and the suppliers (their own orders only, issue 31); a
+    // scribe gets no link, and a plain answer without calling the API when the address is opened.
+    capability: 'supplies.readOrders',
+    Denied: lazyScreen(() => import('./pages/supply-orders/no-supply-access.tsx'), 'NoSupplyAccess'),
+    sidebar: { label: 'Supply Orders', icon: Package, group: 'main' },
+  },
   {
     path: '/admin',
     title: 'Admin Panel',

@@ -52,8 +52,11 @@ export function startSignedInPage(path: string, user?: TCurrentUser): void {
   const clinic = peekEarlyRead<TClinicInfo>(CLINIC_URL);
   for (const url of LAYOUT_URLS) void startEarlyRead(url);
   if (firstReads) {
-    void Promise.all([firstReads, signedIn, clinic]).then(([{ dashboardReads }, who, info]) => {
-      if (who && info) for (const url of dashboardReads(who, info)) void startEarlyRead(url);
+    void Promise.all([firstReads, signedIn]).then(([{ dashboardUserReads }, who]) => {
+      if (who) for (const url of dashboardUserReads(who)) void startEarlyRead(url);
+    });
+    void Promise.all([firstReads, signedIn, clinic]).then(([{ dashboardClinicReads }, who, info]) => {
+      if (who && info) for (const url of dashboardClinicReads(who, info)) void startEarlyRead(url);
     });
   }
   // Each import() asks for its chunk's own imports at once too (Vite's module preload).

@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import { zonedDate } from '#domain/clinic-time';
 import { can } from '#domain/permissions';
-import { SUPPLY_ORDER_PAGE, SUPPLY_STATUS_LABELS, type TSuppliesSummary, type TSupplyItemListQuery, type TSupplyOrderListQuery } from '#domain/supplies';
+import { SUPPLY_ORDER_PAGE, type TSuppliesSummary, type TSupplyItemListQuery, type TSupplyOrderListQuery } from '#domain/supplies';
+import { SUPPLY_STATUS_LABELS } from '#domain/orders';
 import type { Deps } from '../../deps.ts';
 import { csvLine, type TCsvFile } from '../../http/csv.ts';
 import type { SignedInContext } from '../../http/request-context.ts';

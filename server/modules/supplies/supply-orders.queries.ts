@@ -1,6 +1,7 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { OPEN_SUPPLY_STATUSES, type TSupplyOrder, type TSupplyOrderView } from '#domain/supplies';
+import { type TSupplyOrder, type TSupplyOrderView } from '#domain/supplies';
+import { OPEN_SUPPLY_STATUSES } from '#domain/orders';
 import type { TSupplyOrderStatus } from '#domain/orders';
 import { queryRows, type Queryable } from '../../db/database.ts';
 import { cursorInstantText, isoText } from '../../db/instant-text.ts';

@@ -5,7 +5,6 @@ import {
   orderTotalCents,
   seesSupplyOrder,
   SUPPLY_LIMITS,
-  SUPPLY_STATUS_LABELS,
   formatCents,
   type TCreateSupplyOrder,
   type TMoveSupplyOrder,
@@ -14,6 +13,7 @@ import {
   type TSupplyOrderLine,
   type TSupplyOrderListQuery,
 } from '#domain/supplies';
+import { SUPPLY_STATUS_LABELS } from '#domain/orders';
 import { serverSetFields, SUPPLY_ORDER_WORKFLOW, type TMove } from '#domain/workflows';
 import type { TSupplyOrderStatus } from '#domain/orders';
 import type { Queryable } from '../../db/database.ts';

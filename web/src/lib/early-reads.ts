@@ -25,7 +25,9 @@ export function startEarlyRead(url: string): Promise<Response> {
   if (started) return started.response;
   const response = fetch(url, { method: 'GET', credentials: 'include', headers: {} });
   // Whoever takes it sees a failure through its own await; an untaken one must not be reported.
-  response.catch(() => undefined);
+  // Its body is read in full at once (a copy; the taker reads the original), so one nobody takes
+  // does not hold a connection open with its answer half-read.
+  response.then((answer) => answer.clone().arrayBuffer()).catch(() => undefined);
   reads.set(url, { response, startedAt: performance.now() });
   return response;
 }

@@ -6,6 +6,7 @@ import { invalidateAllChat, invalidateChatRooms } from '../api/chat/rooms.ts';
 import { invalidateDashboardStats } from '../api/dashboard/dashboard-stats.ts';
 import { invalidateLabOrders } from '../api/labs/lab-orders.ts';
 import { invalidateNotifications } from '../api/notifications/notifications.ts';
+import { invalidateSupplies } from '../api/supplies/supply-keys.ts';
 import { toast } from '../lib/toast.ts';
 
 /** Spec section 4: the toast's texts when the server sends none. */
@@ -36,6 +37,15 @@ export function onLiveChatMessage(client: QueryClient, message: TLiveChatMessage
   void invalidateChatRoom(client, message.roomId);
 }
 
+/**
+ * A supply order or the stock changed (supply_changed, ids only): the supply lists, the open
+ * order and the dashboard's supply figures are read again, on whatever screen is open, so a
+ * supplier sees a new order and a nurse its pickup without a reload.
+ */
+export function onLiveSupplyChanged(client: QueryClient): void {
+  void invalidateSupplies(client);
+}
+
 type TLiveRoomChange = Extract<TServerMessage, { type: 'room_changed' }>;
 
 /** A room's members changed: the room list (counts, rooms joined or left) and its member list. */
@@ -54,4 +64,5 @@ export function refreshAfterGap(client: QueryClient): void {
   void invalidateDashboardStats(client);
   void invalidateAllChat(client);
   void invalidateLabOrders(client);
+  void invalidateSupplies(client);
 }

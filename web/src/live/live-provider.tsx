@@ -2,7 +2,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { createContext, use, useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { TServerMessage } from '#domain/live-events';
 import { createLiveConnection, liveUrl, type TLiveConnection, type TLiveStatus } from './live-connection.ts';
-import { onLiveChatMessage, onLiveNotification, onLiveNotificationsResolved, onLiveRoomChanged, refreshAfterGap } from './live-notifications.ts';
+import {
+  onLiveChatMessage,
+  onLiveNotification,
+  onLiveNotificationsResolved,
+  onLiveRoomChanged,
+  onLiveSupplyChanged,
+  refreshAfterGap,
+} from './live-notifications.ts';
 import { checkSession, signedInUserId } from '../lib/session.ts';
 
 const LiveContext = createContext<TLiveConnection | null>(null);
@@ -33,6 +40,7 @@ export function LiveConnectionProvider({ userId, children }: { userId: string; c
       if (message.type === 'notifications_resolved') onLiveNotificationsResolved(queryClient);
       if (message.type === 'new_message') onLiveChatMessage(queryClient, message);
       if (message.type === 'room_changed') onLiveRoomChanged(queryClient, message);
+      if (message.type === 'supply_changed') onLiveSupplyChanged(queryClient);
       // The missed events are no longer kept: the lists are read afresh instead.
       if (message.type === 'resync') refreshAfterGap(queryClient);
     });

@@ -1,3 +1,4 @@
+import { can } from '#domain/permissions';
 import { CalendarDays, X } from 'lucide-react';
 import type { Ref } from 'react';
 import { Link, useLocation } from 'wouter';
@@ -66,13 +67,16 @@ export function Sidebar({ user, isMobile, open, onClose, onNavigate, closeButton
       <div className="space-y-3 border-t p-4">
         {/* The top bar has no room for the name on small screens, so it is shown here instead. */}
         {isMobile && <SignedInAs user={user} />}
-        <div className="flex items-center gap-3 rounded-lg bg-blue-50 p-3" data-testid="today-appointments">
-          <CalendarDays className="size-5 text-primary" aria-hidden="true" />
-          <div>
-            <p className="text-xs text-slate-700">Today's Appointments</p>
-            <p className="text-lg font-semibold text-slate-900">{stats ? stats.todayAppointments : '–'}</p>
+        {/* The clinic's visits are not a supplier's business (she reads no appointments): her sidebar leaves the count out. */}
+        {can(user, 'appointments.read') && (
+          <div className="flex items-center gap-3 rounded-lg bg-blue-50 p-3" data-testid="today-appointments">
+            <CalendarDays className="size-5 text-primary" aria-hidden="true" />
+            <div>
+              <p className="text-xs text-slate-700">Today's Appointments</p>
+              <p className="text-lg font-semibold text-slate-900">{stats ? stats.todayAppointments : '–'}</p>
+            </div>
           </div>
-        </div>
+        )}
         <div className="flex items-center justify-between" data-testid="current-role">
           <span className="text-xs font-medium text-slate-700">Current Role</span>
           <RoleBadge role={user.role} />

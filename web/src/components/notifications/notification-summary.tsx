@@ -3,6 +3,7 @@ import { Link } from 'wouter';
 import { formatClinicTime } from '#domain/clinic-time';
 import { LAB_NOTIFICATION_TYPES, labOrderHref } from '#domain/lab-links';
 import type { TNotification } from '#domain/notifications';
+import { SUPPLY_NOTIFICATION_TYPES, supplyOrderHref } from '#domain/supply-links';
 import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 import { cn } from '../../lib/utils.ts';
 import { notificationStyle } from './notification-style.ts';
@@ -23,13 +24,23 @@ function When({ createdAt }: { createdAt: string }) {
   );
 }
 
-/** The lab order a notification is about, if it is about one (only those who read lab orders are sent them). */
-const labOrderOf = (n: TNotification) => ((LAB_NOTIFICATION_TYPES as readonly string[]).includes(n.type) && n.entityId ? n.entityId : null);
+const isOneOf = (types: readonly string[], n: TNotification) => types.includes(n.type) && Boolean(n.entityId);
 
-/** A notification's icon, type, title, message and age, and a link to its lab order: the part the bell and the dashboard share. */
+/**
+ * Where a notification leads, if it is about a record: its lab order (only those who read lab
+ * orders are sent them) or its supply order (the supplier it was placed with, or its requester).
+ */
+function linkOf(n: TNotification): { href: string; text: string } | null {
+  if (isOneOf(LAB_NOTIFICATION_TYPES, n)) return { href: labOrderHref(n.entityId!), text: 'Open the lab order' };
+  if (isOneOf(SUPPLY_NOTIFICATION_TYPES, n)) return { href: supplyOrderHref(n.entityId!), text: 'Open the supply order' };
+  return null;
+}
+
+/** A notification's icon, type, title, message and age, and a link to its order: the part the bell and the dashboard share. */
 export function NotificationSummary({ notification, compact = false }: { notification: TNotification; compact?: boolean }) {
   const style = notificationStyle(notification.type);
   const Icon = style.icon;
+  const link = linkOf(notification);
   return (
     <div className="flex min-w-0 flex-1 items-start gap-2 sm:gap-3">
       <span className={cn('flex size-8 shrink-0 items-center justify-center rounded-full', !compact && 'sm:size-9', style.badge)}>
@@ -38,9 +49,10 @@ export function NotificationSummary({ notification, compact = false }: { notific
       <div className="min-w-0 flex-1">
         <p className="text-[11px] font-semibold uppercase tracking-wide text-slate-700">{style.label}</p>
         <p className="break-words text-sm font-semibold text-slate-900">{notification.title}</p>
-        {labOrderOf(notification) && (
-          <Link href={labOrderHref(labOrderOf(notification)!)} className="text-sm font-medium text-blue-800 hover:underline">
-            Open the lab order<span className="sr-only">: {notification.title}</span>
+        {link && (
+          <Link href={link.href} className="text-sm font-medium text-blue-800 hover:underline">
+            {link.text}
+            <span className="sr-only">: {notification.title}</span>
           </Link>
         )}
         {notification.message && <p className="break-words text-sm text-slate-700">{notification.message}</p>}
