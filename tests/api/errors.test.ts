@@ -30,6 +30,7 @@ const STATUS: Record<string, number> = {
   'workflow.illegalMove': 409,
   'appointment.conflict': 409,
   'appointment.notNow': 409,
+  'supply.notEnoughStock': 409,
   'upload.expired': 403,
   'upload.invalid': 403,
   'upload.used': 403,
