@@ -124,7 +124,7 @@ export async function listSupplyItems(
 }
 
 /** Items by id, as the API gives them. */
-export function readSupplyItems(q: Queryable, ids: readonly string[]): Promise<TSupplyItem[]> {
+function readSupplyItems(q: Queryable, ids: readonly string[]): Promise<TSupplyItem[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return queryRows<TSupplyItem>(
     q,

@@ -40,7 +40,7 @@ export interface TOrderListOptions {
 }
 
 /** The filter of a list in the caller's scope: a supplier's lists hold only the orders placed with her. */
-export function orderFilter(scope: ReadScope, opts: Pick<TOrderListOptions, 'view' | 'status' | 'requestedById'>): SQL {
+function orderFilter(scope: ReadScope, opts: Pick<TOrderListOptions, 'view' | 'status' | 'requestedById'>): SQL {
   const where: SQL[] = [scope.supplyOrders, VIEWS[opts.view].where];
   if (opts.status) where.push(sql`o.status = ${opts.status}`);
   if (opts.requestedById) where.push(sql`o.requested_by_id = ${opts.requestedById}::uuid`);
