@@ -147,6 +147,46 @@ export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => v
     return null;
   }
 
+  /** Hands one committed event to the sockets it concerns (onEvent runs these one at a time). */
+  async function handle(live: LiveEvent) {
+    const { event } = live;
+    if (event.type === 'notification.created') {
+      await pushNotification(byUser.get(event.userId) ?? [], live as LiveEvent & { event: { type: 'notification.created' } });
+    } else if (event.type === 'notifications.resolved') {
+      pushResolved(byUser.get(event.userId) ?? [], live as LiveEvent & { event: { type: 'notifications.resolved' } });
+    } else if (event.type === 'chat.message') {
+      await pushChatMessage(live as LiveEvent & { event: { type: 'chat.message' } });
+    } else if (event.type === 'chat.membership') {
+      // The room's members now, and the one who joined or left (she learns she is out).
+      const told = new Set([...(await activeMemberIds(db, event.roomId)), event.userId]);
+      const conns = [...told].flatMap((userId) => [...(byUser.get(userId) ?? [])]);
+      if (conns.length > 0) sendAll(conns, { type: 'room_changed', eventId: live.seq, roomId: event.roomId });
+    } else if (event.type === 'lab.changed') {
+      // To whoever reads lab orders now (a role change closes her sockets first): ids only.
+      const conns = [...byUser.values()].flatMap((set) => [...set].filter((conn) => can(conn.user, 'labs.read')));
+      if (conns.length > 0) sendAll(conns, { type: 'lab_changed', eventId: live.seq, orderId: event.orderId });
+    } else if (event.type === 'supply.changed') {
+      // An order: to the staff who see every order and to its supplier; stock alone: to those who keep it.
+      const sees = (conn: Connection) =>
+        event.orderId
+          ? can(conn.user, 'supplies.order') || (can(conn.user, 'supplies.readOrders') && conn.user.id === event.supplierId)
+          : can(conn.user, 'supplies.stock');
+      const conns = [...byUser.values()].flatMap((set) => [...set].filter(sees));
+      if (conns.length > 0) sendAll(conns, { type: 'supply_changed', eventId: live.seq, orderId: event.orderId });
+    } else if (event.type === 'session.ended') {
+      for (const conns of byUser.values()) {
+        for (const conn of conns) if (conn.sessionId === event.sessionId) conn.ws.close(CLOSE.sessionEnded, 'Session ended');
+      }
+    } else if (event.type === 'user.accessChanged') {
+      // Whatever changed (deactivated, another role), the socket was opened under the old
+      // access: it closes, and the client reconnects under the new one if it still may.
+      forEachOf(event.userId, (conn) => conn.ws.close(CLOSE.sessionEnded, 'Access changed'));
+    }
+  }
+
+  /** Events are delivered one after another, in the order they came. */
+  let inOrder: Promise<void> = Promise.resolve();
+
   return {
     /** Takes an upgraded socket, or closes it with 1008 when its session or user is at the cap. */
     add(ws: WebSocket, user: TCurrentUser, sessionId: string) {
@@ -172,41 +212,16 @@ export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => v
       ws.on('error', () => remove(conn));
     },
 
-    /** Hands a committed event to the sockets it concerns. */
-    async onEvent(live: LiveEvent) {
-      const { event } = live;
-      if (event.type === 'notification.created') {
-        await pushNotification(byUser.get(event.userId) ?? [], live as LiveEvent & { event: { type: 'notification.created' } });
-      } else if (event.type === 'notifications.resolved') {
-        pushResolved(byUser.get(event.userId) ?? [], live as LiveEvent & { event: { type: 'notifications.resolved' } });
-      } else if (event.type === 'chat.message') {
-        await pushChatMessage(live as LiveEvent & { event: { type: 'chat.message' } });
-      } else if (event.type === 'chat.membership') {
-        // The room's members now, and the one who joined or left (she learns she is out).
-        const told = new Set([...(await activeMemberIds(db, event.roomId)), event.userId]);
-        const conns = [...told].flatMap((userId) => [...(byUser.get(userId) ?? [])]);
-        if (conns.length > 0) sendAll(conns, { type: 'room_changed', eventId: live.seq, roomId: event.roomId });
-      } else if (event.type === 'lab.changed') {
-        // To whoever reads lab orders now (a role change closes her sockets first): ids only.
-        const conns = [...byUser.values()].flatMap((set) => [...set].filter((conn) => can(conn.user, 'labs.read')));
-        if (conns.length > 0) sendAll(conns, { type: 'lab_changed', eventId: live.seq, orderId: event.orderId });
-      } else if (event.type === 'supply.changed') {
-        // An order: to the staff who see every order and to its supplier; stock alone: to those who keep it.
-        const sees = (conn: Connection) =>
-          event.orderId
-            ? can(conn.user, 'supplies.order') || (can(conn.user, 'supplies.readOrders') && conn.user.id === event.supplierId)
-            : can(conn.user, 'supplies.stock');
-        const conns = [...byUser.values()].flatMap((set) => [...set].filter(sees));
-        if (conns.length > 0) sendAll(conns, { type: 'supply_changed', eventId: live.seq, orderId: event.orderId });
-      } else if (event.type === 'session.ended') {
-        for (const conns of byUser.values()) {
-          for (const conn of conns) if (conn.sessionId === event.sessionId) conn.ws.close(CLOSE.sessionEnded, 'Session ended');
-        }
-      } else if (event.type === 'user.accessChanged') {
-        // Whatever changed (deactivated, another role), the socket was opened under the old
-        // access: it closes, and the client reconnects under the new one if it still may.
-        forEachOf(event.userId, (conn) => conn.ws.close(CLOSE.sessionEnded, 'Access changed'));
-      }
+    /**
+     * Hands a committed event to the sockets it concerns, one event after another: a push that
+     * reads the database first (a notification) must not be overtaken by the next event's, so each
+     * socket gets its messages in event order (a critical result's toast was once hidden by the
+     * routine one raised before it in the same commit).
+     */
+    onEvent(live: LiveEvent): Promise<void> {
+      const handled = inOrder.then(() => handle(live));
+      inOrder = handled.catch(() => undefined);
+      return handled;
     },
 
     /**

@@ -190,3 +190,22 @@ describe('resuming', () => {
     again.close();
   });
 });
+
+describe('the order of live messages', () => {
+  it('sends a user her notifications in the order they were raised, many in one transaction', async () => {
+    // A critical lab result raises 'Lab results in' then 'Critical lab result' in one commit; the
+    // page shows one toast, the last: sent out of order, the routine one hid the critical one.
+    const nurse = await signInAs(a, 'nurse');
+    const live = await openLive(urlA, { cookie: nurse.cookie });
+    const titles = Array.from({ length: 40 }, (_, i) => `Notice ${String(i).padStart(2, '0')}`);
+    await inTransaction({ db: a.db, events: a.bus }, async (tx, raise) => {
+      for (const title of titles) await notify(tx, raise, { userId: nurse.user.id, type: 'lab_received', title, message: null, entityId: null });
+    });
+    await live.next((m) => m.type === 'notification' && m.title === titles.at(-1), 10_000);
+    const received = live.messages.filter((m) => m.type === 'notification');
+    expect(received.map((m) => (m as { title?: string }).title)).toEqual(titles);
+    const ids = received.map((m) => (m as { eventId: number }).eventId);
+    expect(ids).toEqual([...ids].sort((x, y) => x - y));
+    live.close();
+  });
+});
