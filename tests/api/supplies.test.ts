@@ -426,12 +426,13 @@ describe('a supplier', () => {
     const requester = await signInAs(t, 'nurse');
     const requesterLive = await openLive(url, { cookie: requester.cookie });
     const order = await newOrder(requester);
+    // In the order they were raised: her notice, then the change every open list re-reads on.
+    await supplierLive.next((m) => m.type === 'notification' && m.title === 'New supply order');
     const changed = (await supplierLive.next((m) => m.type === 'supply_changed' && m.orderId === order.id)) as Extract<
       TServerMessage,
       { type: 'supply_changed' }
     >;
     expect(changed).toEqual({ type: 'supply_changed', eventId: expect.any(Number), orderId: order.id });
-    await supplierLive.next((m) => m.type === 'notification' && m.title === 'New supply order');
     await supplier.put(`/api/supply-orders/${order.id}`, { status: 'processing' });
     await supplier.put(`/api/supply-orders/${order.id}`, { status: 'ready_for_pickup' });
     const ready = (await requesterLive.next((m) => m.type === 'notification' && m.title === 'Supply order ready')) as Extract<
