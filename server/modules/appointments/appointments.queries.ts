@@ -8,14 +8,13 @@ import { after, decodeCursor, takePage, ZCursorInstant, ZCursorUuid } from '../.
 import { users } from '../../db/schema/auth.ts';
 import { appointments, patients } from '../../db/schema/clinical.ts';
 import type { ReadScope, Viewer } from '../../scope/read-scope.ts';
+import { fullName } from '../../db/user-name.ts';
 
 /** `status not in ('cancelled', 'no_show')`: the rows that hold their time, as the constraints say. */
 export const holdsItsTimeSql = (status: SQL) => sql`${status} not in (${sql.raw(RELEASED_APPOINTMENT_STATUSES.map((s) => `'${s}'`).join(', '))})`;
 
 /** The user id in `column` when it is the viewer's own, else null. */
 const ownId = (column: SQL, viewer: Viewer) => sql`case when ${column} = ${viewer.id}::uuid then ${column} end`;
-
-const fullName = (alias: string) => sql.raw(`nullif(concat_ws(' ', ${alias}.first_name, ${alias}.last_name), '')`);
 
 /**
  * The columns of an appointment as `viewer` may see it. Names are joined only where the viewer

@@ -7,8 +7,7 @@ import { cursorInstantText, isoText } from '../../db/instant-text.ts';
 import { after, afterMixed, decodeCursor, takePage, ZCursorInstant, ZCursorUuid } from '../../db/keyset.ts';
 import { labOrders } from '../../db/schema/clinical.ts';
 import type { ReadScope } from '../../scope/read-scope.ts';
-
-const fullName = (alias: string) => sql.raw(`nullif(concat_ws(' ', ${alias}.first_name, ${alias}.last_name), '')`);
+import { fullName } from '../../db/user-name.ts';
 
 /** An order as the API gives it: names joined in, and its open critical alert. */
 const ORDER_COLUMNS = sql`lab_orders.id, lab_orders.patient_id as "patientId", concat_ws(' ', patient.first_name, patient.last_name) as "patientName",

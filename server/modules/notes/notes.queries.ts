@@ -7,9 +7,8 @@ import { users } from '../../db/schema/auth.ts';
 import { noteRevisions, patientNotes, patients } from '../../db/schema/clinical.ts';
 import { cursorInstantText, isoText } from '../../db/instant-text.ts';
 import type { ReadScope } from '../../scope/read-scope.ts';
+import { fullName } from '../../db/user-name.ts';
 export type NoteRow = typeof patientNotes.$inferSelect;
-
-const fullName = (alias: string) => sql.raw(`nullif(concat_ws(' ', ${alias}.first_name, ${alias}.last_name), '')`);
 
 /**
  * A note as the API gives it: names joined in (the patient's only for readers of patient

@@ -6,8 +6,7 @@ import { isoText } from '../../db/instant-text.ts';
 import { after, decodeCursor, takePage, ZCursorText, ZCursorUuid } from '../../db/keyset.ts';
 import { escapeLike } from '../../db/like.ts';
 import { supplyItems, supplyMovements } from '../../db/schema/supplies.ts';
-
-const fullName = (alias: string) => sql.raw(`nullif(concat_ws(' ', ${alias}.first_name, ${alias}.last_name), '')`);
+import { fullName } from '../../db/user-name.ts';
 
 /**
  * Units on open orders per item: read from the open orders' lines (a few hundred orders at most

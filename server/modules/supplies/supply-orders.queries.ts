@@ -8,8 +8,8 @@ import { cursorInstantText, isoText } from '../../db/instant-text.ts';
 import { after, decodeCursor, takePage, ZCursorInstant, ZCursorUuid } from '../../db/keyset.ts';
 import { supplyOrders } from '../../db/schema/clinical.ts';
 import type { ReadScope } from '../../scope/read-scope.ts';
+import { fullName } from '../../db/user-name.ts';
 
-const fullName = (alias: string) => sql.raw(`nullif(concat_ws(' ', ${alias}.first_name, ${alias}.last_name), '')`);
 const OPEN = sql.raw(`(${OPEN_SUPPLY_STATUSES.map((s) => `'${s}'`).join(', ')})`);
 
 const ORDER_COLUMNS = sql`o.id, o.order_number as "orderNumber", o.supplier_id as "supplierId", coalesce(${fullName('supplier')}, supplier.email) as "supplierName",

@@ -3,8 +3,7 @@ import { lineTotalCents, type TSupplySuggestion } from '#domain/supplies';
 import { queryRows, type Queryable } from '../../db/database.ts';
 import { isoText } from '../../db/instant-text.ts';
 import { ON_ORDER } from './supply-items.queries.ts';
-
-const fullName = (alias: string) => sql.raw(`nullif(concat_ws(' ', ${alias}.first_name, ${alias}.last_name), '')`);
+import { fullName } from '../../db/user-name.ts';
 
 /**
  * Taken, for its transaction, by the reorder job and by whatever places an order: the job reads
