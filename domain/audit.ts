@@ -6,9 +6,15 @@ import { isBoundedTimestamp, ZDate } from './text.ts';
 
 /** GET /api/admin/audit/verify: the audit trail's chain checked end to end (docs/decisions/audit-chain.md). */
 export const ZAuditChainCheck = z.object({
+  /** Sealed rows, every one checked. */
   rows: z.number().int(),
   head: z.object({ seq: z.number().int(), hash: z.string() }).nullable(),
   firstBroken: z.object({ seq: z.number().int().nullable(), reason: z.enum(['edited', 'missing before']) }).nullable(),
+  /**
+   * Rows written but not yet linked by the sealer: how many, and when the oldest was written.
+   * Tamper-evidence covers sealed rows; this tail is the window, normally under a second.
+   */
+  unsealed: z.object({ rows: z.number().int(), oldestAt: z.string().nullable(), oldestAgeMs: z.number().nullable() }),
 });
 export type TAuditChainCheck = z.infer<typeof ZAuditChainCheck>;
 

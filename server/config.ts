@@ -109,6 +109,7 @@ const ZEnv = z.object({
   LIVE_SOCKETS_PER_SESSION: z.coerce.number().int().min(1).max(10_000).default(10),
   LIVE_SOCKETS_PER_USER: z.coerce.number().int().min(1).max(10_000).default(30),
   SEARCH_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(2000),
+  AUDIT_SEAL_EVERY_MS: z.coerce.number().int().min(0).max(60_000).default(100),
 });
 
 export interface Config {
@@ -133,6 +134,11 @@ export interface Config {
   sessionMaxMs: number;
   /** A patient search's statements stop after this long and it answers 503 (PostgreSQL only). */
   searchTimeoutMs: number;
+  /**
+   * How often the audit sealer looks for rows to link when it has caught up; 0: this instance
+   * never competes for the sealer's lease (docs/decisions/audit-chain.md).
+   */
+  auditSealEveryMs: number;
   /**
    * How long this instance trusts a session it verified without reading it again. Endings made
    * through the app reach it at once (events); this bounds anything else (docs/security.md).
@@ -216,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
     sessionMaxMs: e.SESSION_MAX_HOURS * 3_600_000,
     searchTimeoutMs: e.SEARCH_TIMEOUT_MS,
+    auditSealEveryMs: e.AUDIT_SEAL_EVERY_MS,
     sessionRevalidateMs: 2_000,
     clinicTimeZone: e.CLINIC_TIME_ZONE,
     clinicName: e.CLINIC_NAME,

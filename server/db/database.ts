@@ -34,6 +34,8 @@ export interface DatabaseOptions {
   pgliteDir?: string | undefined;
   /** A migrated PGlite data directory to start from, skipping initdb (tests; see tests/helpers). */
   pgliteSnapshot?: Blob | undefined;
+  /** Where the migrations are; the app's own unless a test upgrades from an earlier set. */
+  migrationsFolder?: string | undefined;
 }
 
 const migrationsFolder = path.join(findPackageRoot(), 'server/db/migrations');
@@ -70,7 +72,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       }
       return limited.get(timeoutMs)!;
     });
-    await migrate(db, { migrationsFolder });
+    // A connection of its own for work that holds a session lock (the audit sealer's lease).
+    sessions.set(db as unknown as Db, async (name) => {
+      const client = new pg.Client({ connectionString: options.url, application_name: name });
+      let lost = false;
+      // A connection killed or dropped must not crash the process: its next query fails instead.
+      client.on('error', () => {
+        lost = true;
+      });
+      await client.connect();
+      return { db: drizzle(client) as unknown as Db, lost: () => lost, close: () => client.end().catch(() => {}) };
+    });
+    await migrate(db, { migrationsFolder: options.migrationsFolder ?? migrationsFolder });
     const listen: Database['listen'] = async (channel, onNotify, onConnected) => {
       let client: InstanceType<typeof pg.Client> | null = null;
       let stopped = false;
@@ -132,7 +145,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   });
   await client.exec(`set random_page_cost = ${RANDOM_PAGE_COST}`);
   const db = drizzle(client);
-  await migrate(db, { migrationsFolder });
+  await migrate(db, { migrationsFolder: options.migrationsFolder ?? migrationsFolder });
   let closed = false;
   return {
     db: db as unknown as Db,
@@ -154,6 +167,26 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 const statementLimits = new WeakMap<Db, (timeoutMs: number) => Db>();
+
+/** One connection held apart from the pool, with what a session holds (advisory locks). */
+export interface DatabaseSession {
+  db: Db;
+  /** The connection dropped or was killed (it holds nothing any more). */
+  lost(): boolean;
+  close(): Promise<void>;
+}
+const sessions = new WeakMap<Db, (name: string) => Promise<DatabaseSession>>();
+
+/**
+ * A dedicated connection, named `name` on the server (application_name), for work that needs a
+ * session of its own: a session-level advisory lock lives exactly as long as its connection, so
+ * a lease held this way ends when the process or its connection dies. PGlite has one session,
+ * shared by the whole process: there this is `db` itself.
+ */
+export function openSession(db: Db, name: string): Promise<DatabaseSession> {
+  const open = sessions.get(db);
+  return open ? open(name) : Promise.resolve({ db, lost: () => false, close: async () => {} });
+}
 
 /**
  * `db`, with every statement stopped after `timeoutMs` (statement_timeout, on connections kept

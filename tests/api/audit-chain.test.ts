@@ -1,18 +1,27 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ZAuditChainCheck } from '#domain/audit';
-import { queryRows } from '../../server/db/database.ts';
+import { openSession, queryRows, type Db } from '../../server/db/database.ts';
+import { AUDIT_SEAL_JOB, sealAuditTrail, sealCommitted } from '../../server/audit/audit-sealer.ts';
 import { verifyAuditChain } from '../../server/modules/audit/audit-chain.ts';
 import { insertPatient } from '../helpers/factories.ts';
 import { signInAs, type SignedIn } from '../helpers/sign-in.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
+
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+/**
+ * Seals everything committed so far. Transaction ids are the whole server's: a write running in
+ * another test file's database holds sealing back until it ends, so this waits for those.
+ */
+const sealAll = (db: Db) => sealCommitted(db, 20_000);
 
 let t: TestApp;
 let admin: SignedIn;
 let nurse: SignedIn;
 
 beforeAll(async () => {
-  t = await buildTestApp();
+  // This instance never takes the sealer's lease: each test decides when rows are sealed.
+  t = await buildTestApp({ AUDIT_SEAL_EVERY_MS: '0' });
   [admin, nurse] = await Promise.all([signInAs(t, 'admin'), signInAs(t, 'nurse')]);
 });
 afterAll(async () => {
@@ -25,26 +34,201 @@ async function auditedReads(n: number) {
   const answers = await Promise.all(Array.from({ length: n }, () => nurse.get(`/api/patients/${patient.id}`)));
   expect(answers.every((a) => a.statusCode === 200)).toBe(true);
 }
-const seqs = async () => (await queryRows<{ n: string }>(t.db, sql`select seq::text as n from audit_events order by seq`)).map((r) => Number(r.n));
 
-describe('the audit chain', () => {
-  it('numbers every row without gaps and links it to the last, also under 50 concurrent writers', async () => {
+/** Unsealed rows written straight to the table, in one transaction. */
+const writeRows = (db: Db, n: number, action = 'test.event') =>
+  db.execute(sql`insert into audit_events (action, entity_type) select ${action}, 'test' from generate_series(1, ${n})`);
+
+/** The sealed chain in its order, with each row's place in the sealing order (txid, then n). */
+const sealedChain = () =>
+  queryRows<{ seq: string; txid: string; n: string | null; action: string }>(
+    t.db,
+    sql`select seq::text, txid::text, n::text, action from audit_events a where a.seq is not null order by a.seq`,
+  );
+
+/** The chain's own invariants: numbered 1..N without a gap, each sealed row after every row sealed before it. */
+async function expectWholeChain() {
+  const chain = await sealedChain();
+  expect(chain.map((r) => Number(r.seq))).toEqual(chain.map((_, i) => i + 1));
+  const ordered = chain.filter((r) => r.txid !== null);
+  for (let i = 1; i < ordered.length; i++) {
+    const [a, b] = [ordered[i - 1]!, ordered[i]!];
+    const before = BigInt(a.txid) < BigInt(b.txid) || (a.txid === b.txid && BigInt(a.n ?? 0) < BigInt(b.n ?? 0));
+    if (!before) expect.fail(`row ${b.seq} (txid ${b.txid}, n ${b.n}) was sealed after row ${a.seq} (txid ${a.txid}, n ${a.n})`);
+  }
+  const check = await verifyAuditChain(t.db);
+  expect(check.firstBroken).toBeNull();
+  expect(check.rows).toBe(chain.length);
+  return check;
+}
+
+describe('the audit chain, sealed off the request path', () => {
+  it('writes rows unsealed; the sealer numbers them without gaps, in transaction order, after 50 concurrent writers', async () => {
     await auditedReads(50);
-    const numbers = await seqs();
-    expect(numbers.length).toBeGreaterThanOrEqual(50);
-    expect(numbers).toEqual(numbers.map((_, i) => i + 1));
-    const check = await verifyAuditChain(t.db);
-    expect(check).toMatchObject({ rows: numbers.length, firstBroken: null, head: { seq: numbers.length } });
-    expect(check.head!.hash).toMatch(/^[0-9a-f]{64}$/);
+    const before = await verifyAuditChain(t.db);
+    expect(before.unsealed.rows).toBeGreaterThanOrEqual(50);
+    expect(Date.parse(before.unsealed.oldestAt!)).toBeLessThanOrEqual(Date.now());
+    expect(before.unsealed.oldestAgeMs).toBeGreaterThanOrEqual(0);
+
+    await sealAll(t.db);
+    const check = await expectWholeChain();
+    expect(check.rows).toBe(before.rows + before.unsealed.rows);
+    expect(check.unsealed).toEqual({ rows: 0, oldestAt: null, oldestAgeMs: null });
+    expect(check.head).toEqual({ seq: check.rows, hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
 
     const res = await admin.get('/api/admin/audit/verify');
     expect(res.statusCode).toBe(200);
-    expect(ZAuditChainCheck.parse(res.json()).firstBroken).toBeNull();
+    const answered = ZAuditChainCheck.parse(res.json());
+    expect(answered.firstBroken).toBeNull();
+    expect(answered.head!.seq).toBeGreaterThanOrEqual(check.head!.seq);
     expect((await nurse.get('/api/admin/audit/verify')).statusCode).toBe(403);
   });
 
-  it('finds a row edited in the table itself, and a row deleted from it', async () => {
+  it('seals more rows than one batch, and rows written while sealing, with no gap or fork', async () => {
+    await writeRows(t.db, 2500);
+    // Sealers racing each other and writers: one seals at a time, each after the last link.
+    await Promise.all([sealAuditTrail(t.db), sealAuditTrail(t.db), auditedReads(20), sealAuditTrail(t.db), writeRows(t.db, 300)]);
+    await sealAll(t.db);
+    expect((await expectWholeChain()).unsealed.rows).toBe(0);
+  });
+
+  it('resumes after a sealing transaction dies midway: the batch rolls back whole, the next one links on', async () => {
+    await sealAll(t.db);
+    await writeRows(t.db, 40);
+    const head = (await verifyAuditChain(t.db)).head!;
+    await expect(
+      t.db.transaction(async (tx) => {
+        await tx.execute(sql`select audit_seal(15)`);
+        throw new Error('the sealer died');
+      }),
+    ).rejects.toThrow('the sealer died');
+    const after = await verifyAuditChain(t.db);
+    expect(after.head).toEqual(head);
+    expect(after.unsealed.rows).toBe(40);
+    await sealAll(t.db);
+    expect((await expectWholeChain()).head!.seq).toBe(head.seq + 40);
+  });
+});
+
+describe('the sealer while the app runs', () => {
+  it('seals what the app writes within a moment, with no call from anyone', async () => {
+    const running = await buildTestApp({ AUDIT_SEAL_EVERY_MS: '20' });
+    try {
+      const nurseThere = await signInAs(running, 'nurse');
+      const patient = await insertPatient(running.db);
+      expect((await nurseThere.get(`/api/patients/${patient.id}`)).statusCode).toBe(200);
+      await vi.waitFor(
+        async () => {
+          const [row] = await queryRows<{ seq: string | null }>(
+            running.db,
+            sql`select seq::text from audit_events where action = 'patient.read' and patient_id = ${patient.id}::uuid`,
+          );
+          expect(row?.seq).toBeTruthy();
+        },
+        { timeout: 5000, interval: 20 },
+      );
+      expect(running.app.jobs.has(AUDIT_SEAL_JOB)).toBe(true);
+    } finally {
+      await running.close();
+    }
+  });
+});
+
+describe.runIf(onPostgres)('sealing with transactions in flight (PostgreSQL)', () => {
+  it('never seals past a transaction still open: rows committed out of number order are linked in order', async () => {
+    await sealAll(t.db);
+    const first = await openSession(t.db, 'test-first-writer');
+    const second = await openSession(t.db, 'test-second-writer');
+    try {
+      // The first transaction writes, then stays open while a later one writes and commits.
+      await first.db.execute(sql`begin`);
+      await writeRows(first.db, 2, 'test.first');
+      await second.db.execute(sql`begin`);
+      await writeRows(second.db, 3, 'test.second');
+      await second.db.execute(sql`commit`);
+
+      // The later transaction's rows are committed and visible, yet the open one could still precede them.
+      expect(await sealAuditTrail(t.db)).toBe(0);
+      expect((await verifyAuditChain(t.db)).unsealed.rows).toBe(3);
+
+      await first.db.execute(sql`commit`);
+      await sealAll(t.db);
+      const chain = await sealedChain();
+      expect(chain.slice(-5).map((r) => r.action)).toEqual(['test.first', 'test.first', 'test.second', 'test.second', 'test.second']);
+      await expectWholeChain();
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+
+  it('a rolled-back writer leaves no gap: its rows never existed', async () => {
+    const writer = await openSession(t.db, 'test-rolled-back');
+    try {
+      await writer.db.execute(sql`begin`);
+      await writeRows(writer.db, 4);
+      await writeRows(t.db, 2);
+      await writer.db.execute(sql`rollback`);
+      await sealAll(t.db);
+      expect((await expectWholeChain()).unsealed.rows).toBe(0);
+    } finally {
+      await writer.close();
+    }
+  });
+
+  it('holds one lease across instances; when the sealer connection is killed mid-batch another takes over and links on', async () => {
+    await sealAll(t.db);
+    const one = await buildTestApp({ AUDIT_SEAL_EVERY_MS: '20' }, { sharing: t });
+    const two = await buildTestApp({ AUDIT_SEAL_EVERY_MS: '20' }, { sharing: t });
+    const leaseHolders = async () =>
+      (await queryRows<{ pid: number }>(t.db, sql`select pid from pg_locks where locktype = 'advisory' and objid = 727003 and granted`)).map((r) => r.pid);
+    try {
+      await vi.waitFor(async () => expect(await leaseHolders()).toHaveLength(1), { timeout: 5000, interval: 20 });
+      const [holder] = await leaseHolders();
+
+      // A backlog big enough that the holder is mid-batch when its connection dies.
+      await writeRows(t.db, 20_000);
+      await vi.waitFor(
+        async () => {
+          const [busy] = await queryRows<{ active: boolean }>(
+            t.db,
+            sql`select state = 'active' and query like '%audit_seal%' as active from pg_stat_activity where pid = ${holder}`,
+          );
+          expect(busy?.active).toBe(true);
+        },
+        { timeout: 5000, interval: 1 },
+      );
+      await t.db.execute(sql`select pg_terminate_backend(${holder})`);
+
+      await vi.waitFor(
+        async () => {
+          const holders = await leaseHolders();
+          expect(holders).toHaveLength(1);
+          expect(holders[0]).not.toBe(holder);
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+      await vi.waitFor(async () => expect((await verifyAuditChain(t.db)).unsealed.rows).toBe(0), { timeout: 20_000, interval: 100 });
+      await expectWholeChain();
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
+  });
+});
+
+// Last: these leave the chain out of transaction order, then broken.
+describe('rows from elsewhere, and tampering after sealing', () => {
+  it('seals rows restored from another server (txids this one has not reached yet) first, instead of never', async () => {
+    await sealAll(t.db);
+    await writeRows(t.db, 2, 'test.local');
+    await t.db.execute(sql`insert into audit_events (action, entity_type, txid) values ('test.restored', 'test', '9000000000'::xid8)`);
+    await sealAll(t.db);
+    expect((await sealedChain()).slice(-3).map((r) => r.action)).toEqual(['test.restored', 'test.local', 'test.local']);
+    expect((await verifyAuditChain(t.db)).firstBroken).toBeNull();
+  });
+
+  it('finds a row edited, deleted or inserted by hand after sealing', async () => {
     await auditedReads(5);
+    await sealAll(t.db);
     const [target] = await queryRows<{ n: string; action: string }>(
       t.db,
       sql`select seq::text as n, action from audit_events order by seq desc offset 3 limit 1`,
@@ -53,6 +237,18 @@ describe('the audit chain', () => {
     await t.db.execute(sql`update audit_events set action = 'nothing.to.see' where seq = ${seq}`);
     expect((await verifyAuditChain(t.db)).firstBroken).toEqual({ seq, reason: 'edited' });
     await t.db.execute(sql`update audit_events set action = ${target!.action} where seq = ${seq}`);
+    expect((await verifyAuditChain(t.db)).firstBroken).toBeNull();
+
+    // Inserted among the sealed rows: made room for by renumbering those after it.
+    await t.db.execute(sql`update audit_events set seq = -seq where seq > ${seq}`);
+    await t.db.execute(sql`update audit_events set seq = -seq + 1 where seq < 0`);
+    await t.db.execute(sql`
+      insert into audit_events (action, entity_type, seq, hash)
+      values ('patient.read', 'patient', ${seq + 1}, (select hash from audit_events where seq = ${seq + 2}))`);
+    expect((await verifyAuditChain(t.db)).firstBroken).toEqual({ seq: seq + 1, reason: 'edited' });
+    await t.db.execute(sql`delete from audit_events where seq = ${seq + 1}`);
+    await t.db.execute(sql`update audit_events set seq = -(seq - 1) where seq > ${seq + 1}`);
+    await t.db.execute(sql`update audit_events set seq = -seq where seq < 0`);
     expect((await verifyAuditChain(t.db)).firstBroken).toBeNull();
 
     await t.db.execute(sql`delete from audit_events where seq = ${seq}`);

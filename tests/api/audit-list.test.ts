@@ -5,6 +5,7 @@ import { ZAuditRows, type TAuditRow } from '#domain/audit';
 import { PAGE_HEADERS } from '#domain/paging';
 import type { TRole } from '#domain/roles';
 import { queryRows } from '../../server/db/database.ts';
+import { sealCommitted } from '../../server/audit/audit-sealer.ts';
 import { insertPatient, unique } from '../helpers/factories.ts';
 import { anonymous, signInAs, type SignedIn } from '../helpers/sign-in.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -27,7 +28,7 @@ async function list(query: string): Promise<TAuditRow[]> {
   return rowsOf(res.body);
 }
 
-/** A row written straight to the trail (the chain's trigger still numbers and links it). */
+/** A row written straight to the trail, then sealed (numbered and linked) like any other. */
 async function insertAuditRow(fields: {
   actorId?: string;
   action?: string;
@@ -37,14 +38,16 @@ async function insertAuditRow(fields: {
   ip?: string | null;
   patientId?: string | null;
 }) {
-  const [row] = await queryRows<{ seq: string }>(
+  const [written] = await queryRows<{ id: string }>(
     t.db,
     sql`
     insert into audit_events (actor_id, action, entity_type, entity_id, patient_id, at, ip, user_agent)
     values (${fields.actorId ?? null}::uuid, ${fields.action ?? 'test.event'}, 'test', ${fields.entityId ?? null},
       ${fields.patientId ?? null}::uuid, ${fields.at ?? new Date().toISOString()}::timestamptz, ${fields.ip ?? null}, ${fields.userAgent ?? null})
-    returning seq::text as seq`,
+    returning id`,
   );
+  await sealCommitted(t.db, 20_000);
+  const [row] = await queryRows<{ seq: string }>(t.db, sql`select seq::text as seq from audit_events where id = ${written!.id}`);
   return Number(row!.seq);
 }
 

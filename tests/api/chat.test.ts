@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZChatMessage, ZChatRoom, type TChatMessage, type TChatRoom } from '#domain/chat';
 import type { TServerMessage } from '#domain/live-events';
 import { queryRows } from '../../server/db/database.ts';
+import { sealCommitted } from '../../server/audit/audit-sealer.ts';
 import { users } from '../../server/db/schema/auth.ts';
 import { notifications } from '../../server/db/schema/collaboration.ts';
 import { insertPatient } from '../helpers/factories.ts';
@@ -146,8 +147,13 @@ describe("who may be in a patient's room (minimum necessary)", () => {
   const SETTINGS = { clinicName: 'Demo Clinic', timeZone: 'UTC', sessionIdleMinutes: 30 };
   const memberIdsOf = async (roomId: string) =>
     ((await scheduler.get(`/api/chat/rooms/${roomId}/members`)).json() as { userId: string }[]).map((m) => m.userId);
-  const actionsOf = async (actorId: string) =>
-    (await queryRows<{ action: string }>(t.db, sql`select action from audit_events where actor_id = ${actorId}::uuid order by seq`)).map((r) => r.action);
+  // In the chain's order: sealed first.
+  const actionsOf = async (actorId: string) => {
+    await sealCommitted(t.db, 20_000);
+    return (await queryRows<{ action: string }>(t.db, sql`select action from audit_events where actor_id = ${actorId}::uuid order by seq`)).map(
+      (r) => r.action,
+    );
+  };
 
   it("refuses a supplier in a patient's room with a 409 unless the clinic allows it; turned off again, she leaves every room at once", async () => {
     const supplier = await signInAs(t, 'supplier');

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRole } from '#domain/roles';
 import { queryRows } from '../../server/db/database.ts';
+import { sealCommitted } from '../../server/audit/audit-sealer.ts';
 import { HttpError } from '../../server/http/errors.ts';
 import type { SignedInContext } from '../../server/http/request-context.ts';
 import { reader, readOf } from '../../server/scope/reader.ts';
@@ -27,11 +28,14 @@ const ctxOf = (role: TRole): SignedInContext => ({
   sessionToken: null,
 });
 
-const rowsOf = (actorId: string) =>
-  queryRows<{ action: string; patient_id: string | null; patient_ids: string[] | null; outcome: string }>(
+/** The actor's rows in the chain's order (sealed first). */
+const rowsOf = async (actorId: string) => {
+  await sealCommitted(t.db, 20_000);
+  return queryRows<{ action: string; patient_id: string | null; patient_ids: string[] | null; outcome: string }>(
     t.db,
     sql`select action, patient_id, patient_ids, outcome from audit_events where actor_id = ${actorId}::uuid order by seq`,
   );
+};
 
 describe('the scoped reader', () => {
   it("hands the query the caller's scope, not a user to work it out from", async () => {

@@ -6,6 +6,7 @@ import { ROLES, type TRole } from '#domain/roles';
 import type { TSupplyItem, TSupplyOrder, TSupplySuggestion } from '#domain/supplies';
 import { findMove, moveDecision, SUPPLY_ORDER_WORKFLOW } from '#domain/workflows';
 import { queryRows } from '../../server/db/database.ts';
+import { sealCommitted } from '../../server/audit/audit-sealer.ts';
 import { supplyOrders } from '../../server/db/schema/clinical.ts';
 import { notifications } from '../../server/db/schema/collaboration.ts';
 import { supplySuggestions } from '../../server/db/schema/supplies.ts';
@@ -383,6 +384,7 @@ describe('a supplier', () => {
     expect((await supplier.get(`/api/supply-orders/${theirs.id}`)).statusCode).toBe(404);
     expect((await supplier.put(`/api/supply-orders/${theirs.id}`, { status: 'processing' })).statusCode).toBe(404);
     expect((await admin.get(`/api/supply-orders/${theirs.id}`)).json().status).toBe('ordered');
+    await sealCommitted(t.db, 20_000);
     const refusals = await queryRows<{ outcome: string }>(
       t.db,
       sql`select outcome from audit_events where actor_id = ${supplier.user.id}::uuid and entity_id = ${theirs.id} order by seq`,

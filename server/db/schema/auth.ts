@@ -1,5 +1,22 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, char, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  char,
+  check,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgSequence,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  varchar,
+} from 'drizzle-orm/pg-core';
 import { DEFAULT_ROLE } from '#domain/roles';
 import { userRole } from './enums.ts';
 import { at, id, timestamps } from './columns.ts';
@@ -109,6 +126,10 @@ export const signInSources = pgTable(
 );
 
 /** Who did what to which record, written in the same transaction as the change. */
+/** PostgreSQL's 64-bit transaction id (never wraps), as text. */
+const xid8 = customType<{ data: string }>({ dataType: () => 'xid8' });
+export const auditEventsN = pgSequence('audit_events_n_seq');
+
 export const auditEvents = pgTable(
   'audit_events',
   {
@@ -128,12 +149,19 @@ export const auditEvents = pgTable(
     ip: varchar('ip', { length: 64 }),
     userAgent: text('user_agent'),
     /**
-     * The chain (docs/decisions/audit-chain.md): set by the database on insert, never by the
-     * app. `seq` numbers the rows without gaps; `hash` is SHA-256 over the previous row's hash
-     * and this row's content, so an edited, deleted or inserted row breaks every link after it.
+     * The chain (docs/decisions/audit-chain.md): set by the sealer after the row commits, never
+     * by the app. `seq` numbers the sealed rows without gaps; `hash` is SHA-256 over the previous
+     * row's hash and this row's content, so an edited, deleted or inserted row breaks every link
+     * after it. Both are null until the row is sealed.
      */
     seq: bigint('seq', { mode: 'number' }),
     hash: char('hash', { length: 64 }),
+    /** The writing transaction: the sealer takes only rows of transactions that have ended. */
+    txid: xid8('txid').default(sql`pg_current_xact_id()`),
+    /** Insertion order within a transaction (the chain's order is txid, then this). */
+    n: bigint('n', { mode: 'number' }).default(sql`nextval('audit_events_n_seq')`),
+    /** When the sealer linked the row: with `at`, the seal lag. */
+    sealedAt: at('sealed_at'),
   },
   (t) => [
     uniqueIndex('audit_events_seq_unique').on(t.seq),
@@ -149,5 +177,9 @@ export const auditEvents = pgTable(
     index('audit_events_refused_idx')
       .on(t.seq)
       .where(sql`${t.outcome} <> 'allowed'`),
+    // The sealer's queue: what is still to be linked, in the chain's order.
+    index('audit_events_unsealed_idx')
+      .on(t.txid, t.n)
+      .where(sql`${t.seq} is null`),
   ],
 );

@@ -3,39 +3,50 @@ import type { TAuditChainCheck } from '#domain/audit';
 import { queryRows, type Queryable } from '../../db/database.ts';
 
 /**
- * `head` is the last link: recorded somewhere else, it lets a later check notice rows cut from
- * the end. `firstBroken` is the first row whose link does not hold, and why.
+ * Recomputes every link of the sealed audit trail (each row's hash covers the previous row's
+ * hash and its own content; migrations 0010 and 0019) in one pass, in the database that computed
+ * them. An edited row fails its own link; a deleted one leaves a gap in the numbers and fails the
+ * next row's link; a row inserted by hand among sealed ones fails too (it was never linked).
  *
- * Recomputes every link of the audit trail (migration 0010: each row's hash covers the
- * previous row's hash and its own content) in one pass, in the database that computed them.
- * An edited row fails its own link; a deleted one leaves a gap in the numbers and fails the
- * next row's link; an inserted one fails too (it was never linked).
+ * `head` is the last link: recorded somewhere else, it lets a later check notice rows cut from
+ * the end. `unsealed` is what the sealer has not linked yet: rows written but not yet covered.
  */
 export async function verifyAuditChain(q: Queryable): Promise<TAuditChainCheck> {
-  const [summary] = await queryRows<{ rows: number; seq: string | null; hash: string | null }>(
+  const [summary] = await queryRows<{
+    rows: number;
+    seq: string | null;
+    hash: string | null;
+    unsealed: number;
+    oldestAt: string | null;
+    oldestAgeMs: number | null;
+  }>(
     q,
     sql`
-    select (select count(*)::int from audit_events) as rows, seq::text, hash from audit_events
-    where seq = (select max(seq) from audit_events)`,
+    select s.rows, h.seq::text, h.hash, t.unsealed, t.oldest_at as "oldestAt",
+      round(extract(epoch from clock_timestamp() - t.oldest_at) * 1000)::float8 as "oldestAgeMs"
+    from (select count(*)::int as rows from audit_events where seq is not null) s
+    cross join (select count(*)::int as unsealed, min(at) as oldest_at from audit_events where seq is null) t
+    left join lateral (select seq, hash from audit_events where seq is not null order by seq desc limit 1) h on true`,
   );
-  // A row never linked (no seq) sorts last and fails both checks.
-  const [broken] = await queryRows<{ seq: string | null; follows: boolean }>(
+  const [broken] = await queryRows<{ seq: string; follows: boolean }>(
     q,
     sql`
     select seq::text, follows from (
       select a.seq, coalesce(a.hash = audit_link(lag(a.hash) over w, a), false) as hash_ok,
-        coalesce(a.seq = coalesce(lag(a.seq) over w, 0) + 1, false) as follows
+        a.seq = coalesce(lag(a.seq) over w, 0) + 1 as follows
       from audit_events a
+      where a.seq is not null
       window w as (order by a.seq)
     ) links
     where not (hash_ok and follows)
-    order by seq nulls last
+    order by seq
     limit 1`,
   );
-  const rows = summary?.rows ?? (await queryRows<{ n: number }>(q, sql`select count(*)::int as n from audit_events`))[0]!.n;
+  const s = summary!;
   return {
-    rows,
-    head: summary?.seq ? { seq: Number(summary.seq), hash: summary.hash! } : null,
-    firstBroken: broken ? { seq: broken.seq === null ? null : Number(broken.seq), reason: broken.follows ? 'edited' : 'missing before' } : null,
+    rows: s.rows,
+    head: s.seq ? { seq: Number(s.seq), hash: s.hash! } : null,
+    firstBroken: broken ? { seq: Number(broken.seq), reason: broken.follows ? 'edited' : 'missing before' } : null,
+    unsealed: { rows: s.unsealed, oldestAt: s.oldestAt ? new Date(s.oldestAt).toISOString() : null, oldestAgeMs: s.oldestAgeMs },
   };
 }

@@ -7,11 +7,14 @@ import { sendCsvFile } from '../../http/csv.ts';
 import { sendPage } from '../../http/paging.ts';
 import { contextOf } from '../../http/request-context.ts';
 import { verifyAuditChain } from './audit-chain.ts';
+import { runAuditSealer } from '../../audit/audit-sealer.ts';
 import { reader } from '../../scope/reader.ts';
 import { AUDIT_READS, listActions } from './audit.service.ts';
 
 /** The audit trail for admins (issue 20): its rows, their CSV export, and the check of its chain. */
 export const auditRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
+  runAuditSealer(app, deps.db, deps.config.auditSealEveryMs);
+
   app.get(
     '/api/admin/audit',
     {
@@ -53,7 +56,8 @@ export const auditRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
     {
       config: { access: 'audit.read', audit: { action: 'audit.verify', entityType: 'audit' } },
       schema: {
-        description: 'Recomputes every link of the audit chain; reports the first broken one.',
+        description:
+          'Recomputes every link of the sealed audit chain and reports the first broken one, with the rows still waiting for the sealer (how many, and the oldest one).',
         response: { 200: ZAuditChainCheck, ...errorResponses },
       },
     },

@@ -8,6 +8,7 @@ import { invalid } from '../../http/errors.ts';
 import type { TServedPage } from '../../http/paging.ts';
 import type { Db } from '../../db/database.ts';
 import { readOf } from '../../scope/reader.ts';
+import { sealCommitted } from '../../audit/audit-sealer.ts';
 import { csvLine } from '../../http/csv.ts';
 import { listAuditActions, listAuditRows, type TAuditRowRead, type TAuditWhere } from './audit.queries.ts';
 
@@ -61,6 +62,8 @@ export const AUDIT_READS = {
     entityType: 'audit',
     run: async ({ db, deps }, query: TAuditListQuery): Promise<TServedPage<TAuditRow>> => {
       const beforeSeq = query.cursor ? decodeCursor(query.cursor, ZAuditCursor)[0] : null;
+      // The viewer shows sealed rows (numbered, linked): the first page waits for what is committed.
+      if (beforeSeq === null) await sealCommitted(db);
       const rows = await listAuditRows(db, auditWhere(deps, query), { limit: query.limit + 1, beforeSeq });
       const page = rows.slice(0, query.limit);
       const last = page.at(-1);
@@ -80,7 +83,10 @@ export const AUDIT_READS = {
   export: readOf({
     action: 'audit.export',
     entityType: 'audit',
-    run: async ({ db, deps }, filters: TAuditFilters) => exportOf(db, deps, filters),
+    run: async ({ db, deps }, filters: TAuditFilters) => {
+      await sealCommitted(db);
+      return exportOf(db, deps, filters);
+    },
     shows: (_file, filters) => ({ patientId: filters.patientId ?? null }),
   }),
 };

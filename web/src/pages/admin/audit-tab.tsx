@@ -1,6 +1,7 @@
 import { Download, ShieldCheck } from 'lucide-react';
 import { useLocation, useSearch } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
+import type { TAuditChainCheck } from '#domain/audit';
 import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 import { useAuditEvents, type TAuditFilterValues } from '../../api/audit/audit-events.ts';
 import { auditExportHref } from '../../api/audit/audit-export.ts';
@@ -97,8 +98,25 @@ function VerifyChain() {
               )}
             </span>
           ))}
+        {check && !verify.isPending && <UnsealedTail tail={check.unsealed} />}
       </div>
     </div>
+  );
+}
+
+/** A tail older than this means the sealer is not keeping up (or not running): worth an admin's look. */
+const TAIL_WARNING_MS = 60_000;
+
+/** Rows written but not yet linked: normally a handful, under a second old. */
+function UnsealedTail({ tail }: { tail: TAuditChainCheck['unsealed'] }) {
+  if (tail.rows === 0) return null;
+  const seconds = Math.max(0, Math.round((tail.oldestAgeMs ?? 0) / 1000));
+  const late = (tail.oldestAgeMs ?? 0) > TAIL_WARNING_MS;
+  return (
+    <span data-testid="audit-chain-unsealed" className={late ? 'ml-2 font-medium text-amber-800' : 'ml-2 text-slate-600'}>
+      · {tail.rows} newer {tail.rows === 1 ? 'row' : 'rows'} waiting to be sealed (oldest {seconds < 1 ? 'under a second' : `${seconds} s`})
+      {late && ': the sealer is behind; check that the server is running'}
+    </span>
   );
 }
 
