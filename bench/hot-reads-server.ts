@@ -65,20 +65,33 @@ const LAST = [
 
 const database = await openDatabase(url ? { url } : { pgliteDir });
 const db = database.db;
-await seedDemoClinic(db, 'UTC');
-const arr = (xs: string[]) => sql.raw(`array[${xs.map((x) => `'${x}'`).join(',')}]`);
-// One set-based insert: row-by-row through the API would take minutes and measure nothing.
-await db.execute(sql`
+// BENCH_SERVER_SEED=0: a second instance on a database the first one seeded.
+if (process.env.BENCH_SERVER_SEED !== '0') await seed();
+
+async function seed() {
+  await seedDemoClinic(db, 'UTC');
+  const arr = (xs: string[]) => sql.raw(`array[${xs.map((x) => `'${x}'`).join(',')}]`);
+  // One set-based insert: row-by-row through the API would take minutes and measure nothing.
+  await db.execute(sql`
   insert into patients (first_name, last_name, email, phone, date_of_birth, insurance_provider)
   select f, l || '-' || (i % 997)::text, lower(f) || '.' || lower(l) || i::text || '@example.com',
          '555-' || lpad((i % 10000)::text, 4, '0'), date '1940-01-01' + (i % 29000), 'Aetna'
   from (select i, (${arr(FIRST)})[1 + i % ${FIRST.length}] as f, (${arr(LAST)})[1 + (i / 7) % ${LAST.length}] as l
         from generate_series(1::int, ${extra}::int) as i) s`);
-await db.execute(sql`analyze`);
+  await db.execute(sql`analyze`);
+}
 
 // Production settings, logging at info: its cost is part of every request (stdout is /dev/null).
 // Demo mode on, as the only way the demo accounts sign in (docs/security.md); no hot route reads it.
-const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'info', DEMO: '1', WEB_DIST: '/nonexistent', CLINIC_TIME_ZONE: 'UTC' });
+// AUDIT_SEAL_EVERY_MS passes through (0: this instance does not seal).
+const config = loadConfig({
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'info',
+  DEMO: '1',
+  WEB_DIST: '/nonexistent',
+  CLINIC_TIME_ZONE: 'UTC',
+  AUDIT_SEAL_EVERY_MS: process.env.AUDIT_SEAL_EVERY_MS,
+});
 const app = await buildApp(config, db);
 await app.listen({ port: 0, host: '127.0.0.1' });
 

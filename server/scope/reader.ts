@@ -44,9 +44,9 @@ export const readOf = <A, R, D = Deps>(read: ReadOf<A, R, D>): ReadOf<A, R, D> =
 
 /**
  * The caller's reader (Medplum's repository is the model): `read(NOTE_READS.get, id)` runs the
- * read in her scope, then writes its audit row in a statement of its own (the audit chain's lock
- * is held for that insert only), before anything is returned: nothing is sent unless its row is
- * written. A read that found nothing is a 404.
+ * read in her scope, then writes its audit row (with those of other requests reading at the same
+ * moment: server/audit/audit-writer.ts) before anything is returned: nothing is sent unless its
+ * row is committed. A read that found nothing is a 404.
  */
 export function reader<D extends { db: Db }>(deps: D, ctx: SignedInContext) {
   const scope = scopeOf(ctx.user);

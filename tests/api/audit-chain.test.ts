@@ -4,6 +4,8 @@ import { ZAuditChainCheck } from '#domain/audit';
 import { openSession, queryRows, type Db } from '../../server/db/database.ts';
 import { AUDIT_SEAL_JOB, sealAuditTrail, sealCommitted } from '../../server/audit/audit-sealer.ts';
 import { verifyAuditChain } from '../../server/modules/audit/audit-chain.ts';
+import { writeAuditRows } from '../../server/audit/audit-writer.ts';
+import type { RequestContext } from '../../server/http/request-context.ts';
 import { insertPatient } from '../helpers/factories.ts';
 import { signInAs, type SignedIn } from '../helpers/sign-in.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -107,6 +109,35 @@ describe('the audit chain, sealed off the request path', () => {
     expect(after.unsealed.rows).toBe(40);
     await sealAll(t.db);
     expect((await expectWholeChain()).head!.seq).toBe(head.seq + 40);
+  });
+});
+
+describe('writing rows outside a transaction', () => {
+  const ctx: RequestContext = { user: null, ip: '203.0.113.9', userAgent: 'batch-test', sessionToken: null };
+
+  it('writes the rows of requests made at the same moment together, each committed before its request is answered', async () => {
+    const patient = await insertPatient(t.db);
+    const answers = await Promise.all(Array.from({ length: 40 }, () => nurse.get(`/api/patients/${patient.id}`)));
+    expect(answers.every((a) => a.statusCode === 200)).toBe(true);
+    // Every answered read's row is there already; fewer inserts (transactions) than rows wrote them.
+    const [written] = await queryRows<{ rows: number; inserts: number }>(
+      t.db,
+      sql`select count(*)::int as rows, count(distinct txid)::int as inserts from audit_events where action = 'patient.read' and patient_id = ${patient.id}::uuid`,
+    );
+    expect(written!.rows).toBe(40);
+    expect(written!.inserts).toBeLessThan(40);
+  });
+
+  it('fails only the caller whose row cannot be written; the rows written with it are kept', async () => {
+    const tag = `batch-${Date.now()}`;
+    const results = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) =>
+        writeAuditRows(t.db, ctx, [{ action: 'patient.read', entityType: 'patient', entityId: i === 5 ? `${tag}-${'x'.repeat(100)}` : `${tag}-${i}` }]),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(results.map((_, i) => (i === 5 ? 'rejected' : 'fulfilled')));
+    const [kept] = await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from audit_events where entity_id like ${`${tag}-%`}`);
+    expect(kept!.n).toBe(11); // entity_id holds 100 characters at most
   });
 });
 

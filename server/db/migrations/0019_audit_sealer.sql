@@ -21,7 +21,11 @@ DROP FUNCTION audit_chain_link();--> statement-breakpoint
 -- (pg_current_snapshot() is the statement's), never one taken earlier, under which a transaction
 -- that began and committed in between would look foreign. The transaction-scoped lock lets one
 -- caller seal at a time; the unique index on seq is the last guard against a fork.
-CREATE FUNCTION audit_seal(max_rows integer) RETURNS integer LANGUAGE plpgsql VOLATILE AS $$
+-- Read in the chain's order straight off the unsealed index, so a batch costs the same however long
+-- the queue: a planner misled by fresh rows' statistics would sort the whole queue for each batch,
+-- and a sealer that falls behind would fall further behind.
+CREATE FUNCTION audit_seal(max_rows integer) RETURNS integer LANGUAGE plpgsql VOLATILE
+  SET enable_bitmapscan = off SET enable_sort = off AS $$
 DECLARE
   last_seq bigint;
   last_hash text;

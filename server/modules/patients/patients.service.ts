@@ -71,9 +71,8 @@ export const PATIENT_READS = {
 /**
  * A search page (docs/decisions/patient-search.md): the page's keys tier by tier, with the capped
  * total on the first page, each statement bounded (one that runs past the timeout is stopped and
- * answered 503); then those patients and their audit row in one statement that commits at once,
- * so the audit chain's lock is never held across round trips. Nothing is sent unless the row is
- * written.
+ * answered 503); then those patients and their audit row in one statement that commits at once:
+ * one round trip for both. Nothing is sent unless the row is written.
  */
 async function searchPage(
   deps: Deps,
