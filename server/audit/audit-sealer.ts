@@ -79,9 +79,14 @@ export function runAuditSealer(app: FastifyInstance, db: Db, everyMs: number): v
   let running: Promise<void> = Promise.resolve();
   const { pause, wake } = pauses();
 
+  /** Asks for the lease on this connection every second until it has it, then seals until stopped. */
   async function holdLease(session: DatabaseSession): Promise<void> {
-    const [lease] = await queryRows<{ held: boolean }>(session.db, sql`select pg_try_advisory_lock(${SEALER_LEASE}) as held`);
-    if (!lease!.held) return pause(LEASE_RETRY_MS);
+    for (;;) {
+      if (stopped || session.lost()) return;
+      const [lease] = await queryRows<{ held: boolean }>(session.db, sql`select pg_try_advisory_lock(${SEALER_LEASE}) as held`);
+      if (lease!.held) break;
+      await pause(LEASE_RETRY_MS);
+    }
     while (!stopped && !session.lost()) {
       // Behind (every batch was full): straight on; caught up: wait a little.
       if ((await sealAuditTrail(session.db, 10)) < 10 * SEAL_BATCH) await pause(everyMs);
