@@ -125,11 +125,12 @@ export const signInSources = pgTable(
   (t) => [primaryKey({ columns: [t.email, t.address] }), index('sign_in_sources_last_success_idx').on(t.lastSuccessAt)],
 );
 
-/** Who did what to which record, written in the same transaction as the change. */
 /** PostgreSQL's 64-bit transaction id (never wraps), as text. */
 const xid8 = customType<{ data: string }>({ dataType: () => 'xid8' });
+/** Numbers audit rows as they are inserted (`n`); exported so that the migrations know of it. */
 export const auditEventsN = pgSequence('audit_events_n_seq');
 
+/** Who did what to which record, written in the same transaction as the change. */
 export const auditEvents = pgTable(
   'audit_events',
   {
