@@ -7,6 +7,7 @@
  * it, how long the audit rows waited for the sealer (written to sealed, from the database) and
  * the chain's check. Prints JSON figures; nothing here asserts a time.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -35,6 +36,21 @@ async function loadSpread(bases: string[], route: string, cookie: string, durati
     non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
     errors: runs.reduce((sum, r) => sum + r.errors, 0),
   };
+}
+
+/** The whole machine's CPU counters (Linux), to say how busy it was while a load ran. */
+const cpuTicks = () => (fs.existsSync('/proc/stat') ? fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number) : null);
+
+/** `run`'s result, with the share of the machine's CPU in use meanwhile (null off Linux). */
+async function withMachineBusy<T>(run: () => Promise<T>): Promise<T & { machineBusy: number | null }> {
+  const before = cpuTicks();
+  const result = await run();
+  const after = cpuTicks();
+  if (!before || !after) return { ...result, machineBusy: null };
+  const spent = after.map((v, i) => v - before[i]!);
+  const total = spent.reduce((a, b) => a + b, 0);
+  // idle and iowait are the 4th and 5th counters.
+  return { ...result, machineBusy: Math.round((1 - (spent[3]! + spent[4]!) / total) * 100) / 100 };
 }
 
 /** How long audit rows written since `since` waited for the sealer, and how many still wait. */
@@ -120,10 +136,10 @@ async function main() {
     await loadSpread([base, second], AUDITED, cookie, WARMUP_SECONDS);
     await settleBoth();
     mark('one instance');
-    const one = await loadSpread([base], AUDITED, cookie, SECONDS);
+    const one = await withMachineBusy(() => loadSpread([base], AUDITED, cookie, SECONDS));
     await settleBoth();
     mark('two instances');
-    const two = await loadSpread([base, second], AUDITED, cookie, SECONDS);
+    const two = await withMachineBusy(() => loadSpread([base, second], AUDITED, cookie, SECONDS));
     await settleBoth();
     instances = { route: AUDITED, one, two, ratio: Math.round((two.rps / one.rps) * 100) / 100 };
   }
