@@ -74,7 +74,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     });
     // A connection of its own for work that holds a session lock (the audit sealer's lease).
     sessions.set(db as unknown as Db, async (name) => {
-      const client = new pg.Client({ connectionString: options.url, application_name: name });
+      // A server that does not answer must not hold the app's shutdown: the attempt gives up.
+      const client = new pg.Client({ connectionString: options.url, application_name: name, connectionTimeoutMillis: 10_000 });
       let lost = false;
       // A connection killed or dropped must not crash the process: its next query fails instead.
       client.on('error', () => {
