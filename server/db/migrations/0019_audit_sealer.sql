@@ -37,6 +37,9 @@ BEGIN
   PERFORM pg_advisory_xact_lock(727002);
   SELECT seq, hash INTO last_seq, last_hash FROM audit_events WHERE seq IS NOT NULL ORDER BY seq DESC LIMIT 1;
   last_seq := coalesce(last_seq, 0);
+  -- Two loops, restored rows first, each read in order off the index. (One statement with an
+  -- outer sort of both looked tidier, but with sorting discouraged its cost estimate set off JIT
+  -- compilation: 175 ms a batch instead of 65.)
   FOR r IN
     (SELECT * FROM audit_events WHERE seq IS NULL AND txid >= pg_snapshot_xmax(pg_current_snapshot()) ORDER BY txid, n LIMIT max_rows)
   LOOP
