@@ -210,8 +210,16 @@ describe.runIf(onPostgres)('sealing with transactions in flight (PostgreSQL)', (
     await sealAll(t.db);
     const one = await buildTestApp({ AUDIT_SEAL_EVERY_MS: '20' }, { sharing: t });
     const two = await buildTestApp({ AUDIT_SEAL_EVERY_MS: '20' }, { sharing: t });
+    // pg_locks lists the whole server: other test files run their own sealers in their own databases at once.
     const leaseHolders = async () =>
-      (await queryRows<{ pid: number }>(t.db, sql`select pid from pg_locks where locktype = 'advisory' and objid = 727003 and granted`)).map((r) => r.pid);
+      (
+        await queryRows<{ pid: number }>(
+          t.db,
+          sql`select pid from pg_locks
+              where locktype = 'advisory' and objid = 727003 and granted
+                and database = (select oid from pg_database where datname = current_database())`,
+        )
+      ).map((r) => r.pid);
     try {
       await vi.waitFor(async () => expect(await leaseHolders()).toHaveLength(1), { timeout: 5000, interval: 20 });
       const [holder] = await leaseHolders();
