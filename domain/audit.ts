@@ -19,6 +19,46 @@ export const ZAuditChainCheck = z.object({
 export type TAuditChainCheck = z.infer<typeof ZAuditChainCheck>;
 
 /**
+ * The chain's head, signed by the server with a key kept outside the database (GET
+ * /api/admin/audit/head). Saved somewhere the database's users cannot write, it is what a later
+ * check compares the chain with: rows cut from the end, or the whole chain rewritten with
+ * recomputed hashes, leave every link intact but this head no longer in it.
+ */
+export const AUDIT_HEAD_FORMAT = 'clinic-ehr-audit-head/1';
+export const ZSignedAuditHead = z.object({
+  format: z.literal(AUDIT_HEAD_FORMAT),
+  seq: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+  hash: z.string().regex(/^[0-9a-f]{64}$/, 'Must be a SHA-256 hash in hex'),
+  /** When the server signed it. */
+  signedAt: z.iso.datetime({ offset: true }),
+  /** The signing key's fingerprint (the first 16 hex characters of the SHA-256 of its public key). */
+  keyId: z.string().regex(/^[0-9a-f]{16}$/, 'Invalid key id'),
+  /** Ed25519, base64, over the other fields (auditHeadMessage). */
+  signature: z
+    .string()
+    .max(200)
+    .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'Invalid signature'),
+});
+export type TSignedAuditHead = z.infer<typeof ZSignedAuditHead>;
+
+/** The bytes a head's signature covers: every field but the signature, in a fixed order. */
+export const auditHeadMessage = (head: Omit<TSignedAuditHead, 'signature'>): string => [head.format, head.seq, head.hash, head.signedAt, head.keyId].join('\n');
+
+/**
+ * What became of a saved head: still in the chain; its row gone with every row after it (cut
+ * from the end); its row there with another hash (rewritten); its row gone among later ones.
+ * A head this server did not sign (a forged or altered file, or another key) proves nothing.
+ */
+export const SAVED_HEAD_STATES = ['in chain', 'cut', 'rewritten', 'missing', 'not signed here'] as const;
+export const ZSavedHeadCheck = z.object({ state: z.enum(SAVED_HEAD_STATES), seq: z.number().int(), signedAt: z.string() });
+export type TSavedHeadCheck = z.infer<typeof ZSavedHeadCheck>;
+
+/** POST /api/admin/audit/verify: the chain checked as GET does, and a saved head looked for in it. */
+export const ZVerifyWithHead = z.object({ head: ZSignedAuditHead });
+export const ZAuditChainCheckWithHead = ZAuditChainCheck.extend({ savedHead: ZSavedHeadCheck });
+export type TAuditChainCheckWithHead = z.infer<typeof ZAuditChainCheckWithHead>;
+
+/**
  * The outcomes an audit row records: what was allowed, or why an attempt was refused (a request
  * without a session, a role without the right, a record out of scope, or credentials refused:
  * a wrong password, a throttled or deactivated sign-in).
@@ -59,6 +99,7 @@ export const READ_ACTIONS = [
   'audit.export',
   'audit.actions',
   'audit.verify',
+  'audit.head',
 ] as const;
 export type TReadAction = (typeof READ_ACTIONS)[number];
 

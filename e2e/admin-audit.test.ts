@@ -52,6 +52,19 @@ describe('Admin Panel, Audit Trail', () => {
       .getByTestId('audit-chain-result')
       .getByText(/^Chain intact: \d+ rows/)
       .waitFor();
+    // The signed head, downloaded and checked again from the file: still in the chain.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('audit-head-download').click()]);
+    expect(download.suggestedFilename()).toMatch(/^audit-head-\d+\.json$/);
+    await page.getByTestId('audit-head-file').setInputFiles((await download.path())!);
+    await page
+      .getByTestId('audit-saved-head')
+      .getByText(/is still in the chain/)
+      .waitFor();
+    await page.getByTestId('audit-head-file').setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"seq": 1}') });
+    await page
+      .getByRole('alert')
+      .getByText(/This file is not a saved audit head/)
+      .waitFor();
     await page.getByTestId('audit-export').waitFor();
     expect(await page.getByTestId('audit-export').getAttribute('href')).toBe(`/api/admin/audit/export.csv?patientId=${patientId}`);
     expect(await seriousA11yViolations(page)).toEqual([]);

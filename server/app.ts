@@ -34,6 +34,7 @@ import { labRoutes } from './modules/labs/labs.routes.ts';
 import { supplyRoutes } from './modules/supplies/supplies.routes.ts';
 import { chatRoutes } from './modules/chat/chat.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { auditHeadSigner } from './audit/audit-head.ts';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { loadClinicSettings } from './clinic/clinic-settings.ts';
@@ -130,7 +131,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await app.register(labRoutes, deps);
   await app.register(supplyRoutes, deps);
   await app.register(chatRoutes, deps);
-  await app.register(auditRoutes, deps);
+  await app.register(auditRoutes, { ...deps, headSigner: auditHeadSigner(config.auditHead) });
   await app.register(analyticsRoutes, deps);
   await app.register(settingsRoutes, deps);
   await app.register(userRoutes, deps);

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseFilesKey } from './storage/files-key.ts';
+import { parseKey } from './secrets/key-file.ts';
 import type { S3Settings } from './storage/s3-driver.ts';
 
 const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
@@ -84,6 +84,7 @@ const ZEnv = z.object({
   OIDC_CLIENT_ID: z.string().optional(),
   OIDC_CLIENT_SECRET: z.string().optional(),
   FILES_KEY: z.string().optional(),
+  AUDIT_HEAD_KEY: z.string().optional(),
   S3_BUCKET: z.string().optional(),
   S3_ENDPOINT: z.string().url().optional(),
   S3_REGION: z.string().optional(),
@@ -140,6 +141,12 @@ export interface Config {
    */
   auditSealEveryMs: number;
   /**
+   * The seed of the key that signs the audit chain's head: from AUDIT_HEAD_KEY, else created on
+   * first start in `keyFile`. Kept outside the database, so whoever can write the database cannot
+   * sign a head (docs/decisions/audit-chain.md).
+   */
+  auditHead: { key: Buffer | undefined; keyFile: string };
+  /**
    * How long this instance trusts a session it verified without reading it again. Endings made
    * through the app reach it at once (events); this bounds anything else (docs/security.md).
    */
@@ -195,8 +202,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   let filesKey: Buffer | undefined;
+  let auditHeadKey: Buffer | undefined;
   try {
-    filesKey = e.FILES_KEY === undefined ? undefined : parseFilesKey(e.FILES_KEY, 'FILES_KEY');
+    filesKey = e.FILES_KEY === undefined ? undefined : parseKey(e.FILES_KEY, 'FILES_KEY');
+    auditHeadKey = e.AUDIT_HEAD_KEY === undefined ? undefined : parseKey(e.AUDIT_HEAD_KEY, 'AUDIT_HEAD_KEY');
   } catch (error) {
     throw new Error(`Invalid environment:\n  ${(error as Error).message}`, { cause: error });
   }
@@ -223,6 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionMaxMs: e.SESSION_MAX_HOURS * 3_600_000,
     searchTimeoutMs: e.SEARCH_TIMEOUT_MS,
     auditSealEveryMs: e.AUDIT_SEAL_EVERY_MS,
+    auditHead: { key: auditHeadKey, keyFile: path.join(dataDir, 'audit-head.key') },
     sessionRevalidateMs: 2_000,
     clinicTimeZone: e.CLINIC_TIME_ZONE,
     clinicName: e.CLINIC_NAME,

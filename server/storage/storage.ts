@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
-import { deriveKey, loadOrCreateFilesKey } from './files-key.ts';
+import { deriveKey } from './files-key.ts';
+import { loadOrCreateKey } from '../secrets/key-file.ts';
 import { localBlobStore } from './local-driver.ts';
 import { s3BlobStore } from './s3-driver.ts';
 import type { BlobStore, ObjectStorage } from './object-storage.ts';
@@ -29,6 +30,6 @@ export async function openBlobStore(files: Config['files']): Promise<BlobStore> 
  * key, both derived from the files key (loaded or created here, once).
  */
 export async function openFileStorage(config: Pick<Config, 'files'>): Promise<FileStorage> {
-  const filesKey = loadOrCreateFilesKey(config.files.key, config.files.keyFile);
+  const filesKey = loadOrCreateKey(config.files.key, config.files.keyFile);
   return { storage: sealedStorage(await openBlobStore(config.files), filesKey), uploadSigningKey: deriveKey(filesKey, 'uploads/hmac-sha256/v1') };
 }

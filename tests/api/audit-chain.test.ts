@@ -1,6 +1,10 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ZAuditChainCheck } from '#domain/audit';
+import { ZAuditChainCheck, ZAuditChainCheckWithHead, ZSignedAuditHead, type TSignedAuditHead } from '#domain/audit';
+import { auditHeadSigner } from '../../server/audit/audit-head.ts';
+import { loadConfig } from '../../server/config.ts';
 import { openSession, queryRows, type Db } from '../../server/db/database.ts';
 import { AUDIT_SEAL_JOB, sealAuditTrail, sealCommitted } from '../../server/audit/audit-sealer.ts';
 import { verifyAuditChain } from '../../server/modules/audit/audit-chain.ts';
@@ -263,6 +267,72 @@ describe('rows from elsewhere, and tampering after sealing', () => {
     await sealAll(t.db);
     expect((await sealedChain()).slice(-3).map((r) => r.action)).toEqual(['test.restored', 'test.local', 'test.local']);
     expect((await verifyAuditChain(t.db)).firstBroken).toBeNull();
+  });
+
+  /** The head as an admin downloads it, then what verify says of it now. */
+  const downloadHead = async () => {
+    const res = await admin.get('/api/admin/audit/head');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="audit-head-\d+\.json"$/);
+    return ZSignedAuditHead.parse(res.json());
+  };
+  const checkHead = async (head: unknown) => {
+    const res = await admin.post('/api/admin/audit/verify', { head });
+    expect(res.statusCode).toBe(200);
+    return ZAuditChainCheckWithHead.parse(res.json());
+  };
+
+  it('signs the head with a key kept outside the database, and finds a saved head still in the chain', async () => {
+    await auditedReads(3);
+    const head = await downloadHead();
+    // Everything committed before the download is sealed into it.
+    expect(head.seq).toBeGreaterThanOrEqual((await verifyAuditChain(t.db)).rows - 1);
+    const check = await checkHead(head);
+    expect(check.firstBroken).toBeNull();
+    expect(check.savedHead).toEqual({ state: 'in chain', seq: head.seq, signedAt: head.signedAt });
+
+    // A head altered after signing, or signed with another key, proves nothing.
+    expect((await checkHead({ ...head, seq: head.seq - 1 })).savedHead.state).toBe('not signed here');
+    const otherKey = auditHeadSigner({ key: Buffer.alloc(32, 7), keyFile: '/nonexistent' });
+    expect((await checkHead(otherKey.sign(head, new Date()))).savedHead.state).toBe('not signed here');
+
+    // The key is the seed in DATA_DIR (or AUDIT_HEAD_KEY), readable by the app's user alone; a malformed one stops the app.
+    const keyFile = path.join(t.config.dataDir, 'audit-head.key');
+    expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(auditHeadSigner({ key: undefined, keyFile }).keyId).toBe(head.keyId);
+    expect(() => loadConfig({ AUDIT_HEAD_KEY: 'short' })).toThrow(/AUDIT_HEAD_KEY must be 32 random bytes in base64/);
+
+    expect((await admin.post('/api/admin/audit/verify', { head: { ...head, hash: 'x' } })).statusCode).toBe(400);
+    expect((await admin.post('/api/admin/audit/verify', {})).statusCode).toBe(400);
+    expect((await nurse.get('/api/admin/audit/head')).statusCode).toBe(403);
+    expect((await nurse.post('/api/admin/audit/verify', { head })).statusCode).toBe(403);
+  });
+
+  it('with a saved head, finds a chain rewritten end to end with recomputed hashes, which the links alone cannot', async () => {
+    await auditedReads(4);
+    const head = await downloadHead();
+    const target = head.seq - 2;
+    // Whoever can write the database edits a row and relinks every row after it.
+    await t.db.execute(sql`
+      do $$ declare r audit_events; prev text; begin
+        update audit_events set action = 'nothing.to.see' where seq = ${sql.raw(String(target))};
+        select hash into prev from audit_events where seq = ${sql.raw(String(target - 1))};
+        for r in select * from audit_events where seq >= ${sql.raw(String(target))} order by seq loop
+          prev := audit_link(prev, r);
+          update audit_events set hash = prev where id = r.id;
+        end loop;
+      end $$`);
+    const check = await checkHead(head);
+    expect(check.firstBroken).toBeNull();
+    expect(check.savedHead.state).toBe('rewritten');
+  });
+
+  it('with a saved head, finds rows cut from the end, which the links alone cannot', async () => {
+    const head: TSignedAuditHead = await downloadHead();
+    await t.db.execute(sql`delete from audit_events where seq >= ${head.seq - 1}`);
+    const check = await checkHead(head);
+    expect(check.firstBroken).toBeNull();
+    expect(check.savedHead.state).toBe('cut');
   });
 
   it('finds a row edited, deleted or inserted by hand after sealing', async () => {

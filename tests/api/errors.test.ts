@@ -57,6 +57,7 @@ const STATUS: Record<string, number> = {
   'live.notYourRoom': 403,
   'live.tooManySockets': 429,
   'search.timeout': 503,
+  'audit.nothingSealed': 409,
   'server.internal': 500,
   'server.unavailable': 503,
 };

@@ -7,7 +7,7 @@ import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
 import { RECORD_BYTES } from '../../server/storage/encrypted-records.ts';
-import { loadOrCreateFilesKey } from '../../server/storage/files-key.ts';
+import { loadOrCreateKey } from '../../server/secrets/key-file.ts';
 import { sealedStorage } from '../../server/storage/sealed-storage.ts';
 import { CorruptObjectError, ObjectTooLargeError, openBlobStore, type BlobStore, type ObjectStorage } from '../../server/storage/storage.ts';
 import { startTestS3, type TestS3 } from '../helpers/s3-server.ts';
@@ -132,10 +132,10 @@ describe.each(Object.keys(DRIVERS) as (keyof typeof DRIVERS)[])('the %s driver',
 describe('the files key', () => {
   it('is created on first start, readable by the app user only, and the same afterwards', () => {
     const keyFile = path.join(dir, 'data', 'files.key');
-    const first = loadOrCreateFilesKey(undefined, keyFile);
+    const first = loadOrCreateKey(undefined, keyFile);
     expect(first).toHaveLength(32);
     expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
-    expect(loadOrCreateFilesKey(undefined, keyFile)).toEqual(first);
+    expect(loadOrCreateKey(undefined, keyFile)).toEqual(first);
   });
 
   it('comes from FILES_KEY when set, and a malformed one stops the app with a clear message', () => {
@@ -149,7 +149,7 @@ describe('the files key', () => {
     const keyFile = path.join(dir, 'bad', 'files.key');
     fs.mkdirSync(path.dirname(keyFile), { recursive: true });
     fs.writeFileSync(keyFile, 'short');
-    expect(() => loadOrCreateFilesKey(undefined, keyFile)).toThrow(/must be 32 random bytes/);
+    expect(() => loadOrCreateKey(undefined, keyFile)).toThrow(/must be 32 random bytes/);
     expect(fs.readFileSync(keyFile, 'utf8')).toBe('short');
   });
 

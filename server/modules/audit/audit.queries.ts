@@ -111,3 +111,13 @@ export async function listAuditActions(q: Queryable): Promise<string[]> {
   );
   return rows.map((r) => r.action);
 }
+
+/** The last sealed row: the chain's head. */
+export async function lastSealedRow(q: Queryable): Promise<{ seq: number; hash: string } | null> {
+  const [row] = await queryRows<{ seq: string; hash: string }>(
+    q,
+    // Ordered by the column, not by the text it is answered as ('999' sorts after '2970').
+    sql`select a.seq::text as seq, a.hash from audit_events a where a.seq is not null order by a.seq desc limit 1`,
+  );
+  return row ? { seq: Number(row.seq), hash: row.hash } : null;
+}

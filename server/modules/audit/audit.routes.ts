@@ -1,6 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZAuditActions, ZAuditChainCheck, ZAuditExportQuery, ZAuditListQuery, ZAuditRows } from '#domain/audit';
+import {
+  ZAuditActions,
+  ZAuditChainCheck,
+  ZAuditChainCheckWithHead,
+  ZAuditExportQuery,
+  ZAuditListQuery,
+  ZAuditRows,
+  ZSignedAuditHead,
+  ZVerifyWithHead,
+} from '#domain/audit';
 import type { Deps } from '../../deps.ts';
 import { errorResponses } from '../../http/error-body.ts';
 import { sendCsvFile } from '../../http/csv.ts';
@@ -8,11 +17,12 @@ import { sendPage } from '../../http/paging.ts';
 import { contextOf } from '../../http/request-context.ts';
 import { verifyAuditChain } from './audit-chain.ts';
 import { runAuditSealer } from '../../audit/audit-sealer.ts';
+import { findSavedHead, type AuditHeadSigner } from '../../audit/audit-head.ts';
 import { reader } from '../../scope/reader.ts';
-import { AUDIT_READS, listActions } from './audit.service.ts';
+import { AUDIT_READS, listActions, signedHead } from './audit.service.ts';
 
 /** The audit trail for admins (issue 20): its rows, their CSV export, and the check of its chain. */
-export const auditRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
+export const auditRoutes: FastifyPluginAsyncZod<Deps & { headSigner: AuditHeadSigner }> = async (app, deps) => {
   runAuditSealer(app, deps.db, deps.config.auditSealEveryMs);
 
   app.get(
@@ -62,5 +72,38 @@ export const auditRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       },
     },
     async () => verifyAuditChain(deps.db),
+  );
+
+  app.post(
+    '/api/admin/audit/verify',
+    {
+      config: { access: 'audit.read', audit: { action: 'audit.verify', entityType: 'audit' } },
+      schema: {
+        description:
+          'The same check, and a head saved earlier from /api/admin/audit/head looked for in the chain: still in it, cut from the end, rewritten, or not signed by this server.',
+        body: ZVerifyWithHead,
+        response: { 200: ZAuditChainCheckWithHead, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const [check, savedHead] = await Promise.all([verifyAuditChain(deps.db), findSavedHead(deps.db, deps.headSigner, request.body.head)]);
+      return { ...check, savedHead };
+    },
+  );
+
+  app.get(
+    '/api/admin/audit/head',
+    {
+      config: { access: 'audit.read', audit: { action: 'audit.head', entityType: 'audit' } },
+      schema: {
+        description:
+          "The chain's head (the last sealed row's number and hash), signed with a key kept outside the database, as a file to keep where the database's users cannot write. 409 while nothing is sealed yet.",
+        response: { 200: ZSignedAuditHead, ...errorResponses },
+      },
+    },
+    async (_request, reply) => {
+      const head = await signedHead(deps, deps.headSigner);
+      return reply.header('content-disposition', `attachment; filename="audit-head-${head.seq}.json"`).send(head);
+    },
   );
 };

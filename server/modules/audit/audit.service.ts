@@ -1,16 +1,17 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { addDays, startOfZonedDay, zonedDate } from '#domain/clinic-time';
-import type { TAuditFilters, TAuditListQuery, TAuditRow } from '#domain/audit';
+import type { TAuditFilters, TAuditListQuery, TAuditRow, TSignedAuditHead } from '#domain/audit';
 import type { Deps } from '../../deps.ts';
 import { decodeCursor, encodeCursor } from '../../db/keyset.ts';
-import { invalid } from '../../http/errors.ts';
+import { HttpError, invalid } from '../../http/errors.ts';
 import type { TServedPage } from '../../http/paging.ts';
 import type { Db } from '../../db/database.ts';
 import { readOf } from '../../scope/reader.ts';
 import { sealCommitted } from '../../audit/audit-sealer.ts';
+import type { AuditHeadSigner } from '../../audit/audit-head.ts';
 import { csvLine } from '../../http/csv.ts';
-import { listAuditActions, listAuditRows, type TAuditRowRead, type TAuditWhere } from './audit.queries.ts';
+import { lastSealedRow, listAuditActions, listAuditRows, type TAuditRowRead, type TAuditWhere } from './audit.queries.ts';
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 /** Rows read per round trip while an export streams. */
@@ -92,6 +93,14 @@ export const AUDIT_READS = {
 };
 
 export const listActions = (deps: Deps) => listAuditActions(deps.db);
+
+/** The chain's head as it stands once what is committed is sealed, signed for keeping elsewhere. */
+export async function signedHead(deps: Deps, signer: AuditHeadSigner): Promise<TSignedAuditHead> {
+  await sealCommitted(deps.db);
+  const head = await lastSealedRow(deps.db);
+  if (!head) throw new HttpError('audit.nothingSealed');
+  return signer.sign(head, deps.config.now());
+}
 
 export const AUDIT_CSV_COLUMNS = [
   'seq',

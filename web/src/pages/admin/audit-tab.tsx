@@ -1,21 +1,18 @@
-import { Download, ShieldCheck } from 'lucide-react';
+import { Download } from 'lucide-react';
 import { useLocation, useSearch } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
-import type { TAuditChainCheck } from '#domain/audit';
 import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 import { useAuditEvents, type TAuditFilterValues } from '../../api/audit/audit-events.ts';
 import { auditExportHref } from '../../api/audit/audit-export.ts';
-import { useVerifyAuditChain } from '../../api/audit/verify-audit-chain.ts';
 import { ErrorState } from '../../components/error-state.tsx';
 import { LoadMore } from '../../components/load-more.tsx';
-import { Button } from '../../components/ui/button.tsx';
 import { buttonClass } from '../../components/ui/button-variants.ts';
 import { Card, CardContent } from '../../components/ui/card.tsx';
-import { LoadingBlock, Spinner } from '../../components/ui/spinner.tsx';
+import { LoadingBlock } from '../../components/ui/spinner.tsx';
 import { useIsMobile } from '../../hooks/use-is-mobile.ts';
-import { describeApiError } from '../../lib/api-errors.ts';
 import { fullName } from '../../lib/patient-format.ts';
 import { adminHref } from '../../lib/admin-tabs.ts';
+import { AuditChainCheck } from './audit-chain-check.tsx';
 import { AuditFilters, patientTag, useFilteredPatient } from './audit-filters.tsx';
 import { AuditCards, AuditTable } from './audit-rows.tsx';
 
@@ -35,7 +32,7 @@ function filtersOf(search: string): TAuditFilterValues {
 /**
  * The Admin Panel's Audit Trail (issue 20, admin only): every recorded access, filtered by who,
  * which patient (including the lists that showed them), action, outcome and date, newest first;
- * exported as CSV with the same filters; and the chain checked on request.
+ * exported as CSV with the same filters; and the chain checked on request (audit-chain-check.tsx).
  */
 export function AuditTab(_props: { user: TCurrentUser }) {
   const [, navigate] = useLocation();
@@ -58,65 +55,10 @@ export function AuditTab(_props: { user: TCurrentUser }) {
           </a>
         </div>
       </div>
-      <VerifyChain />
+      <AuditChainCheck />
       <AuditFilters filters={filters} onChange={setFilters} />
       <AuditResults filters={filters} />
     </section>
-  );
-}
-
-function VerifyChain() {
-  const verify = useVerifyAuditChain();
-  const check = verify.data;
-  return (
-    <div className="flex flex-wrap items-center gap-3">
-      <Button variant="outline" size="sm" onClick={() => verify.mutate()} disabled={verify.isPending}>
-        {verify.isPending ? <Spinner className="size-4" /> : <ShieldCheck aria-hidden="true" />}
-        Verify chain
-      </Button>
-      <div aria-live="polite" data-testid="audit-chain-result" className="text-sm">
-        {verify.isPending && <span className="text-slate-600">Checking every link…</span>}
-        {verify.isError && (
-          <span role="alert" className="font-medium text-red-700">
-            Could not check the chain: {describeApiError(verify.error).message}
-          </span>
-        )}
-        {check &&
-          !verify.isPending &&
-          (check.firstBroken ? (
-            <span role="alert" className="font-semibold text-red-700">
-              Chain broken at row {check.firstBroken.seq ?? '(unnumbered)'}:{' '}
-              {check.firstBroken.reason === 'edited' ? 'the row was changed after it was written' : 'a row before it is missing'}
-            </span>
-          ) : (
-            <span className="font-medium text-green-800">
-              Chain intact: {check.rows} {check.rows === 1 ? 'row' : 'rows'}
-              {check.head && (
-                <span className="ml-1 font-mono text-xs font-normal text-slate-600" title={check.head.hash}>
-                  (head {check.head.seq}: {check.head.hash.slice(0, 12)}…)
-                </span>
-              )}
-            </span>
-          ))}
-        {check && !verify.isPending && <UnsealedTail tail={check.unsealed} />}
-      </div>
-    </div>
-  );
-}
-
-/** A tail older than this means the sealer is not keeping up (or not running): worth an admin's look. */
-const TAIL_WARNING_MS = 60_000;
-
-/** Rows written but not yet linked: normally a handful, under a second old. */
-function UnsealedTail({ tail }: { tail: TAuditChainCheck['unsealed'] }) {
-  if (tail.rows === 0) return null;
-  const seconds = Math.max(0, Math.round((tail.oldestAgeMs ?? 0) / 1000));
-  const late = (tail.oldestAgeMs ?? 0) > TAIL_WARNING_MS;
-  return (
-    <span data-testid="audit-chain-unsealed" className={late ? 'ml-2 font-medium text-amber-800' : 'ml-2 text-slate-600'}>
-      · {tail.rows} newer {tail.rows === 1 ? 'row' : 'rows'} waiting to be sealed (oldest {seconds < 1 ? 'under a second' : `${seconds} s`})
-      {late && ': the sealer is behind; check that the server is running'}
-    </span>
   );
 }
 
