@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZRole } from './roles.ts';
+import { ZEnrolment } from './second-factor.ts';
 import { requiredLine } from './text.ts';
 
 export const ZLogin = z.object({ email: requiredLine('Email', 255), password: z.string().min(1, 'Password is required').max(1024) });
@@ -14,6 +15,10 @@ export const ZCurrentUser = z.object({
   role: ZRole,
 });
 export type TCurrentUser = z.infer<typeof ZCurrentUser>;
+
+/** GET /api/auth/user: the current user, and where she stands with the clinic's second-factor policy. */
+export const ZSignedInUser = ZCurrentUser.extend({ secondFactor: ZEnrolment });
+export type TSignedInUser = z.infer<typeof ZSignedInUser>;
 
 /** Demo accounts offered for one-click sign-in, only in demo mode. */
 export const ZDemoAccounts = z.object({

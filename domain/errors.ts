@@ -8,11 +8,20 @@ import { z } from 'zod';
 export const ERRORS = {
   'auth.unauthenticated': { status: 401, message: 'Unauthorized' },
   'auth.forbidden': { status: 403, message: 'Forbidden' },
+  /** The clinic requires a second factor of the user's role and her grace has passed: only enrolment is open. */
+  'auth.secondFactorEnrolment': { status: 403, message: 'Your clinic requires a second factor. Set one up to continue.' },
   'signIn.invalidCredentials': { status: 401, message: 'Invalid email or password' },
   'signIn.deactivated': { status: 403, message: 'This account has been deactivated. Ask your clinic administrator to restore it.' },
   'signIn.throttled': { status: 429, message: 'Too many failed sign-in attempts. Try again later.' },
   'signIn.expired': { status: 400, message: 'Sign-in expired; start again' },
   'signIn.providerFailed': { status: 400, message: 'Sign-in with the identity provider failed' },
+  /** A second factor code (or passkey) that does not check, or a TOTP code already used. */
+  'signIn.badCode': { status: 401, message: 'That code is not valid. Check it and try again.' },
+  'signIn.noChallenge': { status: 401, message: 'Your sign-in has expired. Enter your password again.' },
+  /** A sensitive action asked for a fresh second factor and the user has none to give. */
+  'secondFactor.noneEnrolled': { status: 409, message: 'Set up a second factor of your own first (your profile menu → Security).' },
+  /** Removing the last factor while the policy of the user's role requires one. */
+  'secondFactor.lastRequired': { status: 409, message: 'Your clinic requires a second factor: add another before removing this one.' },
   'signIn.noAccount': { status: 403, message: 'No active account for this email. Ask your clinic administrator.' },
   'request.validation': { status: 400, message: 'Validation failed' },
   'request.malformedJson': { status: 400, message: 'Request body is not valid JSON' },

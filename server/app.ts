@@ -34,6 +34,7 @@ import { labRoutes } from './modules/labs/labs.routes.ts';
 import { supplyRoutes } from './modules/supplies/supplies.routes.ts';
 import { chatRoutes } from './modules/chat/chat.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { secondFactorRoutes } from './modules/second-factor/second-factor.routes.ts';
 import { auditHeadSigner } from './audit/audit-head.ts';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
@@ -43,6 +44,7 @@ import { fileRoutes } from './modules/files/files.routes.ts';
 import { uploadRoutes } from './modules/uploads/uploads.routes.ts';
 import { multipartRoutes } from './modules/uploads/multipart.routes.ts';
 import { openFileStorage } from './storage/storage.ts';
+import { openSecretBox } from './secrets/secret-box.ts';
 
 /**
  * One log line per request, when it completes (with method, path, status and time), instead of
@@ -101,7 +103,17 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     now: () => config.now().getTime(),
     maxKeys: 8,
   });
-  const deps: Deps = { db, config, events, sessions, counts, files: await openFileStorage(config), patientPages, settings };
+  const deps: Deps = {
+    db,
+    config,
+    events,
+    sessions,
+    counts,
+    files: await openFileStorage(config),
+    secrets: openSecretBox(config.files),
+    patientPages,
+    settings,
+  };
   // What this instance keeps in memory hears of every committed change, on any instance.
   events.subscribe(({ event }) => {
     if (event.type === 'session.ended') sessions.forget(event.sessionId);
@@ -134,6 +146,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await app.register(auditRoutes, { ...deps, headSigner: auditHeadSigner(config.auditHead) });
   await app.register(analyticsRoutes, deps);
   await app.register(settingsRoutes, deps);
+  await app.register(secondFactorRoutes, deps);
   await app.register(userRoutes, deps);
   await app.register(fileRoutes, deps);
   await app.register(uploadRoutes, deps);

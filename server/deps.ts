@@ -7,6 +7,7 @@ import type { ShortLived } from './cache/short-lived.ts';
 import type { ClinicCounts } from './clinic/clinic-counts.ts';
 import type { FileStorage } from './storage/storage.ts';
 import type { ClinicSettingsHolder } from './clinic/clinic-settings.ts';
+import type { SecretBox } from './secrets/secret-box.ts';
 
 /** What services need from the app; passed in, never read from globals. */
 export interface Deps {
@@ -22,6 +23,8 @@ export interface Deps {
   files: FileStorage;
   /** The clinic's name, time zone and idle timeout in force (clinic/clinic-settings.ts); config holds only their defaults. */
   settings: ClinicSettingsHolder;
+  /** Seals the small secrets the database holds (TOTP seeds) with a key kept outside it. */
+  secrets: SecretBox;
   /** The unfiltered patient list's first page by page size, shared for a few seconds (patients.service.ts). */
   patientPages: ShortLived<number, { items: TPatient[]; nextCursor: string | null; encoded: string }>;
 }

@@ -6,6 +6,7 @@ import { seedDemoClinic } from './seed/demo-clinic.ts';
 import { createDatabaseEventBus, pruneLiveEvents } from './events/event-bus.ts';
 import { disableDemoAccounts } from './modules/auth/demo-lockout.ts';
 import { deleteExpiredThrottleRows } from './modules/auth/login-throttle.ts';
+import { deleteExpiredChallenges } from './modules/second-factor/second-factor.queries.ts';
 import { deleteExpiredSessions } from './sessions/session-store.ts';
 
 const config = loadConfig();
@@ -31,10 +32,11 @@ if (disabledDemo.length > 0) {
 const events = await createDatabaseEventBus(database, (error) => console.error('event handler failed', error instanceof Error ? error.name : error));
 const app = await buildApp(config, database.db, { events });
 
-// Expired sessions and old throttle counters are ignored anyway; this only keeps the tables small.
+// Expired sessions, sign-in challenges and old throttle counters are ignored anyway; this only keeps the tables small.
 const sweep = setInterval(() => {
   deleteExpiredSessions(database.db, config.now()).catch(() => {});
   deleteExpiredThrottleRows(database.db, config.now()).catch(() => {});
+  deleteExpiredChallenges(database.db, config.now()).catch(() => {});
   pruneLiveEvents(database.db, config.now()).catch(() => {});
 }, 10 * 60_000);
 sweep.unref();

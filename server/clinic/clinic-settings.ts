@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { CRITICAL_ESCALATION_MINUTES_DEFAULT } from '#domain/labs';
 import { isTimeZoneName } from '#domain/settings';
+import { ROLES } from '#domain/roles';
+import { DEFAULT_ROLE_POLICY, ZStoredRolePolicy, type TStoredSecondFactorPolicy } from '#domain/second-factor';
 import type { Config } from '../config.ts';
 import type { Db, Queryable } from '../db/database.ts';
 import { clinicSettings } from '../db/schema/auth.ts';
@@ -12,6 +14,8 @@ export interface TStoredSettings {
   sessionIdleMinutes: number | null;
   nonClinicalInPatientRooms: boolean;
   criticalEscalationMinutes: number;
+  /** As stored (jsonb): read through secondFactorPolicyOf, which falls back role by role. */
+  secondFactorPolicy: unknown;
   updatedAt: Date | null;
 }
 
@@ -21,6 +25,7 @@ export const NOTHING_STORED: TStoredSettings = {
   sessionIdleMinutes: null,
   nonClinicalInPatientRooms: false,
   criticalEscalationMinutes: CRITICAL_ESCALATION_MINUTES_DEFAULT,
+  secondFactorPolicy: {},
   updatedAt: null,
 };
 
@@ -30,8 +35,23 @@ export const STORED_SETTINGS_COLUMNS = {
   sessionIdleMinutes: clinicSettings.sessionIdleMinutes,
   nonClinicalInPatientRooms: clinicSettings.nonClinicalInPatientRooms,
   criticalEscalationMinutes: clinicSettings.criticalEscalationMinutes,
+  secondFactorPolicy: clinicSettings.secondFactorPolicy,
   updatedAt: clinicSettings.updatedAt,
 };
+
+/**
+ * Each role's second-factor policy as stored; a role missing or malformed there gets the
+ * default (admins required), counted from no particular date: the account's creation.
+ */
+export function secondFactorPolicyOf(stored: unknown): TStoredSecondFactorPolicy {
+  const byRole = (typeof stored === 'object' && stored !== null ? stored : {}) as Record<string, unknown>;
+  return Object.fromEntries(
+    ROLES.map((role) => {
+      const parsed = ZStoredRolePolicy.safeParse(byRole[role]);
+      return [role, parsed.success ? parsed.data : { ...DEFAULT_ROLE_POLICY[role], requiredSince: null }];
+    }),
+  ) as TStoredSecondFactorPolicy;
+}
 
 /** The stored settings (migration 0011 inserts the row; a missing row reads as all defaults). */
 export async function readStoredSettings(q: Queryable): Promise<TStoredSettings> {
@@ -47,6 +67,8 @@ export interface TEffectiveSettings {
   nonClinicalInPatientRooms: boolean;
   /** Minutes a critical lab result may wait unacknowledged before the admins are told. */
   criticalEscalationMinutes: number;
+  /** Second factors per role (issue 33). */
+  secondFactorPolicy: TStoredSecondFactorPolicy;
 }
 
 /**
@@ -77,6 +99,7 @@ export function effectiveSettings(stored: TStoredSettings, config: Config): TEff
     sessionIdleMs: stored.sessionIdleMinutes === null ? config.sessionIdleMs : stored.sessionIdleMinutes * 60_000,
     nonClinicalInPatientRooms: stored.nonClinicalInPatientRooms,
     criticalEscalationMinutes: stored.criticalEscalationMinutes,
+    secondFactorPolicy: secondFactorPolicyOf(stored.secondFactorPolicy),
   };
 }
 

@@ -38,3 +38,18 @@ export function setDemoHint(reply: FastifyReply, request: FastifyRequest, config
   if (config.demo) reply.setCookie(DEMO_HINT_COOKIE, '1', { path: '/', httpOnly: false, sameSite: 'lax', secure: isSecure(request, config) });
   else if (request.cookies[DEMO_HINT_COOKIE] !== undefined) reply.clearCookie(DEMO_HINT_COOKIE, { path: '/' });
 }
+
+/**
+ * A sign-in waiting for its second factor: the challenge's token, only for the sign-in routes,
+ * for as long as the challenge lives (second-factor.service.ts CHALLENGE).
+ */
+export const CHALLENGE_COOKIE = 'sid_2fa';
+const CHALLENGE_PATH = '/api/auth';
+
+export function setChallengeCookie(reply: FastifyReply, request: FastifyRequest, config: Config, token: string, maxAgeS: number): void {
+  reply.setCookie(CHALLENGE_COOKIE, token, { path: CHALLENGE_PATH, httpOnly: true, sameSite: 'lax', secure: isSecure(request, config), maxAge: maxAgeS });
+}
+
+export function clearChallengeCookie(reply: FastifyReply): void {
+  reply.clearCookie(CHALLENGE_COOKIE, { path: CHALLENGE_PATH });
+}

@@ -6,8 +6,9 @@ import { can, type TCapability } from '#domain/permissions';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { clearSignedInHint, SESSION_COOKIE, setSignedInHint } from '../http/cookies.ts';
-import { forbidden, unauthorized } from '../http/errors.ts';
-import type { SessionCache } from '../sessions/session-cache.ts';
+import { forbidden, HttpError, unauthorized } from '../http/errors.ts';
+import type { SessionCache, SignedInSession } from '../sessions/session-cache.ts';
+import { enrolmentOfSession } from '../sessions/session-enrolment.ts';
 import type { ClinicSettingsHolder } from '../clinic/clinic-settings.ts';
 import { resolveSession } from '../sessions/session-store.ts';
 
@@ -23,6 +24,12 @@ export type Access = 'public' | 'signedIn' | TCapability;
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /**
+     * Open to a user who must enrol a second factor before anything else (the policy requires
+     * one and her grace has passed): who she is, enrolling, signing out. Every other route
+     * answers 403 `auth.secondFactorEnrolment` until she has one.
+     */
+    duringEnrolment?: boolean;
   }
   interface FastifyInstance {
     /** Every /api route with its declared access, for the tests that check them all. */
@@ -30,12 +37,15 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     user: TCurrentUser | null;
+    /** The session behind `user`, with its second-factor standing. */
+    signedIn: SignedInSession | null;
     sessionToken: string | null;
   }
 }
 
 export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; config: Config; sessions: SessionCache; settings: ClinicSettingsHolder }) => {
   app.decorateRequest('user', null);
+  app.decorateRequest('signedIn', null);
   app.decorateRequest('sessionToken', null);
 
   app.decorate('apiRoutes', []);
@@ -50,6 +60,9 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; config
 
   // Runs before the body is parsed, so a caller without the right gets 401/403 and never
   // learns anything from validation messages.
+  const mustEnrolFirst = (session: SignedInSession) =>
+    enrolmentOfSession(opts.settings.current().secondFactorPolicy, session, opts.config.now()).status === 'overdue';
+
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const access = request.routeOptions.config?.access;
     if (!access) return;
@@ -60,7 +73,8 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; config
     if (token) {
       request.sessionToken = token;
       const policy = { idleMs: opts.settings.current().sessionIdleMs, maxMs: opts.config.sessionMaxMs };
-      request.user = await resolveSession(opts.db, opts.sessions, token, opts.config.now(), policy);
+      request.signedIn = await resolveSession(opts.db, opts.sessions, token, opts.config.now(), policy);
+      request.user = request.signedIn?.user ?? null;
     }
     // Keep the page's hint true to the session: put it back for a session from before the hint
     // existed, and drop it once there is no session. A dead token's cookie is left alone: the
@@ -72,6 +86,7 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; config
     if (!request.user && hinted) clearSignedInHint(reply);
     if (access === 'public') return;
     if (!request.user) throw unauthorized();
+    if (!request.routeOptions.config.duringEnrolment && mustEnrolFirst(request.signedIn!)) throw new HttpError('auth.secondFactorEnrolment');
     if (access !== 'signedIn' && !can(request.user, access)) throw forbidden();
   });
 });

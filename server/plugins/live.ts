@@ -8,6 +8,7 @@ import type { Deps } from '../deps.ts';
 import { loggableError } from '../http/loggable-error.ts';
 import { createHub } from '../live/hub.ts';
 import { hashToken, resolveSession, sessionIsLive } from '../sessions/session-store.ts';
+import { enrolmentOfSession } from '../sessions/session-enrolment.ts';
 import { SESSION_COOKIE } from '../http/cookies.ts';
 import { isOwnOrigin } from './security.ts';
 
@@ -43,9 +44,12 @@ export const livePlugin = fp(async (app: FastifyInstance, opts: { deps: Deps }) 
     const token = app.parseCookie(request.headers.cookie ?? '')[SESSION_COOKIE];
     await deps.settings.refreshIfDue();
     const policy = { idleMs: deps.settings.current().sessionIdleMs, maxMs: deps.config.sessionMaxMs };
-    const user = token ? await resolveSession(deps.db, deps.sessions, token, deps.config.now(), policy) : null;
-    if (!token || !user) return reject(socket, 401, 'Unauthorized');
-    wss.handleUpgrade(request, socket, head, (ws) => hub.add(ws, user, hashToken(token)));
+    const session = token ? await resolveSession(deps.db, deps.sessions, token, deps.config.now(), policy) : null;
+    if (!token || !session) return reject(socket, 401, 'Unauthorized');
+    // Someone who must enrol a second factor first gets no live events either.
+    if (enrolmentOfSession(deps.settings.current().secondFactorPolicy, session, deps.config.now()).status === 'overdue')
+      return reject(socket, 403, 'Forbidden');
+    wss.handleUpgrade(request, socket, head, (ws) => hub.add(ws, session.user, hashToken(token)));
   }
 
   app.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {

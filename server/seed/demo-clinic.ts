@@ -2,8 +2,9 @@ import { eq, sql } from 'drizzle-orm';
 import { APPOINTMENT_TYPES, type TAppointmentStatus } from '#domain/appointments';
 import { addDays, startOfZonedDay, zonedDate } from '#domain/clinic-time';
 import type { TNoteStatus } from '#domain/notes';
+import { everyRoleOptional } from '#domain/second-factor';
 import type { Db } from '../db/database.ts';
-import { users } from '../db/schema/auth.ts';
+import { clinicSettings, users } from '../db/schema/auth.ts';
 import { appointments, noteRevisions, patientNotes, patients } from '../db/schema/clinical.ts';
 import { chatMessages, chatRoomMembers, notifications, patientChatRooms } from '../db/schema/collaboration.ts';
 import { hashPassword } from '../modules/auth/passwords.ts';
@@ -272,6 +273,11 @@ export async function seedDemoClinic(db: Db, timeZone: string, now = new Date())
     await seedDemoLabs(tx, { patients: people, nurse: nurse.id, nurse2: nurse2.id, admin: admin.id }, now, timeZone, opened);
     const supplier = byEmail('supplier@demo.clinic');
     await seedDemoSupplies(tx, { admin: admin.id, nurse: nurse.id, nurse2: nurse2.id, scheduler: scheduler.id, supplier: supplier.id }, now, timeZone, opened);
+
+    // The demo's accounts share a published password; a second factor is offered to every role
+    // but required of none, so the demo keeps signing in by password however long it runs
+    // (docs/decisions/second-factor.md). A clinic's own install requires it of admins.
+    await tx.update(clinicSettings).set({ secondFactorPolicy: everyRoleOptional() }).where(eq(clinicSettings.id, true));
 
     const rooms = await tx
       .insert(patientChatRooms)

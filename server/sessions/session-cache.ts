@@ -12,8 +12,20 @@ import type { TCurrentUser } from '#domain/auth';
  *   `revalidateMs` later.
  * docs/security.md records the figures.
  */
-export interface CachedSession {
+/** Who a session belongs to, and what stands behind it: the user's second factor, and this session's. */
+export interface SignedInSession {
   user: TCurrentUser;
+  factor: {
+    /** Whether the user has a confirmed second factor. */
+    userHasOne: boolean;
+    /** How this session's sign-in proved one, if it did (session-store.ts TSessionFactor). */
+    thisSession: 'totp' | 'webauthn' | 'recovery' | 'provider' | null;
+    /** The account's creation: the enrolment grace counts from it at the earliest. */
+    userCreatedAt: Date;
+  };
+}
+
+export interface CachedSession extends SignedInSession {
   /** The idle deadline, slid forward in memory on each request. */
   expireMs: number;
   absoluteMs: number;

@@ -4,7 +4,7 @@ import type { TCurrentUser } from '#domain/auth';
 import { preparedRows, type Queryable } from '../db/database.ts';
 import { sessions } from '../db/schema/auth.ts';
 import type { Raise } from '../db/transaction.ts';
-import type { CachedSession, SessionCache } from './session-cache.ts';
+import type { CachedSession, SessionCache, SignedInSession } from './session-cache.ts';
 
 export interface SessionPolicy {
   idleMs: number;
@@ -14,15 +14,21 @@ export interface SessionPolicy {
 /** Only a hash of the cookie's token is stored (see the sessions table); it is the session's id. */
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
+/**
+ * How a session's sign-in proved a second factor: one of the user's own, or the identity
+ * provider's (its token's `amr`); absent when it took a password (or the provider) alone.
+ */
+export type TSessionFactor = 'totp' | 'webauthn' | 'recovery' | 'provider';
+
 /** Creates a session and returns the token for the cookie. */
-export async function createSession(q: Queryable, userId: string, now: Date, policy: SessionPolicy): Promise<string> {
+export async function createSession(q: Queryable, userId: string, now: Date, policy: SessionPolicy, factor?: TSessionFactor): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   const absoluteExpiry = new Date(now.getTime() + policy.maxMs);
   await q
     .insert(sessions)
     .values({
       sid: hashToken(token),
-      sess: { userId, createdAt: now.toISOString(), absoluteExpiry: absoluteExpiry.toISOString(), seenAt: now.toISOString() },
+      sess: { userId, createdAt: now.toISOString(), absoluteExpiry: absoluteExpiry.toISOString(), seenAt: now.toISOString(), ...(factor ? { factor } : {}) },
       expire: new Date(Math.min(now.getTime() + policy.idleMs, absoluteExpiry.getTime())),
     });
   return token;
@@ -41,21 +47,21 @@ export async function createSession(q: Queryable, userId: string, now: Date, pol
  * also ends once it has been idle that long since its last request (`seenAt`), even when its
  * stored deadline, slid under a longer timeout, is later (docs/security.md).
  */
-export async function resolveSession(q: Queryable, cache: SessionCache, token: string, now: Date, policy: SessionPolicy): Promise<TCurrentUser | null> {
+export async function resolveSession(q: Queryable, cache: SessionCache, token: string, now: Date, policy: SessionPolicy): Promise<SignedInSession | null> {
   const sid = hashToken(token);
   const nowMs = now.getTime();
   const cached = cache.get(sid, nowMs);
   if (cached && nowMs - cached.seenMs < policy.idleMs) {
     await slideIdleDeadline(q, sid, cached, nowMs, policy);
-    return cached.user;
+    return cached;
   }
   if (cached) cache.forget(sid);
   const [row] = await preparedRows<Record<string, unknown>>(
     q,
     'resolve_session',
     sql`
-    select s.expire, s.sess->>'absoluteExpiry' as absolute_expiry, s.sess->>'seenAt' as seen_at,
-      u.id, u.email, u.first_name, u.last_name, u.role
+    select s.expire, s.sess->>'absoluteExpiry' as absolute_expiry, s.sess->>'seenAt' as seen_at, s.sess->>'factor' as factor,
+      u.id, u.email, u.first_name, u.last_name, u.role, u.created_at, u.second_factor_at is not null as has_factor
     from sessions s join users u on u.id = (s.sess->>'userId')::uuid
     where s.sid = ${sid} and s.expire > ${now.toISOString()}::timestamptz and u.is_active
       and ${notIdleSince(now, policy.idleMs)}`,
@@ -72,6 +78,11 @@ export async function resolveSession(q: Queryable, cache: SessionCache, token: s
       lastName: (row.last_name as string | null) ?? null,
       role: row.role as TCurrentUser['role'],
     },
+    factor: {
+      userHasOne: row.has_factor === true,
+      thisSession: (row.factor as TSessionFactor | null) ?? null,
+      userCreatedAt: new Date(row.created_at as string | Date),
+    },
     expireMs: storedExpireMs,
     absoluteMs: new Date(String(row.absolute_expiry)).getTime(),
     storedExpireMs,
@@ -81,7 +92,7 @@ export async function resolveSession(q: Queryable, cache: SessionCache, token: s
   };
   await slideIdleDeadline(q, sid, entry, nowMs, policy);
   cache.set(sid, entry);
-  return entry.user;
+  return entry;
 }
 
 /** The session's last request, as stored, is within the idle time (a session with none stored passes). */
@@ -149,4 +160,9 @@ export async function sessionIsLive(q: Queryable, sid: string, now: Date, idleMs
 
 export async function deleteExpiredSessions(q: Queryable, now: Date): Promise<void> {
   await q.delete(sessions).where(lt(sessions.expire, now));
+}
+
+/** Ends every session of a user (her second factors were reset); `user.accessChanged` clears the caches. */
+export async function endSessionsOfUser(q: Queryable, userId: string): Promise<void> {
+  await q.delete(sessions).where(sql`(${sessions.sess}->>'userId')::uuid = ${userId}::uuid`);
 }

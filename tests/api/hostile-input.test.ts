@@ -176,6 +176,9 @@ interface TJsonSchema {
   required?: string[];
   items?: TJsonSchema;
   anyOf?: TJsonSchema[];
+  /** A union of objects told apart by one field (a discriminated union). */
+  oneOf?: TJsonSchema[];
+  const?: unknown;
   enum?: unknown[];
   format?: string;
   minimum?: number;
@@ -185,10 +188,12 @@ interface TJsonSchema {
 }
 type TPath = (string | number)[];
 
-const typesOf = (s: TJsonSchema): string[] => [s.type ?? [], ...(s.anyOf ?? []).map(typesOf)].flat();
-/** The object or array form of a schema that allows one (a nullable object is `anyOf`). */
-const objectForm = (s: TJsonSchema) => [s, ...(s.anyOf ?? [])].find((x) => x.properties);
-const arrayForm = (s: TJsonSchema) => [s, ...(s.anyOf ?? [])].find((x) => x.items);
+/** A schema and its alternatives: a nullable object is `anyOf`, a discriminated union `oneOf` (its first form is the sample's). */
+const formsOf = (s: TJsonSchema) => [s, ...(s.anyOf ?? []), ...(s.oneOf ?? [])];
+const typesOf = (s: TJsonSchema): string[] => formsOf(s).flatMap((x) => (x === s ? [s.type ?? []].flat() : typesOf(x)));
+/** The object or array form of a schema that allows one. */
+const objectForm = (s: TJsonSchema) => formsOf(s).find((x) => x.properties);
+const arrayForm = (s: TJsonSchema) => formsOf(s).find((x) => x.items);
 const isDateLike = (name: string) => /date|birth|At$|^from$|^to$/i.test(name);
 
 /**
@@ -196,6 +201,7 @@ const isDateLike = (name: string) => /date|birth|At$|^from$|^to$/i.test(name);
  * and reaches the route's service: real ids for ids, a date for a date, fresh text for text.
  */
 function sampleOf(name: string, s: TJsonSchema): unknown {
+  if ('const' in s) return s.const;
   if (s.enum) return s.enum[0];
   const object = objectForm(s);
   if (object) return Object.fromEntries((object.required ?? []).map((k) => [k, sampleOf(k, object.properties![k]!)]));
@@ -204,7 +210,7 @@ function sampleOf(name: string, s: TJsonSchema): unknown {
   const types = typesOf(s);
   if (types.includes('integer') || types.includes('number')) return Math.min(Math.max(1, s.minimum ?? 1), s.maximum ?? 1);
   if (types.includes('boolean')) return true;
-  if ([s, ...(s.anyOf ?? [])].some((x) => x.format === 'uuid')) {
+  if (formsOf(s).some((x) => x.format === 'uuid')) {
     return name === 'patientId' ? ids.patient : /user/i.test(name) ? callers.get('admin')!.user.id : randomUUID();
   }
   if (/birth/i.test(name)) return '1980-05-17';

@@ -1,6 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ZTotpSetup } from '#domain/second-factor';
 import { users } from '../../server/db/schema/auth.ts';
+import { provesSecondFactor } from '../../server/modules/auth/oidc.ts';
+import { totpCodeAt } from '../../server/modules/second-factor/totp.ts';
 import { createUser, unique } from '../helpers/factories.ts';
 import { startFakeIdentityProvider } from '../helpers/fake-identity-provider.ts';
 import { signInAs } from '../helpers/sign-in.ts';
@@ -91,5 +94,65 @@ describe('sign-in through the clinic identity provider', () => {
   it('refuses a callback without the flow cookie (a forged or replayed redirect)', async () => {
     const res = await new Client(t.app).get('/api/auth/oidc/callback?code=abc&state=def');
     expect(res.statusCode).toBe(400);
+  });
+});
+
+describe("a second factor after the provider's sign-in (issue 33)", () => {
+  /** A user with an authenticator app of ours, enrolled through a password session. */
+  async function userWithTotp(role: 'nurse' | 'scribe') {
+    const signedIn = await signInAs(t, role);
+    const setup = ZTotpSetup.parse((await signedIn.post('/api/auth/factors/totp', {})).json());
+    await signedIn.post(`/api/auth/factors/totp/${setup.factorId}/confirm`, { code: totpCodeAt(setup.secret, t.clock.now()) });
+    t.clock.advance(30_000);
+    return { user: signedIn.user, secret: setup.secret };
+  }
+
+  it('asks for it when the provider does not say it did one (no amr): no session until the code', async () => {
+    const { user, secret } = await userWithTotp('nurse');
+    idp.state.amr = ['pwd'];
+    const { client, done } = await signInThroughProvider(user.email, undefined, '/notes');
+    idp.state.amr = undefined;
+    expect([done.statusCode, done.headers.location]).toEqual([302, '/login?step=second-factor&next=%2Fnotes']);
+    expect(client.cookie).toBeNull();
+    const challenge = done.cookies.find((c) => c.name === 'sid_2fa')!;
+    expect((await client.get('/api/auth/user')).statusCode).toBe(401);
+    const passed = await client.request(
+      'POST',
+      '/api/auth/second-factor',
+      { method: 'totp', code: totpCodeAt(secret, t.clock.now()) },
+      { cookie: `sid_2fa=${challenge.value}` },
+    );
+    expect(passed.statusCode).toBe(200);
+    expect((await client.get('/api/auth/user')).json()).toMatchObject({ id: user.id, secondFactor: { status: 'enrolled' } });
+  });
+
+  it("takes the provider's word when its token proves a second factor, and that counts for a policy that requires one", async () => {
+    const { user } = await userWithTotp('nurse');
+    idp.state.amr = ['pwd', 'otp'];
+    const withOurs = await signInThroughProvider(user.email);
+    expect([withOurs.done.statusCode, withOurs.done.headers.location]).toEqual([302, '/']);
+
+    // Someone with no factor of ours, whose role requires one at once: the provider's own counts.
+    const admin = await signInAs(t, 'admin');
+    const current = (await admin.get('/api/admin/settings/second-factor')).json() as Record<string, { mode: string; graceDays: number }>;
+    const body = Object.fromEntries(Object.entries(current).map(([role, p]) => [role, { mode: p.mode, graceDays: p.graceDays }]));
+    expect((await admin.put('/api/admin/settings/second-factor', { ...body, scribe: { mode: 'required', graceDays: 0 } })).statusCode).toBe(200);
+    const scribe = await createUser(t.db, { role: 'scribe' });
+    const proven = await signInThroughProvider(scribe.email);
+    expect((await proven.client.get('/api/auth/user')).json().secondFactor.status).toBe('enrolled');
+    expect((await proven.client.get('/api/notes')).statusCode).toBe(200);
+    idp.state.amr = undefined;
+    const unproven = await signInThroughProvider(scribe.email);
+    expect((await unproven.client.get('/api/notes')).json().code).toBe('auth.secondFactorEnrolment');
+    await admin.put('/api/admin/settings/second-factor', body);
+  });
+
+  it('reads amr as RFC 8176 names it', () => {
+    expect(provesSecondFactor(['mfa'])).toBe(true);
+    expect(provesSecondFactor(['pwd', 'hwk'])).toBe(true);
+    expect(provesSecondFactor(['pwd'])).toBe(false);
+    expect(provesSecondFactor(['otp'])).toBe(false);
+    expect(provesSecondFactor('mfa')).toBe(false);
+    expect(provesSecondFactor(undefined)).toBe(false);
   });
 });

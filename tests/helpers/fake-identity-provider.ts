@@ -11,7 +11,8 @@ export async function startFakeIdentityProvider(clientId: string) {
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const kid = randomBytes(4).toString('hex');
   const codes = new Map<string, { email: string; challenge: string; nonce?: string }>();
-  const state = { nextEmail: '', emailVerified: true };
+  // `amr`: how the provider says the user signed in (RFC 8176); absent by default, as many providers leave it.
+  const state: { nextEmail: string; emailVerified: boolean; amr?: string[] } = { nextEmail: '', emailVerified: true };
   const app = Fastify();
   await app.register(formbody);
   // Known once listening; the routes read it per request.
@@ -61,6 +62,7 @@ export async function startFakeIdentityProvider(clientId: string) {
         exp: now + 300,
         email: grant.email,
         email_verified: state.emailVerified,
+        ...(state.amr ? { amr: state.amr } : {}),
         ...(grant.nonce ? { nonce: grant.nonce } : {}),
       }),
     };

@@ -8,6 +8,8 @@ import { buildApp } from '../../server/app.ts';
 import { createDatabaseEventBus, createInProcessEventBus, type EventBus } from '../../server/events/event-bus.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
 import type { Database } from '../../server/db/database.ts';
+import { clinicSettings } from '../../server/db/schema/auth.ts';
+import { everyRoleOptional } from '#domain/second-factor';
 import { freshDatabase } from './test-database.ts';
 
 export interface TestClock {
@@ -37,10 +39,20 @@ export interface TestAppOptions {
   sharing?: TestApp;
   /** 'database': events travel through the database (LISTEN/NOTIFY) as between real instances. */
   bus?: 'inProcess' | 'database';
+  /**
+   * 'asMigrated' keeps the install's second-factor policy (admins required after a week's
+   * grace). By default every role is only offered one, as in the demo clinic: tests that move
+   * the clock by weeks would otherwise find their admins held to enrol (second-factor.test.ts
+   * tests the policy itself).
+   */
+  secondFactorPolicy?: 'everyRoleOptional' | 'asMigrated';
 }
 
 export async function buildTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const database = options.sharing ? options.sharing.database : await freshDatabase();
+  if (!options.sharing && options.secondFactorPolicy !== 'asMigrated') {
+    await database.db.update(clinicSettings).set({ secondFactorPolicy: everyRoleOptional() });
+  }
   let logged = '';
   const logStream = new Writable({
     write(chunk, _encoding, done) {

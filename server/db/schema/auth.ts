@@ -38,6 +38,8 @@ export const users = pgTable(
     /** Set while an invited account waits for its password (inactive until then); cleared when it is set. */
     invitedAt: at('invited_at'),
     lastSignInAt: at('last_sign_in_at'),
+    /** When the user's first second factor was confirmed; null while she has none (issue 33). Read with every session. */
+    secondFactorAt: at('second_factor_at'),
     ...timestamps(),
   },
   (t) => [uniqueIndex('users_email_key_unique').on(sql`normalize(lower(normalize(${t.email}, NFKC)), NFKC)`)],
@@ -79,6 +81,8 @@ export const clinicSettings = pgTable(
     nonClinicalInPatientRooms: boolean('non_clinical_in_patient_rooms').notNull().default(false),
     /** Minutes a critical lab result may wait unacknowledged before the admins are told (issue 30). */
     criticalEscalationMinutes: integer('critical_escalation_minutes').notNull().default(30),
+    /** Second factors per role (domain/second-factor.ts); filled by migration 0020 with admins required. */
+    secondFactorPolicy: jsonb('second_factor_policy').notNull().default({}),
     updatedAt: at('updated_at').notNull().defaultNow(),
     updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
   },

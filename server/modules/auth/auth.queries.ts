@@ -19,6 +19,11 @@ export async function findUserByEmail(q: Queryable, email: string) {
   return user ?? null;
 }
 
+export async function findUserById(q: Queryable, id: string) {
+  const [user] = await q.select().from(users).where(eq(users.id, id)).limit(1);
+  return user ?? null;
+}
+
 export const toCurrentUser = (u: typeof users.$inferSelect) => ({ id: u.id, email: u.email, firstName: u.firstName, lastName: u.lastName, role: u.role });
 
 /** A sign-in happened (shown as 'Last sign-in' in user management). */

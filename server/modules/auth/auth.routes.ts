@@ -1,10 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { returnPathAfterSignIn, ZCurrentUser, ZDemoAccounts, ZLogin } from '#domain/auth';
+import { returnPathAfterSignIn, ZCurrentUser, ZDemoAccounts, ZLogin, ZSignedInUser } from '#domain/auth';
+import { ZSecondFactorNeeded } from '#domain/second-factor';
+import { enrolmentOfSession } from '../../sessions/session-enrolment.ts';
+import { CHALLENGE } from '../second-factor/second-factor.service.ts';
 import type { Deps } from '../../deps.ts';
 import { ZErrorBody } from '#domain/errors';
 import { errorResponses } from '../../http/error-body.ts';
-import { clearSessionCookie, setSessionCookie } from '../../http/cookies.ts';
+import { clearSessionCookie, setChallengeCookie, setSessionCookie } from '../../http/cookies.ts';
 import { notFound } from '../../http/errors.ts';
 import { contextOf, visitorContextOf } from '../../http/request-context.ts';
 import { login, logout } from './auth.service.ts';
@@ -14,18 +17,39 @@ import type { OidcSignIn } from './oidc.ts';
 export const authRoutes: FastifyPluginAsyncZod<Deps & { oidc: OidcSignIn | null }> = async (app, deps) => {
   app.post(
     '/api/auth/login',
-    { config: { access: 'public' }, schema: { body: ZLogin, response: { 200: ZCurrentUser, ...errorResponses, 429: ZErrorBody } } },
+    {
+      config: { access: 'public' },
+      schema: {
+        description:
+          'Signs in with email and password: 200 with the user and a session cookie; 202 without a session when the user has a second factor, which POST /api/auth/second-factor takes next.',
+        body: ZLogin,
+        response: { 200: ZCurrentUser, 202: ZSecondFactorNeeded, ...errorResponses, 429: ZErrorBody },
+      },
+    },
     async (request, reply) => {
-      const { user, token } = await login(deps, visitorContextOf(request), request.body);
-      setSessionCookie(reply, request, deps.config, token);
-      return user;
+      const result = await login(deps, visitorContextOf(request), request.body);
+      if ('challengeToken' in result) {
+        setChallengeCookie(reply, request, deps.config, result.challengeToken, CHALLENGE.ttlMs / 1000);
+        return reply.code(202).send({ secondFactor: result.secondFactor });
+      }
+      setSessionCookie(reply, request, deps.config, result.token);
+      return result.user;
     },
   );
 
   app.get(
     '/api/auth/user',
-    { config: { access: 'signedIn' }, schema: { response: { 200: ZCurrentUser, 401: ZErrorBody } } },
-    async (request) => contextOf(request).user,
+    {
+      config: { access: 'signedIn', duringEnrolment: true },
+      schema: {
+        description: "The signed-in user, and where she stands with the clinic's second-factor policy.",
+        response: { 200: ZSignedInUser, 401: ZErrorBody },
+      },
+    },
+    async (request) => ({
+      ...contextOf(request).user,
+      secondFactor: enrolmentOfSession(deps.settings.current().secondFactorPolicy, request.signedIn!, deps.config.now()),
+    }),
   );
 
   app.get('/api/auth/demo-users', { config: { access: 'public' }, schema: { response: { 200: ZDemoAccounts, 404: ZErrorBody } } }, async () => {
@@ -58,9 +82,14 @@ export const authRoutes: FastifyPluginAsyncZod<Deps & { oidc: OidcSignIn | null 
   });
   app.get('/api/auth/oidc/callback', { config: { access: 'public' }, schema: { querystring: ZOidcCallback } }, async (request, reply) => {
     if (!deps.oidc) throw notFound();
-    const { token, next } = await deps.oidc.finish(request, reply);
-    setSessionCookie(reply, request, deps.config, token);
-    return reply.redirect(next);
+    const done = await deps.oidc.finish(request, reply);
+    if ('challengeToken' in done) {
+      // No session yet: the sign-in page asks for the second factor, then goes on to `next`.
+      setChallengeCookie(reply, request, deps.config, done.challengeToken, CHALLENGE.ttlMs / 1000);
+      return reply.redirect(`/login?step=second-factor&next=${encodeURIComponent(done.next)}`);
+    }
+    setSessionCookie(reply, request, deps.config, done.token);
+    return reply.redirect(done.next);
   });
 
   // Signing out changes state, so it is a POST behind the origin check (a foreign site cannot

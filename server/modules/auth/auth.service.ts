@@ -1,14 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tooManyAttemptsMessage } from '#domain/errors';
 import type { TCurrentUser, TLogin } from '#domain/auth';
-import type { Queryable } from '../../db/database.ts';
-import { inTransaction, type Raise } from '../../db/transaction.ts';
+import type { TSecondFactorNeeded } from '#domain/second-factor';
+import { inTransaction } from '../../db/transaction.ts';
 import type { Deps } from '../../deps.ts';
 import { HttpError } from '../../http/errors.ts';
-import { actingAs, type RequestContext, type SignedInContext } from '../../http/request-context.ts';
-import type { TChangeAction } from '#domain/audit';
+import { actingAs, type RequestContext } from '../../http/request-context.ts';
 import { recordAudit } from '../../audit/audit-writer.ts';
-import { findUserByEmail, normalizeEmail, recordSignIn, toCurrentUser } from './auth.queries.ts';
+import { findUserByEmail, normalizeEmail, toCurrentUser } from './auth.queries.ts';
 import { isShutDemoAccount } from './demo-accounts.ts';
 import {
   ACCOUNT_POLICY,
@@ -23,9 +22,14 @@ import {
   throttleKeys,
 } from './login-throttle.ts';
 import { verifyPassword } from './passwords.ts';
-import { createSession, endSession } from '../../sessions/session-store.ts';
+import { endSession } from '../../sessions/session-store.ts';
+import { beginSession } from './begin-session.ts';
+import { secondFactorMethods, startSecondStep } from '../second-factor/second-factor.service.ts';
 
-export async function login(deps: Deps, ctx: RequestContext, input: TLogin): Promise<{ user: TCurrentUser; token: string }> {
+/** A sign-in's first step: a session, or (for a user with a second factor) a challenge waiting for it. */
+export type TLoginResult = { user: TCurrentUser; token: string } | { secondFactor: TSecondFactorNeeded['secondFactor']; challengeToken: string };
+
+export async function login(deps: Deps, ctx: RequestContext, input: TLogin): Promise<TLoginResult> {
   const { db, config } = deps;
   const now = config.now();
   const email = normalizeEmail(input.email);
@@ -58,25 +62,22 @@ export async function login(deps: Deps, ctx: RequestContext, input: TLogin): Pro
     throw new HttpError('signIn.deactivated');
   }
 
+  // Someone with a second factor gets no session for the password alone: a challenge waits for the code.
+  const methods = await secondFactorMethods(db, user.id);
+  if (methods.length > 0) {
+    const challengeToken = await inTransaction(deps, async (tx) => {
+      await recordAudit(tx, actingAs(ctx, signedIn), { action: 'auth.second_factor_required', entityType: 'user', entityId: user.id });
+      return startSecondStep(tx, deps, user.id, 'password', '/');
+    });
+    return { secondFactor: { methods }, challengeToken };
+  }
+
   const token = await inTransaction(deps, async (tx, raise) => {
     await clearFailures(tx, keys.pair);
     await rememberSource(tx, email, ctx.ip, now);
     return beginSession(deps, tx, raise, actingAs(ctx, signedIn), 'auth.login');
   });
   return { user: signedIn, token };
-}
-
-/**
- * Starts a session for someone who has proved who they are, however they did: ends the session
- * the browser held before (so an id never carries over), creates the new one and records it.
- */
-export async function beginSession(deps: Deps, tx: Queryable, raise: Raise, ctx: SignedInContext, action: TChangeAction): Promise<string> {
-  const { config } = deps;
-  if (ctx.sessionToken) await endSession(tx, raise, deps.sessions, ctx.sessionToken);
-  const token = await createSession(tx, ctx.user.id, config.now(), { idleMs: deps.settings.current().sessionIdleMs, maxMs: config.sessionMaxMs });
-  await recordSignIn(tx, ctx.user.id, config.now());
-  await recordAudit(tx, ctx, { action, entityType: 'user', entityId: ctx.user.id });
-  return token;
 }
 
 export async function logout(deps: Deps, ctx: RequestContext): Promise<void> {

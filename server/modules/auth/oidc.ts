@@ -6,14 +6,20 @@ import { inTransaction } from '../../db/transaction.ts';
 import { HttpError } from '../../http/errors.ts';
 import { actingAs, visitorContextOf } from '../../http/request-context.ts';
 import { findUserByEmail, toCurrentUser } from './auth.queries.ts';
-import { beginSession } from './auth.service.ts';
+import { beginSession } from './begin-session.ts';
+import { recordAudit } from '../../audit/audit-writer.ts';
+import { startSecondStep, userHasFactor } from '../second-factor/second-factor.service.ts';
 
 /** Sign-in through the clinic's identity provider (Google Workspace, Entra ID, Okta...). */
 export interface OidcSignIn {
   /** Returns the provider's authorization URL and remembers state and PKCE verifier in a cookie. */
   start(request: FastifyRequest, reply: FastifyReply, next: string): Promise<string>;
-  /** Completes the code flow and returns a session token for a known, active user. */
-  finish(request: FastifyRequest, reply: FastifyReply): Promise<{ token: string; next: string }>;
+  /**
+   * Completes the code flow for a known, active user: a session token, or, when she has a
+   * second factor of ours and the provider's token does not prove one of its own (`amr`), a
+   * challenge waiting for it.
+   */
+  finish(request: FastifyRequest, reply: FastifyReply): Promise<{ token: string; next: string } | { challengeToken: string; next: string }>;
 }
 
 const FLOW_COOKIE = 'oidc_flow';
@@ -74,11 +80,34 @@ export function createOidcSignIn(deps: Deps): OidcSignIn | null {
       const user = email ? await findUserByEmail(deps.db, email) : null;
       if (!user || !user.isActive) throw new HttpError('signIn.noAccount');
       const ctx = actingAs(visitorContextOf(request), toCurrentUser(user));
-      const token = await inTransaction(deps, (tx, raise) => beginSession(deps, tx, raise, ctx, 'auth.login_oidc'));
+      const providerDidMfa = provesSecondFactor(claims?.amr);
+      if (!providerDidMfa && (await userHasFactor(deps.db, user.id))) {
+        const challengeToken = await inTransaction(deps, async (tx) => {
+          await recordAudit(tx, ctx, { action: 'auth.second_factor_required', entityType: 'user', entityId: user.id });
+          return startSecondStep(tx, deps, user.id, 'oidc', flow.next);
+        });
+        return { challengeToken, next: flow.next };
+      }
+      const token = await inTransaction(deps, (tx, raise) => beginSession(deps, tx, raise, ctx, 'auth.login_oidc', providerDidMfa ? 'provider' : undefined));
       return { token, next: flow.next };
     },
   };
 }
+
+/**
+ * Whether the provider's `amr` (RFC 8176) says the sign-in took more than a password: 'mfa'
+ * itself, or something the user has or is (a one-time code, a hardware or software key, a
+ * fingerprint...) beside something she knows. A bare 'pwd' or an absent claim is not.
+ */
+export function provesSecondFactor(amr: unknown): boolean {
+  if (!Array.isArray(amr)) return false;
+  const methods = new Set(amr.filter((m): m is string => typeof m === 'string'));
+  if (methods.has('mfa')) return true;
+  const knows = methods.has('pwd') || methods.has('pin') || methods.has('kba');
+  const hasOrIs = [...methods].some((m) => POSSESSION_OR_INHERENCE.has(m));
+  return knows && hasOrIs;
+}
+const POSSESSION_OR_INHERENCE = new Set(['otp', 'hwk', 'swk', 'sms', 'tel', 'sc', 'fpt', 'face', 'iris', 'retina', 'vbm', 'user']);
 
 function parseFlow(raw: string | undefined): { verifier: string; state: string; next: string } | null {
   if (!raw) return null;

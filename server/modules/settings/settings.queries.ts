@@ -1,3 +1,4 @@
+import type { TStoredSecondFactorPolicy } from '#domain/second-factor';
 import { eq } from 'drizzle-orm';
 import type { TUpdateClinicSettings } from '#domain/settings';
 import type { Queryable } from '../../db/database.ts';
@@ -23,4 +24,9 @@ export async function writeStoredSettings(q: Queryable, values: TUpdateClinicSet
     .insert(clinicSettings)
     .values({ id: true, ...set })
     .onConflictDoUpdate({ target: clinicSettings.id, set });
+}
+
+/** The second-factor policy, stored whole (the row is locked by the caller). */
+export async function writeSecondFactorPolicy(q: Queryable, policy: TStoredSecondFactorPolicy, actorId: string, now: Date): Promise<void> {
+  await q.update(clinicSettings).set({ secondFactorPolicy: policy, updatedAt: now, updatedBy: actorId }).where(eq(clinicSettings.id, true));
 }
