@@ -26,6 +26,8 @@ export const ZAdminUser = z.object({
   isActive: z.boolean(),
   status: ZUserStatus,
   lastSignInAt: z.string().nullable(),
+  /** Whether the account has a second factor (issue 33): an admin may reset it. */
+  hasSecondFactor: z.boolean(),
 });
 export type TAdminUser = z.infer<typeof ZAdminUser>;
 export const ZAdminUserList = z.array(ZAdminUser);

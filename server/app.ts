@@ -34,7 +34,7 @@ import { labRoutes } from './modules/labs/labs.routes.ts';
 import { supplyRoutes } from './modules/supplies/supplies.routes.ts';
 import { chatRoutes } from './modules/chat/chat.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
-import { secondFactorRoutes } from './modules/second-factor/second-factor.routes.ts';
+import { secondFactorRoutes } from './modules/auth/second-factor.routes.ts';
 import { auditHeadSigner } from './audit/audit-head.ts';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';

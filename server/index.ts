@@ -6,7 +6,7 @@ import { seedDemoClinic } from './seed/demo-clinic.ts';
 import { createDatabaseEventBus, pruneLiveEvents } from './events/event-bus.ts';
 import { disableDemoAccounts } from './modules/auth/demo-lockout.ts';
 import { deleteExpiredThrottleRows } from './modules/auth/login-throttle.ts';
-import { deleteExpiredChallenges } from './modules/second-factor/second-factor.queries.ts';
+import { deleteExpiredChallenges } from './modules/auth/second-factor.queries.ts';
 import { deleteExpiredSessions } from './sessions/session-store.ts';
 
 const config = loadConfig();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZTotpSetup } from '#domain/second-factor';
 import { users } from '../../server/db/schema/auth.ts';
 import { provesSecondFactor } from '../../server/modules/auth/oidc.ts';
-import { totpCodeAt } from '../../server/modules/second-factor/totp.ts';
+import { totpCodeAt } from '../../server/modules/auth/totp.ts';
 import { createUser, unique } from '../helpers/factories.ts';
 import { startFakeIdentityProvider } from '../helpers/fake-identity-provider.ts';
 import { signInAs } from '../helpers/sign-in.ts';

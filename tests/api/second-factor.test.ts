@@ -4,7 +4,7 @@ import { RECOVERY_CODE_SHAPE, ZMyFactors, ZStoredSecondFactorPolicy, ZTotpSetup,
 import { auditEvents, users } from '../../server/db/schema/auth.ts';
 import { notifications } from '../../server/db/schema/collaboration.ts';
 import { recoveryCodes, userFactors } from '../../server/db/schema/second-factors.ts';
-import { totpCodeAt } from '../../server/modules/second-factor/totp.ts';
+import { totpCodeAt } from '../../server/modules/auth/totp.ts';
 import { createUser, TEST_PASSWORD } from '../helpers/factories.ts';
 import { signInAs, type SignedIn } from '../helpers/sign-in.ts';
 import { buildTestApp, Client, type TestApp } from '../helpers/test-app.ts';

@@ -1,12 +1,11 @@
 import { lazy, Suspense, useDeferredValue, useEffect } from 'react';
 import { Route, Switch } from 'wouter';
-import type { TCurrentUser } from '#domain/auth';
 import { FullScreenLoading } from './components/full-screen-loading.tsx';
 import { DemoFrame } from './components/layout/demo-banner.tsx';
 import { SignInCheckFailed } from './components/sign-in-check-failed.tsx';
 import { PRODUCT_NAME, SIGN_IN_PATH } from './lib/brand.ts';
 import { usePreloaded } from './lib/preloadable.ts';
-import { checkSession, hasSignedInHint, onSignIn, retrySessionCheck, useSession } from './lib/session.ts';
+import { checkSession, hasSignedInHint, onSignIn, retrySessionCheck, useSession, type TSessionUser } from './lib/session.ts';
 import { LandingPage } from './pages/landing/landing-page.tsx';
 import { signedInApp, startSignedInPage } from './signed-in-start.ts';
 
@@ -54,7 +53,7 @@ function Screens() {
  * the check). The app is then drawn as a deferred update, which React renders in slices rather
  * than in one long task (Lighthouse's blocking time).
  */
-function SignedInPage({ user }: { user: TCurrentUser | null }) {
+function SignedInPage({ user }: { user: TSessionUser | null }) {
   const app = useDeferredValue(usePreloaded(signedInApp));
   return app ? <app.SignedInApp user={user} /> : <FullScreenLoading />;
 }

@@ -28,6 +28,8 @@ export type TScreen = TScreenAccess & {
   Screen?: TScreenCode;
   /** Absent for a screen reached only from another screen. */
   sidebar?: TSidebarEntry;
+  /** A page seldom opened (the user's own security settings): its code loads when it is opened, not ahead. */
+  loadWhenOpened?: true;
 };
 
 /**
@@ -111,6 +113,13 @@ export const SCREENS: readonly TScreen[] = [
     Denied: lazyScreen(() => import('./pages/admin/admin-access-denied.tsx'), 'AdminAccessDenied'),
     sidebar: { label: 'User Management', icon: UserCog, group: 'admin' },
   },
+  {
+    // The user's own second factors, from her profile menu (issue 33).
+    path: '/account/security',
+    title: 'Security',
+    Screen: lazyScreen(() => import('./pages/account/security-page.tsx'), 'SecurityPage'),
+    loadWhenOpened: true,
+  },
   { path: '/reports', title: 'Reports', sidebar: { label: 'Reports', icon: ChartColumn, group: 'admin', soon: true } },
   { path: '/settings', title: 'Settings', sidebar: { label: 'Settings', icon: Settings, group: 'admin', soon: true } },
 ];
@@ -145,13 +154,13 @@ export function sidebarScreens(user: TCurrentUser, group: TSidebarEntry['group']
 export const navigationFor = (user: TCurrentUser): TNavigation => ({ main: sidebarScreens(user, 'main'), admin: sidebarScreens(user, 'admin') });
 
 /**
- * Loads the code of every screen the user may open, ahead of a click: the first visit to a
+ * Loads the code of every screen the user may open (but those loaded when opened), ahead of a click: the first visit to a
  * screen then waits only for its data. One screen at a time, each when the browser is idle, so
  * the page never stops answering for long while it runs the code it received. Returns what
  * stops it.
  */
 export function preloadScreens(user: TCurrentUser): () => void {
-  const queue = OPENABLE_SCREENS.filter((screen) => mayOpen(user, screen)).map((screen) => screen.Screen);
+  const queue = OPENABLE_SCREENS.filter((screen) => mayOpen(user, screen) && !screen.loadWhenOpened).map((screen) => screen.Screen);
   let cancel = () => {};
   const next = () => {
     const code = queue.shift();

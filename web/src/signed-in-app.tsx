@@ -1,9 +1,10 @@
 import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
-import { Suspense, useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Redirect, useLocation } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
 import { SET_PASSWORD_PATH } from '#domain/users';
 import { AppLayout } from './components/layout/app-layout.tsx';
+import { EnrolDueBanner } from './components/second-factor/enrol-due-banner.tsx';
 import { LeaveForSignIn } from './components/leave-for-sign-in.tsx';
 import { Spinner } from './components/ui/spinner.tsx';
 import { Toaster } from './components/ui/toaster.tsx';
@@ -11,6 +12,7 @@ import { PRODUCT_NAME, SIGN_IN_PATH } from './lib/brand.ts';
 import { queryClient } from './lib/query-client.ts';
 import { usePreloaded } from './lib/preloadable.ts';
 import { pathAfterSignIn } from './lib/return-path.ts';
+import type { TSessionUser } from './lib/session.ts';
 import { NotFoundPage } from './pages/not-found/not-found-page.tsx';
 import { LinkWhileSignedIn } from './pages/set-password/link-while-signed-in.tsx';
 import { findScreen, mayOpen, navigationFor, preloadScreens } from './screens.ts';
@@ -27,7 +29,7 @@ export const firstScreenLoaded: Promise<unknown> =
  * The app for a signed-in user, loaded only after the sign-in check found one. `user` is null
  * once the session is gone while the page is open: the toast, then the login path.
  */
-export function SignedInApp({ user }: { user: TCurrentUser | null }) {
+export function SignedInApp({ user }: { user: TSessionUser | null }) {
   return (
     <QueryClientProvider client={queryClient}>
       {user ? <SignedInRoutes user={user} /> : <LeaveForSignIn />}
@@ -36,7 +38,9 @@ export function SignedInApp({ user }: { user: TCurrentUser | null }) {
   );
 }
 
-function SignedInRoutes({ user }: { user: TCurrentUser }) {
+const EnrolRequiredPage = lazy(async () => ({ default: (await import('./pages/account/enrol-required-page.tsx')).EnrolRequiredPage }));
+
+function SignedInRoutes({ user }: { user: TSessionUser }) {
   const [location] = useLocation();
   const screen = findScreen(location);
   // The one access gate: a screen never re-checks its own capability. The web only hides;
@@ -46,6 +50,14 @@ function SignedInRoutes({ user }: { user: TCurrentUser }) {
     document.title = screen ? `${screen.title} · ${PRODUCT_NAME}` : PRODUCT_NAME;
   }, [screen]);
 
+  // The clinic requires a second factor and her grace has passed: enrolling is all there is.
+  if (user.secondFactor?.status === 'overdue') {
+    return (
+      <Suspense fallback={<ScreenLoading />}>
+        <EnrolRequiredPage user={user} />
+      </Suspense>
+    );
+  }
   // Just signed in (or already): on to the page that was asked for.
   if (location === SIGN_IN_PATH) return <Redirect to={pathAfterSignIn()} replace />;
   if (location === SET_PASSWORD_PATH) return <LinkWhileSignedIn user={user} />;
@@ -55,6 +67,7 @@ function SignedInRoutes({ user }: { user: TCurrentUser }) {
   // suspend to the boundary here.
   return (
     <AppLayout user={user} navigation={navigationFor(user)}>
+      {user.secondFactor && <EnrolDueBanner enrolment={user.secondFactor} />}
       <Suspense fallback={<ScreenLoading />}>{Content ? <Content user={user} /> : <ScreenLoading />}</Suspense>
       <PreloadScreens user={user} ready={Content !== undefined} />
     </AppLayout>

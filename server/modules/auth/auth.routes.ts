@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { returnPathAfterSignIn, ZCurrentUser, ZDemoAccounts, ZLogin, ZSignedInUser } from '#domain/auth';
 import { ZSecondFactorNeeded } from '#domain/second-factor';
 import { enrolmentOfSession } from '../../sessions/session-enrolment.ts';
-import { CHALLENGE } from '../second-factor/second-factor.service.ts';
+import { CHALLENGE } from './second-factor.service.ts';
 import type { Deps } from '../../deps.ts';
 import { ZErrorBody } from '#domain/errors';
 import { errorResponses } from '../../http/error-body.ts';

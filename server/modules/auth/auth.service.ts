@@ -24,7 +24,7 @@ import {
 import { verifyPassword } from './passwords.ts';
 import { endSession } from '../../sessions/session-store.ts';
 import { beginSession } from './begin-session.ts';
-import { secondFactorMethods, startSecondStep } from '../second-factor/second-factor.service.ts';
+import { secondFactorMethods, startSecondStep } from './second-factor.service.ts';
 
 /** A sign-in's first step: a session, or (for a user with a second factor) a challenge waiting for it. */
 export type TLoginResult = { user: TCurrentUser; token: string } | { secondFactor: TSecondFactorNeeded['secondFactor']; challengeToken: string };

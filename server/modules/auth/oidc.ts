@@ -8,7 +8,7 @@ import { actingAs, visitorContextOf } from '../../http/request-context.ts';
 import { findUserByEmail, toCurrentUser } from './auth.queries.ts';
 import { beginSession } from './begin-session.ts';
 import { recordAudit } from '../../audit/audit-writer.ts';
-import { startSecondStep, userHasFactor } from '../second-factor/second-factor.service.ts';
+import { startSecondStep, userHasFactor } from './second-factor.service.ts';
 
 /** Sign-in through the clinic's identity provider (Google Workspace, Entra ID, Okta...). */
 export interface OidcSignIn {

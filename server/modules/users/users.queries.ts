@@ -15,7 +15,7 @@ const STATUS_WHERE: Record<TUserStatus, SQL> = {
   deactivated: sql`not is_active and invited_at is null`,
 };
 const ADMIN_COLUMNS = sql`id, email, first_name as "firstName", last_name as "lastName", role, is_active as "isActive",
-  ${STATUS} as status, ${isoText(sql`last_sign_in_at`)} as "lastSignInAt"`;
+  ${STATUS} as status, ${isoText(sql`last_sign_in_at`)} as "lastSignInAt", second_factor_at is not null as "hasSecondFactor"`;
 
 /** Every account in name order, filtered as the admin asked. A staff list: no patient data. */
 export function listUsers(q: Queryable, opts: Omit<TAdminUserQuery, 'cursor'> & { after: TUserCursor | null }) {

@@ -1,6 +1,7 @@
 import { MutationCache, QueryCache, QueryClient, type QueryFunction } from '@tanstack/react-query';
 import { fetchQueryKey, type TQueryKey } from './api-request.ts';
-import { isUnauthorizedError } from './api-errors.ts';
+import { apiErrorCode, isUnauthorizedError } from './api-errors.ts';
+import { checkSession } from './session.ts';
 import { handleLoggedOut } from './logged-out.ts';
 
 /** The default read: GET the URL the query key names (spec section 7). */
@@ -8,6 +9,9 @@ export const defaultQueryFn: QueryFunction = ({ queryKey }) => fetchQueryKey(que
 
 function onAnyError(error: unknown): void {
   if (isUnauthorizedError(error)) handleLoggedOut();
+  // The clinic began requiring a second factor of this user while the page was open: read the
+  // session's standing again, and the enrolment screen takes over.
+  else if (apiErrorCode(error) === 'auth.secondFactorEnrolment') void checkSession();
 }
 
 export function createQueryClient(): QueryClient {

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import type { TCurrentUser } from '#domain/auth';
+import type { TEnrolment } from '#domain/second-factor';
 import { SIGNED_IN_HINT_COOKIE } from '#domain/signed-in-hint';
 import { apiRequest, ApiError } from './api-request.ts';
 import { forgetEarlyReads } from './early-reads.ts';
@@ -9,10 +10,13 @@ import { forgetEarlyReads } from './early-reads.ts';
  * check runs, then the landing page or the signed-in app). Kept outside any query library so the
  * landing page, which every visitor loads first, carries none of the signed-in app's code.
  */
+/** The signed-in user, with her standing under the clinic's second-factor policy once the check has read it. */
+export type TSessionUser = TCurrentUser & { secondFactor?: TEnrolment };
+
 export type TSession =
   | { status: 'checking' }
   | { status: 'visitor' }
-  | { status: 'signedIn'; user: TCurrentUser }
+  | { status: 'signedIn'; user: TSessionUser }
   /** Was signed in on this page, and the session is gone (expired, revoked, signed out elsewhere). */
   | { status: 'ended' }
   /** The first check got no answer it could read; the screen offers to try again. */
@@ -54,8 +58,16 @@ function isNotSignedIn(error: unknown): boolean {
   }
 }
 
-function sameUser(a: TCurrentUser, b: TCurrentUser): boolean {
-  return a.id === b.id && a.email === b.email && a.firstName === b.firstName && a.lastName === b.lastName && a.role === b.role;
+function sameUser(a: TSessionUser, b: TSessionUser): boolean {
+  return (
+    a.id === b.id &&
+    a.email === b.email &&
+    a.firstName === b.firstName &&
+    a.lastName === b.lastName &&
+    a.role === b.role &&
+    a.secondFactor?.status === b.secondFactor?.status &&
+    a.secondFactor?.deadline === b.secondFactor?.deadline
+  );
 }
 
 export function hasSignedInHint(): boolean {
@@ -71,7 +83,7 @@ export async function checkSession(): Promise<void> {
   if (session.status === 'checking' && !hasSignedInHint()) return publish({ status: 'visitor' });
   try {
     const response = await apiRequest('GET', '/api/auth/user');
-    const user = (await response.json()) as TCurrentUser;
+    const user = (await response.json()) as TSessionUser;
     // The same answer again keeps the same object: every screen takes the user as a prop, and a
     // new one would redraw the whole app after each re-check.
     if (session.status !== 'signedIn' || !sameUser(session.user, user)) publish({ status: 'signedIn', user });

@@ -22,6 +22,7 @@ import { Input } from '../../components/ui/input.tsx';
 import { LoadingBlock, Spinner } from '../../components/ui/spinner.tsx';
 import { toast } from '../../lib/toast.ts';
 import { useAppForm } from '../../lib/use-app-form.ts';
+import { SecondFactorPolicyCard } from './second-factor-policy.tsx';
 
 const FIELDS = ['clinicName', 'timeZone', 'sessionIdleMinutes', 'criticalEscalationMinutes'] as const;
 const ZONES_LIST_ID = 'settings-time-zones';
@@ -29,13 +30,18 @@ const ZONES_LIST_ID = 'settings-time-zones';
 /**
  * The Admin Panel's Settings tab (issue 20): the clinic's name, time zone and idle timeout, who
  * may join patients' chat rooms, and how long a critical lab result may wait unacknowledged
- * before the administrators are told (issue 30).
+ * before the administrators are told (issue 30); and the second-factor policy (issue 33).
  */
 export function SettingsTab(_props: { user: TCurrentUser }) {
   const settings = useClinicSettings();
   if (settings.isPending) return <LoadingBlock />;
   if (settings.isError) return <ErrorState title="Could not load the clinic settings" error={settings.error} onRetry={() => void settings.refetch()} />;
-  return <SettingsForm settings={settings.data} />;
+  return (
+    <div className="space-y-6">
+      <SettingsForm settings={settings.data} />
+      <SecondFactorPolicyCard />
+    </div>
+  );
 }
 
 const valuesOf = (s: TClinicSettings): TUpdateClinicSettingsInput => ({

@@ -6,6 +6,8 @@ import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 import { useChangeRole } from '../../api/users/change-role.ts';
 import { usePasswordLink } from '../../api/users/new-password-link.ts';
 import { useSetUserActive } from '../../api/users/set-user-active.ts';
+import { useResetUserFactors } from '../../api/users/reset-factors.ts';
+import { ProofDialog } from '../../components/second-factor/proof-dialog.tsx';
 import { SELECT_CLASS } from '../../components/ui/select.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
@@ -73,9 +75,49 @@ export function UserRow({ row, isSelf }: { row: TAdminUser; isSelf: boolean }) {
           ))}
         </select>
         {row.status !== 'deactivated' && <LinkButton row={row} name={name} />}
+        {row.hasSecondFactor && !isSelf && <ResetFactorsButton row={row} name={name} />}
         {!isSelf && <ActiveButton row={row} name={name} />}
       </div>
     </li>
+  );
+}
+
+/**
+ * 'Reset second factor' (a lost phone): after a fresh code of the admin's own, the user's apps
+ * and recovery codes go and her sessions end; she is told, and enrols again.
+ */
+function ResetFactorsButton({ row, name }: { row: TAdminUser; name: string }) {
+  const [open, setOpen] = useState(false);
+  const reset = useResetUserFactors();
+  return (
+    <>
+      <Button size="sm" variant="outline" onClick={() => setOpen(true)}>
+        Reset second factor
+      </Button>
+      {open && (
+        <ProofDialog
+          title={`Reset ${name}'s second factor?`}
+          description={`${row.email} loses every authenticator app and recovery code and is signed out everywhere, then signs in with a password and sets up a new one. Confirm with your own code.`}
+          confirmLabel="Reset"
+          destructive
+          pending={reset.isPending}
+          onClose={() => setOpen(false)}
+          testId="reset-factors-dialog"
+          onProof={(proof, failed) =>
+            reset.mutate(
+              { id: row.id, proof },
+              {
+                onSuccess: () => {
+                  setOpen(false);
+                  toast({ title: 'Second factor reset', description: `${name} was told, and sets up a new one at the next sign-in.`, variant: 'success' });
+                },
+                onError: failed,
+              },
+            )
+          }
+        />
+      )}
+    </>
   );
 }
 

@@ -13,6 +13,8 @@ const HEADINGS: Partial<Record<TErrorCode, THeading>> = {
   'signIn.throttled': { heading: 'Sign-in temporarily locked', Icon: Clock },
   'signIn.deactivated': { heading: 'Account deactivated', Icon: UserX },
   'request.validation': { heading: 'Check the form', Icon: CircleExclamationPoint },
+  'signIn.badCode': { heading: 'Code not accepted', Icon: CircleExclamationPoint },
+  'signIn.noChallenge': { heading: 'Sign-in expired', Icon: Clock },
 };
 const FALLBACK: THeading = { heading: 'Could not sign in', Icon: CircleExclamationPoint };
 

@@ -20,8 +20,8 @@ import { actingAs, type RequestContext, type SignedInContext } from '../../http/
 import { hashToken, type TSessionFactor } from '../../sessions/session-store.ts';
 import { enrolmentOfSession } from '../../sessions/session-enrolment.ts';
 import type { SignedInSession } from '../../sessions/session-cache.ts';
-import { findUserById, toCurrentUser } from '../auth/auth.queries.ts';
-import { beginSession } from '../auth/begin-session.ts';
+import { findUserById, toCurrentUser } from './auth.queries.ts';
+import { beginSession } from './begin-session.ts';
 import {
   ACCOUNT_POLICY,
   ADDRESS_POLICY,
@@ -33,7 +33,7 @@ import {
   rememberSource,
   slowdownMs,
   throttleKeys,
-} from '../auth/login-throttle.ts';
+} from './login-throttle.ts';
 import {
   confirmedFactors,
   confirmFactor,

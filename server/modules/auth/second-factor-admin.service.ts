@@ -7,7 +7,7 @@ import type { Deps } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
 import { endSessionsOfUser } from '../../sessions/session-store.ts';
-import { findUserById } from '../auth/auth.queries.ts';
+import { findUserById } from './auth.queries.ts';
 import { notify } from '../notifications/notifications.service.ts';
 import { lockStoredSettings, writeSecondFactorPolicy } from '../settings/settings.queries.ts';
 import { deleteAllFactors, syncSecondFactorAt } from './second-factor.queries.ts';

@@ -1,0 +1,87 @@
+import { useWatch } from 'react-hook-form';
+import { ZFactorProof, type TFactorProof } from '#domain/second-factor';
+import { useAppForm, type TAppForm } from '../../lib/use-app-form.ts';
+import { FormField } from '../ui/form-field.tsx';
+import { Input } from '../ui/input.tsx';
+import { cn } from '../../lib/utils.ts';
+
+/** What the proof form holds: both methods have a code, so one flat form serves both. */
+export interface TProofValues {
+  method: 'totp' | 'recovery';
+  code: string;
+}
+export type TProofForm = TAppForm<TProofValues, TFactorProof>;
+
+const PROOF_FIELDS = ['code'] as const;
+
+export function useFactorProofForm(): TProofForm {
+  return useAppForm<TProofValues, TFactorProof>({ schema: ZFactorProof, defaultValues: { method: 'totp', code: '' }, fields: PROOF_FIELDS });
+}
+
+const METHOD_LABELS = { totp: 'Authenticator app', recovery: 'Recovery code' } as const;
+
+/**
+ * A second factor typed in: a code from the authenticator app, or one of the recovery codes.
+ * The sign-in's second step and every "confirm it is you" dialog use these same fields.
+ */
+export function FactorProofFields({ form, idPrefix, autoFocus }: { form: TProofForm; idPrefix: string; autoFocus?: boolean }) {
+  const method = useWatch({ control: form.control, name: 'method' });
+  const choose = (next: TProofValues['method']) => {
+    form.setValue('method', next);
+    form.setValue('code', '');
+    form.clearErrors();
+  };
+  return (
+    <div className="space-y-3">
+      <div role="radiogroup" aria-label="Second factor" className="grid grid-cols-2 gap-1 rounded-md bg-slate-100 p-1">
+        {(['totp', 'recovery'] as const).map((option) => (
+          <button
+            key={option}
+            type="button"
+            role="radio"
+            aria-checked={method === option}
+            onClick={() => choose(option)}
+            className={cn(
+              'rounded px-2 py-1.5 text-sm font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+              method === option ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-600 hover:text-slate-900',
+            )}
+          >
+            {METHOD_LABELS[option]}
+          </button>
+        ))}
+      </div>
+      {method === 'totp' ? (
+        <FormField id={`${idPrefix}-code`} label="6-digit code from your app" error={form.formState.errors.code?.message}>
+          {(control) => (
+            <Input
+              {...control}
+              key="totp"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              placeholder="123456"
+              autoFocus={autoFocus}
+              className="font-mono tracking-widest"
+              {...form.register('code')}
+            />
+          )}
+        </FormField>
+      ) : (
+        <FormField id={`${idPrefix}-code`} label="Recovery code" error={form.formState.errors.code?.message}>
+          {(control) => (
+            <Input
+              {...control}
+              key="recovery"
+              autoComplete="off"
+              spellCheck={false}
+              placeholder="xxxx-xxxx-xxxx-xxxx"
+              autoFocus={autoFocus}
+              className="font-mono"
+              {...form.register('code')}
+            />
+          )}
+        </FormField>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+import type { ReactNode } from 'react';
+import { FormErrorAlert } from '../form-error-alert.tsx';
+import { Button } from '../ui/button.tsx';
+import { DialogFooter } from '../ui/dialog.tsx';
+import { FormDialog } from '../ui/form-dialog.tsx';
+import { Spinner } from '../ui/spinner.tsx';
+import type { TFactorProof } from '#domain/second-factor';
+import { describeApiError } from '../../lib/api-errors.ts';
+import { FactorProofFields, useFactorProofForm } from './factor-proof-fields.tsx';
+
+/**
+ * "Confirm it is you": a fresh second factor before a sensitive step (resetting someone's
+ * factors, removing one's own, new recovery codes). `onProof` runs the step with it; a refused
+ * code shows here and the dialog stays open.
+ */
+export function ProofDialog({
+  title,
+  description,
+  confirmLabel,
+  destructive,
+  pending,
+  onProof,
+  onClose,
+  testId,
+}: {
+  title: string;
+  description: ReactNode;
+  confirmLabel: string;
+  destructive?: boolean;
+  pending: boolean;
+  onProof: (proof: TFactorProof, failed: (error: unknown) => void) => void;
+  onClose: () => void;
+  testId?: string;
+}) {
+  const form = useFactorProofForm();
+  const submit = form.onSubmit((proof) => onProof(proof, (error) => form.showServerError(describeApiError(error))));
+  return (
+    <FormDialog onClose={onClose} title={title} description={description} className="max-w-md" testId={testId}>
+      <form onSubmit={submit} noValidate className="space-y-4">
+        {form.formError && <FormErrorAlert error={form.formError} testId="proof-error" />}
+        <FactorProofFields form={form} idPrefix="proof" autoFocus />
+        <DialogFooter>
+          <Button type="button" variant="outline" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" variant={destructive ? 'destructive' : 'default'} disabled={pending}>
+            {pending && <Spinner className="size-4 text-white" />}
+            {confirmLabel}
+          </Button>
+        </DialogFooter>
+      </form>
+    </FormDialog>
+  );
+}

@@ -1,0 +1,45 @@
+import { LogOut, ShieldCheck } from 'lucide-react';
+import { useEffect } from 'react';
+import { ROLE_LABELS } from '#domain/roles';
+import { TotpEnrolment } from '../../components/second-factor/totp-enrolment.tsx';
+import { SignedOutFrame } from '../../components/layout/signed-out-frame.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Card, CardContent, CardDescription, CardHeader } from '../../components/ui/card.tsx';
+import { LOGOUT_PATH, PRODUCT_NAME } from '../../lib/brand.ts';
+import { checkSession, type TSessionUser } from '../../lib/session.ts';
+
+/**
+ * What a user sees while the clinic requires a second factor of her role and her grace has
+ * passed: nothing but enrolling (the server refuses everything else) or signing out.
+ */
+export function EnrolRequiredPage({ user }: { user: TSessionUser }) {
+  useEffect(() => {
+    document.title = `Set up a second factor · ${PRODUCT_NAME}`;
+  }, []);
+  return (
+    <SignedOutFrame>
+      <Card className="w-full max-w-xl" data-testid="enrol-required">
+        <CardHeader>
+          <h1 className="flex items-center gap-2 text-2xl font-bold tracking-tight text-slate-900">
+            <ShieldCheck className="size-6 text-primary" aria-hidden="true" />
+            Set up a second factor
+          </h1>
+          <CardDescription>
+            Your clinic requires a second factor for {ROLE_LABELS[user.role]} accounts
+            {user.secondFactor?.deadline ? ` since ${new Date(user.secondFactor.deadline).toLocaleDateString()}` : ''}. Until you add one, you can only set it
+            up or sign out. You will then sign in with your password and a code from your phone.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="space-y-6">
+          <TotpEnrolment needsProof={false} onDone={() => void checkSession()} />
+          <form method="post" action={LOGOUT_PATH}>
+            <Button type="submit" variant="ghost" size="sm" className="text-slate-700">
+              <LogOut aria-hidden="true" />
+              Sign out
+            </Button>
+          </form>
+        </CardContent>
+      </Card>
+    </SignedOutFrame>
+  );
+}

@@ -1,0 +1,202 @@
+import { useState } from 'react';
+import { KeyRound, ShieldAlert, ShieldCheck, Smartphone, Trash2 } from 'lucide-react';
+import type { TCurrentUser } from '#domain/auth';
+import type { TEnrolment, TFactor, TMyFactors } from '#domain/second-factor';
+import { useMyFactors, useRemoveFactor, useRenewRecoveryCodes } from '../../api/account/my-factors.ts';
+import { ErrorState } from '../../components/error-state.tsx';
+import { PageHeader } from '../../components/layout/page-header.tsx';
+import { ProofDialog } from '../../components/second-factor/proof-dialog.tsx';
+import { RecoveryCodesPanel } from '../../components/second-factor/recovery-codes-panel.tsx';
+import { TotpEnrolment } from '../../components/second-factor/totp-enrolment.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { checkSession } from '../../lib/session.ts';
+import { toast } from '../../lib/toast.ts';
+
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
+
+/** /account/security: the user's own second factors (issue 33), reached from her profile menu. */
+export function SecurityPage(_props: { user: TCurrentUser }) {
+  const query = useMyFactors();
+  return (
+    <div className="max-w-3xl">
+      <PageHeader title="Security" subtitle="Your second factors: what you use besides your password to sign in." />
+      {query.isPending ? (
+        <div className="space-y-4" role="status" aria-label="Loading your second factors">
+          <Skeleton className="h-16 w-full" />
+          <Skeleton className="h-40 w-full" />
+        </div>
+      ) : query.isError ? (
+        <ErrorState title="Could not load your second factors" error={query.error} onRetry={() => void query.refetch()} />
+      ) : (
+        <SecurityDetails mine={query.data} />
+      )}
+    </div>
+  );
+}
+
+function SecurityDetails({ mine }: { mine: TMyFactors }) {
+  const [adding, setAdding] = useState(false);
+  const hasFactor = mine.factors.length > 0;
+  return (
+    <div className="space-y-6">
+      <Standing enrolment={mine.enrolment} />
+      <Card>
+        <CardHeader>
+          <CardTitle className="flex items-center gap-2">
+            <Smartphone className="size-5 text-slate-600" aria-hidden="true" />
+            Authenticator apps
+          </CardTitle>
+          <CardDescription>A 6-digit code from your phone, asked for after your password.</CardDescription>
+        </CardHeader>
+        <CardContent className="space-y-4">
+          {hasFactor ? (
+            <ul className="divide-y rounded-md border" data-testid="factor-list">
+              {mine.factors.map((factor) => (
+                <FactorRow key={factor.id} factor={factor} />
+              ))}
+            </ul>
+          ) : (
+            <p className="rounded-md border border-dashed p-4 text-sm text-slate-600" data-testid="no-factors">
+              No authenticator app yet. Anyone with your password can sign in as you.
+            </p>
+          )}
+          {adding ? (
+            <TotpEnrolment
+              needsProof={hasFactor}
+              onCancel={() => setAdding(false)}
+              onDone={() => {
+                setAdding(false);
+                void checkSession();
+                toast({ title: 'Authenticator app added' });
+              }}
+            />
+          ) : (
+            <Button type="button" variant={hasFactor ? 'outline' : 'default'} onClick={() => setAdding(true)}>
+              Add an authenticator app
+            </Button>
+          )}
+        </CardContent>
+      </Card>
+      {hasFactor && !adding && <RecoveryCodesCard left={mine.recoveryCodesLeft} />}
+    </div>
+  );
+}
+
+/** Where she stands with the clinic's policy, in a line. */
+function Standing({ enrolment }: { enrolment: TEnrolment }) {
+  const deadline = enrolment.deadline ? new Date(enrolment.deadline).toLocaleDateString() : null;
+  if (enrolment.status === 'enrolled') {
+    return (
+      <p className="flex items-center gap-2 text-sm font-medium text-green-800" data-testid="security-standing">
+        <ShieldCheck className="size-4 shrink-0" aria-hidden="true" />
+        Your account is protected by a second factor.
+      </p>
+    );
+  }
+  const text =
+    enrolment.status === 'due'
+      ? `Your clinic requires a second factor for your role: set one up by ${deadline}.`
+      : enrolment.status === 'overdue'
+        ? 'Your clinic requires a second factor for your role: set one up to continue.'
+        : enrolment.status === 'optional'
+          ? 'A second factor is optional for your role, and strongly recommended.'
+          : 'Your clinic does not use second factors for your role.';
+  return (
+    <p className="flex items-center gap-2 text-sm font-medium text-amber-800" data-testid="security-standing">
+      <ShieldAlert className="size-4 shrink-0" aria-hidden="true" />
+      {text}
+    </p>
+  );
+}
+
+function FactorRow({ factor }: { factor: TFactor }) {
+  const remove = useRemoveFactor();
+  const [confirming, setConfirming] = useState(false);
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-3 p-3" data-testid="factor-row">
+      <div>
+        <p className="font-medium text-slate-900">{factor.label}</p>
+        <p className="text-xs text-slate-600">
+          Added {when(factor.createdAt)} · last used {when(factor.lastUsedAt)}
+        </p>
+      </div>
+      <Button type="button" variant="outline" size="sm" onClick={() => setConfirming(true)}>
+        <Trash2 aria-hidden="true" />
+        Remove<span className="sr-only"> {factor.label}</span>
+      </Button>
+      {confirming && (
+        <ProofDialog
+          title={`Remove ${factor.label}?`}
+          description="It will no longer sign you in. Confirm with a code first."
+          confirmLabel="Remove"
+          destructive
+          pending={remove.isPending}
+          onClose={() => setConfirming(false)}
+          onProof={(proof, failed) =>
+            remove.mutate(
+              { factorId: factor.id, proof },
+              {
+                onSuccess: () => {
+                  setConfirming(false);
+                  toast({ title: `${factor.label} removed` });
+                },
+                onError: failed,
+              },
+            )
+          }
+        />
+      )}
+    </li>
+  );
+}
+
+function RecoveryCodesCard({ left }: { left: number }) {
+  const renew = useRenewRecoveryCodes();
+  const [asking, setAsking] = useState(false);
+  const [codes, setCodes] = useState<string[] | null>(null);
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <KeyRound className="size-5 text-slate-600" aria-hidden="true" />
+          Recovery codes
+        </CardTitle>
+        <CardDescription>For when your phone is lost: each signs you in once.</CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-4">
+        {codes ? (
+          <RecoveryCodesPanel codes={codes} doneLabel="Done" onDone={() => setCodes(null)} />
+        ) : (
+          <>
+            <p className={left <= 3 ? 'text-sm font-medium text-amber-800' : 'text-sm text-slate-700'} data-testid="recovery-codes-left">
+              {left} of 10 left{left <= 3 ? ': make new ones before you run out.' : '.'}
+            </p>
+            <Button type="button" variant="outline" onClick={() => setAsking(true)}>
+              Make new codes
+            </Button>
+          </>
+        )}
+        {asking && (
+          <ProofDialog
+            title="Make new recovery codes"
+            description="The codes you have now will stop working. Confirm with a code first."
+            confirmLabel="Make new codes"
+            pending={renew.isPending}
+            onClose={() => setAsking(false)}
+            onProof={(proof, failed) =>
+              renew.mutate(proof, {
+                onSuccess: (fresh) => {
+                  setAsking(false);
+                  setCodes(fresh);
+                },
+                onError: failed,
+              })
+            }
+          />
+        )}
+      </CardContent>
+    </Card>
+  );
+}
