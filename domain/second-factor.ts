@@ -106,9 +106,51 @@ const ZRecoveryCode = z
  * A fresh proof of a second factor: the sign-in's second step, and what sensitive actions ask
  * for again (resetting someone's factors, removing one's own, new recovery codes).
  */
+const b64url = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^[A-Za-z0-9_-]*$/, 'Must be base64url');
+const ZTransports = z.array(z.enum(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb'])).max(8);
+
+/** A passkey's or security key's answer to a sign-in challenge (WebAuthn AuthenticationResponseJSON), bounded. */
+export const ZWebauthnAssertion = z.object({
+  id: b64url(1400),
+  rawId: b64url(1400),
+  type: z.literal('public-key'),
+  response: z.object({ clientDataJSON: b64url(4000), authenticatorData: b64url(4000), signature: b64url(2000), userHandle: b64url(200).optional() }),
+  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+  clientExtensionResults: z.record(z.string(), z.unknown()),
+});
+export type TWebauthnAssertion = z.infer<typeof ZWebauthnAssertion>;
+
+/** A new credential's answer to a registration (WebAuthn RegistrationResponseJSON), bounded. */
+export const ZWebauthnRegistration = z.object({
+  id: b64url(1400),
+  rawId: b64url(1400),
+  type: z.literal('public-key'),
+  response: z.object({
+    clientDataJSON: b64url(4000),
+    attestationObject: b64url(20000),
+    authenticatorData: b64url(4000).optional(),
+    transports: ZTransports.optional(),
+    publicKeyAlgorithm: z.number().int().optional(),
+    publicKey: b64url(2000).optional(),
+  }),
+  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+  clientExtensionResults: z.record(z.string(), z.unknown()),
+});
+export type TWebauthnRegistration = z.infer<typeof ZWebauthnRegistration>;
+
+const ZTotpProof = z.object({ method: z.literal('totp'), code: ZTotpCode }).strict();
+const ZRecoveryProof = z.object({ method: z.literal('recovery'), code: ZRecoveryCode }).strict();
+/** A typed proof (the forms' part of ZFactorProof). */
+export const ZCodeProof = z.discriminatedUnion('method', [ZTotpProof, ZRecoveryProof]);
+export type TCodeProof = z.infer<typeof ZCodeProof>;
 export const ZFactorProof = z.discriminatedUnion('method', [
-  z.object({ method: z.literal('totp'), code: ZTotpCode }).strict(),
-  z.object({ method: z.literal('recovery'), code: ZRecoveryCode }).strict(),
+  ZTotpProof,
+  ZRecoveryProof,
+  z.object({ method: z.literal('webauthn'), response: ZWebauthnAssertion }).strict(),
 ]);
 export type TFactorProof = z.infer<typeof ZFactorProof>;
 export type TFactorProofInput = z.input<typeof ZFactorProof>;
@@ -131,6 +173,14 @@ export type TTotpSetup = z.infer<typeof ZTotpSetup>;
 
 export const ZConfirmTotp = z.object({ code: ZTotpCode, label: z.string().trim().max(60).optional() }).strict();
 export type TConfirmTotp = z.infer<typeof ZConfirmTotp>;
+
+/** POST /api/auth/factors/webauthn and the sign-in's and proofs' WebAuthn options: what the browser passes to navigator.credentials. */
+export const ZWebauthnOptions = z.object({ options: z.record(z.string(), z.unknown()) });
+export const ZWebauthnSetup = ZWebauthnOptions.extend({ factorId: z.uuid() });
+export type TWebauthnSetup = z.infer<typeof ZWebauthnSetup>;
+
+export const ZConfirmWebauthn = z.object({ response: ZWebauthnRegistration, label: z.string().trim().max(60).optional() }).strict();
+export type TConfirmWebauthn = z.infer<typeof ZConfirmWebauthn>;
 
 /** Shown once: the first factor's, or a new set's. */
 export const ZRecoveryCodes = z.object({ recoveryCodes: z.array(z.string()) });

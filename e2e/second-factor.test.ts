@@ -33,8 +33,8 @@ async function enrolOnPage(page: Page): Promise<{ secret: string; codes: string[
 }
 
 /** The sign-in page's password step, as a user fills it (what follows depends on her factors and the policy). */
-async function passwordStep(page: Page, email: string) {
-  await page.goto('/login');
+async function passwordStep(page: Page, email: string, origin = '') {
+  await page.goto(`${origin}/login`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(DEMO_PASSWORD);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -47,7 +47,7 @@ describe('second factor: enrolment, the sign-in step, recovery codes', () => {
     await page.getByTestId('user-summary').click();
     await page.getByTestId('profile-menu').getByRole('link', { name: 'Security' }).click();
     await page.waitForURL('/account/security');
-    await page.getByTestId('no-factors').waitFor();
+    await page.getByTestId('totp-card').getByTestId('no-factors').waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Add an authenticator app' }).click();
@@ -122,5 +122,56 @@ describe('second factor: enrolment, the sign-in step, recovery codes', () => {
       .getByTestId('policy-scribe')
       .getByText(/required since/)
       .waitFor({ state: 'detached' });
+  });
+});
+
+describe("passkeys and security keys (WebAuthn), with Chromium's virtual authenticator", () => {
+  it('registers a passkey from the Security page, signs in with it, and proves a sensitive step with it', async () => {
+    // A passkey is bound to a host name, never an IP address: this test opens the app as localhost.
+    const page = await e2e.newPage();
+    const origin = e2e.baseUrl.replace('127.0.0.1', 'localhost');
+    const devtools = await page.context().newCDPSession(page);
+    await devtools.send('WebAuthn.enable');
+    const { authenticatorId } = await devtools.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+
+    await passwordStep(page, DEMO_EMAILS.scheduler, origin);
+    await page.waitForURL(`${origin}/`);
+    await page.goto(`${origin}/account/security`);
+    const card = page.getByTestId('passkey-card');
+    await card.getByRole('button', { name: 'Add a passkey or security key' }).click();
+    await card.getByLabel('Name (optional)').fill('This laptop');
+    await card.getByRole('button', { name: 'Add a passkey or security key' }).click();
+    await page.getByTestId('recovery-codes').waitFor();
+    await page.getByLabel('I have saved these codes').check();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await card.getByTestId('factor-row').locator('p', { hasText: 'This laptop' }).waitFor();
+    // The key holds one discoverable credential for this site: a passkey.
+    const { credentials } = await devtools.send('WebAuthn.getCredentials', { authenticatorId });
+    expect(credentials.map((c) => [c.rpId, c.isResidentCredential])).toEqual([['localhost', true]]);
+
+    // Signed out, then in again: the password, then the passkey (no code typed).
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL(`${origin}/`);
+    await passwordStep(page, DEMO_EMAILS.scheduler, origin);
+    await page.getByTestId('second-factor-step').waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Use a passkey or security key' }).click();
+    await page.waitForURL(`${origin}/`);
+    await page.getByTestId('user-summary').waitFor();
+
+    // A sensitive step proved with the passkey: new recovery codes.
+    await page.goto(`${origin}/account/security`);
+    await page.getByRole('button', { name: 'Make new codes' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Use a passkey or security key' }).click();
+    await page.getByTestId('recovery-codes').waitFor();
   });
 });

@@ -15,6 +15,8 @@ export interface RequestContext {
   userAgent: string | null;
   /** The session cookie the request carried, if any (ended at sign-in and sign-out). */
   sessionToken: string | null;
+  /** Where the request was sent (scheme and host), for what is bound to it: a passkey's relying party. */
+  origin?: string;
 }
 
 export interface SignedInContext extends RequestContext {
@@ -23,7 +25,13 @@ export interface SignedInContext extends RequestContext {
 
 /** The context of a request on a route open to visitors. */
 export function visitorContextOf(request: FastifyRequest): RequestContext {
-  return { user: request.user, ip: clientAddress(request), userAgent: request.headers['user-agent'] ?? null, sessionToken: request.sessionToken };
+  return {
+    user: request.user,
+    ip: clientAddress(request),
+    userAgent: request.headers['user-agent'] ?? null,
+    sessionToken: request.sessionToken,
+    origin: `${request.protocol}://${request.host}`,
+  };
 }
 
 /** The context of a request on a signed-in route (the auth plugin has already refused others). */

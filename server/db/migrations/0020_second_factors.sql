@@ -29,6 +29,8 @@ CREATE TABLE "user_factors" (
 	"public_key" text,
 	"sign_count" bigint,
 	"transports" jsonb,
+	"passkey" boolean DEFAULT false NOT NULL,
+	"webauthn_challenge" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"confirmed_at" timestamp with time zone,
 	"last_used_at" timestamp with time zone,

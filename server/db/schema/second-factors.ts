@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, char, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
+import { bigint, boolean, char, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
 import type { TFactorKind } from '#domain/second-factor';
 import { users } from './auth.ts';
 import { at, id } from './columns.ts';
@@ -25,6 +25,10 @@ export const userFactors = pgTable(
     publicKey: text('public_key'),
     signCount: bigint('sign_count', { mode: 'number' }),
     transports: jsonb('transports').$type<string[]>(),
+    /** A passkey (discoverable or synced): it must verify its user (PIN, fingerprint) each time. */
+    passkey: boolean('passkey').notNull().default(false),
+    /** The registration's challenge while a WebAuthn credential is pending. */
+    webauthnChallenge: text('webauthn_challenge'),
     createdAt: at('created_at').notNull().defaultNow(),
     confirmedAt: at('confirmed_at'),
     lastUsedAt: at('last_used_at'),
@@ -64,8 +68,11 @@ export const signInChallenges = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    /** How the first step was passed: 'password' or 'oidc'. */
-    via: varchar('via', { length: 10 }).notNull().$type<'password' | 'oidc'>(),
+    /**
+     * How the first step was passed ('password', 'oidc'); or 'proof': a signed-in user's fresh
+     * WebAuthn proof for a sensitive action, tied to her session by `token_hash`.
+     */
+    via: varchar('via', { length: 10 }).notNull().$type<'password' | 'oidc' | 'proof'>(),
     /** Where the browser goes once signed in. */
     next: text('next').notNull().default('/'),
     /** The WebAuthn challenge last handed out for this sign-in. */

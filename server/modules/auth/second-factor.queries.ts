@@ -122,6 +122,50 @@ export async function deleteChallenge(q: Queryable, id: string): Promise<void> {
   await q.delete(signInChallenges).where(eq(signInChallenges.id, id));
 }
 
+/** The WebAuthn challenge handed out for a sign-in (the last one counts; null once answered, right or wrong). */
+export async function setChallengeWebauthn(q: Queryable, id: string, challenge: string | null): Promise<void> {
+  await q.update(signInChallenges).set({ webauthnChallenge: challenge }).where(eq(signInChallenges.id, id));
+}
+
+export async function deleteChallengeByToken(q: Queryable, tokenHash: string): Promise<void> {
+  await q.delete(signInChallenges).where(eq(signInChallenges.tokenHash, tokenHash));
+}
+
+/**
+ * Moves a key's signature count on, once: only from the count it was read with, so a replayed
+ * or cloned key's answer racing the real one cannot both pass.
+ */
+export async function takeSignCount(q: Queryable, factor: TFactorRow, counter: number, now: Date): Promise<boolean> {
+  const rows = await q
+    .update(userFactors)
+    .set({ signCount: counter, lastUsedAt: now })
+    .where(and(eq(userFactors.id, factor.id), sql`coalesce(${userFactors.signCount}, 0) = ${factor.signCount ?? 0}`))
+    .returning({ id: userFactors.id });
+  return rows.length === 1;
+}
+
+/** A new passkey or security key, pending the browser's answer to its challenge. */
+export async function insertPendingWebauthn(q: Queryable, userId: string, challenge: string): Promise<string> {
+  await q.delete(userFactors).where(and(eq(userFactors.userId, userId), isNull(userFactors.confirmedAt)));
+  const [row] = await q
+    .insert(userFactors)
+    .values({ userId, kind: 'webauthn', label: 'Passkey', webauthnChallenge: challenge })
+    .returning({ id: userFactors.id });
+  return row!.id;
+}
+
+export async function confirmWebauthnFactor(
+  q: Queryable,
+  factorId: string,
+  values: { label: string; credentialId: string; publicKey: string; signCount: number; transports: string[]; passkey: boolean },
+  now: Date,
+): Promise<void> {
+  await q
+    .update(userFactors)
+    .set({ ...values, webauthnChallenge: null, confirmedAt: now })
+    .where(eq(userFactors.id, factorId));
+}
+
 export async function deleteExpiredChallenges(q: Queryable, now: Date): Promise<void> {
   await q.delete(signInChallenges).where(lt(signInChallenges.expiresAt, now));
 }

@@ -5,19 +5,33 @@ import { ZErrorBody } from '#domain/errors';
 import {
   ZConfirmedFactor,
   ZConfirmTotp,
+  ZConfirmWebauthn,
   ZFactorProof,
   ZMyFactors,
   ZRecoveryCodes,
   ZStoredSecondFactorPolicy,
   ZSecondFactorPolicy,
   ZTotpSetup,
+  ZWebauthnOptions,
+  ZWebauthnSetup,
   ZWithProof,
 } from '#domain/second-factor';
 import type { Deps } from '../../deps.ts';
 import { CHALLENGE_COOKIE, clearChallengeCookie, setSessionCookie } from '../../http/cookies.ts';
 import { errorResponses } from '../../http/error-body.ts';
 import { contextOf, visitorContextOf } from '../../http/request-context.ts';
-import { beginTotp, confirmTotp, finishSecondStep, myFactors, removeFactor, renewRecoveryCodes } from './second-factor.service.ts';
+import {
+  beginTotp,
+  beginWebauthn,
+  confirmTotp,
+  confirmWebauthn,
+  finishSecondStep,
+  myFactors,
+  removeFactor,
+  renewRecoveryCodes,
+  startWebauthnProof,
+  webauthnSignInOptions,
+} from './second-factor.service.ts';
 import { resetUserFactors, secondFactorPolicyOfClinic, updateSecondFactorPolicy } from './second-factor-admin.service.ts';
 
 const ZFactorParams = z.object({ id: z.uuid('Invalid factor id') });
@@ -31,7 +45,7 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps)
       config: { access: 'public' },
       schema: {
         description:
-          "The sign-in's second step: a code from the authenticator app, or a recovery code, for the sign-in the challenge cookie names. 200 with the user and a session cookie.",
+          "The sign-in's second step: a code from the authenticator app, a passkey's answer, or a recovery code, for the sign-in the challenge cookie names. 200 with the user and a session cookie.",
         body: ZFactorProof,
         response: { 200: ZCurrentUser, ...errorResponses, 429: ZErrorBody },
       },
@@ -42,6 +56,60 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps)
       setSessionCookie(reply, request, deps.config, token);
       return user;
     },
+  );
+
+  app.post(
+    '/api/auth/second-factor/webauthn',
+    {
+      config: { access: 'public' },
+      schema: {
+        description:
+          "Options for the sign-in's second step with a passkey or security key (navigator.credentials.get), for the sign-in the challenge cookie names.",
+        response: { 200: ZWebauthnOptions, ...errorResponses },
+      },
+    },
+    async (request) => ({ options: await webauthnSignInOptions(deps, visitorContextOf(request), request.cookies[CHALLENGE_COOKIE]) }),
+  );
+
+  app.post(
+    '/api/auth/factors/webauthn',
+    {
+      config: { access: 'signedIn', duringEnrolment: true },
+      schema: {
+        description:
+          'Starts adding a passkey or security key: the options for navigator.credentials.create, pending the answer. A user who has a factor already proves one first.',
+        body: z.object({ proof: ZFactorProof.optional() }).strict(),
+        response: { 200: ZWebauthnSetup, ...errorResponses, 429: ZErrorBody },
+      },
+    },
+    async (request) => beginWebauthn(deps, contextOf(request), request.body.proof),
+  );
+
+  app.post(
+    '/api/auth/factors/webauthn/:id/confirm',
+    {
+      config: { access: 'signedIn', duringEnrolment: true },
+      schema: {
+        description:
+          "Confirms a passkey or security key with the browser's answer. The user's first factor also answers her ten recovery codes, shown this once.",
+        params: ZFactorParams,
+        body: ZConfirmWebauthn,
+        response: { 200: ZConfirmedFactor, ...errorResponses },
+      },
+    },
+    async (request) => confirmWebauthn(deps, contextOf(request), request.params.id, request.body),
+  );
+
+  app.post(
+    '/api/auth/proof/webauthn',
+    {
+      config: { access: 'signedIn', duringEnrolment: true },
+      schema: {
+        description: 'Options for a fresh proof with a passkey or security key, before a sensitive action (its answer goes in that action as proof).',
+        response: { 200: ZWebauthnOptions, ...errorResponses },
+      },
+    },
+    async (request) => ({ options: await startWebauthnProof(deps, contextOf(request)) }),
   );
 
   app.get(

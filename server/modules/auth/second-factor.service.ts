@@ -6,6 +6,8 @@ import {
   RECOVERY_CODE_COUNT,
   type TConfirmedFactor,
   type TConfirmTotp,
+  type TConfirmWebauthn,
+  type TWebauthnSetup,
   type TFactor,
   type TFactorProof,
   type TMyFactors,
@@ -37,23 +39,29 @@ import {
 import {
   confirmedFactors,
   confirmFactor,
+  confirmWebauthnFactor,
   countChallengeFailure,
   deleteChallenge,
+  deleteChallengeByToken,
   deleteAllFactors,
   deleteFactor,
   findFactor,
   findLiveChallenge,
   insertChallenge,
   insertPendingTotp,
+  insertPendingWebauthn,
   recoveryCodesLeft,
   replaceRecoveryCodes,
+  setChallengeWebauthn,
   spendRecoveryCode,
   syncSecondFactorAt,
+  takeSignCount,
   takeTotpStep,
   type TChallengeRow,
   type TFactorRow,
 } from './second-factor.queries.ts';
 import { newTotpSecret, totpEnrolment, totpStep } from './totp.ts';
+import { authenticationOptions, registrationOptions, relyingParty, verifyAssertion, verifyRegistration, type TRelyingParty } from './webauthn.ts';
 
 /** How long a sign-in waits for its second factor, and how many wrong codes it may take. */
 export const CHALLENGE = { ttlMs: 5 * 60_000, maxFailures: 5 } as const;
@@ -76,20 +84,64 @@ const toFactor = (row: TFactorRow): TFactor => ({
   lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
 });
 
+/** The relying party passkeys are bound to: PUBLIC_URL, or where the request was sent. */
+export function relyingPartyOf(deps: Deps, ctx: RequestContext): TRelyingParty {
+  const origin = deps.config.publicUrl?.replace(/\/+$/, '') ?? ctx.origin;
+  if (!origin) throw new HttpError('request.invalid');
+  return relyingParty(origin, deps.settings.current().clinicName);
+}
+
 /**
  * Checks a proof of one of the user's factors and spends it: a TOTP step is taken once, a
- * recovery code once. Answers the method that passed, or null. Records nothing: callers record
- * success or failure where they decide what follows.
+ * recovery code once, a WebAuthn challenge once (and the key's signature count moves on).
+ * Answers the method that passed, or null. Records nothing: callers record success or failure
+ * where they decide what follows.
  */
-async function spendProof(deps: Deps, q: Queryable, userId: string, proof: TFactorProof): Promise<TSessionFactor | null> {
+async function spendProof(
+  deps: Deps,
+  q: Queryable,
+  userId: string,
+  proof: TFactorProof,
+  webauthn: { rp: TRelyingParty; challenge: string | null },
+): Promise<TSessionFactor | null> {
   const now = deps.config.now();
   if (proof.method === 'recovery') return (await spendRecoveryCode(q, userId, sha256(proof.code), now)) ? 'recovery' : null;
-  for (const factor of await confirmedFactors(q, userId)) {
+  const factors = await confirmedFactors(q, userId);
+  if (proof.method === 'webauthn') {
+    const factor = factors.find((f) => f.kind === 'webauthn' && f.credentialId === proof.response.id);
+    if (!factor || !webauthn.challenge) return null;
+    const counter = await verifyAssertion(webauthn.rp, webauthn.challenge, factor, proof.response);
+    return counter !== null && (await takeSignCount(q, factor, counter, now)) ? 'webauthn' : null;
+  }
+  for (const factor of factors) {
     if (factor.kind !== 'totp' || !factor.totpSecret) continue;
     const step = totpStep(deps.secrets.open(factor.totpSecret), proof.code, now);
     if (step !== null && (await takeTotpStep(q, factor.id, step, now))) return 'totp';
   }
   return null;
+}
+
+/** A signed-in user's fresh WebAuthn proof waits on a challenge tied to her session. */
+const proofChallengeHash = (sessionToken: string | null) => hashToken(`proof:${sessionToken ?? ''}`);
+
+/** Options for a fresh proof with a passkey or security key (a sensitive action follows). */
+export async function startWebauthnProof(deps: Deps, ctx: SignedInContext): Promise<Record<string, unknown>> {
+  const rp = relyingPartyOf(deps, ctx);
+  const keys = (await confirmedFactors(deps.db, ctx.user.id)).filter((f) => f.kind === 'webauthn');
+  if (keys.length === 0) throw new HttpError('secondFactor.noneEnrolled');
+  const options = await authenticationOptions(rp, keys);
+  const tokenHash = proofChallengeHash(ctx.sessionToken);
+  await inTransaction(deps, async (tx) => {
+    await deleteChallengeByToken(tx, tokenHash);
+    await insertChallenge(tx, {
+      tokenHash,
+      userId: ctx.user.id,
+      via: 'proof',
+      webauthnChallenge: options.challenge,
+      expiresAt: new Date(deps.config.now().getTime() + CHALLENGE.ttlMs),
+    });
+  });
+  return options as unknown as Record<string, unknown>;
 }
 
 /**
@@ -105,7 +157,13 @@ export async function requireFreshFactor(deps: Deps, ctx: SignedInContext, proof
   const retryAfter = await lockedFor(db, [keys.pair], now);
   if (retryAfter !== null) throw throttled(retryAfter);
   const method = await inTransaction(deps, async (tx) => {
-    const passed = await spendProof(deps, tx, ctx.user.id, proof);
+    let challenge: string | null = null;
+    if (proof.method === 'webauthn') {
+      const waiting = await findLiveChallenge(tx, proofChallengeHash(ctx.sessionToken), now);
+      challenge = waiting?.userId === ctx.user.id ? waiting.webauthnChallenge : null;
+      await deleteChallengeByToken(tx, proofChallengeHash(ctx.sessionToken));
+    }
+    const passed = await spendProof(deps, tx, ctx.user.id, proof, { rp: relyingPartyOf(deps, ctx), challenge });
     if (passed === 'recovery') await recordAudit(tx, ctx, { action: 'auth.recovery_code_used', entityType: 'user', entityId: ctx.user.id });
     return passed;
   });
@@ -154,7 +212,7 @@ export async function finishSecondStep(
   const { db } = deps;
   const now = deps.config.now();
   const challenge = challengeToken ? await findLiveChallenge(db, hashToken(challengeToken), now) : null;
-  if (!challenge) throw new HttpError('signIn.noChallenge');
+  if (!challenge || challenge.via === 'proof') throw new HttpError('signIn.noChallenge');
   const row = await findUserById(db, challenge.userId);
   if (!row || !row.isActive) throw new HttpError('signIn.noChallenge');
   const user = toCurrentUser(row);
@@ -165,7 +223,7 @@ export async function finishSecondStep(
   if (retryAfter !== null) throw throttled(retryAfter);
 
   const passed = await inTransaction(deps, async (tx, raise) => {
-    const method = await spendProof(deps, tx, user.id, proof);
+    const method = await spendProof(deps, tx, user.id, proof, { rp: relyingPartyOf(deps, ctx), challenge: challenge.webauthnChallenge });
     if (!method) return null;
     await deleteChallenge(tx, challenge.id);
     await clearFailures(tx, keys.pair);
@@ -186,6 +244,8 @@ async function refuseCode(deps: Deps, ctx: SignedInContext, challenge: TChalleng
     await recordFailure(tx, keys.address, now, ADDRESS_POLICY);
     await recordFailure(tx, keys.account, now, ACCOUNT_POLICY);
     await recordAudit(tx, ctx, { action: 'auth.second_factor_failed', entityType: 'user', entityId: ctx.user.id, outcome: 'denied' });
+    // A WebAuthn challenge answers once, right or wrong: the next try asks the key again.
+    await setChallengeWebauthn(tx, challenge.id, null);
     if ((await countChallengeFailure(tx, challenge.id)) >= CHALLENGE.maxFailures) await deleteChallenge(tx, challenge.id);
     return recordFailure(tx, keys.pair, now, PAIR_POLICY);
   });
@@ -245,6 +305,58 @@ export async function confirmTotp(deps: Deps, ctx: SignedInContext, factorId: st
   // This instance's next request must see it at once; the event tells the others.
   deps.sessions.forgetUser(ctx.user.id);
   return confirmed;
+}
+
+/**
+ * A new passkey or security key: the browser's creation options, pending its answer. Someone
+ * who already has a factor proves one first, as for an app.
+ */
+export async function beginWebauthn(deps: Deps, ctx: SignedInContext, proof: TFactorProof | undefined): Promise<TWebauthnSetup> {
+  const existing = await confirmedFactors(deps.db, ctx.user.id);
+  if (existing.length > 0) {
+    if (!proof) throw new HttpError('signIn.badCode', { message: 'Confirm with a factor you already have to add another.' });
+    await requireFreshFactor(deps, ctx, proof);
+  }
+  const name = [ctx.user.firstName, ctx.user.lastName].filter(Boolean).join(' ') || ctx.user.email;
+  const options = await registrationOptions(relyingPartyOf(deps, ctx), { id: ctx.user.id, email: ctx.user.email, name }, existing);
+  const factorId = await insertPendingWebauthn(deps.db, ctx.user.id, options.challenge);
+  return { factorId, options: options as unknown as Record<string, unknown> };
+}
+
+/** The browser's answer confirms the key; the user's first factor also gets her recovery codes. */
+export async function confirmWebauthn(deps: Deps, ctx: SignedInContext, factorId: string, input: TConfirmWebauthn): Promise<TConfirmedFactor> {
+  const now = deps.config.now();
+  const pending = await findFactor(deps.db, ctx.user.id, factorId);
+  if (!pending || pending.kind !== 'webauthn' || pending.confirmedAt || !pending.webauthnChallenge) throw notFound();
+  const credential = await verifyRegistration(relyingPartyOf(deps, ctx), pending.webauthnChallenge, input.response);
+  if (!credential) {
+    await recordAudit(deps.db, ctx, { action: 'auth.second_factor_failed', entityType: 'user', entityId: ctx.user.id, outcome: 'denied' });
+    throw new HttpError('signIn.badCode', { message: 'The key did not answer as expected. Try again.' });
+  }
+  const confirmed = await inTransaction(deps, async (tx, raise) => {
+    const first = !(await userHasFactor(tx, ctx.user.id));
+    const label = input.label || (credential.passkey ? 'Passkey' : 'Security key');
+    await confirmWebauthnFactor(tx, factorId, { label, ...credential }, now);
+    await syncSecondFactorAt(tx, ctx.user.id, now);
+    await recordAudit(tx, ctx, { action: 'auth.factor_enrolled', entityType: 'user', entityId: ctx.user.id });
+    const recoveryCodes = first ? await issueRecoveryCodes(tx, ctx) : null;
+    raise({ type: 'user.accessChanged', userId: ctx.user.id });
+    return { factor: toFactor((await findFactor(tx, ctx.user.id, factorId))!), recoveryCodes };
+  });
+  deps.sessions.forgetUser(ctx.user.id);
+  return confirmed;
+}
+
+/** The sign-in's second step by passkey: options for the challenge the browser holds. */
+export async function webauthnSignInOptions(deps: Deps, ctx: RequestContext, challengeToken: string | undefined): Promise<Record<string, unknown>> {
+  const now = deps.config.now();
+  const challenge = challengeToken ? await findLiveChallenge(deps.db, hashToken(challengeToken), now) : null;
+  if (!challenge || challenge.via === 'proof') throw new HttpError('signIn.noChallenge');
+  const keys = (await confirmedFactors(deps.db, challenge.userId)).filter((f) => f.kind === 'webauthn');
+  if (keys.length === 0) throw new HttpError('secondFactor.noneEnrolled');
+  const options = await authenticationOptions(relyingPartyOf(deps, ctx), keys);
+  await setChallengeWebauthn(deps.db, challenge.id, options.challenge);
+  return options as unknown as Record<string, unknown>;
 }
 
 async function issueRecoveryCodes(tx: Queryable, ctx: SignedInContext): Promise<string[]> {

@@ -1,5 +1,20 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { TConfirmedFactor, TConfirmTotp, TFactorProof, TMyFactors, TTotpSetup } from '#domain/second-factor';
+import {
+  startAuthentication,
+  startRegistration,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/browser';
+import type {
+  TConfirmedFactor,
+  TConfirmTotp,
+  TFactorProof,
+  TMyFactors,
+  TTotpSetup,
+  TWebauthnAssertion,
+  TWebauthnRegistration,
+  TWebauthnSetup,
+} from '#domain/second-factor';
 import { apiRequest, fetchQueryKey } from '../../lib/api-request.ts';
 import { checkSession } from '../../lib/session.ts';
 
@@ -66,4 +81,29 @@ export async function renewRecoveryCodes(proof: TFactorProof): Promise<string[]>
 export function useRenewRecoveryCodes() {
   const client = useQueryClient();
   return useMutation({ mutationFn: renewRecoveryCodes, onSuccess: () => factorsChanged(client) });
+}
+
+/**
+ * A passkey or security key, end to end: the server's options (after a proof, when she has a
+ * factor already), the browser's own prompt, then the answer confirmed. The browser's prompt may
+ * be cancelled: that rejects with its own error, and nothing is added.
+ */
+export async function addWebauthn({ proof, label }: { proof?: TFactorProof; label?: string }): Promise<TConfirmedFactor> {
+  const begun = await apiRequest('POST', '/api/auth/factors/webauthn', proof ? { proof } : {});
+  const { factorId, options } = (await begun.json()) as TWebauthnSetup;
+  const response = (await startRegistration({ optionsJSON: options as unknown as PublicKeyCredentialCreationOptionsJSON })) as TWebauthnRegistration;
+  const confirmed = await apiRequest('POST', `/api/auth/factors/webauthn/${encodeURIComponent(factorId)}/confirm`, { response, ...(label ? { label } : {}) });
+  return (await confirmed.json()) as TConfirmedFactor;
+}
+
+export function useAddWebauthn() {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: addWebauthn, onSuccess: () => client.invalidateQueries({ queryKey: myFactorsKey }) });
+}
+
+/** A fresh proof with a passkey or security key: the server's challenge, answered by the browser's prompt. */
+export async function webauthnProof(): Promise<TFactorProof> {
+  const answer = await apiRequest('POST', '/api/auth/proof/webauthn');
+  const { options } = (await answer.json()) as { options: PublicKeyCredentialRequestOptionsJSON };
+  return { method: 'webauthn', response: (await startAuthentication({ optionsJSON: options })) as TWebauthnAssertion };
 }

@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { TCurrentUser } from '#domain/auth';
-import type { TFactorProof } from '#domain/second-factor';
+import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
+import type { TFactorProof, TWebauthnAssertion } from '#domain/second-factor';
 import { apiRequest } from '../../lib/api-request.ts';
 import { setSignedInUser } from '../../lib/session.ts';
 
@@ -12,4 +13,15 @@ export async function submitSecondFactor(proof: TFactorProof): Promise<TCurrentU
 
 export function useSecondFactorStep() {
   return useMutation({ mutationFn: submitSecondFactor, onSuccess: setSignedInUser });
+}
+
+/** The second step by passkey: the challenge's options, the browser's prompt, its answer as the proof. */
+export async function passkeyProofForSignIn(): Promise<TFactorProof> {
+  const answer = await apiRequest('POST', '/api/auth/second-factor/webauthn');
+  const { options } = (await answer.json()) as { options: PublicKeyCredentialRequestOptionsJSON };
+  return { method: 'webauthn', response: (await startAuthentication({ optionsJSON: options })) as TWebauthnAssertion };
+}
+
+export function usePasskeySignIn() {
+  return useMutation({ mutationFn: async () => submitSecondFactor(await passkeyProofForSignIn()), onSuccess: setSignedInUser });
 }

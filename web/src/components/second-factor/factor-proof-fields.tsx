@@ -1,5 +1,5 @@
 import { useWatch } from 'react-hook-form';
-import { ZFactorProof, type TFactorProof } from '#domain/second-factor';
+import { ZCodeProof, type TCodeProof } from '#domain/second-factor';
 import { useAppForm, type TAppForm } from '../../lib/use-app-form.ts';
 import { FormField } from '../ui/form-field.tsx';
 import { Input } from '../ui/input.tsx';
@@ -10,12 +10,12 @@ export interface TProofValues {
   method: 'totp' | 'recovery';
   code: string;
 }
-export type TProofForm = TAppForm<TProofValues, TFactorProof>;
+export type TProofForm = TAppForm<TProofValues, TCodeProof>;
 
 const PROOF_FIELDS = ['code'] as const;
 
 export function useFactorProofForm(): TProofForm {
-  return useAppForm<TProofValues, TFactorProof>({ schema: ZFactorProof, defaultValues: { method: 'totp', code: '' }, fields: PROOF_FIELDS });
+  return useAppForm<TProofValues, TCodeProof>({ schema: ZCodeProof, defaultValues: { method: 'totp', code: '' }, fields: PROOF_FIELDS });
 }
 
 const METHOD_LABELS = { totp: 'Authenticator app', recovery: 'Recovery code' } as const;

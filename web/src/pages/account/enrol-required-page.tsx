@@ -1,6 +1,7 @@
 import { LogOut, ShieldCheck } from 'lucide-react';
 import { useEffect } from 'react';
 import { ROLE_LABELS } from '#domain/roles';
+import { PasskeyEnrolment } from '../../components/second-factor/passkey-enrolment.tsx';
 import { TotpEnrolment } from '../../components/second-factor/totp-enrolment.tsx';
 import { SignedOutFrame } from '../../components/layout/signed-out-frame.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -27,11 +28,22 @@ export function EnrolRequiredPage({ user }: { user: TSessionUser }) {
           <CardDescription>
             Your clinic requires a second factor for {ROLE_LABELS[user.role]} accounts
             {user.secondFactor?.deadline ? ` since ${new Date(user.secondFactor.deadline).toLocaleDateString()}` : ''}. Until you add one, you can only set it
-            up or sign out. You will then sign in with your password and a code from your phone.
+            up or sign out. You will then sign in with your password and your second factor.
           </CardDescription>
         </CardHeader>
         <CardContent className="space-y-6">
-          <TotpEnrolment needsProof={false} onDone={() => void checkSession()} />
+          <section aria-labelledby="enrol-app" className="space-y-2">
+            <h2 id="enrol-app" className="font-semibold text-slate-900">
+              An authenticator app on your phone
+            </h2>
+            <TotpEnrolment needsProof={false} onDone={() => void checkSession()} />
+          </section>
+          <section aria-labelledby="enrol-passkey" className="space-y-2">
+            <h2 id="enrol-passkey" className="font-semibold text-slate-900">
+              Or a passkey or security key
+            </h2>
+            <PasskeyEnrolment needsProof={false} onDone={() => void checkSession()} />
+          </section>
           <form method="post" action={LOGOUT_PATH}>
             <Button type="submit" variant="ghost" size="sm" className="text-slate-700">
               <LogOut aria-hidden="true" />

@@ -1,12 +1,13 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { KeyRound, ShieldAlert, ShieldCheck, Smartphone, Trash2 } from 'lucide-react';
 import type { TCurrentUser } from '#domain/auth';
-import type { TEnrolment, TFactor, TMyFactors } from '#domain/second-factor';
+import type { TEnrolment, TFactor, TFactorKind, TMyFactors } from '#domain/second-factor';
 import { useMyFactors, useRemoveFactor, useRenewRecoveryCodes } from '../../api/account/my-factors.ts';
 import { ErrorState } from '../../components/error-state.tsx';
 import { PageHeader } from '../../components/layout/page-header.tsx';
 import { ProofDialog } from '../../components/second-factor/proof-dialog.tsx';
 import { RecoveryCodesPanel } from '../../components/second-factor/recovery-codes-panel.tsx';
+import { PasskeyEnrolment } from '../../components/second-factor/passkey-enrolment.tsx';
 import { TotpEnrolment } from '../../components/second-factor/totp-enrolment.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
@@ -37,50 +38,96 @@ export function SecurityPage(_props: { user: TCurrentUser }) {
 }
 
 function SecurityDetails({ mine }: { mine: TMyFactors }) {
-  const [adding, setAdding] = useState(false);
+  // One enrolment at a time: its recovery codes must not be drawn over.
+  const [adding, setAdding] = useState<TFactorKind | null>(null);
   const hasFactor = mine.factors.length > 0;
+  const done = (what: string) => () => {
+    setAdding(null);
+    void checkSession();
+    toast({ title: `${what} added` });
+  };
   return (
     <div className="space-y-6">
       <Standing enrolment={mine.enrolment} />
-      <Card>
-        <CardHeader>
-          <CardTitle className="flex items-center gap-2">
-            <Smartphone className="size-5 text-slate-600" aria-hidden="true" />
-            Authenticator apps
-          </CardTitle>
-          <CardDescription>A 6-digit code from your phone, asked for after your password.</CardDescription>
-        </CardHeader>
-        <CardContent className="space-y-4">
-          {hasFactor ? (
-            <ul className="divide-y rounded-md border" data-testid="factor-list">
-              {mine.factors.map((factor) => (
-                <FactorRow key={factor.id} factor={factor} />
-              ))}
-            </ul>
-          ) : (
-            <p className="rounded-md border border-dashed p-4 text-sm text-slate-600" data-testid="no-factors">
-              No authenticator app yet. Anyone with your password can sign in as you.
-            </p>
-          )}
-          {adding ? (
-            <TotpEnrolment
-              needsProof={hasFactor}
-              onCancel={() => setAdding(false)}
-              onDone={() => {
-                setAdding(false);
-                void checkSession();
-                toast({ title: 'Authenticator app added' });
-              }}
-            />
-          ) : (
-            <Button type="button" variant={hasFactor ? 'outline' : 'default'} onClick={() => setAdding(true)}>
-              Add an authenticator app
-            </Button>
-          )}
-        </CardContent>
-      </Card>
-      {hasFactor && !adding && <RecoveryCodesCard left={mine.recoveryCodesLeft} />}
+      <FactorCard
+        title="Authenticator apps"
+        description="A 6-digit code from your phone, asked for after your password."
+        Icon={Smartphone}
+        factors={mine.factors.filter((f) => f.kind === 'totp')}
+        empty={hasFactor ? 'No authenticator app.' : 'No second factor yet. Anyone with your password can sign in as you.'}
+        testId="totp-card"
+      >
+        {adding === 'totp' ? (
+          <TotpEnrolment needsProof={hasFactor} onCancel={() => setAdding(null)} onDone={done('Authenticator app')} />
+        ) : (
+          <Button type="button" variant={hasFactor ? 'outline' : 'default'} onClick={() => setAdding('totp')} disabled={adding !== null}>
+            Add an authenticator app
+          </Button>
+        )}
+      </FactorCard>
+      <FactorCard
+        title="Passkeys and security keys"
+        description="Your device's fingerprint, face or PIN, or a key you plug in or tap, in place of a code."
+        Icon={KeyRound}
+        factors={mine.factors.filter((f) => f.kind === 'webauthn')}
+        empty="No passkey or security key."
+        testId="passkey-card"
+      >
+        {adding === 'webauthn' ? (
+          <PasskeyEnrolment needsProof={hasFactor} onCancel={() => setAdding(null)} onDone={done('Passkey')} />
+        ) : (
+          <Button type="button" variant="outline" onClick={() => setAdding('webauthn')} disabled={adding !== null}>
+            Add a passkey or security key
+          </Button>
+        )}
+      </FactorCard>
+      {hasFactor && adding === null && <RecoveryCodesCard left={mine.recoveryCodesLeft} />}
     </div>
+  );
+}
+
+/** One kind of factor: the user's own, and how to add one. */
+function FactorCard({
+  title,
+  description,
+  Icon,
+  factors,
+  empty,
+  testId,
+  children,
+}: {
+  title: string;
+  description: string;
+  Icon: typeof KeyRound;
+  factors: TFactor[];
+  empty: string;
+  testId: string;
+  children: ReactNode;
+}) {
+  return (
+    <Card data-testid={testId}>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <Icon className="size-5 text-slate-600" aria-hidden="true" />
+          {title}
+        </CardTitle>
+        <CardDescription>{description}</CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-4">
+        {factors.length > 0 ? (
+          <ul className="divide-y rounded-md border" data-testid="factor-list">
+            {factors.map((factor) => (
+              <FactorRow key={factor.id} factor={factor} />
+            ))}
+          </ul>
+        ) : (
+          <p className="rounded-md border border-dashed p-4 text-sm text-slate-600" data-testid="no-factors">
+            {empty}
+          </p>
+        )}
+        {children}
+      </CardContent>
+    </Card>
   );
 }
 

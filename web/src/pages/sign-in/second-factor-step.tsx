@@ -1,5 +1,8 @@
 import { useLocation } from 'wouter';
-import { useSecondFactorStep } from '../../api/auth/second-factor-step.ts';
+import { KeyRound } from 'lucide-react';
+import type { TSecondFactorNeeded } from '#domain/second-factor';
+import { usePasskeySignIn, useSecondFactorStep } from '../../api/auth/second-factor-step.ts';
+import { describeFactorError } from '../../components/second-factor/passkey-errors.ts';
 import { FactorProofFields, useFactorProofForm } from '../../components/second-factor/factor-proof-fields.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
@@ -7,27 +10,36 @@ import { describeApiError } from '../../lib/api-errors.ts';
 import { pathAfterSignIn } from '../../lib/return-path.ts';
 import { SignInError } from './sign-in-error.tsx';
 
+type TSecondFactorMethod = TSecondFactorNeeded['secondFactor']['methods'][number];
+
 /**
  * The sign-in's second step: the password (or the clinic's identity provider) was accepted and
  * no session exists yet; a code from the app, or a recovery code, makes one. A sign-in that has
  * expired or taken too many wrong codes starts over from the password.
  */
-export function SecondFactorStep({ onStartOver }: { onStartOver: () => void }) {
+export function SecondFactorStep({ methods, onStartOver }: { methods: TSecondFactorMethod[] | null; onStartOver: () => void }) {
   const [, navigate] = useLocation();
   const step = useSecondFactorStep();
+  const passkey = usePasskeySignIn();
   const form = useFactorProofForm();
-  const error = step.error ? describeApiError(step.error) : null;
+  const failure = passkey.error ?? step.error;
+  const error = failure ? describeFactorError(failure) : null;
   const expired = error?.code === 'signIn.noChallenge';
+  // Unknown after an identity provider's sign-in: every way is offered.
+  const offersPasskey = methods === null || methods.includes('webauthn');
+  const offersCodes = methods === null || methods.includes('totp') || methods.includes('recovery');
+  const signedIn = () => navigate(pathAfterSignIn(), { replace: true });
 
-  const submit = form.onSubmit((proof) =>
+  const submit = form.onSubmit((proof) => {
+    passkey.reset();
     step.mutate(proof, {
-      onSuccess: () => navigate(pathAfterSignIn(), { replace: true }),
+      onSuccess: signedIn,
       onError: (failure) => {
         form.setValue('code', '');
         form.showServerError(describeApiError(failure));
       },
-    }),
-  );
+    });
+  });
 
   return (
     <form onSubmit={submit} noValidate className="space-y-4" aria-label="Second factor" data-testid="second-factor-step">
@@ -39,11 +51,31 @@ export function SecondFactorStep({ onStartOver }: { onStartOver: () => void }) {
         </Button>
       ) : (
         <>
-          <FactorProofFields form={form} idPrefix="sign-in" autoFocus />
-          <Button type="submit" className="w-full" disabled={step.isPending}>
-            {step.isPending && <Spinner className="size-4 text-white" />}
-            {step.isPending ? 'Checking...' : 'Verify'}
-          </Button>
+          {offersPasskey && (
+            <Button
+              type="button"
+              variant={methods?.includes('totp') ? 'outline' : 'default'}
+              className="w-full"
+              disabled={passkey.isPending}
+              onClick={() => {
+                step.reset();
+                passkey.mutate(undefined, { onSuccess: signedIn });
+              }}
+            >
+              {passkey.isPending ? <Spinner className="size-4" /> : <KeyRound aria-hidden="true" />}
+              Use a passkey or security key
+            </Button>
+          )}
+          {offersPasskey && offersCodes && <p className="text-center text-xs uppercase tracking-wide text-slate-500">or enter a code</p>}
+          {offersCodes && (
+            <>
+              <FactorProofFields form={form} idPrefix="sign-in" autoFocus={!offersPasskey} />
+              <Button type="submit" className="w-full" disabled={step.isPending}>
+                {step.isPending && <Spinner className="size-4 text-white" />}
+                {step.isPending ? 'Checking...' : 'Verify'}
+              </Button>
+            </>
+          )}
           <button type="button" onClick={onStartOver} className="w-full text-center text-sm text-slate-600 underline-offset-2 hover:underline">
             Use another account
           </button>

@@ -1,6 +1,7 @@
 import type { Ref } from 'react';
 import { useLocation } from 'wouter';
 import { ZLogin, type TLogin } from '#domain/auth';
+import type { TSecondFactorNeeded } from '#domain/second-factor';
 import { needsSecondFactor, useSignIn } from '../../api/auth/sign-in.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
@@ -19,7 +20,15 @@ export function useSignInForm(): TSignInForm {
   return useAppForm<TLogin>({ schema: ZLogin, defaultValues: { email: '', password: '' }, fields: SIGN_IN_FIELDS });
 }
 
-export function SignInForm({ form, submitRef, onSecondFactor }: { form: TSignInForm; submitRef: Ref<HTMLButtonElement>; onSecondFactor: () => void }) {
+export function SignInForm({
+  form,
+  submitRef,
+  onSecondFactor,
+}: {
+  form: TSignInForm;
+  submitRef: Ref<HTMLButtonElement>;
+  onSecondFactor: (methods: TSecondFactorNeeded['secondFactor']['methods']) => void;
+}) {
   const [, navigate] = useLocation();
   const signIn = useSignIn();
   const { register, handleSubmit, formState } = form;
@@ -27,7 +36,7 @@ export function SignInForm({ form, submitRef, onSecondFactor }: { form: TSignInF
 
   const onSubmit = handleSubmit((values) =>
     signIn.mutate(values, {
-      onSuccess: (answer) => (needsSecondFactor(answer) ? onSecondFactor() : navigate(pathAfterSignIn(), { replace: true })),
+      onSuccess: (answer) => (needsSecondFactor(answer) ? onSecondFactor(answer.secondFactor.methods) : navigate(pathAfterSignIn(), { replace: true })),
       // The alert above the form says what happened (the form's own alert stays unused); a 400
       // also names the fields at fault.
       onError: (failure) => form.showServerError(describeApiError(failure)),

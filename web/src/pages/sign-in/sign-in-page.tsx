@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import type { TSecondFactorNeeded } from '#domain/second-factor';
 import { SignedOutFrame } from '../../components/layout/signed-out-frame.tsx';
 import { Card, CardContent, CardDescription, CardHeader } from '../../components/ui/card.tsx';
 import { DemoAccounts, useHasDemoAccounts } from './demo-accounts.tsx';
@@ -12,6 +13,8 @@ export function SignInPage() {
   const [step, setStep] = useState<'password' | 'second-factor'>(() =>
     new URLSearchParams(window.location.search).get('step') === 'second-factor' ? 'second-factor' : 'password',
   );
+  // The ways the password step said the user can give her second factor (unknown after an identity provider).
+  const [methods, setMethods] = useState<TSecondFactorNeeded['secondFactor']['methods'] | null>(null);
   const form = useSignInForm();
   const submitRef = useRef<HTMLButtonElement>(null);
   const hasDemo = useHasDemoAccounts();
@@ -34,9 +37,17 @@ export function SignInPage() {
           </CardHeader>
           <CardContent>
             {step === 'password' ? (
-              <SignInForm form={form} submitRef={submitRef} onSecondFactor={() => setStep('second-factor')} />
+              <SignInForm
+                form={form}
+                submitRef={submitRef}
+                onSecondFactor={(offered) => {
+                  setMethods(offered);
+                  setStep('second-factor');
+                }}
+              />
             ) : (
               <SecondFactorStep
+                methods={methods}
                 onStartOver={() => {
                   form.setValue('password', '');
                   setStep('password');
