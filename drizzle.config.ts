@@ -10,6 +10,7 @@ export default defineConfig({
     './server/db/schema/events.ts',
     './server/db/schema/files.ts',
     './server/db/schema/labs.ts',
+    './server/db/schema/restricted-records.ts',
     './server/db/schema/second-factors.ts',
     './server/db/schema/supplies.ts',
   ],

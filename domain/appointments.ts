@@ -111,6 +111,7 @@ export const ZUpdateAppointment = ZAppointmentFields.partial()
     patientRef: ZIgnored,
     assignedNurseName: ZIgnored,
     assignedScribeName: ZIgnored,
+    patientRestricted: ZIgnored,
   })
   .strict();
 export type TUpdateAppointmentInput = z.input<typeof ZUpdateAppointment>;
@@ -149,6 +150,11 @@ export const ZAppointment = z.object({
   patientName: z.string().nullable(),
   assignedNurseName: z.string().nullable(),
   assignedScribeName: z.string().nullable(),
+  /**
+   * The patient's record is restricted and the reader is outside its reach (issue 33): the visit
+   * keeps its time, room and staff, but shows 'Restricted patient', no reason and no notes.
+   */
+  patientRestricted: z.boolean().optional(),
 });
 export type TAppointment = z.infer<typeof ZAppointment>;
 export const ZAppointmentList = z.array(ZAppointment);

@@ -100,6 +100,8 @@ export const READ_ACTIONS = [
   'audit.actions',
   'audit.verify',
   'audit.head',
+  'patient.restriction_read',
+  'patient.break_glass_queue',
 ] as const;
 export type TReadAction = (typeof READ_ACTIONS)[number];
 
@@ -142,6 +144,11 @@ const CHANGE_ACTIONS = [
   'auth.factor_removed',
   'user.factors_reset',
   'settings.second_factor_policy',
+  'patient.restrict',
+  'patient.unrestrict',
+  'patient.care_team',
+  'patient.break_glass',
+  'patient.break_glass_review',
   'user.invite',
   'user.create_admin',
   'user.role_change',
@@ -209,6 +216,7 @@ export const AUDIT_ENTITY_TYPES = [
   'user',
   'clinic_settings',
   'audit',
+  'break_glass',
 ] as const;
 export type TAuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 

@@ -33,6 +33,8 @@ export const ERRORS = {
   'request.crossSite': { status: 403, message: 'Cross-site request refused' },
   'route.notFound': { status: 404, message: 'Not found' },
   'record.notFound': { status: 404, message: 'Not found' },
+  /** A restricted patient outside the caller's care team (issue 33): she may ask for emergency access. */
+  'record.restricted': { status: 403, message: "This patient's record is restricted to the care team. In an emergency, ask for emergency access." },
   'record.stale': { status: 409, message: 'This record was changed by someone else. Reload to see their changes, then edit again.' },
   'record.conflict': { status: 409, message: 'This conflicts with an existing record' },
   'patient.duplicate': { status: 409, message: 'A patient with the same name and date of birth already exists' },

@@ -16,6 +16,8 @@ export const NOTIFICATION_TYPES = [
   'lab_critical',
   // A new supply order, to the supplier it was placed with (issue 31).
   'supply_ordered',
+  // Someone opened a restricted record by break-glass: to every admin, at once (issue 33).
+  'break_glass',
 ] as const;
 export const ZNotificationType = z.enum(NOTIFICATION_TYPES);
 export type TNotificationType = z.infer<typeof ZNotificationType>;

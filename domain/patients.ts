@@ -88,7 +88,8 @@ export type TCreatePatient = z.infer<typeof ZCreatePatient>;
  * `createdAt` is ignored, and `updatedAt` guards against overwriting someone else's edit.
  */
 export const ZUpdatePatient = ZPatientFields.partial()
-  .extend({ isActive: z.boolean().optional(), ...ZReadBackFields.shape })
+  // `restricted` comes back with a record read: ignored (an admin restricts through its own route).
+  .extend({ isActive: z.boolean().optional(), restricted: z.boolean().optional(), ...ZReadBackFields.shape })
   .strict();
 export type TUpdatePatient = z.infer<typeof ZUpdatePatient>;
 
@@ -111,6 +112,8 @@ export const ZPatient = z.object({
   isActive: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** Restricted to its care team (issue 33): shown to those who see it at all, with a badge. Always sent. */
+  restricted: z.boolean().optional(),
 });
 export type TPatient = z.infer<typeof ZPatient>;
 /** The list's response: what GET /api/patients answers, and what a shared page is checked against. */

@@ -33,6 +33,10 @@ export const CAPABILITIES = {
   'patients.write': ['admin', 'scheduler', 'nurse'],
   /** Setting a patient inactive (patients are never hard-deleted). */
   'patients.deactivate': ['admin', 'scheduler'],
+  /** Restricting a record and naming its care team; reviewing break-glass uses (issue 33). */
+  'patients.restrict': ['admin'],
+  /** Opening a restricted record in an emergency: anyone who reads patient records. */
+  'patients.breakGlass': ['admin', 'scheduler', 'nurse', 'scribe'],
   /** The notes screen and GET /api/notes: which notes, the note scope decides (domain/record-scope.ts). */
   'notes.read': ['admin', 'scheduler', 'nurse', 'scribe'],
   /** 'Create New Note' button. */

@@ -67,3 +67,49 @@ export function mayChangePatientField(user: { role: TRole }, field: string): boo
   const capability = PATIENT_FIELD_CAPABILITY[field];
   return capability ? can(user, capability) : true;
 }
+
+/**
+ * Restricted records (issue 33; docs/decisions/restricted-records.md). An admin may mark a
+ * patient restricted and name her care team; everyone else sees 'Restricted patient' and
+ * nothing of her record, everywhere, unless she opens it by break-glass: that one patient, for a
+ * time, every read and write tagged in the audit trail and reviewed by an admin.
+ */
+export const RESTRICTED_PATIENT_LABEL = 'Restricted patient';
+
+export const BREAK_GLASS = {
+  /** How long a grant lasts unless the user asks for less or more. */
+  defaultMinutes: 60,
+  minMinutes: 5,
+  maxMinutes: 240,
+  minJustification: 20,
+  maxJustification: 2000,
+} as const;
+
+export const BREAK_GLASS_REASONS = ['emergency_care', 'patient_request', 'continuity_of_care', 'legal_or_safety', 'other'] as const;
+export type TBreakGlassReason = (typeof BREAK_GLASS_REASONS)[number];
+export const BREAK_GLASS_REASON_LABELS: Record<TBreakGlassReason, string> = {
+  emergency_care: 'Emergency care',
+  patient_request: "At the patient's request",
+  continuity_of_care: 'Continuity of care',
+  legal_or_safety: 'Legal or safety obligation',
+  other: 'Other',
+};
+
+export const BREAK_GLASS_DISPOSITIONS = ['appropriate', 'inappropriate', 'follow_up'] as const;
+export type TBreakGlassDisposition = (typeof BREAK_GLASS_DISPOSITIONS)[number];
+
+/**
+ * Whether a user sees a patient's record: every patient who is not restricted; a restricted one
+ * only from her care team or under a break-glass grant still running. The server holds the same
+ * rule as a condition on every read (server/scope/read-scope.ts `patientSeen`).
+ */
+export function seesPatient(
+  user: { id: string },
+  patient: { restricted: boolean; careTeam: readonly string[] },
+  grants: readonly { patientId: string; expiresAt: string }[] = [],
+  patientId = '',
+  now = new Date(),
+): boolean {
+  if (!patient.restricted || patient.careTeam.includes(user.id)) return true;
+  return grants.some((grant) => grant.patientId === patientId && Date.parse(grant.expiresAt) > now.getTime());
+}

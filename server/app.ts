@@ -35,6 +35,7 @@ import { supplyRoutes } from './modules/supplies/supplies.routes.ts';
 import { chatRoutes } from './modules/chat/chat.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { secondFactorRoutes } from './modules/auth/second-factor.routes.ts';
+import { restrictedRecordsRoutes } from './modules/restricted-records/restricted-records.routes.ts';
 import { auditHeadSigner } from './audit/audit-head.ts';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
@@ -147,6 +148,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await app.register(analyticsRoutes, deps);
   await app.register(settingsRoutes, deps);
   await app.register(secondFactorRoutes, deps);
+  await app.register(restrictedRecordsRoutes, deps);
   await app.register(userRoutes, deps);
   await app.register(fileRoutes, deps);
   await app.register(uploadRoutes, deps);

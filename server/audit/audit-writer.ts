@@ -44,6 +44,17 @@ interface AuditValues {
   outcome: string;
   ip: string | null;
   user_agent: string | null;
+  break_glass_id: string | null;
+}
+
+/**
+ * The break-glass grant an access is made under (issue 33): the caller's grant for the row's
+ * patient, or for one of the patients a list showed. Rows under none carry none.
+ */
+function grantOf(ctx: RequestContext, row: Pick<AuditRow, 'patientId' | 'patientIds'>): string | null {
+  if (!ctx.breakGlass || ctx.breakGlass.size === 0) return null;
+  for (const id of [row.patientId, ...(row.patientIds ?? [])]) if (id && ctx.breakGlass.has(id)) return ctx.breakGlass.get(id)!;
+  return null;
 }
 
 /** The rows one insert writes at most; a longer queue goes in several. */
@@ -70,6 +81,7 @@ export async function writeAuditRows(q: Queryable, ctx: RequestContext, list: Au
     outcome: e.outcome ?? 'allowed',
     ip: ctx.ip,
     user_agent: ctx.userAgent?.slice(0, 500) ?? null,
+    break_glass_id: grantOf(ctx, e),
   }));
   if (q instanceof PgTransaction) return insertRows(q, rows);
   let batch = batches.get(q);
@@ -83,10 +95,10 @@ async function insertRows(q: Queryable, rows: AuditValues[]): Promise<void> {
     q,
     'record_audit',
     sql`
-    insert into audit_events (actor_id, action, entity_type, entity_id, patient_id, patient_ids, outcome, ip, user_agent)
-    select actor_id, action, entity_type, entity_id, patient_id, patient_ids, outcome, ip, user_agent
+    insert into audit_events (actor_id, action, entity_type, entity_id, patient_id, patient_ids, outcome, ip, user_agent, break_glass_id)
+    select actor_id, action, entity_type, entity_id, patient_id, patient_ids, outcome, ip, user_agent, break_glass_id
     from json_to_recordset(${JSON.stringify(rows)}::json) as r(actor_id uuid, action text, entity_type text, entity_id text,
-      patient_id uuid, patient_ids uuid[], outcome text, ip text, user_agent text)`,
+      patient_id uuid, patient_ids uuid[], outcome text, ip text, user_agent text, break_glass_id uuid)`,
   );
 }
 
@@ -133,11 +145,23 @@ function batchWriter(db: Queryable): (rows: AuditValues[]) => Promise<void> {
 }
 
 /**
- * The caller's columns of an audit row (actor_id, action, entity_type), then ip and user_agent
- * at the end, for a statement that writes its audit row itself: `insert into audit_events
- * (actor_id, action, entity_type, <yours>, ip, user_agent) select <this>...`. Used where the
- * read and its record must be one round trip (lists).
+ * The caller's columns of an audit row (actor_id, action, entity_type), then ip, user_agent and
+ * break_glass_id at the end, for a statement that writes its audit row itself: `insert into
+ * audit_events (actor_id, action, entity_type, <yours>, ip, user_agent, break_glass_id) select
+ * <head>, <yours>, <tail(the patients shown)>`. Used where the read and its record must be one
+ * round trip (lists).
  */
-export function auditColumns(ctx: RequestContext, action: TAuditAction, entityType: TAuditEntityType): { head: SQL; tail: SQL } {
-  return { head: sql`${ctx.user?.id ?? null}::uuid, ${action}, ${entityType}`, tail: sql`${ctx.ip}, ${ctx.userAgent?.slice(0, 500) ?? null}` };
+export function auditColumns(ctx: RequestContext, action: TAuditAction, entityType: TAuditEntityType): { head: SQL; tail: (patientIds: SQL) => SQL } {
+  const grants = [...(ctx.breakGlass ?? new Map<string, string>())];
+  const grant = (patientIds: SQL) =>
+    grants.length === 0
+      ? sql`null::uuid`
+      : sql`(select v.grant_id from (values ${sql.join(
+          grants.map(([patient, id]) => sql`(${patient}::uuid, ${id}::uuid)`),
+          sql`, `,
+        )}) v(patient_id, grant_id) where v.patient_id = any(${patientIds}) limit 1)`;
+  return {
+    head: sql`${ctx.user?.id ?? null}::uuid, ${action}, ${entityType}`,
+    tail: (patientIds) => sql`${ctx.ip}, ${ctx.userAgent?.slice(0, 500) ?? null}, ${grant(patientIds)}`,
+  };
 }

@@ -17,6 +17,10 @@ export interface RequestContext {
   sessionToken: string | null;
   /** Where the request was sent (scheme and host), for what is bound to it: a passkey's relying party. */
   origin?: string;
+  /** Whether a restricted patient may be the user's to see (a care team, a break-glass grant): read with the session. */
+  restrictedReach?: boolean;
+  /** The user's break-glass grants running now, by patient: what her audit rows about those patients are tagged with. */
+  breakGlass?: ReadonlyMap<string, string>;
 }
 
 export interface SignedInContext extends RequestContext {
@@ -31,6 +35,8 @@ export function visitorContextOf(request: FastifyRequest): RequestContext {
     userAgent: request.headers['user-agent'] ?? null,
     sessionToken: request.sessionToken,
     origin: `${request.protocol}://${request.host}`,
+    restrictedReach: request.signedIn?.restrictedReach ?? false,
+    breakGlass: request.breakGlass ?? undefined,
   };
 }
 

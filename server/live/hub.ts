@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { WebSocket } from 'ws';
 import type { TCurrentUser } from '#domain/auth';
 import { ERRORS, type TErrorCode } from '#domain/errors';
@@ -9,6 +9,7 @@ import { users } from '../db/schema/auth.ts';
 import { notifications } from '../db/schema/collaboration.ts';
 import { eventsForUserSince, outboxBounds, type LiveEvent } from '../events/event-bus.ts';
 import { activeMemberIds } from '../scope/room-scope.ts';
+import { userSeesPatient } from '../scope/read-scope.ts';
 
 /** One open socket: whose it is, and which session opened it. */
 interface Connection {
@@ -39,7 +40,7 @@ export interface SocketCaps {
  * still active) before it sends, so a permission changed a second ago is respected. A socket
  * past its session's or its user's cap is told why and closed (1008), never counted.
  */
-export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => void }, caps: SocketCaps) {
+export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => void }, caps: SocketCaps, now: () => Date = () => new Date()) {
   const byUser = new Map<string, Set<Connection>>();
 
   /** One message to many sockets: encoded once, sent as the same text frame to each. */
@@ -59,7 +60,15 @@ export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => v
       .select({ title: notifications.title, message: notifications.message })
       .from(notifications)
       .innerJoin(users, eq(users.id, notifications.userId))
-      .where(and(eq(notifications.id, live.event.notificationId), eq(notifications.userId, live.event.userId), eq(users.isActive, true)));
+      .where(
+        and(
+          eq(notifications.id, live.event.notificationId),
+          eq(notifications.userId, live.event.userId),
+          eq(users.isActive, true),
+          // Not about a restricted patient outside her reach: its title may name her.
+          userSeesPatient(sql`${notifications.userId}`, sql`${notifications.patientId}`, now()),
+        ),
+      );
     if (!row) return;
     sendAll(conns, { type: 'notification', eventId: live.seq, notificationId: live.event.notificationId, title: row.title, message: row.message ?? undefined });
   }
@@ -111,12 +120,12 @@ export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => v
   }
 
   async function isActiveMember(roomId: string, userId: string): Promise<boolean> {
-    return (await activeMemberIds(db, roomId)).includes(userId);
+    return (await activeMemberIds(db, roomId, now())).includes(userId);
   }
 
   /** A chat message changed: every active member of its room at this moment is told, no one else. */
   async function pushChatMessage(live: LiveEvent & { event: { type: 'chat.message' } }) {
-    const members = await activeMemberIds(db, live.event.roomId);
+    const members = await activeMemberIds(db, live.event.roomId, now());
     const conns = members.flatMap((userId) => [...(byUser.get(userId) ?? [])]);
     if (conns.length > 0) sendAll(conns, { type: 'new_message', eventId: live.seq, roomId: live.event.roomId, messageId: live.event.messageId });
   }
@@ -158,7 +167,7 @@ export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => v
       await pushChatMessage(live as LiveEvent & { event: { type: 'chat.message' } });
     } else if (event.type === 'chat.membership') {
       // The room's members now, and the one who joined or left (she learns she is out).
-      const told = new Set([...(await activeMemberIds(db, event.roomId)), event.userId]);
+      const told = new Set([...(await activeMemberIds(db, event.roomId, now())), event.userId]);
       const conns = [...told].flatMap((userId) => [...(byUser.get(userId) ?? [])]);
       if (conns.length > 0) sendAll(conns, { type: 'room_changed', eventId: live.seq, roomId: event.roomId });
     } else if (event.type === 'lab.changed') {

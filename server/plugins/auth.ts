@@ -9,6 +9,7 @@ import { clearSignedInHint, SESSION_COOKIE, setSignedInHint } from '../http/cook
 import { forbidden, HttpError, unauthorized } from '../http/errors.ts';
 import type { SessionCache, SignedInSession } from '../sessions/session-cache.ts';
 import { enrolmentOfSession } from '../sessions/session-enrolment.ts';
+import { activeGrants } from '../scope/break-glass-grants.ts';
 import type { ClinicSettingsHolder } from '../clinic/clinic-settings.ts';
 import { resolveSession } from '../sessions/session-store.ts';
 
@@ -39,6 +40,8 @@ declare module 'fastify' {
     user: TCurrentUser | null;
     /** The session behind `user`, with its second-factor standing. */
     signedIn: SignedInSession | null;
+    /** Her break-glass grants running now, by patient (only read when she reaches a restricted patient). */
+    breakGlass: ReadonlyMap<string, string> | null;
     sessionToken: string | null;
   }
 }
@@ -46,6 +49,7 @@ declare module 'fastify' {
 export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; config: Config; sessions: SessionCache; settings: ClinicSettingsHolder }) => {
   app.decorateRequest('user', null);
   app.decorateRequest('signedIn', null);
+  app.decorateRequest('breakGlass', null);
   app.decorateRequest('sessionToken', null);
 
   app.decorate('apiRoutes', []);
@@ -75,6 +79,7 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; config
       const policy = { idleMs: opts.settings.current().sessionIdleMs, maxMs: opts.config.sessionMaxMs };
       request.signedIn = await resolveSession(opts.db, opts.sessions, token, opts.config.now(), policy);
       request.user = request.signedIn?.user ?? null;
+      if (request.signedIn?.restrictedReach) request.breakGlass = await activeGrants(opts.db, request.signedIn.user.id, opts.config.now());
     }
     // Keep the page's hint true to the session: put it back for a session from before the hint
     // existed, and drop it once there is no session. A dead token's cookie is left alone: the

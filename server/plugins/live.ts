@@ -23,7 +23,7 @@ export const LIVE_SWEEP_MS = 30_000;
  */
 export const livePlugin = fp(async (app: FastifyInstance, opts: { deps: Deps }) => {
   const { deps } = opts;
-  const hub = createHub(deps.db, app.log, deps.config.live);
+  const hub = createHub(deps.db, app.log, deps.config.live, deps.config.now);
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
 
   /** What Fastify would call the request's protocol and host; an upgrade never reaches Fastify. */

@@ -17,10 +17,11 @@ export interface Reading<D = Deps> {
   readonly scope: ReadScope;
   /**
    * The audit row's columns, for a statement that writes the row itself with the read (one round
-   * trip: `insert into audit_events (actor_id, action, entity_type, <yours>, ip, user_agent)
-   * select <head>, <yours>, <tail>`). Asking for them tells the reader the row is written.
+   * trip: `insert into audit_events (actor_id, action, entity_type, <yours>, ip, user_agent,
+   * break_glass_id) select <head>, <yours>, <tail(patients shown)>`). Asking for them tells the
+   * reader the row is written.
    */
-  auditInStatement(): { head: SQL; tail: SQL };
+  auditInStatement(): { head: SQL; tail: (patientIds: SQL) => SQL };
 }
 
 /**
@@ -48,8 +49,8 @@ export const readOf = <A, R, D = Deps>(read: ReadOf<A, R, D>): ReadOf<A, R, D> =
  * moment: server/audit/audit-writer.ts) before anything is returned: nothing is sent unless its
  * row is committed. A read that found nothing is a 404.
  */
-export function reader<D extends { db: Db }>(deps: D, ctx: SignedInContext) {
-  const scope = scopeOf(ctx.user);
+export function reader<D extends { db: Db; config?: { now(): Date } }>(deps: D, ctx: SignedInContext) {
+  const scope = scopeOf(ctx, deps.config?.now() ?? new Date());
   return async function read<A, R>(def: ReadOf<A, R, D>, args: A): Promise<R> {
     let recordedInStatement = false;
     const result = await def.run(

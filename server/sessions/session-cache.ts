@@ -23,6 +23,11 @@ export interface SignedInSession {
     /** The account's creation: the enrolment grace counts from it at the earliest. */
     userCreatedAt: Date;
   };
+  /**
+   * Whether a restricted patient may be hers to see: she is on a care team or holds a
+   * break-glass grant (issue 33). Both changes forget her cached sessions at once.
+   */
+  restrictedReach: boolean;
 }
 
 export interface CachedSession extends SignedInSession {

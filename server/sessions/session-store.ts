@@ -61,7 +61,9 @@ export async function resolveSession(q: Queryable, cache: SessionCache, token: s
     'resolve_session',
     sql`
     select s.expire, s.sess->>'absoluteExpiry' as absolute_expiry, s.sess->>'seenAt' as seen_at, s.sess->>'factor' as factor,
-      u.id, u.email, u.first_name, u.last_name, u.role, u.created_at, u.second_factor_at is not null as has_factor
+      u.id, u.email, u.first_name, u.last_name, u.role, u.created_at, u.second_factor_at is not null as has_factor,
+      (exists (select 1 from patient_care_team ct where ct.user_id = u.id)
+        or exists (select 1 from break_glass_grants bg where bg.user_id = u.id and bg.expires_at > ${now.toISOString()}::timestamptz)) as restricted_reach
     from sessions s join users u on u.id = (s.sess->>'userId')::uuid
     where s.sid = ${sid} and s.expire > ${now.toISOString()}::timestamptz and u.is_active
       and ${notIdleSince(now, policy.idleMs)}`,
@@ -78,6 +80,7 @@ export async function resolveSession(q: Queryable, cache: SessionCache, token: s
       lastName: (row.last_name as string | null) ?? null,
       role: row.role as TCurrentUser['role'],
     },
+    restrictedReach: row.restricted_reach === true,
     factor: {
       userHasOne: row.has_factor === true,
       thisSession: (row.factor as TSessionFactor | null) ?? null,

@@ -29,6 +29,7 @@ const STATUS: Record<string, number> = {
   'request.crossSite': 403,
   'route.notFound': 404,
   'record.notFound': 404,
+  'record.restricted': 403,
   'record.stale': 409,
   'record.conflict': 409,
   'patient.duplicate': 409,

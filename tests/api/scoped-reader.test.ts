@@ -85,8 +85,8 @@ describe('the scoped reader', () => {
           const audit = auditInStatement();
           await queryRows(
             db,
-            sql`insert into audit_events (actor_id, action, entity_type, patient_ids, ip, user_agent)
-            select ${audit.head}, ${`{${patientIds.join(',')}}`}::uuid[], ${audit.tail}`,
+            sql`insert into audit_events (actor_id, action, entity_type, patient_ids, ip, user_agent, break_glass_id)
+            select ${audit.head}, ${`{${patientIds.join(',')}}`}::uuid[], ${audit.tail(sql`${`{${patientIds.join(',')}}`}::uuid[]`)}`,
           );
           return patientIds;
         },

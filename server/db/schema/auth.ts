@@ -153,6 +153,8 @@ export const auditEvents = pgTable(
     at: at('at').notNull().defaultNow(),
     ip: varchar('ip', { length: 64 }),
     userAgent: text('user_agent'),
+    /** The break-glass grant under which this access was made (issue 33); in the chain's hash when set. */
+    breakGlassId: uuid('break_glass_id'),
     /**
      * The chain (docs/decisions/audit-chain.md): set by the sealer after the row commits, never
      * by the app. `seq` numbers the sealed rows without gaps; `hash` is SHA-256 over the previous

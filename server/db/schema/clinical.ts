@@ -28,6 +28,12 @@ export const patients = pgTable(
     /** For the lab catalogue's reference ranges by sex (issue 30); null when the record does not say. */
     sex: varchar('sex', { length: 10, enum: LAB_SEXES }),
     isActive: boolean('is_active').notNull().default(true),
+    /**
+     * Set when an admin restricts the record (issue 33): only her care team (patient_care_team)
+     * and those who break the glass see it. A partial index keeps the check free for the rest.
+     */
+    restrictedAt: at('restricted_at'),
+    restrictedBy: uuid('restricted_by').references(() => users.id, { onDelete: 'set null' }),
     ...timestamps(),
   },
   (t) => [
@@ -37,6 +43,9 @@ export const patients = pgTable(
     index('patients_email_trgm').using('gin', sql`${t.email} gin_trgm_ops`),
     // Possible-duplicate check on create.
     index('patients_identity_idx').on(sql`lower(${t.lastName})`, sql`lower(${t.firstName})`, t.dateOfBirth),
+    index('patients_restricted_idx')
+      .on(t.id)
+      .where(sql`${t.restrictedAt} is not null`),
   ],
 );
 

@@ -16,6 +16,8 @@ export const notifications = pgTable(
     title: varchar('title', { length: 200 }).notNull(),
     message: text('message'),
     entityId: varchar('entity_id', { length: 100 }),
+    /** The patient it is about, if any: hidden with her record when it is restricted (issue 33). */
+    patientId: uuid('patient_id'),
     isRead: boolean('is_read').notNull().default(false),
     isActive: boolean('is_active').notNull().default(true),
     createdAt: at('created_at').notNull().defaultNow(),

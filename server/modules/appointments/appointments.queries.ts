@@ -22,18 +22,22 @@ const ownId = (column: SQL, viewer: Viewer) => sql`case when ${column} = ${viewe
  * reader who may not see it: the patient's for spec section 6's readers (`appointmentPatientNames`),
  * the staff's for those who may see staff names. Where the patient's name is hidden, so is
  * her id (it would name her through GET /api/patients/{id}): only its last four characters go,
- * for the 'Patient #' label. `subject_id` is the patient for the audit row, never sent. The
+ * for the 'Patient #' label; a restricted patient's id goes (her record answers 403, and
+ * emergency access needs it), never her name. `subject_id` is the patient for the audit row, never sent. The
  * assigned staff's ids go with their names: others learn only whether it is themselves (a
  * staff id would name its holder through the notes' scribe or a room's members).
  */
 function visibleAppointment(scope: ReadScope): { columns: SQL; joins: SQL } {
   const { staffNames, viewer } = scope;
+  // A restricted patient outside the reader's reach: the visit holds its time, nothing of her shows.
+  const seen = scope.patientSeen(sql`appointments.patient_id`);
   const columns = sql`appointments.id, appointments.patient_id as subject_id,
-    case when named_patient.id is null then null else appointments.patient_id end as "patientId",
+    case when named_patient.id is not null or not ${seen} then appointments.patient_id end as "patientId",
     right(appointments.patient_id::text, 4) as "patientRef", appointments.provider_id as "providerId",
     ${isoText(sql`appointments.appointment_date`)} as "appointmentDate", ${isoText(sql`appointments.ends_at`)} as "endsAt",
     appointments.duration, appointments.appointment_type as "appointmentType", appointments.status,
-    appointments.reason, appointments.notes, appointments.room_number as "roomNumber",
+    case when ${seen} then appointments.reason end as reason, case when ${seen} then appointments.notes end as notes,
+    not ${seen} as "patientRestricted", appointments.room_number as "roomNumber",
     ${staffNames ? sql`appointments.assigned_nurse_id` : ownId(sql`appointments.assigned_nurse_id`, viewer)} as "assignedNurseId",
     ${staffNames ? sql`appointments.assigned_scribe_id` : ownId(sql`appointments.assigned_scribe_id`, viewer)} as "assignedScribeId",
     ${isoText(sql`appointments.checked_in_at`)} as "checkedInAt", ${isoText(sql`appointments.completed_at`)} as "completedAt",
@@ -42,7 +46,7 @@ function visibleAppointment(scope: ReadScope): { columns: SQL; joins: SQL } {
     ${fullName('named_patient')} as "patientName",
     ${staffNames ? fullName('nurse') : sql`null::text`} as "assignedNurseName",
     ${staffNames ? fullName('scribe') : sql`null::text`} as "assignedScribeName"`;
-  const joins = sql`left join patients named_patient on named_patient.id = appointments.patient_id and ${scope.appointmentPatientNames}
+  const joins = sql`left join patients named_patient on named_patient.id = appointments.patient_id and ${scope.appointmentPatientNames} and ${seen}
     ${
       staffNames
         ? sql`left join users nurse on nurse.id = appointments.assigned_nurse_id
@@ -84,7 +88,9 @@ function matching(scope: ReadScope, filter: TAppointmentFilter): SQL {
   const conditions: SQL[] = [sql`true`];
   if (filter.from) conditions.push(sql`appointments.appointment_date >= ${filter.from.toISOString()}::timestamptz`);
   if (filter.to) conditions.push(sql`appointments.appointment_date < ${filter.to.toISOString()}::timestamptz`);
-  if (filter.patientId) conditions.push(sql`appointments.patient_id = ${filter.patientId}::uuid`, scope.appointmentPatientNames);
+  if (filter.patientId) {
+    conditions.push(sql`appointments.patient_id = ${filter.patientId}::uuid`, scope.appointmentPatientNames, scope.patientSeen(sql`appointments.patient_id`));
+  }
   return sql.join(conditions, sql` and `);
 }
 
@@ -98,7 +104,7 @@ type TListedRow = TAppointment & { subject_id: string; sort_time: unknown; sort_
 export async function listAppointmentsAudited(
   q: Queryable,
   scope: ReadScope,
-  audit: { head: SQL; tail: SQL },
+  audit: { head: SQL; tail: (patientIds: SQL) => SQL },
   opts: { filter: TAppointmentFilter; limit: number; after: TAppointmentCursor | null; order: 'asc' | 'desc' },
 ) {
   const { columns, joins } = visibleAppointment(scope);
@@ -123,15 +129,15 @@ export async function listAppointmentsAudited(
       select array_agg(distinct subject_id) as ids
       from (select subject_id from page order by sort_time ${direction}, id ${direction} limit ${opts.limit}) first_rows
     ), recorded as (
-      insert into audit_events (actor_id, action, entity_type, patient_ids, ip, user_agent)
-      select ${audit.head}, ids, ${audit.tail} from shown where ids is not null
+      insert into audit_events (actor_id, action, entity_type, patient_ids, ip, user_agent, break_glass_id)
+      select ${audit.head}, ids, ${audit.tail(sql`ids`)} from shown where ids is not null
     )
     select page.*, ${total} as total from page order by sort_time ${direction}, id ${direction}`;
   // The plan is the time-order index walk whatever the values, except for one patient's
   // appointments, which its own index serves better.
   const rows = opts.filter.patientId
     ? await queryRows<TListedRow>(q, statement)
-    : await preparedRows<TListedRow>(q, `appointments_page_${opts.order}`, statement);
+    : await preparedRows<TListedRow>(q, `appointments_page_${opts.order}${scope.restrictedReach ? '_reach' : ''}`, statement);
   const { page, nextCursor } = takePage(rows, opts.limit, (r) => [r.sort_at, r.id]);
   return {
     items: page.map(({ subject_id: _subject, sort_time: _time, sort_at: _at, total: _total, ...item }): TAppointment => item),

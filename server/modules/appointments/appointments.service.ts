@@ -28,6 +28,7 @@ import { decideMove } from '../../workflows/decide-move.ts';
 import type { TServedPage } from '../../http/paging.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
 import { recordAudit } from '../../audit/audit-writer.ts';
+import { assertPatientSeen, patientIsSeen } from '../../scope/patient-seen.ts';
 import { scopeOf } from '../../scope/read-scope.ts';
 import { readOf } from '../../scope/reader.ts';
 import { findConflicts, refuseConflicts, withConflictRefusal, type TPlacement } from './booking-conflicts.ts';
@@ -157,6 +158,7 @@ export async function createAppointment(deps: Deps, ctx: SignedInContext, input:
     () =>
       inTransaction(deps, async (tx, raise) => {
         const patient = await findPatientForBooking(tx, fields.patientId);
+        if (patient) await assertPatientSeen(tx, scopeOf(ctx, deps.config.now()), fields.patientId);
         await refuseBadReferences(tx, { patient, assignedNurseId: fields.assignedNurseId, assignedScribeId: fields.assignedScribeId });
         await refuseConflicts(tx, placement, null);
         const [row] = await tx
@@ -175,7 +177,7 @@ export async function createAppointment(deps: Deps, ctx: SignedInContext, input:
         const notice = noticeOf(deps, row!, patient!);
         for (const [userId, as] of staffOf(row!)) await noticeAssigned(tx, raise, userId, as, notice);
         raise({ type: 'appointment.changed', appointmentId: id, actorId: ctx.user.id });
-        return (await readAppointment(tx, scopeOf(ctx.user), id))!.appointment;
+        return (await readAppointment(tx, scopeOf(ctx, deps.config.now()), id))!.appointment;
       }),
   );
   deps.counts.clear();
@@ -209,8 +211,16 @@ export async function updateAppointment(deps: Deps, ctx: SignedInContext, id: st
         const current = await lockAppointment(tx, id);
         if (!current) throw notFound(NOT_FOUND);
         const clinic = { now, timeZone: deps.settings.current().timeZone };
+        // A restricted patient's visit, outside the caller's reach: its time and status may move
+        // (the schedule is everyone's), but its reason and notes, which she was shown as empty,
+        // are not hers to change: sent back empty they are left as they are; sent filled, refused.
+        if (!(await patientIsSeen(tx, scopeOf(ctx, now), current.patientId))) {
+          if ((sent.reason ?? null) !== null || (sent.notes ?? null) !== null) throw new HttpError('record.restricted');
+          delete sent.reason;
+          delete sent.notes;
+        }
         const { move, changes, changedNames, placementChanged } = planUpdate(ctx, clinic, current, { version, sentPatientId, status, statusReason, sent });
-        if (!move && changedNames.length === 0) return (await readAppointment(tx, scopeOf(ctx.user), id))!.appointment;
+        if (!move && changedNames.length === 0) return (await readAppointment(tx, scopeOf(ctx, deps.config.now()), id))!.appointment;
 
         if (changes.appointmentDate) refuseBeforeToday(deps, changes.appointmentDate, now);
         await refuseBadReferences(tx, { assignedNurseId: changes.assignedNurseId ?? null, assignedScribeId: changes.assignedScribeId ?? null });
@@ -248,7 +258,7 @@ export async function updateAppointment(deps: Deps, ctx: SignedInContext, id: st
         if (placementChanged) await noticeStaffOfMove(deps, tx, raise, current, row!, changedNames);
         raise({ type: 'appointment.changed', appointmentId: id, actorId: ctx.user.id });
         changed = true;
-        return (await readAppointment(tx, scopeOf(ctx.user), id))!.appointment;
+        return (await readAppointment(tx, scopeOf(ctx, deps.config.now()), id))!.appointment;
       }),
   );
   if (changed) deps.counts.clear();

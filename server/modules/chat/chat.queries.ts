@@ -6,6 +6,7 @@ import { preparedRows, queryRows, type Queryable } from '../../db/database.ts';
 import { decodeCursor, takePage, ZCursorInstant, ZCursorUuid } from '../../db/keyset.ts';
 import { chatRoomMembers, patientChatRooms } from '../../db/schema/collaboration.ts';
 import { cursorInstantText, isoText } from '../../db/instant-text.ts';
+import type { ReadScope } from '../../scope/read-scope.ts';
 
 /**
  * The one rule for unread messages (the room list, the sidebar badge and the dashboard card all
@@ -32,7 +33,11 @@ export async function unreadMessagesOf(q: Queryable, userId: string): Promise<nu
  * The rooms a user sees: her rooms, or every room for one who oversees them all (`all`), each
  * with her unread count, the member count, and the patient's name for readers of patients.
  */
-export async function listRooms(q: Queryable, user: { id: string }, opts: { all: boolean; withPatientName: boolean; roomId?: string }): Promise<TChatRoom[]> {
+export async function listRooms(
+  q: Queryable,
+  user: { id: string },
+  opts: { all: boolean; withPatientName: boolean; roomId?: string; seen: ReadScope['patientSeen'] },
+): Promise<TChatRoom[]> {
   return queryRows<TChatRoom>(
     q,
     sql`
@@ -49,6 +54,7 @@ export async function listRooms(q: Queryable, user: { id: string }, opts: { all:
     left join chat_room_members cm on cm.chat_room_id = r.id and cm.user_id = ${user.id}::uuid and cm.is_active
     left join patients p on p.id = r.patient_id
     where ${opts.all ? sql`true` : sql`cm.id is not null`} and ${opts.roomId ? sql`r.id = ${opts.roomId}::uuid` : sql`true`}
+      and ${opts.seen(sql`r.patient_id`)}
     order by r.last_activity_at desc, r.id desc`,
   );
 }

@@ -11,7 +11,8 @@ import { forbidden, HttpError, invalid, notFound } from '../../http/errors.ts';
 import type { TServedPage } from '../../http/paging.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
 import { recordAudit } from '../../audit/audit-writer.ts';
-import type { Viewer } from '../../scope/read-scope.ts';
+import { scopeOf, type ReadScope } from '../../scope/read-scope.ts';
+import { assertPatientSeen, patientIsSeen } from '../../scope/patient-seen.ts';
 import { readOf } from '../../scope/reader.ts';
 import { claimObjects } from '../files/files.service.ts';
 import { findStoredObjects } from '../files/files.queries.ts';
@@ -43,7 +44,8 @@ export const CHAT_READS = {
   rooms: readOf({
     action: 'chat.rooms.read',
     entityType: 'chat_room',
-    run: ({ db, scope }, _: void) => listRooms(db, scope.viewer, { all: can(scope.viewer, 'chat.seeAllRooms'), withPatientName: scope.patientNames }),
+    run: ({ db, scope }, _: void) =>
+      listRooms(db, scope.viewer, { all: can(scope.viewer, 'chat.seeAllRooms'), withPatientName: scope.patientNames, seen: scope.patientSeen }),
     shows: (rooms) => (rooms.length > 0 ? { patientIds: [...new Set(rooms.map((r) => r.patientId))] } : null),
   }),
   /** One room as the list shows it (after she created or joined it). */
@@ -52,7 +54,7 @@ export const CHAT_READS = {
     entityType: 'chat_room',
     notFound: ROOM_NOT_FOUND,
     run: async ({ db, scope }, roomId: string) => {
-      const [room] = await listRooms(db, scope.viewer, { all: true, withPatientName: scope.patientNames, roomId });
+      const [room] = await listRooms(db, scope.viewer, { all: true, withPatientName: scope.patientNames, roomId, seen: scope.patientSeen });
       return room && (room.isMember || can(scope.viewer, 'chat.seeAllRooms')) ? room : null;
     },
     shows: (room, roomId) => ({ entityId: roomId, patientId: room.patientId }),
@@ -62,7 +64,7 @@ export const CHAT_READS = {
     action: 'chat.members.read',
     entityType: 'chat_room',
     run: async ({ db, scope }, roomId: string) => {
-      const { room } = await roomFor(db, scope.viewer, roomId, { managers: true });
+      const { room } = await roomFor(db, scope, roomId, { managers: true });
       return { patientId: room.patientId, members: await listMembers(db, roomId) };
     },
     shows: ({ patientId }, roomId) => ({ entityId: roomId, patientId }),
@@ -72,7 +74,7 @@ export const CHAT_READS = {
     action: 'chat.messages.read',
     entityType: 'chat_room',
     run: async ({ db, scope }, { roomId, query }: { roomId: string; query: { cursor?: string | undefined; limit: number } }) => {
-      const { room } = await roomFor(db, scope.viewer, roomId);
+      const { room } = await roomFor(db, scope, roomId);
       const page: TServedPage<TChatMessage> = await listMessages(db, scope.viewer.id, roomId, {
         limit: query.limit,
         after: query.cursor ? decodeMessageCursor(query.cursor) : null,
@@ -91,9 +93,11 @@ export async function unreadCountFor(deps: Deps, ctx: SignedInContext): Promise<
  * The room, if the caller may act in it: an active member, or (for what `managers` allows) one
  * who manages rooms. A room she cannot see at all is a 404; one she sees but is not in, a 403.
  */
-async function roomFor(q: Queryable, viewer: Viewer, roomId: string, opts: { managers?: boolean; lock?: boolean } = {}) {
+async function roomFor(q: Queryable, scope: ReadScope, roomId: string, opts: { managers?: boolean; lock?: boolean } = {}) {
+  const viewer = scope.viewer;
   const room = await findRoom(q, roomId, opts.lock);
-  if (!room) throw notFound(ROOM_NOT_FOUND);
+  // A restricted patient's room is not there for those outside her reach, members or not.
+  if (!room || !(await patientIsSeen(q, scope, room.patientId))) throw notFound(ROOM_NOT_FOUND);
   const membership = await findMembership(q, roomId, viewer.id);
   if (membership?.isActive) return { room, membership };
   if (opts.managers && can(viewer, 'chat.manageRooms')) return { room, membership: null };
@@ -108,6 +112,7 @@ export async function createRoom(deps: Deps, ctx: SignedInContext, input: TCreat
     if (!patient) throw invalid('patientId', 'Patient is required');
     if (!patient.isActive) throw invalid('patientId', 'Must be an active patient');
     const now = deps.config.now();
+    await assertPatientSeen(tx, scopeOf(ctx, now), input.patientId);
     const [room] = await tx
       .insert(patientChatRooms)
       .values({
@@ -133,7 +138,7 @@ export async function createRoom(deps: Deps, ctx: SignedInContext, input: TCreat
  */
 export async function addMember(deps: Deps, ctx: SignedInContext, roomId: string, userId: string): Promise<TChatMember> {
   return inTransaction(deps, async (tx, raise) => {
-    const { room } = await roomFor(tx, ctx.user, roomId, { managers: true, lock: true });
+    const { room } = await roomFor(tx, scopeOf(ctx, deps.config.now()), roomId, { managers: true, lock: true });
     const [user] = await activeUsers(tx, [userId]);
     if (!user) throw invalid('userId', 'Must be an active staff member');
     if (patientRoomAccess(user.role, deps.settings.current()) === 'barred') throw new HttpError('chat.noPatientAccess');
@@ -162,7 +167,7 @@ export async function addMember(deps: Deps, ctx: SignedInContext, roomId: string
 export async function removeMember(deps: Deps, ctx: SignedInContext, roomId: string, userId: string): Promise<void> {
   await inTransaction(deps, async (tx, raise) => {
     const leaving = userId === ctx.user.id;
-    const { room } = await roomFor(tx, ctx.user, roomId, { managers: !leaving, lock: true });
+    const { room } = await roomFor(tx, scopeOf(ctx, deps.config.now()), roomId, { managers: !leaving, lock: true });
     if (!leaving && !can(ctx.user, 'chat.manageRooms')) throw forbidden();
     const membership = await findMembership(tx, roomId, userId);
     if (!membership?.isActive) throw notFound('Not a member of this room');
@@ -183,7 +188,7 @@ export async function removeMember(deps: Deps, ctx: SignedInContext, roomId: str
  */
 export async function markRead(deps: Deps, ctx: SignedInContext, roomId: string): Promise<{ unreadCount: number }> {
   return deps.db.transaction(async (tx) => {
-    await roomFor(tx, ctx.user, roomId, { lock: true });
+    await roomFor(tx, scopeOf(ctx, deps.config.now()), roomId, { lock: true });
     await markRoomRead(tx, roomId, ctx.user.id);
     return { unreadCount: 0 };
   });
@@ -210,7 +215,7 @@ async function attachmentsOf(tx: Tx, ctx: SignedInContext, sent: TPostChatMessag
  */
 export async function postMessage(deps: Deps, ctx: SignedInContext, roomId: string, input: TPostChatMessage): Promise<TChatMessage> {
   return inTransaction(deps, async (tx, raise) => {
-    const { room } = await roomFor(tx, ctx.user, roomId, { lock: true });
+    const { room } = await roomFor(tx, scopeOf(ctx, deps.config.now()), roomId, { lock: true });
     const mentioned = [...new Set(input.mentionedUserIds)].filter((id) => id !== ctx.user.id);
     for (const userId of mentioned) {
       if (!(await findMembership(tx, roomId, userId))?.isActive) throw invalid('mentionedUserIds', 'Only members of the room can be mentioned');
@@ -245,7 +250,7 @@ export async function postMessage(deps: Deps, ctx: SignedInContext, roomId: stri
 
 /** The caller's own message in a room she is a member of; anyone else's is a 403, an unknown one 404. */
 async function ownMessage(tx: Tx, ctx: SignedInContext, roomId: string, messageId: string, own = true) {
-  const { room } = await roomFor(tx, ctx.user, roomId);
+  const { room } = await roomFor(tx, scopeOf(ctx, new Date()), roomId);
   const [message] = await tx
     .select()
     .from(chatMessages)

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lt } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { TObjectOwnerType } from '#domain/files';
 import type { Queryable } from '../../db/database.ts';
 import { labOrders, patientNotes } from '../../db/schema/clinical.ts';
@@ -51,6 +51,7 @@ export async function deleteUnclaimedObject(q: Queryable, id: string): Promise<b
  * it is out of the user's scope (or gone). One rule per owner type, each the record's own:
  * - a note: the note scope (domain/record-scope.ts), the same clause every note read uses;
  * - a chat message: an active member of its room, and the message not deleted;
+ * - and always: a patient the reader sees (a restricted one's files are not there for others);
  * - a lab order: whoever may read patient records (`scope.patientNames`), until lab orders have
  *   their own rule.
  */
@@ -75,7 +76,7 @@ export async function ownerVisibleTo(
         chatRoomMembers,
         and(eq(chatRoomMembers.chatRoomId, chatMessages.chatRoomId), eq(chatRoomMembers.userId, scope.viewer.id), eq(chatRoomMembers.isActive, true)),
       )
-      .where(and(eq(chatMessages.id, owner.id), eq(chatMessages.isDeleted, false)));
+      .where(and(eq(chatMessages.id, owner.id), eq(chatMessages.isDeleted, false), scope.patientSeen(sql`${patientChatRooms.patientId}`)));
     return row;
   }
   // A lab order's report: for those who read lab orders (scope.labOrders), as the order itself is.

@@ -23,7 +23,8 @@ import { forbidden, HttpError, invalid, invalidFields, notFound, stale } from '.
 import type { TServedPage } from '../../http/paging.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
 import { recordAudit } from '../../audit/audit-writer.ts';
-import { scopeOf } from '../../scope/read-scope.ts';
+import { scopeOf, type ReadScope } from '../../scope/read-scope.ts';
+import { assertPatientSeen, patientIsSeen } from '../../scope/patient-seen.ts';
 import { readOf } from '../../scope/reader.ts';
 import { decideMove } from '../../workflows/decide-move.ts';
 import { postSystemMessage } from '../chat/system-messages.ts';
@@ -102,7 +103,7 @@ const noticeOf = (ctx: SignedInContext | null, order: Pick<TLabOrderRow, 'id' | 
   actorName: ctx ? actorName(ctx) : 'The clinic',
 });
 /** The caller's view of the order just written. */
-const written = async (tx: Queryable, ctx: SignedInContext, id: string): Promise<TLabOrderDetail> => (await readLabOrder(tx, scopeOf(ctx.user), id))!;
+const written = async (tx: Queryable, ctx: SignedInContext, id: string): Promise<TLabOrderDetail> => (await readLabOrder(tx, scopeOf(ctx, new Date()), id))!;
 
 /**
  * POST /api/lab-orders: a test for an active patient, by the caller (the ordering provider): a
@@ -117,6 +118,7 @@ export async function createLabOrder(deps: Deps, ctx: SignedInContext, input: TC
     const errors = [];
     if (!patient) errors.push({ path: 'patientId', message: 'Patient is required' });
     else if (!patient.isActive) errors.push({ path: 'patientId', message: 'Must be an active patient' });
+    else await assertPatientSeen(tx, scopeOf(ctx, now), input.patientId);
     const test = input.testId ? await findLabTest(tx, input.testId) : null;
     if (input.testId && !test?.isActive) errors.push({ path: 'testId', message: 'Not a test of the catalogue' });
     if (input.expectedOn && input.expectedOn < zonedDate(now, timeZone)) errors.push({ path: 'expectedOn', message: 'Must not be before today' });
@@ -148,10 +150,11 @@ export async function createLabOrder(deps: Deps, ctx: SignedInContext, input: TC
   });
 }
 
-/** A refusal when the order changed since it was read (the version sent), or when it does not exist. */
-async function lockForChange(tx: Queryable, id: string, version: string | undefined): Promise<TLabOrderRow> {
+/** A refusal when the order changed since it was read (the version sent), or when it does not exist for the caller. */
+async function lockForChange(tx: Queryable, scope: Pick<ReadScope, 'patientSeen'>, id: string, version: string | undefined): Promise<TLabOrderRow> {
   const order = await lockLabOrder(tx, id);
-  if (!order) throw notFound(NOT_FOUND);
+  // A restricted patient's order outside the caller's reach is not there, as for her reads.
+  if (!order || !(await patientIsSeen(tx, scope, order.patientId))) throw notFound(NOT_FOUND);
   if (version !== undefined && version !== order.updatedAt.toISOString()) throw stale(STALE);
   return order;
 }
@@ -166,7 +169,7 @@ const nextVersion = (deps: Deps, order: TLabOrderRow) => new Date(Math.max(deps.
  */
 export async function moveLabOrder(deps: Deps, ctx: SignedInContext, id: string, input: TUpdateLabOrder): Promise<TLabOrderDetail> {
   return inTransaction(deps, async (tx, raise) => {
-    const order = await lockForChange(tx, id, input.updatedAt);
+    const order = await lockForChange(tx, scopeOf(ctx, deps.config.now()), id, input.updatedAt);
     if (input.status === order.status) return written(tx, ctx, id);
     const move = decideMove(LAB_ORDER_WORKFLOW, ctx.user, order.status, input.status);
     if (move.via) throw new HttpError('workflow.illegalMove', { message: move.via.hint });
@@ -270,7 +273,7 @@ const rankOf = (flag: TLabFlag | null) => (isCritical(flag) ? 2 : isAbnormal(fla
 export async function enterLabResults(deps: Deps, ctx: SignedInContext, id: string, input: TEnterLabResults): Promise<TLabOrderDetail> {
   const timeZone = deps.settings.current().timeZone;
   return inTransaction(deps, async (tx, raise) => {
-    const order = await lockForChange(tx, id, input.updatedAt);
+    const order = await lockForChange(tx, scopeOf(ctx, deps.config.now()), id, input.updatedAt);
     const correcting = order.status === 'received';
     if (order.status === 'cancelled') throw new HttpError('workflow.illegalMove', { message: 'A cancelled order takes no results' });
     const move = correcting ? null : decideMove(LAB_ORDER_WORKFLOW, ctx.user, order.status, 'received');
@@ -410,7 +413,7 @@ function refuseUnlessReviewer(ctx: SignedInContext, order: TLabOrderRow) {
  */
 export async function acknowledgeLabCritical(deps: Deps, ctx: SignedInContext, id: string): Promise<TLabOrderDetail> {
   return inTransaction(deps, async (tx, raise) => {
-    const order = await lockForChange(tx, id, undefined);
+    const order = await lockForChange(tx, scopeOf(ctx, deps.config.now()), id, undefined);
     refuseUnlessReviewer(ctx, order);
     if (!(await acknowledgeOpenAlert(tx, raise, ctx, order, deps.config.now()))) {
       throw new HttpError('workflow.illegalMove', { message: 'No critical result of this order is waiting to be acknowledged' });
@@ -426,7 +429,7 @@ export async function acknowledgeLabCritical(deps: Deps, ctx: SignedInContext, i
  */
 export async function reviewLabOrder(deps: Deps, ctx: SignedInContext, id: string, version: string | undefined): Promise<TLabOrderDetail> {
   return inTransaction(deps, async (tx, raise) => {
-    const order = await lockForChange(tx, id, version);
+    const order = await lockForChange(tx, scopeOf(ctx, deps.config.now()), id, version);
     refuseUnlessReviewer(ctx, order);
     if (order.status !== 'received') throw new HttpError('workflow.illegalMove', { message: 'Only results that are in can be reviewed' });
     if (order.reviewedAt) throw new HttpError('workflow.illegalMove', { message: 'These results are already reviewed' });

@@ -89,7 +89,7 @@ export async function listNotes(
  * The notes waiting for review, oldest submission first, without their text: the time each was
  * last submitted (its revision), its author and its scribe. For 'Add Scribe' only.
  */
-export async function listAwaitingReview(q: Queryable, limit: number): Promise<TNoteAwaitingReview[]> {
+export async function listAwaitingReview(q: Queryable, limit: number, seen: ReadScope['patientSeen']): Promise<TNoteAwaitingReview[]> {
   return queryRows<TNoteAwaitingReview>(
     q,
     sql`
@@ -106,7 +106,7 @@ export async function listAwaitingReview(q: Queryable, limit: number): Promise<T
       select coalesce(max(r.at), patient_notes.updated_at) as at from note_revisions r
       where r.note_id = patient_notes.id and r.action = 'moved' and r.to_status = 'submitted_to_scribe'
     ) submitted
-    where patient_notes.status = 'submitted_to_scribe'
+    where patient_notes.status = 'submitted_to_scribe' and ${seen(sql`patient_notes.patient_id`)}
     order by submitted.at, patient_notes.id
     limit ${limit}`,
   );

@@ -25,6 +25,7 @@ import { decideMove } from '../../workflows/decide-move.ts';
 import type { TServedPage } from '../../http/paging.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
 import { recordAudit, type AuditEvent } from '../../audit/audit-writer.ts';
+import { assertPatientSeen, patientIsSeen } from '../../scope/patient-seen.ts';
 import { scopeOf } from '../../scope/read-scope.ts';
 import { readOf } from '../../scope/reader.ts';
 import { resolveNotesOwed } from '../appointments/appointments.notices.ts';
@@ -92,7 +93,7 @@ export const NOTE_READS = {
 export const REVIEW_QUEUE_READ = readOf({
   action: 'note.review_queue',
   entityType: 'note',
-  run: async ({ db }, _: void) => listAwaitingReview(db, REVIEW_QUEUE_LIMIT),
+  run: async ({ db, scope }, _: void) => listAwaitingReview(db, REVIEW_QUEUE_LIMIT, scope.patientSeen),
   shows: (queue: TNoteAwaitingReview[]) => (queue.length > 0 ? { patientIds: [...new Set(queue.map((n) => n.patientId))] } : null),
 });
 
@@ -106,6 +107,8 @@ export async function assignScribe(deps: Deps, ctx: SignedInContext, id: string,
   return inTransaction(deps, async (tx, raise) => {
     const current = await lockNote(tx, id);
     if (!current) throw notFound(NOT_FOUND);
+    const scope = scopeOf(ctx, deps.config.now());
+    await assertPatientSeen(tx, scope, current.patientId);
     if (current.status !== 'submitted_to_scribe') throw new HttpError('workflow.illegalMove', { message: 'This note is no longer waiting for review' });
     if (input.updatedAt !== undefined && input.updatedAt !== current.updatedAt.toISOString()) throw stale(STALE);
     const scribe = await findActiveScribe(tx, input.scribeId);
@@ -116,7 +119,7 @@ export async function assignScribe(deps: Deps, ctx: SignedInContext, id: string,
       await recordAudit(tx, ctx, { action: 'note.assign_scribe', entityType: 'note', entityId: id, patientId: current.patientId });
       await noticeScribeAssigned(tx, raise, { ...noticeOf(ctx, current), scribeId: scribe.id });
     }
-    return (await listAwaitingReview(tx, REVIEW_QUEUE_LIMIT)).find((n) => n.id === id)!;
+    return (await listAwaitingReview(tx, REVIEW_QUEUE_LIMIT, scope.patientSeen)).find((n) => n.id === id)!;
   });
 }
 
@@ -139,7 +142,7 @@ const noticeOf = (ctx: SignedInContext, note: Pick<NoteRow, 'id' | 'noteType' | 
 });
 
 /** The caller's view of a note just written; the writer sees it even when a move took it out of her scope. */
-const written = (tx: Tx, ctx: SignedInContext, id: string) => noteAsWritten(tx, scopeOf(ctx.user), id);
+const written = (tx: Tx, ctx: SignedInContext, id: string) => noteAsWritten(tx, scopeOf(ctx, new Date()), id);
 
 /**
  * POST /api/notes: a note by the caller (always its author) for an active patient. It starts
@@ -155,6 +158,7 @@ export async function createNote(deps: Deps, ctx: SignedInContext, input: TCreat
   return inTransaction(deps, async (tx, raise) => {
     const patient = await findPatientForNote(tx, patientId);
     if (!patient) throw invalid('patientId', 'Patient is required');
+    await assertPatientSeen(tx, scopeOf(ctx, deps.config.now()), patientId);
     if (!patient.isActive) throw invalid('patientId', 'Must be an active patient');
     const now = deps.config.now();
     const [row] = await tx
@@ -248,6 +252,7 @@ export async function updateNote(deps: Deps, ctx: SignedInContext, id: string, i
   return inTransaction(deps, async (tx, raise) => {
     const current = await lockNote(tx, id);
     if (!current || !noteVisibleTo(ctx.user, current)) throw notFound(NOT_FOUND);
+    if (!(await patientIsSeen(tx, scopeOf(ctx, deps.config.now()), current.patientId))) throw notFound(NOT_FOUND);
     if (input.updatedAt !== undefined && input.updatedAt !== current.updatedAt.toISOString()) throw stale(STALE);
 
     const changes = contentChanges(current, input);

@@ -1,6 +1,7 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { TNotification, TNotificationType } from '#domain/notifications';
+import type { ReadScope } from '../../scope/read-scope.ts';
 import { queryRows, type Queryable } from '../../db/database.ts';
 import { notifications } from '../../db/schema/collaboration.ts';
 
@@ -16,8 +17,17 @@ const columns = {
 };
 
 /** A user's own notifications, newest first. Nobody reads another's. */
-export async function listNotifications(q: Queryable, userId: string, limit = 200): Promise<TNotification[]> {
-  const rows = await q.select(columns).from(notifications).where(eq(notifications.userId, userId)).orderBy(desc(notifications.createdAt)).limit(limit);
+/**
+ * The user's notifications, newest first, but those about a restricted patient outside her reach
+ * (issue 33): their titles may name her.
+ */
+export async function listNotifications(q: Queryable, userId: string, seen: ReadScope['patientSeen'], limit = 200): Promise<TNotification[]> {
+  const rows = await q
+    .select(columns)
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), seen(sql`${notifications.patientId}`)))
+    .orderBy(desc(notifications.createdAt))
+    .limit(limit);
   return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
 }
 
@@ -66,6 +76,19 @@ export async function markAllNotificationsRead(q: Queryable, userId: string, now
 
 /** An entity id that can name a record (others, such as a user's own id text, name no patient). */
 const ZUuid = z.string().uuid();
+
+/**
+ * The patient of the record a notification is about (an appointment, a note, a lab order, a
+ * chat room), found when it is made: by primary key, at most four lookups, none for an id that
+ * names no record (a user's own).
+ */
+export function patientOfRecord(entityId: string | null | undefined): SQL {
+  if (!entityId || !ZUuid.safeParse(entityId).success) return sql`null::uuid`;
+  const id = sql`${entityId}::uuid`;
+  return sql`coalesce(
+    (select patient_id from appointments where id = ${id}), (select patient_id from patient_notes where id = ${id}),
+    (select patient_id from lab_orders where id = ${id}), (select patient_id from patient_chat_rooms where id = ${id}))`;
+}
 
 /** The patients of the records notifications are about (appointments, notes, chat rooms), for the audit row. */
 export async function patientsOfRecords(q: Queryable, entityIds: (string | null)[]): Promise<string[]> {

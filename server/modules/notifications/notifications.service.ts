@@ -7,7 +7,14 @@ import { notFound } from '../../http/errors.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
 import { recordAudit } from '../../audit/audit-writer.ts';
 import { readOf } from '../../scope/reader.ts';
-import { deactivateNotices, listNotifications, markAllNotificationsRead, markNotificationRead, patientsOfRecords } from './notifications.queries.ts';
+import {
+  deactivateNotices,
+  listNotifications,
+  markAllNotificationsRead,
+  markNotificationRead,
+  patientOfRecord,
+  patientsOfRecords,
+} from './notifications.queries.ts';
 
 export interface TNewNotification {
   userId: string;
@@ -26,7 +33,15 @@ export interface TNewNotification {
 export async function notify(tx: Queryable, raise: Raise, input: TNewNotification): Promise<string> {
   const [row] = await tx
     .insert(notifications)
-    .values({ userId: input.userId, type: input.type, title: input.title, message: input.message ?? null, entityId: input.entityId ?? null })
+    .values({
+      userId: input.userId,
+      type: input.type,
+      title: input.title,
+      message: input.message ?? null,
+      entityId: input.entityId ?? null,
+      // Its patient, so it hides with her record if that is restricted (issue 33).
+      patientId: patientOfRecord(input.entityId),
+    })
     .returning({ id: notifications.id });
   raise({ type: 'notification.created', notificationId: row!.id, userId: input.userId });
   return row!.id;
@@ -60,7 +75,7 @@ export const NOTIFICATION_READS = {
     action: 'notifications.read',
     entityType: 'notification',
     run: async ({ db, scope }, _: void) => {
-      const list: TNotification[] = await listNotifications(db, scope.viewer.id);
+      const list: TNotification[] = await listNotifications(db, scope.viewer.id, scope.patientSeen);
       return {
         list,
         patientIds:

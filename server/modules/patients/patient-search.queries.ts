@@ -30,6 +30,12 @@ import { escapeLike } from '../../db/like.ts';
  * one breaks between no two names.
  */
 
+/**
+ * Whether the reader sees the patient a row is about (ReadScope.patientSeen): a restricted
+ * patient outside her reach is no match at all, counted or listed (issue 33).
+ */
+type TSeen = (patientId: SQL) => SQL;
+
 export const SEARCH_TIERS = [0, 1, 2, 3, 4] as const;
 export type TSearchTier = (typeof SEARCH_TIERS)[number];
 
@@ -76,20 +82,23 @@ type TKeyRow = { last: string; first: string; id: string };
  * The next `limit` keys of one tier, after `key` when the previous page ended inside this tier.
  * Each statement is planned with its term, so a prefix becomes an index range.
  */
-function tierKeys(tier: TSearchTier, term: string, key: TSearchKey | null, limit: number): SQL {
+function tierKeys(tier: TSearchTier, term: string, key: TSearchKey | null, limit: number, seen: TSeen): SQL {
   const p = patterns(term);
   switch (tier) {
     case 4:
       return sql`
         select last, first, id from (${sql.join(
-          nameBreaks(term).flatMap((at) => [fullNameKeys('firstLast', at, p.contains, key, limit), fullNameKeys('lastFirst', at, p.contains, key, limit)]),
+          nameBreaks(term).flatMap((at) => [
+            fullNameKeys('firstLast', at, p.contains, key, limit, seen),
+            fullNameKeys('lastFirst', at, p.contains, key, limit, seen),
+          ]),
           sql` union `,
         )}) u
         order by 1, 2, 3 limit ${limit}`;
     case 0:
       return sql`
         select ${LAST_KEY} as last, ${FIRST_KEY} as first, id from patients
-        where is_active and ${LAST_KEY} like ${p.prefix} ${afterKey(key)}
+        where is_active and ${seen(sql`patients.id`)} and ${LAST_KEY} like ${p.prefix} ${afterKey(key)}
         order by 1, 2, 3 limit ${limit}`;
     case 1:
       // The dictionary's last names in order; for each, its patients in order, a page at most.
@@ -100,7 +109,7 @@ function tierKeys(tier: TSearchTier, term: string, key: TSearchKey | null, limit
               ${key ? sql`and name_key >= (${key[1]}::text collate "C")` : sql``}) d
         cross join lateral (
           select ${FIRST_KEY} as first, id from patients
-          where is_active and ${LAST_KEY} = d.name_key ${afterKey(key)}
+          where is_active and ${seen(sql`patients.id`)} and ${LAST_KEY} = d.name_key ${afterKey(key)}
           order by 1, 2 limit ${limit}) p
         order by 1, 2, 3 limit ${limit}`;
     case 2:
@@ -110,14 +119,14 @@ function tierKeys(tier: TSearchTier, term: string, key: TSearchKey | null, limit
         from (select name_key from patient_name_keys where kind = 'first' and name_key like ${p.contains}) f
         cross join lateral (
           select ${LAST_KEY} as last, id from patients
-          where is_active and ${FIRST_KEY} = f.name_key and ${LAST_KEY} not like ${p.contains}
+          where is_active and ${seen(sql`patients.id`)} and ${FIRST_KEY} = f.name_key and ${LAST_KEY} not like ${p.contains}
             ${key ? sql`and ${LAST_KEY} >= ${key[1]}` : sql``} ${afterKey(key)}
           order by 1, 2 limit ${limit}) p
         order by 1, 2, 3 limit ${limit}`;
     case 3:
       return sql`
         select ${LAST_KEY} as last, ${FIRST_KEY} as first, id from patients
-        where is_active and email ilike ${p.containsAnyCase}
+        where is_active and ${seen(sql`patients.id`)} and email ilike ${p.containsAnyCase}
           and ${LAST_KEY} not like ${p.contains} and ${FIRST_KEY} not like ${p.contains} ${afterKey(key)}
         order by 1, 2, 3 limit ${limit}`;
   }
@@ -129,20 +138,20 @@ function tierKeys(tier: TSearchTier, term: string, key: TSearchKey | null, limit
  * tier until the page is full. A tier that is not needed is never run. On a first page
  * (`countUpTo`), the first statement also counts tier 0 up to that many, in the same round trip.
  */
-export async function searchPageKeys(q: Queryable, term: string, after: TSearchKey | null, limit: number, countUpTo: number | null) {
+export async function searchPageKeys(q: Queryable, term: string, after: TSearchKey | null, limit: number, countUpTo: number | null, seen: TSeen) {
   const keys: TSearchKey[] = [];
   let tierZeroCount: number | null = null;
   for (const tier of tiersOf(term).filter((t) => !after || t >= after[0])) {
     const wanted = limit + 1 - keys.length;
     if (wanted <= 0) break;
-    const statement = tierKeys(tier, term, after && after[0] === tier ? after : null, wanted);
+    const statement = tierKeys(tier, term, after && after[0] === tier ? after : null, wanted, seen);
     if (tier === 0 && countUpTo !== null) {
       // The count's one row, joined to the tier's rows (alone, with null keys, when it has none).
       const rows = await queryRows<Partial<TKeyRow> & { counted: number }>(
         q,
         sql`
         select k.*, c.counted
-        from (select count(*)::int as counted from (${tierMembers(0, term)} limit ${countUpTo + 1}) s) c
+        from (select count(*)::int as counted from (${tierMembers(0, term, seen)} limit ${countUpTo + 1}) s) c
         left join (${statement}) k on true
         order by k.last, k.first, k.id`,
       );
@@ -156,27 +165,27 @@ export async function searchPageKeys(q: Queryable, term: string, after: TSearchK
 }
 
 /** The rows of one tier, for counting: the same tiers, without their order. */
-function tierMembers(tier: TSearchTier, term: string): SQL {
+function tierMembers(tier: TSearchTier, term: string, seen: TSeen): SQL {
   const p = patterns(term);
   switch (tier) {
     case 4:
       return sql.join(
-        nameBreaks(term).flatMap((at) => [fullNameMembers('firstLast', at, p.contains), fullNameMembers('lastFirst', at, p.contains)]),
+        nameBreaks(term).flatMap((at) => [fullNameMembers('firstLast', at, p.contains, seen), fullNameMembers('lastFirst', at, p.contains, seen)]),
         sql` union `,
       );
     case 0:
-      return sql`select id from patients where is_active and ${LAST_KEY} like ${p.prefix}`;
+      return sql`select id from patients where is_active and ${seen(sql`patients.id`)} and ${LAST_KEY} like ${p.prefix}`;
     case 1:
       return sql`
-        select p.id from patient_name_keys d join patients p on ${LAST_KEY} = d.name_key and p.is_active
+        select p.id from patient_name_keys d join patients p on ${LAST_KEY} = d.name_key and p.is_active and ${seen(sql`p.id`)}
         where d.kind = 'last' and d.name_key like ${p.contains} and d.name_key not like ${p.prefix}`;
     case 2:
       return sql`
-        select p.id from patient_name_keys f join patients p on ${FIRST_KEY} = f.name_key and p.is_active
+        select p.id from patient_name_keys f join patients p on ${FIRST_KEY} = f.name_key and p.is_active and ${seen(sql`p.id`)}
         where f.kind = 'first' and f.name_key like ${p.contains} and ${LAST_KEY} not like ${p.contains}`;
     case 3:
       return sql`
-        select id from patients where is_active and email ilike ${p.containsAnyCase}
+        select id from patients where is_active and ${seen(sql`patients.id`)} and email ilike ${p.containsAnyCase}
           and ${LAST_KEY} not like ${p.contains} and ${FIRST_KEY} not like ${p.contains}`;
   }
 }
@@ -186,14 +195,20 @@ function tierMembers(tier: TSearchTier, term: string): SQL {
  * more than `cap`. Counting every match of a common term would cost what sorting them does.
  * `tierZero` is tier 0's count when the page's first statement has taken it already.
  */
-export async function countSearchCapped(q: Queryable, term: string, cap: number, tierZero: number | null): Promise<{ total: number; capped: boolean }> {
+export async function countSearchCapped(
+  q: Queryable,
+  term: string,
+  cap: number,
+  tierZero: number | null,
+  seen: TSeen,
+): Promise<{ total: number; capped: boolean }> {
   let counted = tierZero ?? 0;
   for (const tier of tiersOf(term).filter((t) => tierZero === null || t > 0)) {
     if (counted > cap) break;
     const [row] = await queryRows<{ n: number }>(
       q,
       sql`
-      select count(*)::int as n from (${tierMembers(tier, term)} limit ${cap + 1 - counted}) s`,
+      select count(*)::int as n from (${tierMembers(tier, term, seen)} limit ${cap + 1 - counted}) s`,
     );
     counted += row?.n ?? 0;
   }
@@ -230,7 +245,7 @@ function fullNameSides(order: TNameOrder, at: { end: string; start: string }) {
  * Tier 4's keys for one order at one break, in name order, a page at most: the full name holds
  * the term across the two names and neither name holds it alone (those are tiers 0-2).
  */
-function fullNameKeys(order: TNameOrder, at: { end: string; start: string }, contains: SQL, key: TSearchKey | null, limit: number): SQL {
+function fullNameKeys(order: TNameOrder, at: { end: string; start: string }, contains: SQL, key: TSearchKey | null, limit: number, seen: TSeen): SQL {
   const { firstLike, lastLike, driver } = fullNameSides(order, at);
   const neither = sql`${LAST_KEY} not like ${contains} and ${FIRST_KEY} not like ${contains}`;
   switch (driver) {
@@ -238,7 +253,7 @@ function fullNameKeys(order: TNameOrder, at: { end: string; start: string }, con
       // The last names' key range in the name-order index, already in name order.
       return sql`(
         select ${LAST_KEY} as last, ${FIRST_KEY} as first, id from patients
-        where is_active and ${LAST_KEY} like ${lastLike} and ${FIRST_KEY} like ${firstLike} and ${neither} ${afterKey(key)}
+        where is_active and ${seen(sql`patients.id`)} and ${LAST_KEY} like ${lastLike} and ${FIRST_KEY} like ${firstLike} and ${neither} ${afterKey(key)}
         order by 1, 2, 3 limit ${limit})`;
     case 'last':
       // As tier 1: the dictionary's last names, each one's patients in order.
@@ -249,7 +264,7 @@ function fullNameKeys(order: TNameOrder, at: { end: string; start: string }, con
               ${key ? sql`and name_key >= (${key[1]}::text collate "C")` : sql``}) d
         cross join lateral (
           select ${FIRST_KEY} as first, id from patients
-          where is_active and ${LAST_KEY} = d.name_key and ${FIRST_KEY} like ${firstLike} and ${FIRST_KEY} not like ${contains} ${afterKey(key)}
+          where is_active and ${seen(sql`patients.id`)} and ${LAST_KEY} = d.name_key and ${FIRST_KEY} like ${firstLike} and ${FIRST_KEY} not like ${contains} ${afterKey(key)}
           order by 1, 2 limit ${limit}) p
         order by 1, 2, 3 limit ${limit})`;
     case 'first':
@@ -260,7 +275,7 @@ function fullNameKeys(order: TNameOrder, at: { end: string; start: string }, con
         from (select name_key from patient_name_keys where kind = 'first' and name_key like ${firstLike} and name_key not like ${contains}) f
         cross join lateral (
           select ${LAST_KEY} as last, id from patients
-          where is_active and ${FIRST_KEY} = f.name_key and ${LAST_KEY} like ${lastLike} and ${LAST_KEY} not like ${contains}
+          where is_active and ${seen(sql`patients.id`)} and ${FIRST_KEY} = f.name_key and ${LAST_KEY} like ${lastLike} and ${LAST_KEY} not like ${contains}
             ${key ? sql`and ${LAST_KEY} >= ${key[1]}` : sql``} ${afterKey(key)}
           order by 1, 2 limit ${limit}) p
         order by 1, 2, 3 limit ${limit})`;
@@ -268,19 +283,19 @@ function fullNameKeys(order: TNameOrder, at: { end: string; start: string }, con
 }
 
 /** Tier 4's patients for one order at one break, for counting: the same reads, without order. */
-function fullNameMembers(order: TNameOrder, at: { end: string; start: string }, contains: SQL): SQL {
+function fullNameMembers(order: TNameOrder, at: { end: string; start: string }, contains: SQL, seen: TSeen): SQL {
   const { firstLike, lastLike, driver } = fullNameSides(order, at);
   const neither = sql`${LAST_KEY} not like ${contains} and ${FIRST_KEY} not like ${contains}`;
   switch (driver) {
     case 'lastRange':
-      return sql`(select id from patients where is_active and ${LAST_KEY} like ${lastLike} and ${FIRST_KEY} like ${firstLike} and ${neither})`;
+      return sql`(select id from patients where is_active and ${seen(sql`patients.id`)} and ${LAST_KEY} like ${lastLike} and ${FIRST_KEY} like ${firstLike} and ${neither})`;
     case 'last':
       return sql`(
-        select p.id from patient_name_keys d join patients p on ${LAST_KEY} = d.name_key and p.is_active
+        select p.id from patient_name_keys d join patients p on ${LAST_KEY} = d.name_key and p.is_active and ${seen(sql`p.id`)}
         where d.kind = 'last' and d.name_key like ${lastLike} and ${FIRST_KEY} like ${firstLike} and ${neither})`;
     case 'first':
       return sql`(
-        select p.id from patient_name_keys f join patients p on ${FIRST_KEY} = f.name_key and p.is_active
+        select p.id from patient_name_keys f join patients p on ${FIRST_KEY} = f.name_key and p.is_active and ${seen(sql`p.id`)}
         where f.kind = 'first' and f.name_key like ${firstLike} and ${LAST_KEY} like ${lastLike} and ${neither})`;
   }
 }

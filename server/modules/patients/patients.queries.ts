@@ -1,15 +1,20 @@
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { TPatient } from '#domain/patients';
 import { z } from 'zod';
 import { preparedRows, queryRows, type Queryable } from '../../db/database.ts';
 import { after, decodeCursor, takePage, ZCursorText, ZCursorUuid } from '../../db/keyset.ts';
 import { patients } from '../../db/schema/clinical.ts';
+import type { ReadScope } from '../../scope/read-scope.ts';
 
 /**
  * A patients row, as the query builder reads it or as a hand-written query does (which selects
  * PATIENT_SQL_COLUMNS, under the same names; its timestamps may arrive as text).
  */
-type PatientRow = Omit<typeof patients.$inferSelect, 'createdAt' | 'updatedAt'> & { createdAt: Date | string; updatedAt: Date | string };
+type PatientRow = Omit<typeof patients.$inferSelect, 'createdAt' | 'updatedAt' | 'restrictedAt' | 'restrictedBy'> & {
+  createdAt: Date | string;
+  updatedAt: Date | string;
+  restrictedAt?: Date | string | null;
+};
 
 /** The patients columns under their field names; the date as text, since a driver may turn a bare date into a local-midnight Date. */
 const PATIENT_SQL_COLUMNS = sql.raw(`id, first_name as "firstName", last_name as "lastName",
@@ -17,7 +22,7 @@ const PATIENT_SQL_COLUMNS = sql.raw(`id, first_name as "firstName", last_name as
   emergency_phone as "emergencyPhone", insurance_provider as "insuranceProvider",
   insurance_number as "insuranceNumber", medical_history as "medicalHistory", allergies,
   current_medications as "currentMedications", sex, is_active as "isActive", created_at as "createdAt",
-  updated_at as "updatedAt"`);
+  updated_at as "updatedAt", restricted_at as "restrictedAt"`);
 
 const isoOf = (v: Date | string) => new Date(v).toISOString();
 
@@ -40,6 +45,7 @@ export const toPatient = (r: PatientRow): TPatient => ({
   isActive: r.isActive,
   createdAt: isoOf(r.createdAt),
   updatedAt: isoOf(r.updatedAt),
+  restricted: r.restrictedAt !== null && r.restrictedAt !== undefined,
 });
 
 /** The sort key a cursor holds: lower-cased last name, first name, then id. */
@@ -62,18 +68,20 @@ export const andAfterName = (key: readonly [last: string, first: string, id: str
  * One page of active patients in name order (the list with no search), read through the
  * name-order index from the cursor on.
  */
-export async function listPatients(q: Queryable, opts: { limit: number; after?: TPatientCursor | null }) {
+export async function listPatients(
+  q: Queryable,
+  scope: Pick<ReadScope, 'patientSeen' | 'restrictedReach'>,
+  opts: { limit: number; after?: TPatientCursor | null },
+) {
   type TRow = PatientRow & { sort_last: string; sort_first: string };
-  // The plan is always the index walk whatever the values, so it is prepared once per connection.
-  const rows = await preparedRows<TRow>(
-    q,
-    'patients_page',
-    sql`
+  const statement = sql`
     select ${PATIENT_SQL_COLUMNS}, ${LAST_KEY} as sort_last, ${FIRST_KEY} as sort_first from patients
-    where is_active ${andAfterName(opts.after ?? null)}
+    where is_active and ${scope.patientSeen(sql`patients.id`)} ${andAfterName(opts.after ?? null)}
     order by ${LAST_KEY}, ${FIRST_KEY}, id
-    limit ${opts.limit + 1}`,
-  );
+    limit ${opts.limit + 1}`;
+  // The plan is always the index walk whatever the values, so it is prepared once per connection
+  // (for a reader who reaches restricted patients the statement differs: planned each time).
+  const rows = scope.restrictedReach ? await queryRows<TRow>(q, statement) : await preparedRows<TRow>(q, 'patients_page', statement);
   return takePage(rows, opts.limit, (r) => [r.sort_last, r.sort_first, r.id]);
 }
 
@@ -81,16 +89,22 @@ export async function listPatients(q: Queryable, opts: { limit: number; after?: 
  * The active patients with these ids, in the order given, and the audit row recording who was
  * shown them, in one statement: the row lands with the read or not at all.
  */
-export async function readPatientsAudited(q: Queryable, audit: { head: SQL; tail: SQL }, ids: string[]): Promise<PatientRow[]> {
+export async function readPatientsAudited(
+  q: Queryable,
+  audit: { head: SQL; tail: (patientIds: SQL) => SQL },
+  ids: string[],
+  seen: ReadScope['patientSeen'],
+): Promise<PatientRow[]> {
   if (ids.length === 0) return [];
   const idArray = sql`${`{${ids.join(',')}}`}::uuid[]`;
   const rows = await queryRows<PatientRow>(
     q,
     sql`
-    with shown as (select ${PATIENT_SQL_COLUMNS} from patients where id = any(${idArray}) and is_active),
+    with shown as (select ${PATIENT_SQL_COLUMNS} from patients where id = any(${idArray}) and is_active and ${seen(sql`patients.id`)}),
     recorded as (
-      insert into audit_events (actor_id, action, entity_type, patient_ids, ip, user_agent)
-      select ${audit.head}, array(select u.id from unnest(${idArray}) with ordinality as u(id, n) where u.id in (select id from shown) order by u.n), ${audit.tail}
+      insert into audit_events (actor_id, action, entity_type, patient_ids, ip, user_agent, break_glass_id)
+      select ${audit.head}, array(select u.id from unnest(${idArray}) with ordinality as u(id, n) where u.id in (select id from shown) order by u.n),
+        ${audit.tail(sql`array(select id from shown)`)}
       where exists (select 1 from shown)
     )
     select * from shown`,
@@ -101,6 +115,22 @@ export async function readPatientsAudited(q: Queryable, audit: { head: SQL; tail
 
 export async function findPatient(q: Queryable, id: string): Promise<PatientRow | null> {
   const [row] = await q.select().from(patients).where(eq(patients.id, id)).limit(1);
+  return row ?? null;
+}
+
+/** Whether a patient exists and is restricted: the answer to someone outside her reach (403, not 404: she may break the glass). */
+export async function isRestrictedPatient(q: Queryable, id: string): Promise<boolean> {
+  const rows = await queryRows<{ one: number }>(q, sql`select 1 as one from patients where id = ${id}::uuid and restricted_at is not null`);
+  return rows.length > 0;
+}
+
+/** A patient the reader sees, or null (none, or restricted outside her reach). */
+export async function findSeenPatient(q: Queryable, seen: ReadScope['patientSeen'], id: string): Promise<PatientRow | null> {
+  const [row] = await q
+    .select()
+    .from(patients)
+    .where(and(eq(patients.id, id), seen(sql`${patients.id}`)))
+    .limit(1);
   return row ?? null;
 }
 

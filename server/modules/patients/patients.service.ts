@@ -20,7 +20,18 @@ import type { TServedPage } from '../../http/paging.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
 import { recordAudit } from '../../audit/audit-writer.ts';
 import { readOf, type Reading } from '../../scope/reader.ts';
-import { decodePatientCursor, findPatient, findPossibleDuplicates, listPatients, readPatientsAudited, toPatient } from './patients.queries.ts';
+import { scopeOf, type ReadScope } from '../../scope/read-scope.ts';
+import { assertPatientSeen } from '../../scope/patient-seen.ts';
+import {
+  decodePatientCursor,
+  findPatient,
+  findPossibleDuplicates,
+  findSeenPatient,
+  isRestrictedPatient,
+  listPatients,
+  readPatientsAudited,
+  toPatient,
+} from './patients.queries.ts';
 import { countSearchCapped, decodeSearchCursor, searchPageKeys } from './patient-search.queries.ts';
 
 const NOT_FOUND = 'Patient not found';
@@ -41,15 +52,15 @@ export const PATIENT_READS = {
     action: 'patient.list',
     entityType: 'patient',
     run: async (
-      { deps, auditInStatement },
+      { deps, auditInStatement, scope },
       { query, signal }: { query: TListQuery; signal?: AbortSignal | undefined },
     ): Promise<TServedPage<TPatientListItem>> => {
       const search = query.search || undefined;
       const page = search
-        ? await searchPage(deps, auditInStatement, search, query, signal)
-        : query.cursor
-          ? await laterPage(deps, query)
-          : await firstPageFor(deps, query.limit);
+        ? await searchPage(deps, scope, auditInStatement, search, query, signal)
+        : query.cursor || scope.restrictedReach
+          ? await pageFor(deps, scope, query)
+          : await firstPageFor(deps, scope, query.limit);
       if (!query.fields) return page;
       const fields = ['id', ...query.fields] as const;
       return { ...page, encoded: undefined, items: page.items.map((p) => Object.fromEntries(fields.map((f) => [f, p[f]])) as TPatientListItem) };
@@ -60,8 +71,9 @@ export const PATIENT_READS = {
     action: 'patient.read',
     entityType: 'patient',
     notFound: NOT_FOUND,
-    run: async ({ db }, id: string) => {
-      const row = await findPatient(db, id);
+    run: async ({ db, scope }, id: string) => {
+      const row = await findSeenPatient(db, scope.patientSeen, id);
+      if (!row && (await isRestrictedPatient(db, id))) throw new HttpError('record.restricted');
       return row && toPatient(row);
     },
     shows: (_patient, id) => ({ entityId: id, patientId: id }),
@@ -76,6 +88,7 @@ export const PATIENT_READS = {
  */
 async function searchPage(
   deps: Deps,
+  scope: ReadScope,
   auditInStatement: Reading['auditInStatement'],
   term: string,
   query: TListQuery,
@@ -89,20 +102,25 @@ async function searchPage(
   };
   const cap = PATIENT_PAGE.totalCap;
   const found = await boundedReads(deps.db, bounds, async (q) => {
-    const { keys, tierZeroCount } = await searchPageKeys(q, term, after, query.limit, after ? null : cap);
+    const { keys, tierZeroCount } = await searchPageKeys(q, term, after, query.limit, after ? null : cap, scope.patientSeen);
     const { page, nextCursor } = takePage(keys, query.limit, (k) => k);
     // A first page that holds every match has counted them already.
-    const counted = after ? null : nextCursor ? await countSearchCapped(q, term, cap, tierZeroCount) : { total: page.length, capped: false };
+    const counted = after ? null : nextCursor ? await countSearchCapped(q, term, cap, tierZeroCount, scope.patientSeen) : { total: page.length, capped: false };
     return { ids: page.map((k) => k[3]), counted, nextCursor };
   });
-  const rows = await readPatientsAudited(deps.db, auditInStatement(), found.ids);
+  const rows = await readPatientsAudited(deps.db, auditInStatement(), found.ids, scope.patientSeen);
   return { items: rows.map(toPatient), total: found.counted?.total ?? null, totalCapped: found.counted?.capped ?? false, nextCursor: found.nextCursor };
 }
 
-/** A later page of the unfiltered list (its audit row is written after it, as for every read). */
-async function laterPage(deps: Deps, query: TListQuery): Promise<TServedPage<TPatient>> {
-  const { page, nextCursor } = await listPatients(deps.db, { limit: query.limit, after: decodePatientCursor(query.cursor!) });
-  return { items: page.map(toPatient), total: null, nextCursor };
+/**
+ * A page of the unfiltered list read for this reader alone: a later page, or any page of someone
+ * who reaches restricted patients (the shared first page leaves them out). Its audit row is
+ * written after it, as for every read.
+ */
+async function pageFor(deps: Deps, scope: ReadScope, query: TListQuery): Promise<TServedPage<TPatient>> {
+  const after = query.cursor ? decodePatientCursor(query.cursor) : null;
+  const { page, nextCursor } = await listPatients(deps.db, scope, { limit: query.limit, after });
+  return { items: page.map(toPatient), total: after ? null : (await deps.counts.get()).activePatients, nextCursor };
 }
 
 /**
@@ -110,10 +128,11 @@ async function laterPage(deps: Deps, query: TListQuery): Promise<TServedPage<TPa
  * (deps.patientPages, cleared by every patient change), with its total from the clinic's counts.
  * Each request still writes its own audit row, naming every patient it was shown.
  */
-async function firstPageFor(deps: Deps, limit: number): Promise<TServedPage<TPatient>> {
+async function firstPageFor(deps: Deps, scope: ReadScope, limit: number): Promise<TServedPage<TPatient>> {
   const [page, counts] = await Promise.all([
+    // Shared only among readers who reach no restricted patient: it holds none.
     deps.patientPages.get(limit, async () => {
-      const { page: rows, nextCursor } = await listPatients(deps.db, { limit });
+      const { page: rows, nextCursor } = await listPatients(deps.db, scope, { limit });
       const items = rows.map(toPatient);
       // Checked against the route's response schema, and encoded, once for every request it serves.
       return { items, nextCursor, encoded: JSON.stringify(ZPatientList.parse(items)) };
@@ -161,13 +180,14 @@ type TPatientChanges = Partial<Pick<TPatient, TPatientFieldName | 'isActive'>>;
  * no right to change them. Nothing changed means nothing written, not even `updatedAt`.
  */
 export async function updatePatient(deps: Deps, ctx: SignedInContext, id: string, input: TUpdatePatient): Promise<TPatient> {
-  const { id: sentId, createdAt: _ignored, updatedAt: version, ...fields } = input;
+  const { id: sentId, createdAt: _ignored, updatedAt: version, restricted: _restricted, ...fields } = input;
   if (sentId !== undefined && sentId !== id) throw invalid('id', 'Must be the id of the patient in the path');
   const now = deps.config.now();
   let changed = false;
   const result = await inTransaction(deps, async (tx, raise) => {
     const current = await findPatient(tx, id);
     if (!current) throw notFound(NOT_FOUND);
+    await assertPatientSeen(tx, scopeOf(ctx, now), id);
     const changes = changedFields(toPatient(current), fields);
     if (Object.keys(changes).some((field) => !mayChangePatientField(ctx.user, field))) throw forbidden();
     if (Object.keys(changes).length === 0) return toPatient(current);

@@ -20,7 +20,7 @@ export async function suppliesSummaryFor(deps: Deps, ctx: SignedInContext): Prom
   const keepsStock = can(ctx.user, 'supplies.stock');
   const firstOf = async (view: 'low' | 'expiring') => (await supplyItemsFor(deps, { view, within: 30, limit: 1 })).total;
   const [openOrders, lowStockItems, expiringItems, suggestions] = await Promise.all([
-    openOrderCounts(deps.db, scopeOf(ctx.user)),
+    openOrderCounts(deps.db, scopeOf(ctx, deps.config.now())),
     keepsStock ? firstOf('low') : null,
     keepsStock ? firstOf('expiring') : null,
     can(ctx.user, 'supplies.order') ? suggestionsFor(deps) : null,
@@ -76,7 +76,7 @@ export function supplyItemsCsv(deps: Deps, query: Omit<TSupplyItemListQuery, 'li
 
 /** GET /api/supply-orders/export.csv: orders in the caller's scope as CSV, one row per line. */
 export function supplyOrdersCsv(deps: Deps, ctx: SignedInContext, query: Pick<TSupplyOrderListQuery, 'view' | 'status' | 'mine'>): TCsvFile {
-  const scope = scopeOf(ctx.user);
+  const scope = scopeOf(ctx, deps.config.now());
   async function* lines() {
     yield csvLine([
       'Order',

@@ -86,7 +86,7 @@ const noticeOf = (ctx: SignedInContext, order: Pick<TSupplyOrderRow, 'id' | 'ord
   actorId: ctx.user.id,
   actorName: actorName(ctx),
 });
-const written = async (tx: Queryable, ctx: SignedInContext, id: string): Promise<TSupplyOrder> => (await readSupplyOrder(tx, scopeOf(ctx.user), id))!;
+const written = async (tx: Queryable, ctx: SignedInContext, id: string): Promise<TSupplyOrder> => (await readSupplyOrder(tx, scopeOf(ctx, new Date()), id))!;
 
 /**
  * Places an order in the transaction given: the lines priced from the catalogue as it is now,

@@ -15,6 +15,8 @@ export const ADMIN_TABS = [
   { value: 'lab-tests', label: 'Lab Tests', capability: 'labs.catalogue' },
   { value: 'settings', label: 'Settings', capability: 'settings.manage' },
   { value: 'audit', label: 'Audit Trail', capability: 'audit.read' },
+  // The break-glass review queue (issue 33).
+  { value: 'emergency-access', label: 'Emergency Access', capability: 'patients.restrict' },
 ] as const satisfies readonly { value: string; label: string; capability: TCapability }[];
 
 export type TAdminTab = (typeof ADMIN_TABS)[number]['value'];

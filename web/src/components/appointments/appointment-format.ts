@@ -2,10 +2,14 @@
 // dashboard's chunk. Each table below is a Record over the domain's own union, so a status or
 // type added there fails the type check here until it has its label.
 import type { TAppointment, TAppointmentConflictKind, TAppointmentStatus, TAppointmentType } from '#domain/appointments';
-import { patientLabel } from '#domain/record-scope';
+import { patientLabel, RESTRICTED_PATIENT_LABEL } from '#domain/record-scope';
 
-/** The patient as this reader may see them: the name when the server sent it, else 'Patient #' and the id's last four. */
-export const patientShown = (appointment: Pick<TAppointment, 'patientRef' | 'patientName'>) => appointment.patientName ?? patientLabel(appointment.patientRef);
+/**
+ * The patient as this reader may see them: the name when the server sent it, 'Restricted
+ * patient' for a restricted record outside her reach, else 'Patient #' and the id's last four.
+ */
+export const patientShown = (appointment: Pick<TAppointment, 'patientRef' | 'patientName' | 'patientRestricted'>) =>
+  appointment.patientName ?? (appointment.patientRestricted ? RESTRICTED_PATIENT_LABEL : patientLabel(appointment.patientRef));
 
 const TYPE_LABELS: Record<TAppointmentType, string> = {
   consultation: 'Consultation',

@@ -1,15 +1,16 @@
 import {
   AtSign,
   Bell,
-  KeyRound,
   CalendarX,
   FileCheck,
   FileClock,
   FlaskConical,
   Hourglass,
+  KeyRound,
   Microscope,
   PackageCheck,
   PackagePlus,
+  ShieldAlert,
   Siren,
   UserPlus,
   type LucideIcon,
@@ -46,6 +47,8 @@ const STYLES: Record<TNotificationType, TNotificationStyle> = {
   chat_mention: { label: 'Mention', icon: AtSign, surface: 'border-violet-200 bg-violet-50', badge: 'bg-violet-100 text-violet-800' },
   chat_assignment: { label: 'Care team', icon: UserPlus, surface: 'border-purple-200 bg-purple-50', badge: 'bg-purple-100 text-purple-800' },
   account_changed: { label: 'Your account', icon: KeyRound, surface: 'border-slate-300 bg-slate-50', badge: 'bg-slate-200 text-slate-800' },
+  // Someone opened a restricted record in an emergency (issue 33): an admin reviews it.
+  break_glass: { label: 'Emergency access', icon: ShieldAlert, surface: 'border-red-300 bg-red-50', badge: 'bg-red-100 text-red-800' },
 };
 
 /** A type this build does not know yet (a newer server) still shows, plainly. */

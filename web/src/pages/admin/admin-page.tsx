@@ -18,6 +18,7 @@ const TAB_SCREENS: Record<TAdminTab, TPreloadable<TTabComponent>> = {
   'lab-tests': lazyTab(() => import('./lab-tests-tab.tsx'), 'LabTestsTab'),
   settings: lazyTab(() => import('./settings-tab.tsx'), 'SettingsTab'),
   audit: lazyTab(() => import('./audit-tab.tsx'), 'AuditTab'),
+  'emergency-access': lazyTab(() => import('./emergency-access-tab.tsx'), 'EmergencyAccessTab'),
 };
 // The panel opens on its first tab, whoever may open it: that tab's code loads with the page's
 // (and so is here when the page was loaded ahead of a click, screens.ts preloadScreens).

@@ -5,6 +5,7 @@ import { appointmentTypeLabel, patientShown, roomLabel } from '../../components/
 import { formatDate, formatTime } from '../../components/appointments/appointment-time.ts';
 import { AppointmentStatusBadge } from '../../components/appointments/status-badge.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { Link } from 'wouter';
 import { cn } from '../../lib/utils.ts';
 import { AppointmentActions } from './appointment-actions.tsx';
 
@@ -54,6 +55,15 @@ export function AppointmentRow({
               <span className="truncate">{patientShown(appointment)}</span>
             </p>
             <AppointmentStatusBadge status={appointment.status} />
+            {appointment.patientRestricted && appointment.patientId && (
+              <Link
+                href={`/appointments?patientId=${encodeURIComponent(appointment.patientId)}`}
+                className="text-xs font-medium text-red-800 underline underline-offset-2 hover:text-red-950"
+                data-testid="restricted-record-link"
+              >
+                Restricted record: emergency access
+              </Link>
+            )}
           </div>
           <p className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-600">
             <span className="flex items-center gap-1" data-testid="appointment-type">

@@ -6,6 +6,9 @@ import { patientLabel } from '#domain/record-scope';
 import { usePatientAppointments } from '../../api/appointments/appointments.ts';
 import { usePatient } from '../../api/patients/patient.ts';
 import { Button } from '../../components/ui/button.tsx';
+import { EmergencyAccessBanner, RestrictedRecordPanel } from '../../components/restricted/restricted-record-panel.tsx';
+import { apiErrorCode } from '../../lib/api-errors.ts';
+import { useGrantFor } from '../../lib/emergency-grants.ts';
 import { AppointmentList } from './appointment-list.tsx';
 import { AppointmentRowsSkeleton } from './appointment-row.tsx';
 import { AppointmentsHeader } from './appointments-header.tsx';
@@ -14,6 +17,16 @@ import { AppointmentsHeader } from './appointments-header.tsx';
 export function PatientAppointments({ patientId, user, timeZone }: { patientId: string; user: TCurrentUser; timeZone: string | null }) {
   const patient = usePatient(patientId);
   const query = usePatientAppointments(patientId);
+  // A restricted record outside her reach (issue 33): the panel says so, and offers emergency access.
+  const grant = useGrantFor(patientId);
+  if (apiErrorCode(patient.error) === 'record.restricted') {
+    return (
+      <>
+        <AppointmentsHeader />
+        <RestrictedRecordPanel patientId={patientId} user={user} />
+      </>
+    );
+  }
   // Until the record is read, no label that the name would then replace.
   const name = patient.data ? `${patient.data.firstName} ${patient.data.lastName}` : patient.isPending ? 'this patient' : patientLabel(patientId);
   const total = query.data?.pages[0]?.total;
@@ -33,6 +46,7 @@ export function PatientAppointments({ patientId, user, timeZone }: { patientId: 
           )
         }
       />
+      {grant && <EmergencyAccessBanner grant={grant} timeZone={timeZone} />}
       <section aria-labelledby="patient-appointments-heading">
         <div className="mb-4 flex flex-wrap items-center justify-between gap-2 rounded-lg border bg-blue-50 px-4 py-3">
           <h2 id="patient-appointments-heading" className="font-semibold text-blue-950" data-testid="patient-filter">

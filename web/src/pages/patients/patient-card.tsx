@@ -1,4 +1,4 @@
-import { CalendarDays, FlaskConical, History, Mail, Pencil, Phone, ShieldCheck } from 'lucide-react';
+import { CalendarDays, FlaskConical, History, Lock, Mail, Pencil, Phone, ShieldCheck } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import type { TPatient } from '#domain/patients';
@@ -20,11 +20,14 @@ export function PatientCard({
   onEdit,
   showAccessLog,
   showLabOrders,
+  onRestrict,
 }: {
   patient: TPatient;
   onEdit?: (patient: TPatient) => void;
   showAccessLog?: boolean;
   showLabOrders?: boolean;
+  /** An admin's way to restrict the record and name its care team (issue 33). */
+  onRestrict?: (patient: TPatient) => void;
 }) {
   const name = fullName(patient);
   return (
@@ -33,7 +36,14 @@ export function PatientCard({
         <h2 className="min-w-0 truncate text-base font-semibold text-slate-900" title={name}>
           {name}
         </h2>
-        {patient.isActive && <Badge className="shrink-0 border-transparent bg-green-100 text-green-800">Active</Badge>}
+        <div className="flex shrink-0 gap-1">
+          {patient.restricted && (
+            <Badge className="border-transparent bg-red-100 text-red-800" data-testid="restricted-badge">
+              Restricted
+            </Badge>
+          )}
+          {patient.isActive && <Badge className="border-transparent bg-green-100 text-green-800">Active</Badge>}
+        </div>
       </div>
       <p className="mt-0.5 flex min-w-0 items-center gap-1.5 text-sm text-slate-600" data-field="email">
         <Mail className="size-3.5 shrink-0" aria-hidden="true" />
@@ -72,6 +82,13 @@ export function PatientCard({
               <FlaskConical aria-hidden="true" />
               Lab orders<span className="sr-only"> of {name}</span>
             </Link>
+          </Button>
+        )}
+        {onRestrict && (
+          <Button variant="ghost" size="sm" className="shrink-0 px-2" onClick={() => onRestrict(patient)}>
+            <Lock aria-hidden="true" />
+            {patient.restricted ? 'Restricted' : 'Restrict'}
+            <span className="sr-only"> the record of {name}</span>
           </Button>
         )}
         {showAccessLog && (

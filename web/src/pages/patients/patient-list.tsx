@@ -21,11 +21,13 @@ export function PatientList({
   onEdit,
   showAccessLog,
   showLabOrders,
+  onRestrict,
 }: {
   search: string;
   onEdit?: (patient: TPatient) => void;
   showAccessLog?: boolean;
   showLabOrders?: boolean;
+  onRestrict?: ((patient: TPatient) => void) | undefined;
 }) {
   const query = usePatients(search);
   // While a new term loads, the previous results stay on screen: texts must describe those.
@@ -73,7 +75,7 @@ export function PatientList({
         <ul className={cn(GRID, 'transition-opacity', isPlaceholderData && 'opacity-60')}>
           {patients.map((patient) => (
             <li key={patient.id}>
-              <PatientCard patient={patient} onEdit={onEdit} showAccessLog={showAccessLog} showLabOrders={showLabOrders} />
+              <PatientCard patient={patient} onEdit={onEdit} showAccessLog={showAccessLog} showLabOrders={showLabOrders} onRestrict={onRestrict} />
             </li>
           ))}
         </ul>

@@ -1,11 +1,13 @@
 import { Plus, Search } from 'lucide-react';
 import { useState } from 'react';
 import type { TCurrentUser } from '#domain/auth';
-import { PATIENT_PAGE } from '#domain/patients';
+import { PATIENT_PAGE, type TPatient } from '#domain/patients';
 import { can } from '#domain/permissions';
+import { RestrictionDialog } from '../../components/restricted/restriction-dialog.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { useDebouncedValue } from '../../hooks/use-debounced-value.ts';
+import { fullName } from '../../lib/patient-format.ts';
 import { PatientFormDialog, type TPatientDialogState } from './patient-form-dialog.tsx';
 import { PatientList } from './patient-list.tsx';
 import { PatientsHeader } from './patients-header.tsx';
@@ -19,6 +21,7 @@ export function PatientsPage({ user }: { user: TCurrentUser }) {
   const search = useDebouncedValue(searchText.trim(), PATIENT_SEARCH_DEBOUNCE_MS);
   const [dialog, setDialog] = useState<TPatientDialogState>(null);
   const canWrite = can(user, 'patients.write');
+  const [restricting, setRestricting] = useState<TPatient | null>(null);
 
   return (
     <div className="mx-auto max-w-7xl">
@@ -52,7 +55,10 @@ export function PatientsPage({ user }: { user: TCurrentUser }) {
         onEdit={canWrite ? (patient) => setDialog({ mode: 'edit', patient }) : undefined}
         showAccessLog={can(user, 'audit.read')}
         showLabOrders={can(user, 'labs.read')}
+        onRestrict={can(user, 'patients.restrict') ? setRestricting : undefined}
       />
+
+      {restricting && <RestrictionDialog patientId={restricting.id} name={fullName(restricting)} user={user} onClose={() => setRestricting(null)} />}
 
       {canWrite && <PatientFormDialog state={dialog} canDeactivate={can(user, 'patients.deactivate')} onClose={() => setDialog(null)} />}
     </div>

@@ -1,0 +1,253 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ZTotpSetup } from '#domain/second-factor';
+import { auditEvents } from '../../server/db/schema/auth.ts';
+import { patients } from '../../server/db/schema/clinical.ts';
+import { notifications } from '../../server/db/schema/collaboration.ts';
+import { totpCodeAt } from '../../server/modules/auth/totp.ts';
+import { breakGlassGrants, patientCareTeam } from '../../server/db/schema/restricted-records.ts';
+import { appointmentInput, patientInput, unique } from '../helpers/factories.ts';
+import { signInAs, type SignedIn } from '../helpers/sign-in.ts';
+import { buildTestApp, eventsDelivered, type TestApp } from '../helpers/test-app.ts';
+
+/**
+ * A restricted patient (issue 33) with a record around her: an appointment, a note, a lab order,
+ * a chat room with a message, and notifications that name her. Everyone outside her care team
+ * must find none of it by any route; her care team sees it all.
+ */
+let t: TestApp;
+let team: SignedIn;
+let outsiders: Record<'admin' | 'scheduler' | 'nurse' | 'scribe', SignedIn>;
+const marker = unique('Secret');
+const patient = patientInput({ firstName: `${marker}Ann`, lastName: `${marker}Vip` });
+const secrets = [patient.firstName, patient.lastName, `${marker} note text`, `${marker} panel`, `${marker} room`, `${marker} message`];
+const ids: Record<'patient' | 'appointment' | 'note' | 'lab' | 'room', string> = { patient: '', appointment: '', note: '', lab: '', room: '' };
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  const [admin, scheduler, nurse, scribe, teamNurse] = await Promise.all([
+    signInAs(t, 'admin'),
+    signInAs(t, 'scheduler'),
+    signInAs(t, 'nurse'),
+    signInAs(t, 'scribe'),
+    signInAs(t, 'nurse'),
+  ]);
+  outsiders = { admin, scheduler, nurse, scribe };
+  team = teamNurse;
+
+  // Her record, made while she is not yet restricted, by the people who will be outside.
+  ids.patient = (await admin.post('/api/patients', patient)).json().id;
+  const booked = await scheduler.post('/api/appointments', {
+    ...appointmentInput(ids.patient),
+    providerId: scheduler.user.id,
+    assignedNurseId: nurse.user.id,
+    reason: `${marker} note text`,
+  });
+  expect(booked.statusCode).toBe(201);
+  ids.appointment = booked.json().id;
+  const note = await team.post('/api/notes', {
+    patientId: ids.patient,
+    noteType: 'Progress Note',
+    content: `${marker} note text`,
+    status: 'submitted_to_scribe',
+  });
+  expect(note.statusCode).toBe(201);
+  ids.note = note.json().id;
+  const lab = await team.post('/api/lab-orders', { patientId: ids.patient, orderName: `${marker} panel` });
+  expect(lab.statusCode).toBe(201);
+  ids.lab = lab.json().id;
+  const room = await admin.post('/api/chat/rooms', { patientId: ids.patient, name: `${marker} room`, description: '' });
+  ids.room = room.json().id;
+  for (const member of [nurse, team]) await admin.post(`/api/chat/rooms/${ids.room}/members`, { userId: member.user.id, isActive: true });
+  await team.post(`/api/chat/rooms/${ids.room}/messages`, { content: `${marker} message`, messageType: 'message' });
+
+  await t.db.update(patients).set({ restrictedAt: t.clock.now(), restrictedBy: admin.user.id }).where(eq(patients.id, ids.patient));
+  await t.db.insert(patientCareTeam).values({ patientId: ids.patient, userId: team.user.id, addedBy: admin.user.id });
+  // A session reads whether its user reaches a restricted patient when it is verified again (the
+  // app's own changes forget it at once; these were made in SQL).
+  t.clock.advance(3_000);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const leaked = (body: string) => secrets.filter((secret) => body.includes(secret));
+
+/** Every GET route, its path parameters filled with each of her records' ids in turn, and the lists asked about her. */
+function sweepUrls(): string[] {
+  const urls = new Set<string>();
+  for (const route of t.app.apiRoutes.filter((r) => r.method === 'GET')) {
+    if (!route.url.includes(':')) {
+      urls.add(route.url);
+      urls.add(`${route.url}?patientId=${ids.patient}`);
+      continue;
+    }
+    for (const id of Object.values(ids)) urls.add(route.url.replace(/:[a-zA-Z]+/g, id));
+  }
+  urls.add(`/api/patients?search=${encodeURIComponent(patient.lastName)}`);
+  urls.add(`/api/patients?search=${encodeURIComponent(marker)}`);
+  return [...urls];
+}
+
+describe('a restricted patient', () => {
+  it('is found by no GET route of anyone outside her care team: no name, no note, no lab, no room, no message', async () => {
+    const urls = sweepUrls();
+    expect(urls.length).toBeGreaterThan(50);
+    const found: string[] = [];
+    for (const [role, client] of Object.entries(outsiders)) {
+      for (const url of urls) {
+        const res = await client.get(url);
+        // 501 is a route that declines by design (temporary storage credentials); a 500 would be a fault.
+        expect([500, 502], `${role} GET ${url}`).not.toContain(res.statusCode);
+        const leaks = leaked(res.body);
+        if (leaks.length > 0) found.push(`${role} GET ${url} → ${leaks.join(', ')}`);
+      }
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('is all there for her care team (the sweep above can fail)', async () => {
+    const shown = (await Promise.all(sweepUrls().map((url) => team.get(url)))).map((res) => res.body).join('\n');
+    expect(leaked(shown).sort()).toEqual([...secrets].sort());
+  });
+
+  it("answers her record's address with 403 record.restricted, her searches with nothing, and refuses changes about her", async () => {
+    const { scheduler, nurse, admin } = outsiders;
+    const read = await nurse.get(`/api/patients/${ids.patient}`);
+    expect([read.statusCode, read.json().code]).toEqual([403, 'record.restricted']);
+    const search = await nurse.get(`/api/patients?search=${encodeURIComponent(patient.lastName)}`);
+    expect(search.json()).toEqual([]);
+    expect(search.headers['x-total-count']).toBe('0');
+    expect((await admin.put(`/api/patients/${ids.patient}`, { phone: '555-0177' })).json().code).toBe('record.restricted');
+    expect((await scheduler.post('/api/appointments', { ...appointmentInput(ids.patient), providerId: scheduler.user.id })).json().code).toBe(
+      'record.restricted',
+    );
+    expect((await nurse.post('/api/notes', { patientId: ids.patient, noteType: 'Progress Note', content: 'x', status: 'draft' })).json().code).toBe(
+      'record.restricted',
+    );
+    expect((await nurse.post('/api/lab-orders', { patientId: ids.patient, orderName: 'CBC' })).json().code).toBe('record.restricted');
+    expect((await nurse.post(`/api/chat/rooms/${ids.room}/messages`, { content: 'hello', messageType: 'message' })).statusCode).toBe(404);
+    // Her visit keeps its time for the schedule, as 'Restricted patient'.
+    const visit = (await scheduler.get(`/api/appointments/${ids.appointment}`)).json();
+    expect(visit).toMatchObject({ patientRestricted: true, patientName: null, patientId: ids.patient, reason: null });
+    const [row] = await t.db.select({ phone: patients.phone }).from(patients).where(eq(patients.id, ids.patient));
+    expect(row!.phone).not.toBe('555-0177');
+  });
+
+  it('opens to a break-glass grant for exactly that patient until it expires, then to nothing again', async () => {
+    const other = (await outsiders.admin.post('/api/patients', patientInput())).json().id as string;
+    await t.db.update(patients).set({ restrictedAt: t.clock.now() }).where(eq(patients.id, other));
+    const glass = await signInAs(t, 'nurse');
+    const started = t.clock.now();
+    await t.db
+      .insert(breakGlassGrants)
+      .values({
+        patientId: ids.patient,
+        userId: glass.user.id,
+        reason: 'emergency_care',
+        justification: 'Collapsed in the waiting room, no team member on site',
+        startedAt: started,
+        expiresAt: new Date(started.getTime() + 10 * 60_000),
+      });
+    const open = await glass.get(`/api/patients/${ids.patient}`);
+    expect(open.statusCode).toBe(200);
+    expect(open.json().lastName).toBe(patient.lastName);
+    expect((await glass.get(`/api/lab-orders/${ids.lab}`)).json().orderName).toBe(`${marker} panel`);
+    expect((await glass.get(`/api/patients/${other}`)).json().code).toBe('record.restricted');
+
+    t.clock.advance(10 * 60_000 + 1);
+    expect((await glass.get(`/api/patients/${ids.patient}`)).json().code).toBe('record.restricted');
+    expect((await glass.get(`/api/lab-orders/${ids.lab}`)).statusCode).toBe(404);
+  });
+});
+
+describe('restricting a record and breaking the glass, through the API', () => {
+  /** An authenticator app for a signed-in user; answers a function giving each next code. */
+  async function withTotp(client: SignedIn) {
+    const setup = ZTotpSetup.parse((await client.post('/api/auth/factors/totp', {})).json());
+    await client.post(`/api/auth/factors/totp/${setup.factorId}/confirm`, { code: totpCodeAt(setup.secret, t.clock.now()) });
+    return () => {
+      t.clock.advance(30_000);
+      return totpCodeAt(setup.secret, t.clock.now());
+    };
+  }
+
+  it('lets an admin restrict a record and name its care team, and no one else', async () => {
+    const { admin, scheduler, nurse } = outsiders;
+    const id = (await admin.post('/api/patients', patientInput())).json().id as string;
+    const supplier = await signInAs(t, 'supplier');
+    expect((await scheduler.put(`/api/patients/${id}/restriction`, { restricted: true, careTeam: [] })).statusCode).toBe(403);
+    const wrongMember = await admin.put(`/api/patients/${id}/restriction`, { restricted: true, careTeam: [supplier.user.id] });
+    expect([wrongMember.statusCode, wrongMember.json().errors?.[0]?.path]).toEqual([400, 'careTeam']);
+    const set = await admin.put(`/api/patients/${id}/restriction`, { restricted: true, careTeam: [admin.user.id] });
+    expect(set.statusCode).toBe(200);
+    expect(set.json()).toMatchObject({ restricted: true, careTeam: [{ id: admin.user.id, role: 'admin' }] });
+    // At once, for a session already open.
+    expect((await nurse.get(`/api/patients/${id}`)).json().code).toBe('record.restricted');
+    expect((await admin.get(`/api/patients/${id}`)).statusCode).toBe(200);
+    expect((await admin.get(`/api/patients/${id}/restriction`)).json().restricted).toBe(true);
+    const lifted = await admin.put(`/api/patients/${id}/restriction`, { restricted: false, careTeam: [] });
+    expect(lifted.json()).toMatchObject({ restricted: false, careTeam: [] });
+    expect((await nurse.get(`/api/patients/${id}`)).statusCode).toBe(200);
+    const actions = (await t.db.select({ action: auditEvents.action }).from(auditEvents).where(eq(auditEvents.patientId, id))).map((r) => r.action);
+    expect(actions).toEqual(expect.arrayContaining(['patient.restrict', 'patient.care_team', 'patient.unrestrict']));
+  });
+
+  it('grants emergency access after a fresh second factor, a reason and a justification; tags every access; alerts the admins; waits for review', async () => {
+    const glass = await signInAs(t, 'scribe');
+    const refusedWithout = await glass.post(`/api/patients/${ids.patient}/break-glass`, {
+      reason: 'emergency_care',
+      justification: 'x'.repeat(25),
+      proof: { method: 'totp', code: '123456' },
+    });
+    expect(refusedWithout.json().code).toBe('secondFactor.noneEnrolled');
+    const code = await withTotp(glass);
+    const base = { reason: 'emergency_care', justification: 'Unconscious on arrival, allergies needed now' };
+    expect(
+      (await glass.post(`/api/patients/${ids.patient}/break-glass`, { ...base, justification: 'too short', proof: { method: 'totp', code: code() } }))
+        .statusCode,
+    ).toBe(400);
+    expect((await glass.post(`/api/patients/${ids.patient}/break-glass`, { ...base, minutes: 241, proof: { method: 'totp', code: code() } })).statusCode).toBe(
+      400,
+    );
+    expect((await glass.post(`/api/patients/${ids.patient}/break-glass`, { ...base, proof: { method: 'totp', code: '000000' } })).json().code).toBe(
+      'signIn.badCode',
+    );
+    expect(await t.db.select().from(breakGlassGrants).where(eq(breakGlassGrants.userId, glass.user.id))).toEqual([]);
+
+    const granted = await glass.post(`/api/patients/${ids.patient}/break-glass`, { ...base, minutes: 30, proof: { method: 'totp', code: code() } });
+    expect(granted.statusCode).toBe(201);
+    const grant = granted.json() as { id: string; expiresAt: string; startedAt: string };
+    expect(Date.parse(grant.expiresAt) - Date.parse(grant.startedAt)).toBe(30 * 60_000);
+    expect((await glass.get(`/api/patients/${ids.patient}`)).json().lastName).toBe(patient.lastName);
+    await glass.get(`/api/patients?search=${encodeURIComponent(patient.lastName)}`);
+
+    // Every access under it carries it, in the chain's hash too.
+    const tagged = await t.db
+      .select({ action: auditEvents.action, grant: auditEvents.breakGlassId })
+      .from(auditEvents)
+      .where(eq(auditEvents.actorId, glass.user.id));
+    expect(tagged.filter((r) => r.grant === grant.id).map((r) => r.action)).toEqual(
+      expect.arrayContaining(['patient.break_glass', 'patient.read', 'patient.list']),
+    );
+
+    // Every admin is told at once, without the patient's name.
+    const alerts = await t.db.select().from(notifications).where(eq(notifications.type, 'break_glass'));
+    expect(alerts.map((a) => a.userId)).toContain(outsiders.admin.user.id);
+    expect(alerts.every((a) => !leaked(`${a.title} ${a.message}`).length)).toBe(true);
+    await eventsDelivered();
+    expect(t.events.some((e) => e.type === 'notification.created' && e.userId === outsiders.admin.user.id)).toBe(true);
+
+    const queue = (await outsiders.admin.get('/api/admin/break-glass')).json() as { id: string; accesses: number; patientRef: string }[];
+    const mine = queue.find((g) => g.id === grant.id)!;
+    expect(mine.accesses).toBeGreaterThanOrEqual(3);
+    expect(JSON.stringify(queue)).not.toContain(patient.lastName);
+    expect((await outsiders.scheduler.get('/api/admin/break-glass')).statusCode).toBe(403);
+    const reviewed = await outsiders.admin.put(`/api/admin/break-glass/${grant.id}`, { disposition: 'appropriate', note: 'Called the team lead' });
+    expect(reviewed.json()).toMatchObject({ disposition: 'appropriate', reviewNote: 'Called the team lead' });
+    expect((await outsiders.admin.put(`/api/admin/break-glass/${grant.id}`, { disposition: 'inappropriate' })).statusCode).toBe(409);
+    const open = (await outsiders.admin.get('/api/admin/break-glass')).json() as { id: string }[];
+    expect(open.map((g) => g.id)).not.toContain(grant.id);
+    expect((await outsiders.admin.get('/api/admin/audit/verify')).json().firstBroken).toBeNull();
+  });
+});

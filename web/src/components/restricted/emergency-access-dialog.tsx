@@ -1,0 +1,159 @@
+import { useState, type FormEvent } from 'react';
+import { KeyRound } from 'lucide-react';
+import { Link } from 'wouter';
+import { BREAK_GLASS, BREAK_GLASS_REASON_LABELS, BREAK_GLASS_REASONS, type TBreakGlassReason } from '#domain/record-scope';
+import type { TFactorProof } from '#domain/second-factor';
+import { useMyFactors, webauthnProof } from '../../api/account/my-factors.ts';
+import { useBreakGlass } from '../../api/patients/break-glass.ts';
+import { describeFactorError } from '../second-factor/passkey-errors.ts';
+import { FactorProofFields, useFactorProofForm } from '../second-factor/factor-proof-fields.tsx';
+import { FormErrorAlert } from '../form-error-alert.tsx';
+import { Button } from '../ui/button.tsx';
+import { DialogFooter } from '../ui/dialog.tsx';
+import { FormDialog } from '../ui/form-dialog.tsx';
+import { Label } from '../ui/label.tsx';
+import { SELECT_CLASS } from '../ui/select.tsx';
+import { Spinner } from '../ui/spinner.tsx';
+import { Textarea } from '../ui/textarea.tsx';
+
+const DURATIONS = [15, 30, 60, 120, 240] as const;
+
+/**
+ * 'Emergency access' to a restricted record (issue 33): a reason, a justification, how long, and
+ * a fresh second factor. What it grants, and that admins are told and will review it, is said
+ * before anything is sent.
+ */
+export function EmergencyAccessDialog({ patientId, onClose, onGranted }: { patientId: string; onClose: () => void; onGranted: () => void }) {
+  const glass = useBreakGlass();
+  const proofForm = useFactorProofForm();
+  const hasPasskey = useMyFactors().data?.factors.some((f) => f.kind === 'webauthn') ?? false;
+  const [reason, setReason] = useState<TBreakGlassReason | ''>('');
+  const [justification, setJustification] = useState('');
+  const [minutes, setMinutes] = useState<number>(BREAK_GLASS.defaultMinutes);
+  const [problems, setProblems] = useState<{ reason?: string; justification?: string }>({});
+  const [prompting, setPrompting] = useState(false);
+  const error = glass.error ? describeFactorError(glass.error) : null;
+
+  const checked = () => {
+    const found = {
+      reason: reason ? undefined : 'Choose a reason',
+      justification:
+        justification.trim().length >= BREAK_GLASS.minJustification
+          ? undefined
+          : `At least ${BREAK_GLASS.minJustification} characters: say why you need the record now`,
+    };
+    setProblems(found);
+    return !found.reason && !found.justification;
+  };
+  const send = (proof: TFactorProof) => {
+    glass.mutate({ patientId, reason: reason as TBreakGlassReason, justification: justification.trim(), minutes, proof }, { onSuccess: onGranted });
+  };
+  // Every field says what is wrong at once: the request's own, and the code's.
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    const ok = checked();
+    void proofForm.onSubmit((proof) => {
+      if (ok) send(proof);
+    })(event);
+  };
+  const withPasskey = () => {
+    if (!checked()) return;
+    setPrompting(true);
+    webauthnProof()
+      .then(send)
+      .catch((failure: unknown) => proofForm.showServerError(describeFactorError(failure)))
+      .finally(() => setPrompting(false));
+  };
+
+  return (
+    <FormDialog
+      onClose={onClose}
+      title="Emergency access"
+      description="This record is restricted to its care team. Open it only if you need it now for the patient's care: admins are told at once, every access is recorded, and they will review it."
+      className="max-w-lg"
+      testId="emergency-access-dialog"
+    >
+      <form onSubmit={submit} noValidate className="space-y-4">
+        {error && <FormErrorAlert error={error} testId="emergency-access-error" />}
+        {!error && proofForm.formError && <FormErrorAlert error={proofForm.formError} testId="emergency-access-error" />}
+        {error?.code === 'secondFactor.noneEnrolled' && (
+          <p className="text-sm">
+            <Link href="/account/security" className="font-medium text-blue-800 underline">
+              Set up a second factor
+            </Link>{' '}
+            first: emergency access asks for one.
+          </p>
+        )}
+        <div className="space-y-2">
+          <Label htmlFor="glass-reason">Reason</Label>
+          <select
+            id="glass-reason"
+            className={SELECT_CLASS}
+            value={reason}
+            aria-invalid={problems.reason ? true : undefined}
+            aria-describedby={problems.reason ? 'glass-reason-error' : undefined}
+            onChange={(event) => setReason(event.target.value as TBreakGlassReason)}
+          >
+            <option value="">Choose a reason</option>
+            {BREAK_GLASS_REASONS.map((r) => (
+              <option key={r} value={r}>
+                {BREAK_GLASS_REASON_LABELS[r]}
+              </option>
+            ))}
+          </select>
+          {problems.reason && (
+            <p id="glass-reason-error" className="text-sm text-red-700">
+              {problems.reason}
+            </p>
+          )}
+        </div>
+        <div className="space-y-2">
+          <Label htmlFor="glass-justification">Justification</Label>
+          <Textarea
+            id="glass-justification"
+            rows={3}
+            maxLength={BREAK_GLASS.maxJustification}
+            value={justification}
+            aria-invalid={problems.justification ? true : undefined}
+            aria-describedby={problems.justification ? 'glass-justification-error' : undefined}
+            placeholder="What is happening, and why the care team cannot be reached"
+            onChange={(event) => setJustification(event.target.value)}
+          />
+          {problems.justification && (
+            <p id="glass-justification-error" className="text-sm text-red-700">
+              {problems.justification}
+            </p>
+          )}
+        </div>
+        <div className="space-y-2">
+          <Label htmlFor="glass-minutes">For</Label>
+          <select id="glass-minutes" className={SELECT_CLASS} value={minutes} onChange={(event) => setMinutes(Number(event.target.value))}>
+            {DURATIONS.map((m) => (
+              <option key={m} value={m}>
+                {m < 60 ? `${m} minutes` : `${m / 60} hour${m === 60 ? '' : 's'}`}
+              </option>
+            ))}
+          </select>
+        </div>
+        <fieldset className="space-y-3 rounded-md border p-3">
+          <legend className="px-1 text-sm font-medium">Confirm it is you</legend>
+          {hasPasskey && (
+            <Button type="button" variant="outline" className="w-full" onClick={withPasskey} disabled={prompting || glass.isPending}>
+              {prompting ? <Spinner className="size-4" /> : <KeyRound aria-hidden="true" />}
+              Use a passkey or security key
+            </Button>
+          )}
+          <FactorProofFields form={proofForm} idPrefix="glass" />
+        </fieldset>
+        <DialogFooter>
+          <Button type="button" variant="outline" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="destructive" disabled={glass.isPending}>
+            {glass.isPending && <Spinner className="size-4 text-white" />}
+            Open the record
+          </Button>
+        </DialogFooter>
+      </form>
+    </FormDialog>
+  );
+}

@@ -1,0 +1,49 @@
+import { useState } from 'react';
+import { ShieldAlert } from 'lucide-react';
+import type { TCurrentUser } from '#domain/auth';
+import { can } from '#domain/permissions';
+import type { TBreakGlassGrant } from '#domain/restricted-records';
+import { Button } from '../ui/button.tsx';
+import { EmergencyAccessDialog } from './emergency-access-dialog.tsx';
+
+/**
+ * What someone outside a restricted record's care team sees where the record would be: that it
+ * is restricted, and (for those who read patient records) the way to open it in an emergency.
+ */
+export function RestrictedRecordPanel({ patientId, user }: { patientId: string; user: TCurrentUser }) {
+  const [asking, setAsking] = useState(false);
+  return (
+    <div role="status" className="flex flex-wrap items-start gap-3 rounded-lg border border-red-300 bg-red-50 p-4" data-testid="restricted-record">
+      <ShieldAlert className="mt-0.5 size-5 shrink-0 text-red-700" aria-hidden="true" />
+      <div className="min-w-0 flex-1 space-y-1">
+        <p className="font-semibold text-red-900">Restricted patient</p>
+        <p className="text-sm text-red-900">
+          This record is restricted to its care team. Its name, details, notes, lab results and appointments are not shown.
+        </p>
+      </div>
+      {can(user, 'patients.breakGlass') && (
+        <Button type="button" variant="destructive" size="sm" onClick={() => setAsking(true)}>
+          Emergency access
+        </Button>
+      )}
+      {asking && <EmergencyAccessDialog patientId={patientId} onClose={() => setAsking(false)} onGranted={() => setAsking(false)} />}
+    </div>
+  );
+}
+
+/** While emergency access runs: whose record this is not, until when, and that it is being recorded. */
+export function EmergencyAccessBanner({ grant, timeZone }: { grant: TBreakGlassGrant; timeZone: string | null }) {
+  const until = new Date(grant.expiresAt).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit', ...(timeZone ? { timeZone } : {}) });
+  return (
+    <div
+      role="status"
+      className="mb-4 flex items-center gap-2 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-900"
+      data-testid="emergency-access-banner"
+    >
+      <ShieldAlert className="size-4 shrink-0" aria-hidden="true" />
+      <span>
+        <strong>Emergency access</strong> to a restricted record until {until}. Every access is recorded and will be reviewed.
+      </span>
+    </div>
+  );
+}
