@@ -9,6 +9,9 @@ import { breakGlassGrants, patientCareTeam } from '../../server/db/schema/restri
 import { appointmentInput, patientInput, unique } from '../helpers/factories.ts';
 import { signInAs, type SignedIn } from '../helpers/sign-in.ts';
 import { buildTestApp, eventsDelivered, type TestApp } from '../helpers/test-app.ts';
+import { openLive } from '../helpers/live-client.ts';
+import { inTransaction } from '../../server/db/transaction.ts';
+import { notify } from '../../server/modules/notifications/notifications.service.ts';
 
 /**
  * A restricted patient (issue 33) with a record around her: an appointment, a note, a lab order,
@@ -249,5 +252,30 @@ describe('restricting a record and breaking the glass, through the API', () => {
     const open = (await outsiders.admin.get('/api/admin/break-glass')).json() as { id: string }[];
     expect(open.map((g) => g.id)).not.toContain(grant.id);
     expect((await outsiders.admin.get('/api/admin/audit/verify')).json().firstBroken).toBeNull();
+  });
+});
+
+describe('live events about a restricted patient', () => {
+  it('are pushed to her care team only; a notice about anyone else still reaches the outsider', async () => {
+    const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const outside = await signInAs(t, 'nurse');
+    const inside = await signInAs(t, 'nurse');
+    await t.db.insert(patientCareTeam).values({ patientId: ids.patient, userId: inside.user.id });
+    const [outsideLive, insideLive] = await Promise.all([openLive(url, { cookie: outside.cookie }), openLive(url, { cookie: inside.cookie })]);
+    try {
+      const about = { type: 'notes_pending' as const, title: `${patient.firstName} ${patient.lastName}: notes due`, entityId: ids.appointment };
+      await inTransaction({ db: t.db, events: t.bus }, async (tx, raise) => {
+        await notify(tx, raise, { ...about, userId: outside.user.id });
+        await notify(tx, raise, { ...about, userId: inside.user.id });
+        await notify(tx, raise, { type: 'account_changed', title: 'Unrelated notice', userId: outside.user.id });
+      });
+      expect(await insideLive.next((m) => m.type === 'notification')).toMatchObject({ title: about.title });
+      expect(await outsideLive.next((m) => m.type === 'notification')).toMatchObject({ title: 'Unrelated notice' });
+      expect(leaked(JSON.stringify(outsideLive.messages))).toEqual([]);
+      expect(leaked((await outside.get('/api/notifications')).body)).toEqual([]);
+    } finally {
+      outsideLive.close();
+      insideLive.close();
+    }
   });
 });

@@ -8,6 +8,7 @@ import { totpCodeAt } from '../../server/modules/auth/totp.ts';
 import { createUser, TEST_PASSWORD } from '../helpers/factories.ts';
 import { signInAs, type SignedIn } from '../helpers/sign-in.ts';
 import { buildTestApp, Client, type TestApp } from '../helpers/test-app.ts';
+import { openLive } from '../helpers/live-client.ts';
 
 let t: TestApp;
 let admin: SignedIn;
@@ -213,7 +214,11 @@ describe('the policy per role', () => {
     const refused = await supplier.get('/api/supplies/summary');
     expect([refused.statusCode, refused.json().code]).toEqual([403, 'auth.secondFactorEnrolment']);
     expect((await supplier.get('/api/notifications')).json().code).toBe('auth.secondFactorEnrolment');
+    // No live events either, until she enrols.
+    const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    await expect(openLive(url, { cookie: supplier.cookie })).rejects.toMatchObject({ status: 403 });
     const { secret } = await enrolTotp(supplier);
+    (await openLive(url, { cookie: supplier.cookie })).close();
     expect((await supplier.get('/api/supplies/summary')).statusCode).toBe(200);
 
     // The last factor cannot go while the role requires one.
