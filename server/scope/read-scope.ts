@@ -44,6 +44,11 @@ export interface ReadScope {
    * A condition on the row's patient id; rows about a patient she does not see are not there.
    */
   patientSeen(patientId: SQL): SQL;
+  /**
+   * The same on a row of `patients` itself (its alias): the row's own column, which costs
+   * nothing beside the row already read, where `patientSeen` would look the patient up again.
+   */
+  patientRowSeen(alias: SQL): SQL;
   /** Whether restricted patients may be hers to see: a shared answer built without them does not serve her. */
   readonly restrictedReach: boolean;
 }
@@ -68,6 +73,10 @@ export function scopeOf({ user: viewer, restrictedReach = false }: ScopeViewer, 
     viewer: { id: viewer.id, role: viewer.role },
     restrictedReach,
     patientSeen,
+    patientRowSeen: (alias) =>
+      restrictedReach
+        ? sql`(${alias}.restricted_at is null or ${reachesPatient(sql`${viewer.id}::uuid`, sql`${alias}.id`, now)})`
+        : sql`${alias}.restricted_at is null`,
     // A restricted patient's notes and lab orders are not there for those outside her reach.
     notes: sql`(${visibleNotes(viewer)}) and ${patientSeen(sql`patient_notes.patient_id`)}`,
     appointmentPatientNames: seesPatientName(viewer),

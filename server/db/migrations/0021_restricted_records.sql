@@ -44,3 +44,14 @@ CREATE OR REPLACE FUNCTION audit_row_text(r audit_events) RETURNS text LANGUAGE 
     r.entity_type, coalesce(r.entity_id, E'\x1e'), coalesce(r.patient_id::text, E'\x1e'),
     coalesce(array_to_string(r.patient_ids, ','), E'\x1e'), to_char(r.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US'),
     coalesce(r.ip, E'\x1e'), coalesce(r.user_agent, E'\x1e')) || coalesce(E'\x1f' || r.break_glass_id::text, '') $$;
+--> statement-breakpoint
+-- The name-order indexes carry restricted_at too, so a search or list that leaves restricted
+-- patients out still answers from the index without reading the table (migration 0013).
+DROP INDEX "patients_name_order_idx";--> statement-breakpoint
+CREATE INDEX "patients_name_order_idx" ON "patients"
+  ((lower("last_name") COLLATE "C"), (lower("first_name") COLLATE "C"), "id")
+  INCLUDE ("first_name", "last_name", "email", "restricted_at") WHERE "is_active";--> statement-breakpoint
+DROP INDEX "patients_first_name_order_idx";--> statement-breakpoint
+CREATE INDEX "patients_first_name_order_idx" ON "patients"
+  ((lower("first_name") COLLATE "C"), (lower("last_name") COLLATE "C"), "id")
+  INCLUDE ("first_name", "last_name", "restricted_at") WHERE "is_active";

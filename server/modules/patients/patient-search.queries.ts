@@ -31,10 +31,10 @@ import { escapeLike } from '../../db/like.ts';
  */
 
 /**
- * Whether the reader sees the patient a row is about (ReadScope.patientSeen): a restricted
- * patient outside her reach is no match at all, counted or listed (issue 33).
+ * Whether the reader sees the patients row under this alias (ReadScope.patientRowSeen): a
+ * restricted patient outside her reach is no match at all, counted or listed (issue 33).
  */
-type TSeen = (patientId: SQL) => SQL;
+type TSeen = (alias: SQL) => SQL;
 
 export const SEARCH_TIERS = [0, 1, 2, 3, 4] as const;
 export type TSearchTier = (typeof SEARCH_TIERS)[number];
@@ -98,7 +98,7 @@ function tierKeys(tier: TSearchTier, term: string, key: TSearchKey | null, limit
     case 0:
       return sql`
         select ${LAST_KEY} as last, ${FIRST_KEY} as first, id from patients
-        where is_active and ${seen(sql`patients.id`)} and ${LAST_KEY} like ${p.prefix} ${afterKey(key)}
+        where is_active and ${seen(sql`patients`)} and ${LAST_KEY} like ${p.prefix} ${afterKey(key)}
         order by 1, 2, 3 limit ${limit}`;
     case 1:
       // The dictionary's last names in order; for each, its patients in order, a page at most.
@@ -109,7 +109,7 @@ function tierKeys(tier: TSearchTier, term: string, key: TSearchKey | null, limit
               ${key ? sql`and name_key >= (${key[1]}::text collate "C")` : sql``}) d
         cross join lateral (
           select ${FIRST_KEY} as first, id from patients
-          where is_active and ${seen(sql`patients.id`)} and ${LAST_KEY} = d.name_key ${afterKey(key)}
+          where is_active and ${seen(sql`patients`)} and ${LAST_KEY} = d.name_key ${afterKey(key)}
           order by 1, 2 limit ${limit}) p
         order by 1, 2, 3 limit ${limit}`;
     case 2:
@@ -119,14 +119,14 @@ function tierKeys(tier: TSearchTier, term: string, key: TSearchKey | null, limit
         from (select name_key from patient_name_keys where kind = 'first' and name_key like ${p.contains}) f
         cross join lateral (
           select ${LAST_KEY} as last, id from patients
-          where is_active and ${seen(sql`patients.id`)} and ${FIRST_KEY} = f.name_key and ${LAST_KEY} not like ${p.contains}
+          where is_active and ${seen(sql`patients`)} and ${FIRST_KEY} = f.name_key and ${LAST_KEY} not like ${p.contains}
             ${key ? sql`and ${LAST_KEY} >= ${key[1]}` : sql``} ${afterKey(key)}
           order by 1, 2 limit ${limit}) p
         order by 1, 2, 3 limit ${limit}`;
     case 3:
       return sql`
         select ${LAST_KEY} as last, ${FIRST_KEY} as first, id from patients
-        where is_active and ${seen(sql`patients.id`)} and email ilike ${p.containsAnyCase}
+        where is_active and ${seen(sql`patients`)} and email ilike ${p.containsAnyCase}
           and ${LAST_KEY} not like ${p.contains} and ${FIRST_KEY} not like ${p.contains} ${afterKey(key)}
         order by 1, 2, 3 limit ${limit}`;
   }
@@ -174,18 +174,18 @@ function tierMembers(tier: TSearchTier, term: string, seen: TSeen): SQL {
         sql` union `,
       );
     case 0:
-      return sql`select id from patients where is_active and ${seen(sql`patients.id`)} and ${LAST_KEY} like ${p.prefix}`;
+      return sql`select id from patients where is_active and ${seen(sql`patients`)} and ${LAST_KEY} like ${p.prefix}`;
     case 1:
       return sql`
-        select p.id from patient_name_keys d join patients p on ${LAST_KEY} = d.name_key and p.is_active and ${seen(sql`p.id`)}
+        select p.id from patient_name_keys d join patients p on ${LAST_KEY} = d.name_key and p.is_active and ${seen(sql`p`)}
         where d.kind = 'last' and d.name_key like ${p.contains} and d.name_key not like ${p.prefix}`;
     case 2:
       return sql`
-        select p.id from patient_name_keys f join patients p on ${FIRST_KEY} = f.name_key and p.is_active and ${seen(sql`p.id`)}
+        select p.id from patient_name_keys f join patients p on ${FIRST_KEY} = f.name_key and p.is_active and ${seen(sql`p`)}
         where f.kind = 'first' and f.name_key like ${p.contains} and ${LAST_KEY} not like ${p.contains}`;
     case 3:
       return sql`
-        select id from patients where is_active and ${seen(sql`patients.id`)} and email ilike ${p.containsAnyCase}
+        select id from patients where is_active and ${seen(sql`patients`)} and email ilike ${p.containsAnyCase}
           and ${LAST_KEY} not like ${p.contains} and ${FIRST_KEY} not like ${p.contains}`;
   }
 }
@@ -253,7 +253,7 @@ function fullNameKeys(order: TNameOrder, at: { end: string; start: string }, con
       // The last names' key range in the name-order index, already in name order.
       return sql`(
         select ${LAST_KEY} as last, ${FIRST_KEY} as first, id from patients
-        where is_active and ${seen(sql`patients.id`)} and ${LAST_KEY} like ${lastLike} and ${FIRST_KEY} like ${firstLike} and ${neither} ${afterKey(key)}
+        where is_active and ${seen(sql`patients`)} and ${LAST_KEY} like ${lastLike} and ${FIRST_KEY} like ${firstLike} and ${neither} ${afterKey(key)}
         order by 1, 2, 3 limit ${limit})`;
     case 'last':
       // As tier 1: the dictionary's last names, each one's patients in order.
@@ -264,7 +264,7 @@ function fullNameKeys(order: TNameOrder, at: { end: string; start: string }, con
               ${key ? sql`and name_key >= (${key[1]}::text collate "C")` : sql``}) d
         cross join lateral (
           select ${FIRST_KEY} as first, id from patients
-          where is_active and ${seen(sql`patients.id`)} and ${LAST_KEY} = d.name_key and ${FIRST_KEY} like ${firstLike} and ${FIRST_KEY} not like ${contains} ${afterKey(key)}
+          where is_active and ${seen(sql`patients`)} and ${LAST_KEY} = d.name_key and ${FIRST_KEY} like ${firstLike} and ${FIRST_KEY} not like ${contains} ${afterKey(key)}
           order by 1, 2 limit ${limit}) p
         order by 1, 2, 3 limit ${limit})`;
     case 'first':
@@ -275,7 +275,7 @@ function fullNameKeys(order: TNameOrder, at: { end: string; start: string }, con
         from (select name_key from patient_name_keys where kind = 'first' and name_key like ${firstLike} and name_key not like ${contains}) f
         cross join lateral (
           select ${LAST_KEY} as last, id from patients
-          where is_active and ${seen(sql`patients.id`)} and ${FIRST_KEY} = f.name_key and ${LAST_KEY} like ${lastLike} and ${LAST_KEY} not like ${contains}
+          where is_active and ${seen(sql`patients`)} and ${FIRST_KEY} = f.name_key and ${LAST_KEY} like ${lastLike} and ${LAST_KEY} not like ${contains}
             ${key ? sql`and ${LAST_KEY} >= ${key[1]}` : sql``} ${afterKey(key)}
           order by 1, 2 limit ${limit}) p
         order by 1, 2, 3 limit ${limit})`;
@@ -288,14 +288,14 @@ function fullNameMembers(order: TNameOrder, at: { end: string; start: string }, 
   const neither = sql`${LAST_KEY} not like ${contains} and ${FIRST_KEY} not like ${contains}`;
   switch (driver) {
     case 'lastRange':
-      return sql`(select id from patients where is_active and ${seen(sql`patients.id`)} and ${LAST_KEY} like ${lastLike} and ${FIRST_KEY} like ${firstLike} and ${neither})`;
+      return sql`(select id from patients where is_active and ${seen(sql`patients`)} and ${LAST_KEY} like ${lastLike} and ${FIRST_KEY} like ${firstLike} and ${neither})`;
     case 'last':
       return sql`(
-        select p.id from patient_name_keys d join patients p on ${LAST_KEY} = d.name_key and p.is_active and ${seen(sql`p.id`)}
+        select p.id from patient_name_keys d join patients p on ${LAST_KEY} = d.name_key and p.is_active and ${seen(sql`p`)}
         where d.kind = 'last' and d.name_key like ${lastLike} and ${FIRST_KEY} like ${firstLike} and ${neither})`;
     case 'first':
       return sql`(
-        select p.id from patient_name_keys f join patients p on ${FIRST_KEY} = f.name_key and p.is_active and ${seen(sql`p.id`)}
+        select p.id from patient_name_keys f join patients p on ${FIRST_KEY} = f.name_key and p.is_active and ${seen(sql`p`)}
         where f.kind = 'first' and f.name_key like ${firstLike} and ${LAST_KEY} like ${lastLike} and ${neither})`;
   }
 }

@@ -70,13 +70,13 @@ export const andAfterName = (key: readonly [last: string, first: string, id: str
  */
 export async function listPatients(
   q: Queryable,
-  scope: Pick<ReadScope, 'patientSeen' | 'restrictedReach'>,
+  scope: Pick<ReadScope, 'patientRowSeen' | 'restrictedReach'>,
   opts: { limit: number; after?: TPatientCursor | null },
 ) {
   type TRow = PatientRow & { sort_last: string; sort_first: string };
   const statement = sql`
     select ${PATIENT_SQL_COLUMNS}, ${LAST_KEY} as sort_last, ${FIRST_KEY} as sort_first from patients
-    where is_active and ${scope.patientSeen(sql`patients.id`)} ${andAfterName(opts.after ?? null)}
+    where is_active and ${scope.patientRowSeen(sql`patients`)} ${andAfterName(opts.after ?? null)}
     order by ${LAST_KEY}, ${FIRST_KEY}, id
     limit ${opts.limit + 1}`;
   // The plan is always the index walk whatever the values, so it is prepared once per connection
@@ -93,14 +93,14 @@ export async function readPatientsAudited(
   q: Queryable,
   audit: { head: SQL; tail: (patientIds: SQL) => SQL },
   ids: string[],
-  seen: ReadScope['patientSeen'],
+  seen: ReadScope['patientRowSeen'],
 ): Promise<PatientRow[]> {
   if (ids.length === 0) return [];
   const idArray = sql`${`{${ids.join(',')}}`}::uuid[]`;
   const rows = await queryRows<PatientRow>(
     q,
     sql`
-    with shown as (select ${PATIENT_SQL_COLUMNS} from patients where id = any(${idArray}) and is_active and ${seen(sql`patients.id`)}),
+    with shown as (select ${PATIENT_SQL_COLUMNS} from patients where id = any(${idArray}) and is_active and ${seen(sql`patients`)}),
     recorded as (
       insert into audit_events (actor_id, action, entity_type, patient_ids, ip, user_agent, break_glass_id)
       select ${audit.head}, array(select u.id from unnest(${idArray}) with ordinality as u(id, n) where u.id in (select id from shown) order by u.n),
@@ -125,11 +125,11 @@ export async function isRestrictedPatient(q: Queryable, id: string): Promise<boo
 }
 
 /** A patient the reader sees, or null (none, or restricted outside her reach). */
-export async function findSeenPatient(q: Queryable, seen: ReadScope['patientSeen'], id: string): Promise<PatientRow | null> {
+export async function findSeenPatient(q: Queryable, seen: ReadScope['patientRowSeen'], id: string): Promise<PatientRow | null> {
   const [row] = await q
     .select()
     .from(patients)
-    .where(and(eq(patients.id, id), seen(sql`${patients.id}`)))
+    .where(and(eq(patients.id, id), seen(sql`patients`)))
     .limit(1);
   return row ?? null;
 }

@@ -72,7 +72,7 @@ export const PATIENT_READS = {
     entityType: 'patient',
     notFound: NOT_FOUND,
     run: async ({ db, scope }, id: string) => {
-      const row = await findSeenPatient(db, scope.patientSeen, id);
+      const row = await findSeenPatient(db, scope.patientRowSeen, id);
       if (!row && (await isRestrictedPatient(db, id))) throw new HttpError('record.restricted');
       return row && toPatient(row);
     },
@@ -102,13 +102,17 @@ async function searchPage(
   };
   const cap = PATIENT_PAGE.totalCap;
   const found = await boundedReads(deps.db, bounds, async (q) => {
-    const { keys, tierZeroCount } = await searchPageKeys(q, term, after, query.limit, after ? null : cap, scope.patientSeen);
+    const { keys, tierZeroCount } = await searchPageKeys(q, term, after, query.limit, after ? null : cap, scope.patientRowSeen);
     const { page, nextCursor } = takePage(keys, query.limit, (k) => k);
     // A first page that holds every match has counted them already.
-    const counted = after ? null : nextCursor ? await countSearchCapped(q, term, cap, tierZeroCount, scope.patientSeen) : { total: page.length, capped: false };
+    const counted = after
+      ? null
+      : nextCursor
+        ? await countSearchCapped(q, term, cap, tierZeroCount, scope.patientRowSeen)
+        : { total: page.length, capped: false };
     return { ids: page.map((k) => k[3]), counted, nextCursor };
   });
-  const rows = await readPatientsAudited(deps.db, auditInStatement(), found.ids, scope.patientSeen);
+  const rows = await readPatientsAudited(deps.db, auditInStatement(), found.ids, scope.patientRowSeen);
   return { items: rows.map(toPatient), total: found.counted?.total ?? null, totalCapped: found.counted?.capped ?? false, nextCursor: found.nextCursor };
 }
 
