@@ -105,11 +105,9 @@ export type TBreakGlassDisposition = (typeof BREAK_GLASS_DISPOSITIONS)[number];
  */
 export function seesPatient(
   user: { id: string },
-  patient: { restricted: boolean; careTeam: readonly string[] },
-  grants: readonly { patientId: string; expiresAt: string }[] = [],
-  patientId = '',
-  now = new Date(),
+  patient: { restricted: boolean; careTeam: readonly string[]; grants: readonly { userId: string; startedAt: string; expiresAt: string }[] },
+  now: Date,
 ): boolean {
   if (!patient.restricted || patient.careTeam.includes(user.id)) return true;
-  return grants.some((grant) => grant.patientId === patientId && Date.parse(grant.expiresAt) > now.getTime());
+  return patient.grants.some((g) => g.userId === user.id && Date.parse(g.startedAt) <= now.getTime() && Date.parse(g.expiresAt) > now.getTime());
 }

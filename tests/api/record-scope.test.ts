@@ -1,9 +1,11 @@
-import { and, inArray } from 'drizzle-orm';
+import { and, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOTE_STATUSES } from '#domain/notes';
-import { noteVisibleTo, seesAppointmentPatientName } from '#domain/record-scope';
+import { noteVisibleTo, seesAppointmentPatientName, seesPatient } from '#domain/record-scope';
 import { ROLES } from '#domain/roles';
-import { appointments, patientNotes } from '../../server/db/schema/clinical.ts';
+import { appointments, patientNotes, patients } from '../../server/db/schema/clinical.ts';
+import { breakGlassGrants, patientCareTeam } from '../../server/db/schema/restricted-records.ts';
+import { scopeOf } from '../../server/scope/read-scope.ts';
 import { seesPatientName } from '../../server/scope/appointment-scope.ts';
 import { visibleNotes } from '../../server/scope/note-scope.ts';
 import { createUser, insertPatient } from '../helpers/factories.ts';
@@ -87,6 +89,65 @@ describe("who receives an appointment's patient name, as a condition", () => {
         .where(and(inArray(appointments.id, ids), seesPatientName(viewer)));
       const expected = rows.filter((r) => seesAppointmentPatientName(viewer, r)).map((r) => r.id);
       expect(named.map((r) => r.id).sort(), viewer.role).toEqual(expected.sort());
+    }
+  });
+});
+
+describe('who sees a restricted patient, as a condition (issue 33)', () => {
+  it('selects, for readers on and off care teams and grants, exactly the patients seesPatient allows', async () => {
+    const now = new Date();
+    const [teamMember, granted, expired, stranger] = await Promise.all(
+      ['nurse', 'nurse', 'scribe', 'admin'].map((role) => createUser(t.db, { role: role as 'nurse' })),
+    );
+    const plain = await insertPatient(t.db);
+    const restricted = await insertPatient(t.db, { restrictedAt: now });
+    const otherRestricted = await insertPatient(t.db, { restrictedAt: now });
+    await t.db.insert(patientCareTeam).values({ patientId: restricted.id, userId: teamMember!.id });
+    const grants = [
+      { patientId: restricted.id, userId: granted!.id, startedAt: new Date(now.getTime() - 60_000), expiresAt: new Date(now.getTime() + 60_000) },
+      { patientId: restricted.id, userId: expired!.id, startedAt: new Date(now.getTime() - 120_000), expiresAt: new Date(now.getTime() - 60_000) },
+    ];
+    await t.db.insert(breakGlassGrants).values(grants.map((g) => ({ ...g, reason: 'emergency_care' as const, justification: 'x'.repeat(20) })));
+    const patientsShown = [plain, restricted, otherRestricted];
+    const asDomain = (p: typeof plain) => ({
+      restricted: p.restrictedAt !== null,
+      careTeam: p.id === restricted.id ? [teamMember!.id] : [],
+      grants: grants
+        .filter((g) => g.patientId === p.id)
+        .map((g) => ({ userId: g.userId, startedAt: g.startedAt.toISOString(), expiresAt: g.expiresAt.toISOString() })),
+    });
+    for (const viewer of [teamMember!, granted!, expired!, stranger!]) {
+      for (const reach of [true, false]) {
+        const scope = scopeOf({ user: viewer, restrictedReach: reach }, now);
+        const fromSql = await t.db
+          .select({ id: patients.id })
+          .from(patients)
+          .where(
+            and(
+              inArray(
+                patients.id,
+                patientsShown.map((p) => p.id),
+              ),
+              scope.patientSeen(sql`${patients.id}`),
+            ),
+          );
+        const fromRow = await t.db
+          .select({ id: patients.id })
+          .from(patients)
+          .where(
+            and(
+              inArray(
+                patients.id,
+                patientsShown.map((p) => p.id),
+              ),
+              scope.patientRowSeen(sql`patients`),
+            ),
+          );
+        // Without reach (her session found no team and no grant) the rule is the plain one: no restricted patient.
+        const fromDomain = patientsShown.filter((p) => (reach ? seesPatient(viewer, asDomain(p), now) : p.restrictedAt === null)).map((p) => p.id);
+        expect(fromSql.map((r) => r.id).sort(), `${viewer.role} reach ${reach}`).toEqual(fromDomain.sort());
+        expect(fromRow.map((r) => r.id).sort(), `${viewer.role} reach ${reach}, by row`).toEqual(fromDomain.sort());
+      }
     }
   });
 });

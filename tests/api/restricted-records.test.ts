@@ -278,4 +278,29 @@ describe('live events about a restricted patient', () => {
       insideLive.close();
     }
   });
+
+  it('alerts an admin on her open socket the moment someone breaks the glass, without the name', async () => {
+    const url = t.app.server.listening
+      ? `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`
+      : await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const admin = await signInAs(t, 'admin');
+    const adminLive = await openLive(url, { cookie: admin.cookie });
+    try {
+      const glass = await signInAs(t, 'nurse');
+      const setup = ZTotpSetup.parse((await glass.post('/api/auth/factors/totp', {})).json());
+      await glass.post(`/api/auth/factors/totp/${setup.factorId}/confirm`, { code: totpCodeAt(setup.secret, t.clock.now()) });
+      t.clock.advance(30_000);
+      const granted = await glass.post(`/api/patients/${ids.patient}/break-glass`, {
+        reason: 'continuity_of_care',
+        justification: 'Covering the team overnight, results needed',
+        proof: { method: 'totp', code: totpCodeAt(setup.secret, t.clock.now()) },
+      });
+      expect(granted.statusCode).toBe(201);
+      const alert = await adminLive.next((m) => m.type === 'notification');
+      expect(alert).toMatchObject({ title: 'Emergency access to a restricted record' });
+      expect(leaked(JSON.stringify(alert))).toEqual([]);
+    } finally {
+      adminLive.close();
+    }
+  });
 });
