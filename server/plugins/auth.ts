@@ -62,11 +62,12 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; config
     }
   });
 
-  // Runs before the body is parsed, so a caller without the right gets 401/403 and never
-  // learns anything from validation messages.
+  // Past her grace, with no second factor, a user of a role that requires one may only enrol.
   const mustEnrolFirst = (session: SignedInSession) =>
     enrolmentOfSession(opts.settings.current().secondFactorPolicy, session, opts.config.now()).status === 'overdue';
 
+  // Runs before the body is parsed, so a caller without the right gets 401/403 and never
+  // learns anything from validation messages.
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const access = request.routeOptions.config?.access;
     if (!access) return;
