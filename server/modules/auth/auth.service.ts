@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { tooManyAttemptsMessage } from '#domain/errors';
 import type { TCurrentUser, TLogin } from '#domain/auth';
 import type { TSecondFactorNeeded } from '#domain/second-factor';
 import { inTransaction } from '../../db/transaction.ts';
@@ -9,18 +8,7 @@ import { actingAs, type RequestContext } from '../../http/request-context.ts';
 import { recordAudit } from '../../audit/audit-writer.ts';
 import { findUserByEmail, normalizeEmail, toCurrentUser } from './auth.queries.ts';
 import { isShutDemoAccount } from './demo-accounts.ts';
-import {
-  ACCOUNT_POLICY,
-  ADDRESS_POLICY,
-  clearFailures,
-  isKnownSource,
-  lockedFor,
-  PAIR_POLICY,
-  recordFailure,
-  rememberSource,
-  slowdownMs,
-  throttleKeys,
-} from './login-throttle.ts';
+import { countSignInFailure, signInLockedFor, signInSucceeded, slowdownMs, throttledError, throttleKeys } from './login-throttle.ts';
 import { verifyPassword } from './passwords.ts';
 import { endSession } from '../../sessions/session-store.ts';
 import { beginSession } from './begin-session.ts';
@@ -34,13 +22,10 @@ export async function login(deps: Deps, ctx: RequestContext, input: TLogin): Pro
   const now = config.now();
   const email = normalizeEmail(input.email);
   const keys = throttleKeys(email, ctx.ip);
-  // A known source answers only for its own failures (login-throttle.ts).
-  const known = await isKnownSource(db, email, ctx.ip, now);
-
-  const retryAfter = await lockedFor(db, known ? [keys.pair] : [keys.pair, keys.address, keys.account], now);
+  const retryAfter = await signInLockedFor(db, keys, email, ctx.ip, now);
   if (retryAfter !== null) {
     await recordAudit(db, ctx, { action: 'auth.login_refused_locked', entityType: 'user', entityId: email.slice(0, 100), outcome: 'denied' });
-    throw new HttpError('signIn.throttled', { message: tooManyAttemptsMessage(retryAfter), headers: { 'retry-after': String(retryAfter) } });
+    throw throttledError(retryAfter);
   }
 
   // A demo account outside demo mode is answered as an unknown one (same decoy hash, same time).
@@ -48,10 +33,8 @@ export async function login(deps: Deps, ctx: RequestContext, input: TLogin): Pro
   const passwordOk = await verifyPassword(user?.passwordHash ?? null, input.password);
   if (!user || !passwordOk) {
     const failures = await db.transaction(async (tx) => {
-      await recordFailure(tx, keys.address, now, ADDRESS_POLICY);
-      await recordFailure(tx, keys.account, now, ACCOUNT_POLICY);
       await recordAudit(tx, ctx, { action: 'auth.login_failed', entityType: 'user', entityId: user?.id ?? null, outcome: 'denied' });
-      return recordFailure(tx, keys.pair, now, PAIR_POLICY);
+      return countSignInFailure(tx, keys, now);
     });
     await sleep(slowdownMs(failures));
     throw new HttpError('signIn.invalidCredentials');
@@ -73,8 +56,7 @@ export async function login(deps: Deps, ctx: RequestContext, input: TLogin): Pro
   }
 
   const token = await inTransaction(deps, async (tx, raise) => {
-    await clearFailures(tx, keys.pair);
-    await rememberSource(tx, email, ctx.ip, now);
+    await signInSucceeded(tx, keys, email, ctx.ip, now);
     return beginSession(deps, tx, raise, actingAs(ctx, signedIn), 'auth.login');
   });
   return { user: signedIn, token };

@@ -1,6 +1,8 @@
 import { and, eq, gte, inArray, lt, or, isNull, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/database.ts';
+import { tooManyAttemptsMessage } from '#domain/errors';
 import { loginThrottle, signInSources } from '../../db/schema/auth.ts';
+import { HttpError } from '../../http/errors.ts';
 
 /**
  * Sign-in throttling that slows an attacker down without locking the real user out
@@ -124,3 +126,31 @@ export function slowdownMs(failures: number): number {
   if (failures <= THROTTLE.slowAfter) return 0;
   return Math.min(2000, 250 * 2 ** (failures - THROTTLE.slowAfter - 1));
 }
+
+/**
+ * The steps of a sign-in (the password, then the second factor) share these rules, so a code
+ * guessed is throttled exactly as a password is.
+ */
+
+/** Seconds before this source may try this account again, or null: a known source answers only for its own pair. */
+export async function signInLockedFor(q: Queryable, keys: ThrottleKeys, email: string, ip: string, now: Date): Promise<number | null> {
+  const known = await isKnownSource(q, email, ip, now);
+  return lockedFor(q, known ? [keys.pair] : [keys.pair, keys.address, keys.account], now);
+}
+
+/** One failed step, counted by address, account and pair (in the caller's transaction); answers the pair's failures. */
+export async function countSignInFailure(q: Queryable, keys: ThrottleKeys, now: Date): Promise<number> {
+  await recordFailure(q, keys.address, now, ADDRESS_POLICY);
+  await recordFailure(q, keys.account, now, ACCOUNT_POLICY);
+  return recordFailure(q, keys.pair, now, PAIR_POLICY);
+}
+
+/** A sign-in that got through: its pair starts over, and its address becomes a known source. */
+export async function signInSucceeded(q: Queryable, keys: ThrottleKeys, email: string, ip: string, now: Date): Promise<void> {
+  await clearFailures(q, keys.pair);
+  await rememberSource(q, email, ip, now);
+}
+
+/** The refusal of a locked sign-in step, with when to try again. */
+export const throttledError = (retryAfter: number) =>
+  new HttpError('signIn.throttled', { message: tooManyAttemptsMessage(retryAfter), headers: { 'retry-after': String(retryAfter) } });

@@ -1,7 +1,6 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TCurrentUser } from '#domain/auth';
-import { tooManyAttemptsMessage } from '#domain/errors';
 import {
   RECOVERY_CODE_COUNT,
   type TConfirmedFactor,
@@ -25,15 +24,14 @@ import type { SignedInSession } from '../../sessions/session-cache.ts';
 import { findUserById, toCurrentUser } from './auth.queries.ts';
 import { beginSession } from './begin-session.ts';
 import {
-  ACCOUNT_POLICY,
-  ADDRESS_POLICY,
-  clearFailures,
-  isKnownSource,
+  countSignInFailure,
   lockedFor,
   PAIR_POLICY,
   recordFailure,
-  rememberSource,
+  signInLockedFor,
+  signInSucceeded,
   slowdownMs,
+  throttledError,
   throttleKeys,
 } from './login-throttle.ts';
 import {
@@ -154,8 +152,9 @@ export async function requireFreshFactor(deps: Deps, ctx: SignedInContext, proof
   const now = deps.config.now();
   if ((await confirmedFactors(db, ctx.user.id)).length === 0 && proof.method !== 'recovery') throw new HttpError('secondFactor.noneEnrolled');
   const keys = throttleKeys(ctx.user.email, ctx.ip);
+  // Signed in already: her own address is the one that counts.
   const retryAfter = await lockedFor(db, [keys.pair], now);
-  if (retryAfter !== null) throw throttled(retryAfter);
+  if (retryAfter !== null) throw throttledError(retryAfter);
   const method = await inTransaction(deps, async (tx) => {
     let challenge: string | null = null;
     if (proof.method === 'webauthn') {
@@ -176,9 +175,6 @@ export async function requireFreshFactor(deps: Deps, ctx: SignedInContext, proof
   }
   return method;
 }
-
-const throttled = (retryAfter: number) =>
-  new HttpError('signIn.throttled', { message: tooManyAttemptsMessage(retryAfter), headers: { 'retry-after': String(retryAfter) } });
 
 /** What the login answers when a second factor is needed: the methods the user can give. */
 export async function secondFactorMethods(q: Queryable, userId: string): Promise<('totp' | 'webauthn' | 'recovery')[]> {
@@ -218,16 +214,14 @@ export async function finishSecondStep(
   const user = toCurrentUser(row);
   const signedIn = actingAs(ctx, user);
   const keys = throttleKeys(user.email, ctx.ip);
-  const known = await isKnownSource(db, user.email, ctx.ip, now);
-  const retryAfter = await lockedFor(db, known ? [keys.pair] : [keys.pair, keys.address, keys.account], now);
-  if (retryAfter !== null) throw throttled(retryAfter);
+  const retryAfter = await signInLockedFor(db, keys, user.email, ctx.ip, now);
+  if (retryAfter !== null) throw throttledError(retryAfter);
 
   const passed = await inTransaction(deps, async (tx, raise) => {
     const method = await spendProof(deps, tx, user.id, proof, { rp: relyingPartyOf(deps, ctx), challenge: challenge.webauthnChallenge });
     if (!method) return null;
     await deleteChallenge(tx, challenge.id);
-    await clearFailures(tx, keys.pair);
-    await rememberSource(tx, user.email, ctx.ip, now);
+    await signInSucceeded(tx, keys, user.email, ctx.ip, now);
     await recordAudit(tx, signedIn, { action: 'auth.second_factor_passed', entityType: 'user', entityId: user.id });
     if (method === 'recovery') await recordAudit(tx, signedIn, { action: 'auth.recovery_code_used', entityType: 'user', entityId: user.id });
     const action = challenge.via === 'oidc' ? 'auth.login_oidc' : 'auth.login';
@@ -241,13 +235,11 @@ export async function finishSecondStep(
 async function refuseCode(deps: Deps, ctx: SignedInContext, challenge: TChallengeRow, keys: ReturnType<typeof throttleKeys>): Promise<void> {
   const now = deps.config.now();
   const failures = await deps.db.transaction(async (tx) => {
-    await recordFailure(tx, keys.address, now, ADDRESS_POLICY);
-    await recordFailure(tx, keys.account, now, ACCOUNT_POLICY);
     await recordAudit(tx, ctx, { action: 'auth.second_factor_failed', entityType: 'user', entityId: ctx.user.id, outcome: 'denied' });
     // A WebAuthn challenge answers once, right or wrong: the next try asks the key again.
     await setChallengeWebauthn(tx, challenge.id, null);
     if ((await countChallengeFailure(tx, challenge.id)) >= CHALLENGE.maxFailures) await deleteChallenge(tx, challenge.id);
-    return recordFailure(tx, keys.pair, now, PAIR_POLICY);
+    return countSignInFailure(tx, keys, now);
   });
   await sleep(slowdownMs(failures));
 }

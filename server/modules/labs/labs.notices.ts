@@ -1,9 +1,8 @@
-import { sql } from 'drizzle-orm';
 import { LAB_PRIORITY_LABELS, type TLabPriority } from '#domain/labs';
-import { rolesWith } from '#domain/permissions';
 import type { TNotificationType } from '#domain/notifications';
-import { queryRows, type Queryable } from '../../db/database.ts';
+import type { Queryable } from '../../db/database.ts';
 import type { Raise } from '../../db/transaction.ts';
+import { activeUsersWith } from '../../db/users-with.ts';
 import { notify, resolveNotices } from '../notifications/notifications.service.ts';
 
 /**
@@ -22,33 +21,10 @@ export interface TLabNotice {
 }
 
 /** Of these users, the active ones who may read lab orders now. */
-async function readersAmong(q: Queryable, userIds: readonly (string | null)[]): Promise<string[]> {
-  const ids = [...new Set(userIds.filter((id): id is string => id !== null))];
-  if (ids.length === 0) return [];
-  const roles = rolesWith('labs.read');
-  const rows = await queryRows<{ id: string }>(
-    q,
-    sql`select id from users where id = any(${`{${ids.join(',')}}`}::uuid[]) and is_active
-      and role in (${sql.join(
-        roles.map((r) => sql`${r}`),
-        sql`, `,
-      )})`,
-  );
-  return rows.map((r) => r.id);
-}
+const readersAmong = (q: Queryable, userIds: readonly (string | null)[]) => activeUsersWith(q, 'labs.read', userIds);
 
 /** The active users who review anyone's results: the escalation's addressees. */
-export async function labEscalationRecipients(q: Queryable): Promise<string[]> {
-  const roles = rolesWith('labs.reviewAny');
-  const rows = await queryRows<{ id: string }>(
-    q,
-    sql`select id from users where is_active and role in (${sql.join(
-      roles.map((r) => sql`${r}`),
-      sql`, `,
-    )})`,
-  );
-  return rows.map((r) => r.id);
-}
+export const labEscalationRecipients = (q: Queryable) => activeUsersWith(q, 'labs.reviewAny');
 
 async function tell(
   q: Queryable,

@@ -1,10 +1,11 @@
 import { sql } from 'drizzle-orm';
 import type { TBreakGlassGrant } from '#domain/restricted-records';
-import { rolesWith } from '#domain/permissions';
 import { queryRows, type Queryable } from '../../db/database.ts';
 import { isoText } from '../../db/instant-text.ts';
+import { fullName } from '../../db/user-name.ts';
+import { activeUsersWith } from '../../db/users-with.ts';
 
-const memberName = (alias: string) => sql.raw(`coalesce(nullif(concat_ws(' ', ${alias}.first_name, ${alias}.last_name), ''), ${alias}.email)`);
+const memberName = (alias: string) => sql`coalesce(${fullName(alias)}, ${sql.raw(alias)}.email)`;
 
 /** The patient's restriction, locked until the transaction ends when asked (a change follows). */
 export async function findRestriction(q: Queryable, patientId: string, lock = false): Promise<{ restrictedAt: Date | null } | null> {
@@ -24,19 +25,7 @@ export function careTeamOf(q: Queryable, patientId: string) {
 }
 
 /** Of these ids, the active users whose role reads patient records: who may be on a care team. */
-export async function eligibleMembers(q: Queryable, ids: string[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const roles = rolesWith('patients.read');
-  const rows = await queryRows<{ id: string }>(
-    q,
-    sql`select id from users where id = any(${`{${ids.join(',')}}`}::uuid[]) and is_active
-    and role in (${sql.join(
-      roles.map((r) => sql`${r}`),
-      sql`, `,
-    )})`,
-  );
-  return rows.map((r) => r.id);
-}
+export const eligibleMembers = (q: Queryable, ids: string[]) => activeUsersWith(q, 'patients.read', ids);
 
 export async function setRestrictedAt(q: Queryable, patientId: string, at: Date | null, by: string | null): Promise<void> {
   await q.execute(
@@ -96,14 +85,5 @@ export async function closeReview(q: Queryable, id: string, values: { by: string
   return rows.length === 1;
 }
 
-export async function activeAdminIds(q: Queryable): Promise<string[]> {
-  const roles = rolesWith('patients.restrict');
-  const rows = await queryRows<{ id: string }>(
-    q,
-    sql`select id from users where is_active and role in (${sql.join(
-      roles.map((r) => sql`${r}`),
-      sql`, `,
-    )})`,
-  );
-  return rows.map((r) => r.id);
-}
+/** Who manages restricted records: told of every break-glass at once. */
+export const activeAdminIds = (q: Queryable) => activeUsersWith(q, 'patients.restrict');

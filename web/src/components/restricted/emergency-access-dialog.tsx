@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { KeyRound } from 'lucide-react';
 import { Link } from 'wouter';
 import { BREAK_GLASS, BREAK_GLASS_REASON_LABELS, BREAK_GLASS_REASONS, type TBreakGlassReason } from '#domain/record-scope';
 import type { TFactorProof } from '#domain/second-factor';
-import { useMyFactors, webauthnProof } from '../../api/account/my-factors.ts';
 import { useBreakGlass } from '../../api/patients/break-glass.ts';
+import { ZBreakGlassRequest } from '#domain/restricted-records';
 import { describeFactorError } from '../second-factor/passkey-errors.ts';
 import { FactorProofFields, useFactorProofForm } from '../second-factor/factor-proof-fields.tsx';
+import { PasskeyProofButton } from '../second-factor/proof-dialog.tsx';
 import { FormErrorAlert } from '../form-error-alert.tsx';
 import { Button } from '../ui/button.tsx';
 import { DialogFooter } from '../ui/dialog.tsx';
@@ -26,21 +26,18 @@ const DURATIONS = [15, 30, 60, 120, 240] as const;
 export function EmergencyAccessDialog({ patientId, onClose, onGranted }: { patientId: string; onClose: () => void; onGranted: () => void }) {
   const glass = useBreakGlass();
   const proofForm = useFactorProofForm();
-  const hasPasskey = useMyFactors().data?.factors.some((f) => f.kind === 'webauthn') ?? false;
   const [reason, setReason] = useState<TBreakGlassReason | ''>('');
   const [justification, setJustification] = useState('');
   const [minutes, setMinutes] = useState<number>(BREAK_GLASS.defaultMinutes);
   const [problems, setProblems] = useState<{ reason?: string; justification?: string }>({});
-  const [prompting, setPrompting] = useState(false);
   const error = glass.error ? describeFactorError(glass.error) : null;
 
+  // The request's own rules (domain/restricted-records.ts), checked before the second factor is spent.
   const checked = () => {
+    const { shape } = ZBreakGlassRequest;
     const found = {
-      reason: reason ? undefined : 'Choose a reason',
-      justification:
-        justification.trim().length >= BREAK_GLASS.minJustification
-          ? undefined
-          : `At least ${BREAK_GLASS.minJustification} characters: say why you need the record now`,
+      reason: shape.reason.safeParse(reason).error?.issues[0]?.message,
+      justification: shape.justification.safeParse(justification).error?.issues[0]?.message,
     };
     setProblems(found);
     return !found.reason && !found.justification;
@@ -55,15 +52,6 @@ export function EmergencyAccessDialog({ patientId, onClose, onGranted }: { patie
       if (ok) send(proof);
     })(event);
   };
-  const withPasskey = () => {
-    if (!checked()) return;
-    setPrompting(true);
-    webauthnProof()
-      .then(send)
-      .catch((failure: unknown) => proofForm.showServerError(describeFactorError(failure)))
-      .finally(() => setPrompting(false));
-  };
-
   return (
     <FormDialog
       onClose={onClose}
@@ -136,12 +124,12 @@ export function EmergencyAccessDialog({ patientId, onClose, onGranted }: { patie
         </div>
         <fieldset className="space-y-3 rounded-md border p-3">
           <legend className="px-1 text-sm font-medium">Confirm it is you</legend>
-          {hasPasskey && (
-            <Button type="button" variant="outline" className="w-full" onClick={withPasskey} disabled={prompting || glass.isPending}>
-              {prompting ? <Spinner className="size-4" /> : <KeyRound aria-hidden="true" />}
-              Use a passkey or security key
-            </Button>
-          )}
+          <PasskeyProofButton
+            disabled={glass.isPending}
+            ready={checked}
+            onProof={send}
+            onFailed={(failure) => proofForm.showServerError(describeFactorError(failure))}
+          />
           <FactorProofFields form={proofForm} idPrefix="glass" />
         </fieldset>
         <DialogFooter>

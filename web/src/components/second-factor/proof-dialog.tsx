@@ -8,7 +8,49 @@ import { Spinner } from '../ui/spinner.tsx';
 import type { TFactorProof } from '#domain/second-factor';
 import { useMyFactors, webauthnProof } from '../../api/account/my-factors.ts';
 import { describeFactorError } from './passkey-errors.ts';
+import type { TDisplayError } from '../../lib/api-errors.ts';
 import { FactorProofFields, useFactorProofForm } from './factor-proof-fields.tsx';
+
+/** Whether the signed-in user has a passkey or security key to prove herself with. */
+export const useHasPasskey = () => useMyFactors().data?.factors.some((factor) => factor.kind === 'webauthn') ?? false;
+
+/**
+ * 'Use a passkey or security key', for a signed-in user who has one (nothing otherwise): the
+ * server's challenge, the browser's own prompt, its answer as the proof. `ready` may refuse to
+ * start (the rest of a form is not filled in yet).
+ */
+export function PasskeyProofButton({
+  disabled,
+  ready = () => true,
+  onProof,
+  onFailed,
+}: {
+  disabled: boolean;
+  ready?: () => boolean;
+  onProof: (proof: TFactorProof) => void;
+  onFailed: (error: unknown) => void;
+}) {
+  const hasPasskey = useHasPasskey();
+  const [prompting, setPrompting] = useState(false);
+  if (!hasPasskey) return null;
+  const prove = () => {
+    if (!ready()) return;
+    setPrompting(true);
+    webauthnProof()
+      .then(onProof)
+      .catch(onFailed)
+      .finally(() => setPrompting(false));
+  };
+  return (
+    <>
+      <Button type="button" variant="outline" className="w-full" onClick={prove} disabled={prompting || disabled}>
+        {prompting ? <Spinner className="size-4" /> : <KeyRound aria-hidden="true" />}
+        Use a passkey or security key
+      </Button>
+      <p className="text-center text-xs uppercase tracking-wide text-slate-500">or enter a code</p>
+    </>
+  );
+}
 
 /**
  * "Confirm it is you": a fresh second factor before a sensitive step (resetting someone's
@@ -37,30 +79,19 @@ export function ProofDialog({
   const form = useFactorProofForm();
   const failed = (error: unknown) => form.showServerError(describeFactorError(error));
   const submit = form.onSubmit((proof) => onProof(proof, failed));
-  // A passkey is offered to someone who has one; its prompt is the browser's own.
-  const hasPasskey = useMyFactors().data?.factors.some((factor) => factor.kind === 'webauthn') ?? false;
-  const [prompting, setPrompting] = useState(false);
-  const proveWithPasskey = () => {
-    setPrompting(true);
-    form.setFormError(null);
-    webauthnProof()
-      .then((proof) => onProof(proof, failed))
-      .catch(failed)
-      .finally(() => setPrompting(false));
-  };
+  const hasPasskey = useHasPasskey();
   return (
     <FormDialog onClose={onClose} title={title} description={description} className="max-w-md" testId={testId}>
       <form onSubmit={submit} noValidate className="space-y-4">
         {form.formError && <FormErrorAlert error={form.formError} testId="proof-error" />}
-        {hasPasskey && (
-          <>
-            <Button type="button" variant="outline" className="w-full" onClick={proveWithPasskey} disabled={prompting || pending}>
-              {prompting ? <Spinner className="size-4" /> : <KeyRound aria-hidden="true" />}
-              Use a passkey or security key
-            </Button>
-            <p className="text-center text-xs uppercase tracking-wide text-slate-500">or enter a code</p>
-          </>
-        )}
+        <PasskeyProofButton
+          disabled={pending}
+          onProof={(proof) => {
+            form.setFormError(null);
+            onProof(proof, failed);
+          }}
+          onFailed={failed}
+        />
         <FactorProofFields form={form} idPrefix="proof" autoFocus={!hasPasskey} />
         <DialogFooter>
           <Button type="button" variant="outline" onClick={onClose}>
@@ -73,5 +104,53 @@ export function ProofDialog({
         </DialogFooter>
       </form>
     </FormDialog>
+  );
+}
+
+/**
+ * The button that starts adding a factor: at once for someone with none, after 'Confirm it is
+ * you' for someone who has one (a session taken over must not add the thief's own). What failed
+ * shows above it, or in the dialog while that is open.
+ */
+export function ProofFirstButton({
+  needsProof,
+  pending,
+  error,
+  onStart,
+  onCancel,
+  children,
+}: {
+  needsProof: boolean;
+  pending: boolean;
+  error: TDisplayError | null;
+  onStart: (proof?: TFactorProof, failed?: (error: unknown) => void) => void;
+  onCancel?: (() => void) | undefined;
+  children: ReactNode;
+}) {
+  const [asking, setAsking] = useState(false);
+  return (
+    <>
+      {error && !asking && <FormErrorAlert error={error} testId="factor-start-error" />}
+      <div className="flex flex-wrap gap-2">
+        <Button type="button" onClick={() => (needsProof ? setAsking(true) : onStart())} disabled={pending}>
+          {children}
+        </Button>
+        {onCancel && (
+          <Button type="button" variant="outline" onClick={onCancel}>
+            Cancel
+          </Button>
+        )}
+      </div>
+      {asking && (
+        <ProofDialog
+          title="Confirm it is you"
+          description="Confirm with a factor you already have before adding another."
+          confirmLabel="Continue"
+          pending={pending}
+          onProof={(proof, failed) => onStart(proof, failed)}
+          onClose={() => setAsking(false)}
+        />
+      )}
+    </>
   );
 }

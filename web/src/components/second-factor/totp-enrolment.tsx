@@ -9,7 +9,7 @@ import { Button } from '../ui/button.tsx';
 import { FormField } from '../ui/form-field.tsx';
 import { Input } from '../ui/input.tsx';
 import { Spinner } from '../ui/spinner.tsx';
-import { ProofDialog } from './proof-dialog.tsx';
+import { ProofFirstButton } from './proof-dialog.tsx';
 import { RecoveryCodesPanel } from './recovery-codes-panel.tsx';
 
 /** The key as an app asks for it by hand: groups of four. */
@@ -22,45 +22,25 @@ const grouped = (secret: string) => secret.match(/.{1,4}/g)!.join(' ');
  */
 export function TotpEnrolment({ needsProof, onDone, onCancel }: { needsProof: boolean; onDone: () => void; onCancel?: () => void }) {
   const begin = useBeginTotp();
-  const [asking, setAsking] = useState(false);
   const [setup, setSetup] = useState<TTotpSetup | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
 
-  const start = (proof?: TFactorProof, failed?: (error: unknown) => void) =>
-    begin.mutate(proof, {
-      onSuccess: (answer) => {
-        setAsking(false);
-        setSetup(answer);
-      },
-      onError: (error) => failed?.(error),
-    });
+  const start = (proof?: TFactorProof, failed?: (error: unknown) => void) => begin.mutate(proof, { onSuccess: setSetup, onError: (error) => failed?.(error) });
 
   if (codes) return <RecoveryCodesPanel codes={codes} onDone={onDone} />;
   if (setup) return <ScanAndConfirm setup={setup} onConfirmed={(recoveryCodes) => (recoveryCodes ? setCodes(recoveryCodes) : onDone())} onCancel={onCancel} />;
   return (
     <div className="space-y-3">
-      {begin.isError && !needsProof && <FormErrorAlert error={describeApiError(begin.error)} testId="totp-begin-error" />}
-      <div className="flex flex-wrap gap-2">
-        <Button type="button" onClick={() => (needsProof ? setAsking(true) : start())} disabled={begin.isPending}>
-          {begin.isPending && <Spinner className="size-4 text-white" />}
-          Set up an authenticator app
-        </Button>
-        {onCancel && (
-          <Button type="button" variant="outline" onClick={onCancel}>
-            Cancel
-          </Button>
-        )}
-      </div>
-      {asking && (
-        <ProofDialog
-          title="Confirm it is you"
-          description="Enter a code from a factor you already have before adding another."
-          confirmLabel="Continue"
-          pending={begin.isPending}
-          onProof={(proof, failed) => start(proof, failed)}
-          onClose={() => setAsking(false)}
-        />
-      )}
+      <ProofFirstButton
+        needsProof={needsProof}
+        pending={begin.isPending}
+        error={begin.error ? describeApiError(begin.error) : null}
+        onStart={start}
+        onCancel={onCancel}
+      >
+        {begin.isPending && <Spinner className="size-4 text-white" />}
+        Set up an authenticator app
+      </ProofFirstButton>
     </div>
   );
 }
