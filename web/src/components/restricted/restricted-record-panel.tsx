@@ -1,10 +1,12 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { ShieldAlert } from 'lucide-react';
 import type { TCurrentUser } from '#domain/auth';
 import { can } from '#domain/permissions';
 import type { TBreakGlassGrant } from '#domain/restricted-records';
 import { Button } from '../ui/button.tsx';
-import { EmergencyAccessDialog } from './emergency-access-dialog.tsx';
+
+// The dialog brings the second-factor proof with it; most who meet a restricted record never open it.
+const EmergencyAccessDialog = lazy(async () => ({ default: (await import('./emergency-access-dialog.tsx')).EmergencyAccessDialog }));
 
 /**
  * What someone outside a restricted record's care team sees where the record would be: that it
@@ -26,7 +28,11 @@ export function RestrictedRecordPanel({ patientId, user }: { patientId: string; 
           Emergency access
         </Button>
       )}
-      {asking && <EmergencyAccessDialog patientId={patientId} onClose={() => setAsking(false)} onGranted={() => setAsking(false)} />}
+      {asking && (
+        <Suspense fallback={null}>
+          <EmergencyAccessDialog patientId={patientId} onClose={() => setAsking(false)} onGranted={() => setAsking(false)} />
+        </Suspense>
+      )}
     </div>
   );
 }
