@@ -53,11 +53,17 @@ function offsetMs(instant: Date, timeZone: string): number {
 
 /** The instant a calendar date begins in a time zone (midnight, or the first moment after a DST gap). */
 export function startOfZonedDay(date: string, timeZone: string): Date {
+  return zonedWallTime(date, '00:00', timeZone);
+}
+
+/** The instant a wall clock in a time zone reads `clock` (HH:MM) on a calendar date; in a DST gap, the moment after it. */
+export function zonedWallTime(date: string, clock: string, timeZone: string): Date {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  const wallMidnight = Date.UTC(y, m - 1, d);
-  let instant = wallMidnight - offsetMs(new Date(wallMidnight), timeZone);
+  const [hh, mm] = clock.split(':').map(Number) as [number, number];
+  const wall = Date.UTC(y, m - 1, d, hh, mm);
+  let instant = wall - offsetMs(new Date(wall), timeZone);
   // The offset at the guess may differ from the offset at the true instant around DST changes.
-  instant = wallMidnight - offsetMs(new Date(instant), timeZone);
+  instant = wall - offsetMs(new Date(instant), timeZone);
   return new Date(instant);
 }
 

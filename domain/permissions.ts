@@ -114,6 +114,11 @@ export const CAPABILITIES = {
   'users.manage': ['admin'],
   /** The Admin Panel's Analytics tab and its charts (docs/decisions/admin-panel.md). */
   'analytics.view': ['admin', 'scheduler'],
+  /**
+   * The Reports screen and every report route (issue 34). Nobody else sees even her own figures:
+   * docs/decisions/reports.md says why.
+   */
+  'reports.view': ['admin', 'scheduler'],
   /** The Admin Panel's Settings tab: clinic name, time zone, session idle timeout. */
   'settings.manage': ['admin'],
   /** The audit trail: its rows, its export and the check of its chain (issue 20: admin only). */

@@ -39,6 +39,41 @@ export function isTimeZoneName(name: string): boolean {
   return resolved.toLowerCase() !== name.toLowerCase();
 }
 
+/** The days of the week as Settings lists them, Monday first (ISO 8601). */
+export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+export type TWeekday = (typeof WEEKDAYS)[number];
+
+const ZClock = z.string({ error: 'Enter a time as HH:MM' }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Enter a time as HH:MM, such as 08:30');
+
+/** One day's opening hours in clinic time, or null when the clinic is closed that day. */
+export const ZOpeningDay = z
+  .object({ opens: ZClock, closes: ZClock })
+  .strict()
+  .refine((d) => d.closes > d.opens, { path: ['closes'], message: 'Must be after the opening time' })
+  .nullable();
+export const ZOpeningHours = z.object(Object.fromEntries(WEEKDAYS.map((d) => [d, ZOpeningDay])) as Record<TWeekday, typeof ZOpeningDay>).strict();
+export type TOpeningHours = z.infer<typeof ZOpeningHours>;
+
+/** Monday to Friday, 08:00 to 17:00: what a clinic that has set nothing is taken to keep. */
+export const DEFAULT_OPENING_HOURS: TOpeningHours = {
+  monday: { opens: '08:00', closes: '17:00' },
+  tuesday: { opens: '08:00', closes: '17:00' },
+  wednesday: { opens: '08:00', closes: '17:00' },
+  thursday: { opens: '08:00', closes: '17:00' },
+  friday: { opens: '08:00', closes: '17:00' },
+  saturday: null,
+  sunday: null,
+};
+
+export const ROOMS_MAX = 50;
+/** The rooms visits are booked in (the same text as an appointment's room), for Schedule use's capacity. */
+export const ZRooms = z
+  .array(z.string().trim().min(1, 'A room needs a name').max(20, 'At most 20 characters'), { error: 'Must be a list of rooms' })
+  .max(ROOMS_MAX, `At most ${ROOMS_MAX} rooms`)
+  .refine((rooms) => new Set(rooms).size === rooms.length, 'Each room once');
+
+export const LATE_CANCEL_HOURS_RANGE = { min: 1, max: 168 } as const;
+
 export const ZUpdateClinicSettings = z
   .object({
     clinicName: z
@@ -61,6 +96,15 @@ export const ZUpdateClinicSettings = z
       .min(CRITICAL_ESCALATION_MINUTES_RANGE.min, `At least ${CRITICAL_ESCALATION_MINUTES_RANGE.min} minutes`)
       .max(CRITICAL_ESCALATION_MINUTES_RANGE.max, `At most ${CRITICAL_ESCALATION_MINUTES_RANGE.max} minutes`)
       .optional(),
+    /** For the reports (issue 34); each absent keeps what is stored. */
+    openingHours: ZOpeningHours.optional(),
+    rooms: ZRooms.optional(),
+    lateCancelHours: z
+      .number({ error: 'Must be a whole number of hours' })
+      .int('Must be a whole number of hours')
+      .min(LATE_CANCEL_HOURS_RANGE.min, `At least ${LATE_CANCEL_HOURS_RANGE.min} hour`)
+      .max(LATE_CANCEL_HOURS_RANGE.max, `At most ${LATE_CANCEL_HOURS_RANGE.max} hours`)
+      .optional(),
   })
   .strict();
 export type TUpdateClinicSettings = z.infer<typeof ZUpdateClinicSettings>;
@@ -78,6 +122,10 @@ const ZSettingValues = z.object({
    */
   nonClinicalInPatientRooms: z.boolean(),
   criticalEscalationMinutes: z.number(),
+  openingHours: ZOpeningHours,
+  rooms: z.array(z.string()),
+  /** A cancellation made less than this many hours before the visit is a late one (Reports, No-shows). */
+  lateCancelHours: z.number(),
 });
 
 /** GET/PUT /api/admin/settings: the values in force, and the environment's defaults they replace. */

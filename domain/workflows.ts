@@ -62,7 +62,7 @@ const ALL_STAFF_WHO_SEE_PATIENTS = rolesWith('appointments.runVisit');
 const FRONT_DESK = rolesWith('appointments.cancel');
 
 /** Spec section 4 (Appointment), with cancel and no-show as issue 16 settles them. */
-export const APPOINTMENT_WORKFLOW: TWorkflow<TAppointmentStatus, 'checkedInAt' | 'completedAt'> = {
+export const APPOINTMENT_WORKFLOW: TWorkflow<TAppointmentStatus, 'checkedInAt' | 'completedAt' | 'cancelledAt'> = {
   name: 'appointment',
   statuses: APPOINTMENT_STATUSES,
   initial: 'scheduled',
@@ -70,8 +70,9 @@ export const APPOINTMENT_WORKFLOW: TWorkflow<TAppointmentStatus, 'checkedInAt' |
     { from: 'scheduled', to: 'checked_in', roles: ALL_STAFF_WHO_SEE_PATIENTS, label: 'Check In', sets: { checkedInAt: 'now' }, timing: 'onVisitDay' },
     { from: 'checked_in', to: 'in_progress', roles: ALL_STAFF_WHO_SEE_PATIENTS, label: 'Start Visit', sets: {}, timing: 'onVisitDay' },
     { from: 'in_progress', to: 'completed', roles: ALL_STAFF_WHO_SEE_PATIENTS, label: 'Complete', sets: { completedAt: 'now' }, timing: 'fromVisitStart' },
-    { from: 'scheduled', to: 'cancelled', roles: FRONT_DESK, label: 'Cancel', sets: {}, takesReason: true },
-    { from: 'checked_in', to: 'cancelled', roles: FRONT_DESK, label: 'Cancel', sets: {}, takesReason: true },
+    // The cancellation's time is kept: how much notice the clinic had (Reports, No-shows).
+    { from: 'scheduled', to: 'cancelled', roles: FRONT_DESK, label: 'Cancel', sets: { cancelledAt: 'now' }, takesReason: true },
+    { from: 'checked_in', to: 'cancelled', roles: FRONT_DESK, label: 'Cancel', sets: { cancelledAt: 'now' }, takesReason: true },
     { from: 'scheduled', to: 'no_show', roles: FRONT_DESK, label: 'No-show', sets: {}, takesReason: true, timing: 'fromVisitStart' },
     { from: 'checked_in', to: 'no_show', roles: FRONT_DESK, label: 'No-show', sets: {}, takesReason: true, timing: 'fromVisitStart' },
   ],

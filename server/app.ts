@@ -38,6 +38,7 @@ import { secondFactorRoutes } from './modules/auth/second-factor.routes.ts';
 import { restrictedRecordsRoutes } from './modules/restricted-records/restricted-records.routes.ts';
 import { auditHeadSigner } from './audit/audit-head.ts';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
+import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { loadClinicSettings } from './clinic/clinic-settings.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
@@ -146,6 +147,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await app.register(chatRoutes, deps);
   await app.register(auditRoutes, { ...deps, headSigner: auditHeadSigner(config.auditHead) });
   await app.register(analyticsRoutes, deps);
+  await app.register(reportsRoutes, deps);
   await app.register(settingsRoutes, deps);
   await app.register(secondFactorRoutes, deps);
   await app.register(restrictedRecordsRoutes, deps);

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { CRITICAL_ESCALATION_MINUTES_DEFAULT } from '#domain/labs';
-import { isTimeZoneName } from '#domain/settings';
+import { DEFAULT_LATE_CANCEL_HOURS } from '#domain/reports';
+import { DEFAULT_OPENING_HOURS, isTimeZoneName, ZOpeningHours, ZRooms, type TOpeningHours } from '#domain/settings';
 import { ROLES } from '#domain/roles';
 import { DEFAULT_ROLE_POLICY, ZStoredRolePolicy, type TStoredSecondFactorPolicy } from '#domain/second-factor';
 import type { Config } from '../config.ts';
@@ -16,6 +17,10 @@ export interface TStoredSettings {
   criticalEscalationMinutes: number;
   /** As stored (jsonb): read through secondFactorPolicyOf, which falls back role by role. */
   secondFactorPolicy: unknown;
+  /** As stored (jsonb): read through scheduleOf, which falls back to the defaults if malformed. */
+  openingHours: unknown;
+  rooms: unknown;
+  lateCancelHours: number;
   updatedAt: Date | null;
 }
 
@@ -26,6 +31,9 @@ export const NOTHING_STORED: TStoredSettings = {
   nonClinicalInPatientRooms: false,
   criticalEscalationMinutes: CRITICAL_ESCALATION_MINUTES_DEFAULT,
   secondFactorPolicy: {},
+  openingHours: DEFAULT_OPENING_HOURS,
+  rooms: [],
+  lateCancelHours: DEFAULT_LATE_CANCEL_HOURS,
   updatedAt: null,
 };
 
@@ -36,6 +44,9 @@ export const STORED_SETTINGS_COLUMNS = {
   nonClinicalInPatientRooms: clinicSettings.nonClinicalInPatientRooms,
   criticalEscalationMinutes: clinicSettings.criticalEscalationMinutes,
   secondFactorPolicy: clinicSettings.secondFactorPolicy,
+  openingHours: clinicSettings.openingHours,
+  rooms: clinicSettings.rooms,
+  lateCancelHours: clinicSettings.lateCancelHours,
   updatedAt: clinicSettings.updatedAt,
 };
 
@@ -69,6 +80,10 @@ export interface TEffectiveSettings {
   criticalEscalationMinutes: number;
   /** Second factors per role (issue 33). */
   secondFactorPolicy: TStoredSecondFactorPolicy;
+  /** What the reports measure the schedule against (issue 34). */
+  openingHours: TOpeningHours;
+  rooms: string[];
+  lateCancelHours: number;
 }
 
 /**
@@ -100,6 +115,9 @@ export function effectiveSettings(stored: TStoredSettings, config: Config): TEff
     nonClinicalInPatientRooms: stored.nonClinicalInPatientRooms,
     criticalEscalationMinutes: stored.criticalEscalationMinutes,
     secondFactorPolicy: secondFactorPolicyOf(stored.secondFactorPolicy),
+    openingHours: ZOpeningHours.safeParse(stored.openingHours).data ?? DEFAULT_OPENING_HOURS,
+    rooms: ZRooms.safeParse(stored.rooms).data ?? [],
+    lateCancelHours: stored.lateCancelHours,
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { loggableError } from './loggable-error.ts';
+import { sendDownload } from './download.ts';
 
 /**
  * CSV as RFC 4180 writes it (CRLF line ends, a field quoted when it holds a comma, a quote or a
@@ -26,13 +26,5 @@ export interface TCsvFile {
 }
 
 /** Streams a CSV file as a download that no cache keeps and no browser sniffs; a failure midway is logged. */
-export function sendCsvFile(request: FastifyRequest, reply: FastifyReply, file: TCsvFile) {
-  file.stream.on('error', (error) => request.log.error({ err: loggableError(error) }, `${file.fileName} failed while streaming`));
-  reply.headers({
-    'content-type': 'text/csv; charset=utf-8',
-    'content-disposition': `attachment; filename="${file.fileName}"`,
-    'cache-control': 'private, no-store',
-    'x-content-type-options': 'nosniff',
-  });
-  return reply.send(file.stream);
-}
+export const sendCsvFile = (request: FastifyRequest, reply: FastifyReply, file: TCsvFile) =>
+  sendDownload(request, reply, { ...file, contentType: 'text/csv; charset=utf-8' });

@@ -66,6 +66,7 @@ const AREAS: Record<string, string> = {
   'chat-attachments': 'Confirming an upload as a chat attachment',
   dashboard: 'Figures for the dashboard',
   analytics: 'Charts for admins',
+  reports: 'Reports: each as JSON, CSV and PDF',
   admin: 'Users, settings and the audit trail',
   staff: 'Active staff, for assigning',
   clinic: "The clinic's name and time zone",

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROLES } from '#domain/roles';
+import { DEFAULT_OPENING_HOURS } from '#domain/settings';
 import { auditEvents, clinicSettings } from '../../server/db/schema/auth.ts';
 import { hashToken, sessionIsLive } from '../../server/sessions/session-store.ts';
 import { SETTINGS_REVALIDATE_MS } from '../../server/clinic/clinic-settings.ts';
@@ -45,6 +46,9 @@ describe('GET /api/admin/settings', () => {
       sessionIdleMinutes: 30,
       nonClinicalInPatientRooms: false,
       criticalEscalationMinutes: 30,
+      openingHours: DEFAULT_OPENING_HOURS,
+      rooms: [],
+      lateCancelHours: 24,
     };
     expect(res.json()).toEqual({ ...defaults, defaults, updatedAt: null });
     expect((await admin.get('/api/clinic')).json()).toEqual({ name: 'MediCare EHR', timeZone: 'America/New_York', nonClinicalInPatientRooms: false });
@@ -115,6 +119,16 @@ describe('PUT /api/admin/settings', () => {
     ['a field it does not know', { colour: 'blue' }, 'colour'],
     ['a critical escalation of 4 minutes', { criticalEscalationMinutes: 4 }, 'criticalEscalationMinutes'],
     ['a critical escalation of more than a day', { criticalEscalationMinutes: 1441 }, 'criticalEscalationMinutes'],
+    [
+      'a day closing before it opens',
+      { openingHours: { ...DEFAULT_OPENING_HOURS, monday: { opens: '17:00', closes: '09:00' } } },
+      'openingHours.monday.closes',
+    ],
+    ['an hour that is not a time', { openingHours: { ...DEFAULT_OPENING_HOURS, friday: { opens: '9am', closes: '17:00' } } }, 'openingHours.friday.opens'],
+    ['a week missing a day', { openingHours: { monday: null } }, 'openingHours.tuesday'],
+    ['a room twice', { rooms: ['1', '1'] }, 'rooms'],
+    ['a room with no name', { rooms: ['  '] }, 'rooms.0'],
+    ['a late cancellation of no hours', { lateCancelHours: 0 }, 'lateCancelHours'],
   ])('refuses %s with a 400 naming the field, and changes nothing', async (_story, change, field) => {
     const before = await storedRow();
     const audited = (await settingsAudit()).length;
@@ -131,6 +145,15 @@ describe('PUT /api/admin/settings', () => {
     expect(set.json().criticalEscalationMinutes).toBe(15);
     const without = await save({ clinicName: 'Escalation', timeZone: 'UTC', sessionIdleMinutes: 30 });
     expect(without.json()).toMatchObject({ criticalEscalationMinutes: 15, defaults: { criticalEscalationMinutes: 30 } });
+  });
+
+  it('keeps the schedule (hours, rooms, late cancellation) when a client does not send it, and saves it when sent (issue 34)', async () => {
+    const openingHours = { ...DEFAULT_OPENING_HOURS, saturday: { opens: '09:00', closes: '12:30' } };
+    const set = await save({ clinicName: 'Schedule', timeZone: 'UTC', sessionIdleMinutes: 30, openingHours, rooms: ['101', 'Lab'], lateCancelHours: 48 });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json()).toMatchObject({ openingHours, rooms: ['101', 'Lab'], lateCancelHours: 48 });
+    const without = await save({ clinicName: 'Schedule', timeZone: 'UTC', sessionIdleMinutes: 30 });
+    expect(without.json()).toMatchObject({ openingHours, rooms: ['101', 'Lab'], lateCancelHours: 48, defaults: { rooms: [], lateCancelHours: 24 } });
   });
 
   it('refuses a body missing a field', async () => {

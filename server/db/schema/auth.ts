@@ -18,6 +18,8 @@ import {
   varchar,
 } from 'drizzle-orm/pg-core';
 import { DEFAULT_ROLE } from '#domain/roles';
+import { DEFAULT_LATE_CANCEL_HOURS } from '#domain/reports';
+import { DEFAULT_OPENING_HOURS, type TOpeningHours } from '#domain/settings';
 import { userRole } from './enums.ts';
 import { at, id, timestamps } from './columns.ts';
 
@@ -83,6 +85,10 @@ export const clinicSettings = pgTable(
     criticalEscalationMinutes: integer('critical_escalation_minutes').notNull().default(30),
     /** Second factors per role (domain/second-factor.ts); filled by migration 0020 with admins required. */
     secondFactorPolicy: jsonb('second_factor_policy').notNull().default({}),
+    /** Reports (issue 34): opening hours per weekday, the rooms visits use, and what a late cancellation is. */
+    openingHours: jsonb('opening_hours').notNull().default(DEFAULT_OPENING_HOURS).$type<TOpeningHours>(),
+    rooms: jsonb('rooms').notNull().default([]).$type<string[]>(),
+    lateCancelHours: integer('late_cancel_hours').notNull().default(DEFAULT_LATE_CANCEL_HOURS),
     updatedAt: at('updated_at').notNull().defaultNow(),
     updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
   },
@@ -90,6 +96,7 @@ export const clinicSettings = pgTable(
     check('clinic_settings_one_row', sql`id`),
     check('clinic_settings_idle_range', sql`session_idle_minutes between 5 and 480`),
     check('clinic_settings_escalation_range', sql`critical_escalation_minutes between 5 and 1440`),
+    check('clinic_settings_late_cancel_range', sql`late_cancel_hours between 1 and 168`),
   ],
 );
 

@@ -81,6 +81,8 @@ export const appointments = pgTable(
     assignedScribeId: uuid('assigned_scribe_id').references(() => users.id),
     checkedInAt: at('checked_in_at'),
     completedAt: at('completed_at'),
+    /** Stamped by the cancel move (issue 34): how much notice the clinic had. Null for those cancelled before it was kept. */
+    cancelledAt: at('cancelled_at'),
     // Why it was cancelled or marked no-show, when the person who did it said.
     statusReason: text('status_reason'),
     // When check-missing-notes told its staff that notes are missing, or the schedulers that the
@@ -162,6 +164,8 @@ export const labOrders = pgTable(
     statusReason: text('status_reason'),
     reviewedAt: at('reviewed_at'),
     reviewedById: uuid('reviewed_by_id').references(() => users.id),
+    /** The first review, kept when a correction clears `reviewed_at` (issue 34: a correction does not move the turnaround). */
+    firstReviewedAt: at('first_reviewed_at'),
     /** The worst flag of its results, and its rank (2 critical, 1 abnormal, 0 else): the review queue's order. */
     worstFlag: varchar('worst_flag', { length: 2, enum: LAB_FLAGS }),
     flagRank: smallint('flag_rank').notNull().default(0),

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { startOfZonedDay, zonedDate, zonedDayRange } from '#domain/clinic-time';
 import { ageInYears, computeFlag, isAbnormal, isCritical, rangeFor, type TLabFlag, type TLabSubject } from '#domain/lab-flags';
 import {
@@ -434,7 +434,15 @@ export async function reviewLabOrder(deps: Deps, ctx: SignedInContext, id: strin
     if (order.status !== 'received') throw new HttpError('workflow.illegalMove', { message: 'Only results that are in can be reviewed' });
     if (order.reviewedAt) throw new HttpError('workflow.illegalMove', { message: 'These results are already reviewed' });
     const now = nextVersion(deps, order);
-    await tx.update(labOrders).set({ reviewedAt: now, reviewedById: ctx.user.id, updatedAt: now }).where(eq(labOrders.id, id));
+    await tx
+      .update(labOrders)
+      .set({
+        reviewedAt: now,
+        reviewedById: ctx.user.id,
+        firstReviewedAt: sql`coalesce(${labOrders.firstReviewedAt}, ${now.toISOString()}::timestamptz)`,
+        updatedAt: now,
+      })
+      .where(eq(labOrders.id, id));
     await recordAudit(tx, ctx, { action: 'lab.review', entityType: 'lab_order', entityId: id, patientId: order.patientId });
     await acknowledgeOpenAlert(tx, raise, ctx, order, now);
     await resolveLabNotices(tx, raise, id, ['lab_received']);

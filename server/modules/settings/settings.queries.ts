@@ -12,14 +12,10 @@ export async function lockStoredSettings(q: Queryable): Promise<TStoredSettings>
 }
 
 export async function writeStoredSettings(q: Queryable, values: TUpdateClinicSettings, actorId: string, now: Date): Promise<void> {
-  const { nonClinicalInPatientRooms, criticalEscalationMinutes, ...always } = values;
-  const set = {
-    ...always,
-    ...(nonClinicalInPatientRooms === undefined ? {} : { nonClinicalInPatientRooms }),
-    ...(criticalEscalationMinutes === undefined ? {} : { criticalEscalationMinutes }),
-    updatedAt: now,
-    updatedBy: actorId,
-  };
+  const { clinicName, timeZone, sessionIdleMinutes, ...whenSent } = values;
+  // A setting a client did not send keeps what is stored.
+  const sent = Object.fromEntries(Object.entries(whenSent).filter(([, v]) => v !== undefined));
+  const set = { clinicName, timeZone, sessionIdleMinutes, ...sent, updatedAt: now, updatedBy: actorId };
   await q
     .insert(clinicSettings)
     .values({ id: true, ...set })

@@ -1,5 +1,6 @@
 import { CRITICAL_ESCALATION_MINUTES_DEFAULT } from '#domain/labs';
-import type { TClinicInfo, TClinicSettings, TUpdateClinicSettings } from '#domain/settings';
+import { DEFAULT_LATE_CANCEL_HOURS } from '#domain/reports';
+import { DEFAULT_OPENING_HOURS, WEEKDAYS, type TOpeningHours, type TClinicInfo, type TClinicSettings, type TUpdateClinicSettings } from '#domain/settings';
 import type { Config } from '../../config.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Deps } from '../../deps.ts';
@@ -17,7 +18,10 @@ const saved = (stored: TStoredSettings) =>
   stored.timeZone !== null ||
   stored.sessionIdleMinutes !== null ||
   stored.nonClinicalInPatientRooms ||
-  stored.criticalEscalationMinutes !== CRITICAL_ESCALATION_MINUTES_DEFAULT;
+  stored.criticalEscalationMinutes !== CRITICAL_ESCALATION_MINUTES_DEFAULT ||
+  stored.lateCancelHours !== DEFAULT_LATE_CANCEL_HOURS ||
+  JSON.stringify(stored.rooms) !== '[]' ||
+  WEEKDAYS.some((day) => JSON.stringify((stored.openingHours as TOpeningHours | null)?.[day]) !== JSON.stringify(DEFAULT_OPENING_HOURS[day]));
 
 function settingsOf(stored: TStoredSettings, config: Config): TClinicSettings {
   const now = effectiveSettings(stored, config);
@@ -27,12 +31,18 @@ function settingsOf(stored: TStoredSettings, config: Config): TClinicSettings {
     sessionIdleMinutes: minutesOf(now.sessionIdleMs),
     nonClinicalInPatientRooms: now.nonClinicalInPatientRooms,
     criticalEscalationMinutes: now.criticalEscalationMinutes,
+    openingHours: now.openingHours,
+    rooms: now.rooms,
+    lateCancelHours: now.lateCancelHours,
     defaults: {
       clinicName: config.clinicName,
       timeZone: config.clinicTimeZone,
       sessionIdleMinutes: minutesOf(config.sessionIdleMs),
       nonClinicalInPatientRooms: false,
       criticalEscalationMinutes: CRITICAL_ESCALATION_MINUTES_DEFAULT,
+      openingHours: DEFAULT_OPENING_HOURS,
+      rooms: [],
+      lateCancelHours: DEFAULT_LATE_CANCEL_HOURS,
     },
     updatedAt: saved(stored) ? (stored.updatedAt?.toISOString() ?? null) : null,
   };

@@ -1,7 +1,7 @@
 // Types only from domain/appointments: its schemas would otherwise ride along into the
 // dashboard's chunk. Each table below is a Record over the domain's own union, so a status or
 // type added there fails the type check here until it has its label.
-import type { TAppointment, TAppointmentConflictKind, TAppointmentStatus, TAppointmentType } from '#domain/appointments';
+import type { TAppointment, TAppointmentConflictKind, TAppointmentStatus } from '#domain/appointments';
 import { patientLabel, RESTRICTED_PATIENT_LABEL } from '#domain/record-scope';
 
 /**
@@ -11,19 +11,7 @@ import { patientLabel, RESTRICTED_PATIENT_LABEL } from '#domain/record-scope';
 export const patientShown = (appointment: Pick<TAppointment, 'patientRef' | 'patientName' | 'patientRestricted'>) =>
   appointment.patientName ?? (appointment.patientRestricted ? RESTRICTED_PATIENT_LABEL : patientLabel(appointment.patientRef));
 
-const TYPE_LABELS: Record<TAppointmentType, string> = {
-  consultation: 'Consultation',
-  follow_up: 'Follow-up',
-  urgent_care: 'Urgent care',
-  physical_exam: 'Physical exam',
-  lab_review: 'Lab review',
-};
-
-/** 'Follow-up' for follow_up; `fallback` when no type is set ('General' on the appointments screen). */
-export function appointmentTypeLabel(type: string | null, fallback = 'General'): string {
-  if (!type) return fallback;
-  return (TYPE_LABELS as Record<string, string>)[type] ?? type;
-}
+export { appointmentTypeLabel } from '#domain/appointment-labels';
 
 /** The room, or 'TBD' when none is set (spec section 3). */
 export const roomLabel = (room: string | null) => (room ? `Room ${room}` : 'Room TBD');

@@ -1,0 +1,127 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { appointmentTypeLabel } from '#domain/appointment-labels';
+import type { TReportCell } from '#domain/reports';
+import { queryRows } from '../../db/database.ts';
+import { fullName } from '../../db/user-name.ts';
+import { clinicWeek, column, inRange, metric, percentOf, weeksOf, type TReportDefinition, type TReportRun } from './report-kit.ts';
+
+interface TCounts {
+  booked: number;
+  completed: number;
+  noShows: number;
+  lateCancellations: number;
+  otherCancellations: number;
+}
+
+const COLUMNS = (lateHours: number) => ({
+  booked: column('booked', 'Booked', 'count', 'Appointments whose start falls in the range, whatever became of them.'),
+  completed: column('completed', 'Completed', 'count', 'Appointments in the range that were completed.'),
+  noShows: column('noShows', 'No-shows', 'count', 'Appointments in the range marked no-show.'),
+  noShowRate: column('noShowRate', 'No-show rate', 'percent', 'No-shows / (completed + no-shows). Cancellations are left out of it.'),
+  lateCancellations: column(
+    'lateCancellations',
+    'Late cancellations',
+    'count',
+    `Cancelled less than ${lateHours} h before the start (Settings, Schedule), or after it: the time of the cancellation as recorded.`,
+  ),
+  otherCancellations: column(
+    'otherCancellations',
+    'Other cancellations',
+    'count',
+    `Cancelled ${lateHours} h or more before the start, or before the cancellation time was recorded.`,
+  ),
+});
+
+/** What a row of the chosen grouping is named by, and the SQL that keys it. */
+function groupingOf(run: TReportRun): { key: SQL; label: ReturnType<typeof column> } {
+  switch (run.groupBy) {
+    case 'provider':
+      return { key: sql`a.provider_id::text`, label: column('provider', 'Provider', 'text', null) };
+    case 'type':
+      return { key: sql`coalesce(nullif(a.appointment_type, ''), 'general')`, label: column('type', 'Appointment type', 'text', null) };
+    default:
+      return { key: clinicWeek(sql`a.appointment_date`, run.timeZone), label: column('week', 'Week of', 'day', null) };
+  }
+}
+
+/**
+ * No-shows (issue 34, report 1). Appointments are counted on the clinic day they were booked to
+ * start. A late cancellation is measured from `cancelled_at`, stamped by the cancel move, never
+ * from `updated_at`: a later edit of the appointment does not move it.
+ */
+export const NO_SHOWS_REPORT: TReportDefinition = {
+  id: 'no-shows',
+  filters: ['provider', 'appointmentType'],
+  groupings: ['week', 'provider', 'type'],
+  async run(run) {
+    const grouping = groupingOf(run);
+    const late = sql`make_interval(hours => ${run.schedule.lateCancelHours})`;
+    const rows = await queryRows<TCounts & { key: string; providerName: string | null }>(
+      run.q,
+      sql`
+      select g.key, g.booked, g.completed, g."noShows", g."lateCancellations", g."otherCancellations",
+        ${run.groupBy === 'provider' ? sql`(select coalesce(${fullName('u')}, u.email) from users u where u.id::text = g.key)` : sql`null::text`} as "providerName"
+      from (
+        select ${grouping.key} as key,
+          count(*)::int as booked,
+          (count(*) filter (where a.status = 'completed'))::int as completed,
+          (count(*) filter (where a.status = 'no_show'))::int as "noShows",
+          (count(*) filter (where a.status = 'cancelled' and a.cancelled_at is not null and a.appointment_date - a.cancelled_at < ${late}))::int as "lateCancellations",
+          (count(*) filter (where a.status = 'cancelled' and (a.cancelled_at is null or a.appointment_date - a.cancelled_at >= ${late})))::int as "otherCancellations"
+        from appointments a
+        where ${inRange(sql`a.appointment_date`, run)}
+          ${run.providerId ? sql`and a.provider_id = ${run.providerId}::uuid` : sql``}
+          ${run.appointmentType ? sql`and coalesce(nullif(a.appointment_type, ''), 'general') = ${run.appointmentType}` : sql``}
+        group by 1
+      ) g`,
+    );
+
+    const byKey = new Map(rows.map((r) => [r.key, r]));
+    const zero: TCounts = { booked: 0, completed: 0, noShows: 0, lateCancellations: 0, otherCancellations: 0 };
+    // Every week is a row, empty ones too; providers and types only where they had appointments.
+    const keys = run.groupBy === 'week' ? weeksOf(run.from, run.to) : rows.map((r) => r.key);
+    const labelOf = (key: string) =>
+      run.groupBy === 'provider'
+        ? (byKey.get(key)?.providerName ?? 'Unknown')
+        : run.groupBy === 'type'
+          ? appointmentTypeLabel(key === 'general' ? null : key)
+          : key;
+    const cols = COLUMNS(run.schedule.lateCancelHours);
+    const figures = (c: TCounts): Record<string, TReportCell> => ({
+      booked: c.booked,
+      completed: c.completed,
+      noShows: c.noShows,
+      noShowRate: percentOf(c.noShows, c.completed + c.noShows),
+      lateCancellations: c.lateCancellations,
+      otherCancellations: c.otherCancellations,
+    });
+    const table = keys
+      .map((key) => ({ label: labelOf(key), counts: byKey.get(key) ?? zero }))
+      .sort((a, b) => (run.groupBy === 'week' ? 0 : a.label.localeCompare(b.label)))
+      .map(({ label, counts }) => ({ [grouping.label.key]: label, ...figures(counts) }));
+
+    const total = rows.reduce<TCounts>(
+      (sum, r) => ({
+        booked: sum.booked + r.booked,
+        completed: sum.completed + r.completed,
+        noShows: sum.noShows + r.noShows,
+        lateCancellations: sum.lateCancellations + r.lateCancellations,
+        otherCancellations: sum.otherCancellations + r.otherCancellations,
+      }),
+      zero,
+    );
+    const totals = figures(total);
+    return {
+      metrics: [
+        metric(cols.noShowRate, totals.noShowRate!),
+        metric(cols.noShows, totals.noShows!),
+        metric(cols.lateCancellations, totals.lateCancellations!),
+        metric(cols.booked, totals.booked!),
+      ],
+      columns: [grouping.label, ...Object.values(cols)],
+      rows: table,
+      chart: { series: ['noShows', 'lateCancellations', 'completed'] },
+      caveats: [],
+    };
+  },
+};

@@ -1,0 +1,88 @@
+import { Readable } from 'node:stream';
+import { zonedDate, zonedDayRange } from '#domain/clinic-time';
+import { REPORT_TITLES, type TReport, type TReportId, type TReportQuery } from '#domain/reports';
+import { withStatementTimeout } from '../../db/database.ts';
+import type { Deps } from '../../deps.ts';
+import { csvLine, type TCsvFile } from '../../http/csv.ts';
+import { invalid } from '../../http/errors.ts';
+import { LAB_TURNAROUND_REPORT } from './lab-turnaround-report.ts';
+import { NO_SHOWS_REPORT } from './no-shows-report.ts';
+import { NOTE_TURNAROUND_REPORT } from './note-turnaround-report.ts';
+import { renderReportPdf } from './report-pdf.ts';
+import type { TReportDefinition } from './report-kit.ts';
+import { SCHEDULE_USE_REPORT } from './schedule-use-report.ts';
+import { STAFF_ACTIVITY_REPORT } from './staff-activity-report.ts';
+import { SUPPLY_REPORT } from './supply-report.ts';
+
+const DEFINITIONS: Record<TReportId, TReportDefinition> = {
+  'no-shows': NO_SHOWS_REPORT,
+  'schedule-use': SCHEDULE_USE_REPORT,
+  'staff-activity': STAFF_ACTIVITY_REPORT,
+  'note-turnaround': NOTE_TURNAROUND_REPORT,
+  'lab-turnaround': LAB_TURNAROUND_REPORT,
+  supply: SUPPLY_REPORT,
+};
+
+/** A report's longest read: past it the database stops the query and the caller gets an error, not a stuck worker. */
+const REPORT_STATEMENT_MS = 20_000;
+
+/**
+ * One report over clinic days [from, to] (issue 34). A filter or grouping the report does not
+ * take is a 400, so nobody reads figures as filtered that were not. The figures name no patient
+ * and hold no clinical text, so, like the Analytics tab, reading them writes no audit row.
+ */
+export async function reportFor(deps: Deps, id: TReportId, query: TReportQuery): Promise<TReport> {
+  const definition = DEFINITIONS[id];
+  if (query.providerId !== undefined && !definition.filters.includes('provider')) throw invalid('providerId', 'This report does not take a provider');
+  if (query.appointmentType !== undefined && !definition.filters.includes('appointmentType'))
+    throw invalid('appointmentType', 'This report does not take an appointment type');
+  if (query.groupBy !== undefined && !definition.groupings.includes(query.groupBy))
+    throw invalid('groupBy', `Group this report by ${definition.groupings.join(', ')}`);
+
+  const settings = deps.settings.current();
+  const { timeZone } = settings;
+  const groupBy = query.groupBy ?? definition.groupings[0]!;
+  const now = deps.config.now();
+  const table = await definition.run({
+    q: withStatementTimeout(deps.db, REPORT_STATEMENT_MS),
+    from: query.from,
+    to: query.to,
+    start: zonedDayRange(query.from, timeZone).start,
+    end: zonedDayRange(query.to, timeZone).end,
+    timeZone,
+    providerId: query.providerId ?? null,
+    appointmentType: query.appointmentType ?? null,
+    groupBy,
+    schedule: { openingHours: settings.openingHours, rooms: settings.rooms, lateCancelHours: settings.lateCancelHours },
+    now,
+  });
+  return {
+    id,
+    ...REPORT_TITLES[id],
+    timeZone,
+    query: { from: query.from, to: query.to, providerId: query.providerId ?? null, appointmentType: query.appointmentType ?? null, groupBy },
+    filters: definition.filters,
+    groupings: definition.groupings,
+    generatedAt: now.toISOString(),
+    ...table,
+  };
+}
+
+const fileName = (report: TReport, extension: string) => `${report.id}-${report.query.from}-to-${report.query.to}.${extension}`;
+
+/** The report's table as CSV: the screen's columns and rows, numbers as the server rounded them. */
+export async function reportCsv(deps: Deps, id: TReportId, query: TReportQuery): Promise<TCsvFile> {
+  const report = await reportFor(deps, id, query);
+  function* lines() {
+    yield csvLine(report.columns.map((c) => c.label));
+    for (const row of report.rows) yield csvLine(report.columns.map((c) => row[c.key]));
+  }
+  return { fileName: fileName(report, 'csv'), stream: Readable.from(lines()) };
+}
+
+/** The report as a PDF: its figures, chart, table and definitions, as the screen shows them. */
+export async function reportPdf(deps: Deps, id: TReportId, query: TReportQuery): Promise<{ fileName: string; stream: Readable }> {
+  const report = await reportFor(deps, id, query);
+  const clinic = deps.settings.current().clinicName;
+  return { fileName: fileName(report, 'pdf'), stream: renderReportPdf(report, { clinic, printedOn: zonedDate(deps.config.now(), report.timeZone) }) };
+}
