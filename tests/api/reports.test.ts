@@ -381,12 +381,37 @@ describe('one table, three renderings', () => {
   });
 });
 
+describe('the records behind the figures', () => {
+  it('no-shows: one line per appointment counted, in start order, none outside the range, no patient named', async () => {
+    const res = await admin.get(`/api/reports/no-shows/records.csv?${RANGE}&groupBy=type`);
+    expect(res.statusCode, res.body).toBe(200);
+    const lines = res.body.trim().split('\r\n');
+    expect(lines[0]).toBe('Clinic day,Week of,Start,Minutes,Provider,Appointment type,Room,Status,Hours of notice,Late cancellation');
+    expect(lines).toHaveLength(11);
+    // A5, the 23:30 visit of the short Sunday, is on its clinic day and in its week.
+    expect(lines).toContainEqual(expect.stringMatching(/^2045-03-12,2045-03-06,23:30,60,.*,urgent_care,,completed,,$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^2045-03-07,2045-03-06,09:00,30,.*,consultation,2,cancelled,13,true$/));
+    const patients = await t.db.select().from(appointments);
+    for (const a of patients) expect(res.body).not.toContain(a.patientId);
+  });
+
+  it('a report with no records says so', async () => {
+    const res = await admin.get(`/api/reports/supply/records.csv?${RANGE}`);
+    expect(res.statusCode).toBe(400);
+  });
+});
+
 describe('who may read reports', () => {
-  const routes = REPORT_IDS.flatMap((id) => [`/api/reports/${id}`, `/api/reports/${id}/export.csv`, `/api/reports/${id}/export.pdf`]);
+  const routes = REPORT_IDS.flatMap((id) => [
+    `/api/reports/${id}`,
+    `/api/reports/${id}/export.csv`,
+    `/api/reports/${id}/export.pdf`,
+    `/api/reports/${id}/records.csv`,
+  ]);
 
   it('admins and schedulers read every report; nurses, scribes and suppliers are refused on every route, visitors asked to sign in', async () => {
     for (const url of routes) {
-      expect((await scheduler.get(`${url}?${RANGE}`)).statusCode, url).toBe(200);
+      if (!url.endsWith('records.csv') || url.includes('no-shows')) expect((await scheduler.get(`${url}?${RANGE}`)).statusCode, url).toBe(200);
       for (const client of [nurse, scribe, supplier]) expect((await client.get(`${url}?${RANGE}`)).statusCode, `${url} as ${client.user.role}`).toBe(403);
       expect((await anonymous(t).get(`${url}?${RANGE}`)).statusCode, url).toBe(401);
     }

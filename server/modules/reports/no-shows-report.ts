@@ -3,7 +3,7 @@ import { appointmentTypeLabel } from '#domain/appointment-labels';
 import type { TReportCell } from '#domain/reports';
 import { queryRows } from '../../db/database.ts';
 import { fullName } from '../../db/user-name.ts';
-import { clinicWeek, column, inRange, metric, percentOf, weeksOf, type TReportDefinition, type TReportRun } from './report-kit.ts';
+import { clinicDay, clinicWeek, column, inRange, metric, percentOf, weeksOf, type TReportDefinition, type TReportRun } from './report-kit.ts';
 
 interface TCounts {
   booked: number;
@@ -31,6 +31,15 @@ const COLUMNS = (lateHours: number) => ({
     `Cancelled ${lateHours} h or more before the start, or before the cancellation time was recorded.`,
   ),
 });
+
+/** How many records one read of the export takes. */
+const RECORD_BATCH = 5_000;
+
+/** The filters the table and its records share. */
+const filtersOf = (run: TReportRun): SQL =>
+  sql`${inRange(sql`a.appointment_date`, run)}
+    ${run.providerId ? sql`and a.provider_id = ${run.providerId}::uuid` : sql``}
+    ${run.appointmentType ? sql`and coalesce(nullif(a.appointment_type, ''), 'general') = ${run.appointmentType}` : sql``}`;
 
 /** What a row of the chosen grouping is named by, and the SQL that keys it. */
 function groupingOf(run: TReportRun): { key: SQL; label: ReturnType<typeof column> } {
@@ -69,9 +78,7 @@ export const NO_SHOWS_REPORT: TReportDefinition = {
           (count(*) filter (where a.status = 'cancelled' and a.cancelled_at is not null and a.appointment_date - a.cancelled_at < ${late}))::int as "lateCancellations",
           (count(*) filter (where a.status = 'cancelled' and (a.cancelled_at is null or a.appointment_date - a.cancelled_at >= ${late})))::int as "otherCancellations"
         from appointments a
-        where ${inRange(sql`a.appointment_date`, run)}
-          ${run.providerId ? sql`and a.provider_id = ${run.providerId}::uuid` : sql``}
-          ${run.appointmentType ? sql`and coalesce(nullif(a.appointment_type, ''), 'general') = ${run.appointmentType}` : sql``}
+        where ${filtersOf(run)}
         group by 1
       ) g`,
     );
@@ -123,5 +130,37 @@ export const NO_SHOWS_REPORT: TReportDefinition = {
       chart: { series: ['noShows', 'lateCancellations', 'completed'] },
       caveats: [],
     };
+  },
+  records: {
+    columns: ['Clinic day', 'Week of', 'Start', 'Minutes', 'Provider', 'Appointment type', 'Room', 'Status', 'Hours of notice', 'Late cancellation'],
+    async *batches(run) {
+      const late = run.schedule.lateCancelHours;
+      let after: { at: string; id: string } | null = null;
+      for (;;) {
+        const rows: { at: string; id: string; cells: TReportCell[] }[] = await queryRows(
+          run.q,
+          sql`
+          select to_char(a.appointment_date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at, a.id::text as id,
+            json_build_array(
+              ${clinicDay(sql`a.appointment_date`, run.timeZone)}, ${clinicWeek(sql`a.appointment_date`, run.timeZone)},
+              to_char(a.appointment_date at time zone ${run.timeZone}, 'HH24:MI'), a.duration,
+              (select coalesce(${fullName('u')}, u.email) from users u where u.id = a.provider_id),
+              coalesce(nullif(a.appointment_type, ''), 'general'), a.room_number, a.status,
+              case when a.status = 'cancelled' and a.cancelled_at is not null
+                then round((extract(epoch from (a.appointment_date - a.cancelled_at)) / 3600)::numeric, 1) end,
+              case when a.status = 'cancelled' then a.cancelled_at is not null and a.appointment_date - a.cancelled_at < make_interval(hours => ${late}) end
+            ) as cells
+          from appointments a
+          where ${filtersOf(run)}
+            ${after ? sql`and (a.appointment_date, a.id) > (${after.at}::timestamptz, ${after.id}::uuid)` : sql``}
+          order by a.appointment_date, a.id
+          limit ${RECORD_BATCH}`,
+        );
+        if (rows.length === 0) return;
+        yield rows.map((r) => r.cells);
+        if (rows.length < RECORD_BATCH) return;
+        after = rows.at(-1)!;
+      }
+    },
   },
 };

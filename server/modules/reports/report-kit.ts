@@ -36,6 +36,12 @@ export interface TReportDefinition {
   /** The first is the default. */
   groupings: TReportGrouping[];
   run(run: TReportRun): Promise<TReportTable>;
+  /**
+   * The records the figures count, one CSV line each, read in batches as the client takes them
+   * (so a year of a network's visits streams in flat memory). Named by nothing a patient could
+   * be found by: no name, no id, no reason.
+   */
+  records?: { columns: readonly string[]; batches(run: TReportRun): AsyncGenerator<TReportCell[][]> };
 }
 
 /** One decimal, as every rate and duration is shown: rounded once, here, so the screen, CSV and PDF agree. */

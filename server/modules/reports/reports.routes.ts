@@ -5,7 +5,7 @@ import type { Deps } from '../../deps.ts';
 import { sendCsvFile } from '../../http/csv.ts';
 import { sendDownload } from '../../http/download.ts';
 import { errorResponses } from '../../http/error-body.ts';
-import { reportCsv, reportFor, reportPdf } from './reports.service.ts';
+import { reportCsv, reportFor, reportPdf, reportRecordsCsv } from './reports.service.ts';
 
 /**
  * Reports (issue 34): each report as JSON for the screen, and the same table as CSV and as a
@@ -33,6 +33,18 @@ export const reportsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       },
     },
     async (request, reply) => sendCsvFile(request, reply, await reportCsv(deps, request.params.id, request.query)),
+  );
+  app.get(
+    '/api/reports/:id/records.csv',
+    {
+      config: { access: 'reports.view' },
+      schema: {
+        ...schema,
+        description: 'The records the figures count, one line each, streamed (reports that have them: no-shows). No patient is named.',
+        response: { 200: z.any().describe('text/csv'), ...errorResponses },
+      },
+    },
+    async (request, reply) => sendCsvFile(request, reply, reportRecordsCsv(deps, request.params.id, request.query)),
   );
   app.get(
     '/api/reports/:id/export.pdf',

@@ -9,7 +9,7 @@ import { LAB_TURNAROUND_REPORT } from './lab-turnaround-report.ts';
 import { NO_SHOWS_REPORT } from './no-shows-report.ts';
 import { NOTE_TURNAROUND_REPORT } from './note-turnaround-report.ts';
 import { renderReportPdf } from './report-pdf.ts';
-import type { TReportDefinition } from './report-kit.ts';
+import type { TReportDefinition, TReportRun } from './report-kit.ts';
 import { SCHEDULE_USE_REPORT } from './schedule-use-report.ts';
 import { STAFF_ACTIVITY_REPORT } from './staff-activity-report.ts';
 import { SUPPLY_REPORT } from './supply-report.ts';
@@ -33,17 +33,30 @@ const REPORT_STATEMENT_MS = 20_000;
  */
 export async function reportFor(deps: Deps, id: TReportId, query: TReportQuery): Promise<TReport> {
   const definition = DEFINITIONS[id];
+  const run = runOf(deps, definition, query);
+  const table = await definition.run(run);
+  return {
+    id,
+    ...REPORT_TITLES[id],
+    timeZone: run.timeZone,
+    query: { from: query.from, to: query.to, providerId: run.providerId, appointmentType: query.appointmentType ?? null, groupBy: run.groupBy },
+    filters: definition.filters,
+    groupings: definition.groupings,
+    generatedAt: run.now.toISOString(),
+    ...table,
+  };
+}
+
+/** What a report reads: the query checked against what the report takes, with the clinic's settings. */
+function runOf(deps: Deps, definition: TReportDefinition, query: TReportQuery): TReportRun {
   if (query.providerId !== undefined && !definition.filters.includes('provider')) throw invalid('providerId', 'This report does not take a provider');
   if (query.appointmentType !== undefined && !definition.filters.includes('appointmentType'))
     throw invalid('appointmentType', 'This report does not take an appointment type');
   if (query.groupBy !== undefined && !definition.groupings.includes(query.groupBy))
     throw invalid('groupBy', `Group this report by ${definition.groupings.join(', ')}`);
-
   const settings = deps.settings.current();
   const { timeZone } = settings;
-  const groupBy = query.groupBy ?? definition.groupings[0]!;
-  const now = deps.config.now();
-  const table = await definition.run({
+  return {
     q: withStatementTimeout(deps.db, REPORT_STATEMENT_MS),
     from: query.from,
     to: query.to,
@@ -52,19 +65,9 @@ export async function reportFor(deps: Deps, id: TReportId, query: TReportQuery):
     timeZone,
     providerId: query.providerId ?? null,
     appointmentType: query.appointmentType ?? null,
-    groupBy,
+    groupBy: query.groupBy ?? definition.groupings[0]!,
     schedule: { openingHours: settings.openingHours, rooms: settings.rooms, lateCancelHours: settings.lateCancelHours },
-    now,
-  });
-  return {
-    id,
-    ...REPORT_TITLES[id],
-    timeZone,
-    query: { from: query.from, to: query.to, providerId: query.providerId ?? null, appointmentType: query.appointmentType ?? null, groupBy },
-    filters: definition.filters,
-    groupings: definition.groupings,
-    generatedAt: now.toISOString(),
-    ...table,
+    now: deps.config.now(),
   };
 }
 
@@ -85,4 +88,17 @@ export async function reportPdf(deps: Deps, id: TReportId, query: TReportQuery):
   const report = await reportFor(deps, id, query);
   const clinic = deps.settings.current().clinicName;
   return { fileName: fileName(report, 'pdf'), stream: renderReportPdf(report, { clinic, printedOn: zonedDate(deps.config.now(), report.timeZone) }) };
+}
+
+/** The records behind a report's figures, streamed in batches: a year of a network's visits in flat memory. */
+export function reportRecordsCsv(deps: Deps, id: TReportId, query: TReportQuery): TCsvFile {
+  const definition = DEFINITIONS[id];
+  const records = definition.records;
+  if (!records) throw invalid('id', 'This report has no record export');
+  const run = runOf(deps, definition, query);
+  async function* lines() {
+    yield csvLine(records!.columns);
+    for await (const batch of records!.batches(run)) yield batch.map(csvLine).join('');
+  }
+  return { fileName: `${id}-records-${query.from}-to-${query.to}.csv`, stream: Readable.from(lines()) };
 }
