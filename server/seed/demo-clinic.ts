@@ -9,6 +9,7 @@ import { appointments, noteRevisions, patientNotes, patients } from '../db/schem
 import { chatMessages, chatRoomMembers, notifications, patientChatRooms } from '../db/schema/collaboration.ts';
 import { hashPassword } from '../modules/auth/passwords.ts';
 import { DEMO_PASSWORD, DEMO_USERS } from '../modules/auth/demo-accounts.ts';
+import { DEMO_ROOMS, seedDemoHistory } from './demo-history.ts';
 import { seedDemoLabs } from './demo-labs.ts';
 import { seedDemoSupplies } from './demo-supplies.ts';
 
@@ -134,7 +135,7 @@ export async function seedDemoClinic(db: Db, timeZone: string, now = new Date())
         appointmentDate,
         duration: 30,
         appointmentType: APPOINTMENT_TYPES[i % APPOINTMENT_TYPES.length],
-        roomNumber: i % 4 === 2 ? null : String(100 + i),
+        roomNumber: i % 4 === 2 ? null : DEMO_ROOMS[i % DEMO_ROOMS.length],
         reason: 'Routine visit',
         assignedNurseId: i % 2 === 0 ? nurse.id : nurse2.id,
         assignedScribeId: scribe.id,
@@ -159,6 +160,7 @@ export async function seedDemoClinic(db: Db, timeZone: string, now = new Date())
       // The patient never came: nobody checked her in, and the front desk marked it at day's end.
       visit(8, addDays(today, -1), 15, 0, { status: 'no_show', checkedInAt: null, completedAt: null, updatedAt: at(addDays(today, -1), 18, 0) }),
     ]);
+    await seedDemoHistory(tx, { patients: people, scheduler: scheduler.id, nurse: nurse.id, nurse2: nurse2.id, scribe: scribe.id }, now, timeZone, opened);
 
     const noteAt = (hoursAgo: number) => ago(hoursAgo * HOUR);
     // One note per status, each taken along the workflow by the people who may make each move,
@@ -277,7 +279,8 @@ export async function seedDemoClinic(db: Db, timeZone: string, now = new Date())
     // The demo's accounts share a published password; a second factor is offered to every role
     // but required of none, so the demo keeps signing in by password however long it runs
     // (docs/decisions/second-factor.md). A clinic's own install requires it of admins.
-    await tx.update(clinicSettings).set({ secondFactorPolicy: everyRoleOptional() }).where(eq(clinicSettings.id, true));
+    // Its rooms are listed, so Reports' schedule use has the clinic's capacity to measure against.
+    await tx.update(clinicSettings).set({ secondFactorPolicy: everyRoleOptional(), rooms: DEMO_ROOMS }).where(eq(clinicSettings.id, true));
 
     const rooms = await tx
       .insert(patientChatRooms)

@@ -76,10 +76,19 @@ describe('the demo clinic seeded at different times of the clinic day', () => {
         expect(v.completedAt === null, label).toBe(v.status !== 'completed');
         if (v.completedAt) expect(ms(v.completedAt)! - ms(v.appointmentDate)!, label).toBeGreaterThanOrEqual(v.duration * 60_000);
         inOrder(label, [opened, v.createdAt, v.checkedInAt, v.completedAt, v.updatedAt]);
-        for (const t of [v.createdAt, v.updatedAt, v.checkedInAt, v.completedAt]) notAfterNow(label, t);
+        inOrder(label, [opened, v.createdAt, v.cancelledAt, v.updatedAt]);
+        expect(v.cancelledAt === null, label).toBe(v.status !== 'cancelled');
+        for (const t of [v.createdAt, v.updatedAt, v.checkedInAt, v.completedAt, v.cancelledAt]) notAfterNow(label, t);
       }
-      // Yesterday's visit was missed, two days ago's done; the later days' are ahead.
-      expect(visits.filter((v) => v.appointmentDate < startOfZonedDay(DAY, TIME_ZONE)).map((v) => v.status)).toEqual(['completed', 'no_show']);
+      // Yesterday's visit was missed, two days ago's done; the later days' are ahead. Before
+      // them, four weeks of history (issue 34): mostly done, some missed, some cancelled, some late.
+      const past = visits.filter((v) => v.appointmentDate < startOfZonedDay(DAY, TIME_ZONE));
+      expect(past.slice(-2).map((v) => v.status)).toEqual(['completed', 'no_show']);
+      const history = past.slice(0, -2);
+      expect(history.length).toBeGreaterThan(80);
+      expect(new Set(history.map((v) => v.status))).toEqual(new Set(['completed', 'no_show', 'cancelled']));
+      const notice = history.filter((v) => v.cancelledAt).map((v) => ms(v.appointmentDate)! - ms(v.cancelledAt)!);
+      expect(notice.some((n) => n < 24 * 3_600_000) && notice.some((n) => n >= 24 * 3_600_000)).toBe(true);
       expect(visits.filter((v) => v.appointmentDate >= startOfZonedDay(addDays(DAY, 1), TIME_ZONE)).every((v) => v.status === 'scheduled')).toBe(true);
 
       // Notes: written, submitted, reviewed, finalized, submitted to admin, in that order, and
