@@ -126,8 +126,13 @@ describe("the dashboard's first load", () => {
 describe("a screen's first visit", () => {
   it('loads no code once the dashboard has settled: every screen the user may open was loaded meanwhile', async () => {
     const { page } = e2e;
-    // The screens load one after another in the sidebar's order; the Admin Panel's first tab comes last.
-    const preloaded = page.waitForResponse((response) => /\/assets\/user-management-tab-[^/]*\.js$/.test(response.url()));
+    // The screens load one after another in the sidebar's order: the Admin Panel (which asks for
+    // its first tab at once), then Reports, the last.
+    const preloaded = Promise.all(
+      ['user-management-tab', 'reports-page'].map((chunk) =>
+        page.waitForResponse((response) => new RegExp(`/assets/${chunk}-[^/]*\\.js$`).test(response.url())),
+      ),
+    );
     await signInAs(page, 'admin');
     await dashboardContent(page);
     await preloaded;

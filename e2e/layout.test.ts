@@ -14,8 +14,11 @@ const MAIN_LINKS = ['Dashboard', 'Patients', 'Appointments', 'Patient Notes', 'T
 const MAIN_HREFS = ['/', '/patients', '/appointments', '/notes', '/team-chat'];
 const withoutPatients = <T>(list: T[]) => list.filter((_, i) => i !== 1 && i !== 2 && i !== 3);
 const SOON = ['Prescriptions'];
-const ADMIN_LINKS = ['User Management'];
-const ADMIN_SOON = ['Reports', 'Settings'];
+// Reports for admin and scheduler (issue 34); Settings, the Admin Panel's Settings tab, for the admin only.
+const ADMIN_LINKS = ['User Management', 'Reports'];
+const ADMIN_HREFS = ['/admin', '/reports'];
+const SETTINGS_LINK = 'Settings';
+const SETTINGS_HREF = '/admin?tab=settings';
 
 // Spec section 6, sidebar palette: admin red, nurse blue, scribe green, scheduler purple, supplier orange.
 // Lab Orders (issue 30) for the clinical roles that read lab orders: admin, nurse, scribe.
@@ -75,12 +78,15 @@ describe('sidebar by role', () => {
         ...(role.labs ? ['/lab-orders'] : []),
         ...(role.supplies ? ['/supply-orders'] : []),
       ];
-      expect(await labels(nav.getByRole('link'))).toEqual(role.admin ? [...mainLinks, ...ADMIN_LINKS] : mainLinks);
+      const settings = role.account === 'admin';
+      const adminLinks = role.admin ? [...ADMIN_LINKS, ...(settings ? [SETTINGS_LINK] : [])] : [];
+      const adminHrefs = role.admin ? [...ADMIN_HREFS, ...(settings ? [SETTINGS_HREF] : [])] : [];
+      expect(await labels(nav.getByRole('link'))).toEqual([...mainLinks, ...adminLinks]);
       const hrefs = await nav.getByRole('link').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
-      expect(hrefs).toEqual(role.admin ? [...mainHrefs, '/admin'] : mainHrefs);
+      expect(hrefs).toEqual([...mainHrefs, ...adminHrefs]);
 
       const soon = nav.locator('[aria-disabled="true"]');
-      expect(await labels(soon)).toEqual(role.admin ? [...SOON, ...ADMIN_SOON] : SOON);
+      expect(await labels(soon)).toEqual(SOON);
       for (const text of await soon.allInnerTexts()) expect(text).toContain('Soon');
 
       expect(await nav.getByRole('heading', { name: 'Administration' }).count()).toBe(role.admin ? 1 : 0);

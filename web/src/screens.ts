@@ -120,8 +120,28 @@ export const SCREENS: readonly TScreen[] = [
     Screen: lazyScreen(() => import('./pages/account/security-page.tsx'), 'SecurityPage'),
     loadWhenOpened: true,
   },
-  { path: '/reports', title: 'Reports', sidebar: { label: 'Reports', icon: ChartColumn, group: 'admin', soon: true } },
-  { path: '/settings', title: 'Settings', sidebar: { label: 'Settings', icon: Settings, group: 'admin', soon: true } },
+  {
+    path: '/reports',
+    title: 'Reports',
+    Screen: lazyScreen(() => import('./pages/reports/reports-page.tsx'), 'ReportsPage'),
+    // Admin and scheduler (issue 34): the Administration group holds the link; anyone else who
+    // opens the address is told plainly, without calling the API.
+    capability: 'reports.view',
+    Denied: lazyScreen(() => import('./pages/reports/no-reports-access.tsx'), 'NoReportsAccess'),
+    sidebar: { label: 'Reports', icon: ChartColumn, group: 'admin' },
+  },
+  {
+    // The clinic's settings are the Admin Panel's Settings tab: the entry leads there, and so
+    // does the address. Admin only, as the tab is; a scheduler gets no link.
+    path: '/settings',
+    title: 'Settings',
+    Screen: lazyScreen(() => import('./pages/settings/settings-redirect.tsx'), 'SettingsRedirect'),
+    capability: 'settings.manage',
+    Denied: lazyScreen(() => import('./pages/settings/no-settings-access.tsx'), 'NoSettingsAccess'),
+    // adminHref('settings') (lib/admin-tabs.ts), written out: that module would otherwise ride into the shell.
+    sidebar: { label: 'Settings', icon: Settings, group: 'admin', href: '/admin?tab=settings' },
+    loadWhenOpened: true,
+  },
 ];
 
 export type TOpenableScreen = TScreen & { Screen: TScreenCode };

@@ -30,3 +30,18 @@ export const NOTE_STATUS_COLOURS: Record<TNoteStatus, TSeriesColour> = {
   finalized: { fill: 'fill-green-600', swatch: 'bg-green-600' },
   submitted_to_admin: { fill: 'fill-purple-600', swatch: 'bg-purple-600' },
 };
+
+/**
+ * A report chart's series, in the order the report lists them (pages/reports): the PDF draws
+ * the same hues in the same order (server/modules/reports/report-pdf.ts), so a series keeps
+ * its colour on paper. Past the last, the list starts again.
+ */
+export const SERIES_COLOURS: readonly TSeriesColour[] = [
+  { fill: 'fill-blue-600', swatch: 'bg-blue-600' },
+  { fill: 'fill-amber-500', swatch: 'bg-amber-500' },
+  { fill: 'fill-emerald-500', swatch: 'bg-emerald-500' },
+  { fill: 'fill-violet-500', swatch: 'bg-violet-500' },
+  { fill: 'fill-red-500', swatch: 'bg-red-500' },
+];
+
+export const seriesColour = (index: number): TSeriesColour => SERIES_COLOURS[index % SERIES_COLOURS.length]!;

@@ -10,6 +10,12 @@ export interface TSidebarEntry {
   unreadBadge?: boolean;
   /** Shown disabled with a 'Soon' mark: the screen does not exist yet (spec section 2). */
   soon?: boolean;
+  /**
+   * Where the link leads when that is not the screen's own path: a tab of another screen
+   * (Settings is the Admin Panel's tab, /admin?tab=settings). The entry is the current one
+   * while that address is open.
+   */
+  href?: string;
 }
 
 export interface TNavEntry {

@@ -1,7 +1,7 @@
 import { can } from '#domain/permissions';
 import { CalendarDays, X } from 'lucide-react';
 import type { Ref } from 'react';
-import { Link, useLocation } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
 import { useDashboardStats } from '../../api/dashboard/dashboard-stats.ts';
 import { PRODUCT_NAME } from '../../lib/brand.ts';
@@ -86,7 +86,23 @@ export function Sidebar({ user, isMobile, open, onClose, onNavigate, closeButton
   );
 }
 
+/**
+ * The entry the open address is: one that leads to this path with this query (a tab of another
+ * screen, Settings at /admin?tab=settings) before the one whose own path it is.
+ */
+function currentEntry(entries: readonly TNavEntry[], location: string, search: string): TNavEntry | undefined {
+  const params = new URLSearchParams(search);
+  const toTab = entries.find((entry) => {
+    if (!entry.sidebar.href) return false;
+    const [path, query = ''] = entry.sidebar.href.split('?');
+    return path === location && [...new URLSearchParams(query)].every(([name, value]) => params.get(name) === value);
+  });
+  return toTab ?? entries.find((entry) => !entry.sidebar.href && entry.path === location);
+}
+
 function SidebarList({ entries, unreadMessages, onNavigate }: { entries: readonly TNavEntry[]; unreadMessages: number; onNavigate: () => void }) {
+  const [location] = useLocation();
+  const current = currentEntry(entries, location, useSearch());
   return (
     <ul className="space-y-1">
       {entries.map((entry) => (
@@ -94,7 +110,7 @@ function SidebarList({ entries, unreadMessages, onNavigate }: { entries: readonl
           {entry.sidebar.soon ? (
             <SoonEntry entry={entry} />
           ) : (
-            <SidebarLink entry={entry} badge={entry.sidebar.unreadBadge ? unreadMessages : 0} onNavigate={onNavigate} />
+            <SidebarLink entry={entry} active={entry === current} badge={entry.sidebar.unreadBadge ? unreadMessages : 0} onNavigate={onNavigate} />
           )}
         </li>
       ))}
@@ -104,13 +120,11 @@ function SidebarList({ entries, unreadMessages, onNavigate }: { entries: readonl
 
 const entryClasses = 'flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium';
 
-function SidebarLink({ entry, badge, onNavigate }: { entry: TNavEntry; badge: number; onNavigate: () => void }) {
-  const [location] = useLocation();
-  const active = location === entry.path;
+function SidebarLink({ entry, active, badge, onNavigate }: { entry: TNavEntry; active: boolean; badge: number; onNavigate: () => void }) {
   const Icon = entry.sidebar.icon;
   return (
     <Link
-      href={entry.path}
+      href={entry.sidebar.href ?? entry.path}
       onClick={onNavigate}
       aria-current={active ? 'page' : undefined}
       className={cn(

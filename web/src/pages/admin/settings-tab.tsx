@@ -7,10 +7,7 @@ import {
   SESSION_IDLE_MINUTES_MAX,
   SESSION_IDLE_MINUTES_MIN,
   timeZoneNames,
-  ZUpdateClinicSettings,
   type TClinicSettings,
-  type TUpdateClinicSettings,
-  type TUpdateClinicSettingsInput,
 } from '#domain/settings';
 import { useClinicSettings } from '../../api/settings/clinic-settings.ts';
 import { useUpdateClinicSettings } from '../../api/settings/update-clinic-settings.ts';
@@ -23,14 +20,22 @@ import { LoadingBlock, Spinner } from '../../components/ui/spinner.tsx';
 import { toast } from '../../lib/toast.ts';
 import { useAppForm } from '../../lib/use-app-form.ts';
 import { SecondFactorPolicyCard } from './second-factor-policy.tsx';
-
-const FIELDS = ['clinicName', 'timeZone', 'sessionIdleMinutes', 'criticalEscalationMinutes'] as const;
+import {
+  SETTINGS_FIELDS,
+  SETTINGS_SERVER_PATHS,
+  settingsFormValues,
+  ZSettingsForm,
+  type TSettingsFormOutput,
+  type TSettingsFormValues,
+} from './settings-form-values.ts';
+import { ScheduleSettings } from './settings-schedule.tsx';
 const ZONES_LIST_ID = 'settings-time-zones';
 
 /**
  * The Admin Panel's Settings tab (issue 20): the clinic's name, time zone and idle timeout, who
  * may join patients' chat rooms, and how long a critical lab result may wait unacknowledged
- * before the administrators are told (issue 30); and the second-factor policy (issue 33).
+ * before the administrators are told (issue 30); the schedule Reports measure against: opening
+ * hours, rooms and late cancellations (issue 34); and the second-factor policy (issue 33).
  */
 export function SettingsTab(_props: { user: TCurrentUser }) {
   const settings = useClinicSettings();
@@ -44,14 +49,6 @@ export function SettingsTab(_props: { user: TCurrentUser }) {
   );
 }
 
-const valuesOf = (s: TClinicSettings): TUpdateClinicSettingsInput => ({
-  clinicName: s.clinicName,
-  timeZone: s.timeZone,
-  sessionIdleMinutes: s.sessionIdleMinutes,
-  nonClinicalInPatientRooms: s.nonClinicalInPatientRooms,
-  criticalEscalationMinutes: s.criticalEscalationMinutes,
-});
-
 /** A hint under a control, read with it (and with its error, when there is one). */
 const withHint = (control: TFieldControlProps, hintId: string): TFieldControlProps => ({
   ...control,
@@ -61,10 +58,11 @@ const withHint = (control: TFieldControlProps, hintId: string): TFieldControlPro
 function SettingsForm({ settings }: { settings: TClinicSettings }) {
   const save = useUpdateClinicSettings();
   // Every setting is sent on each save: the PUT replaces them (what is left unsaved takes its default).
-  const form = useAppForm<TUpdateClinicSettingsInput, TUpdateClinicSettings>({
-    schema: ZUpdateClinicSettings,
-    defaultValues: valuesOf(settings),
-    fields: FIELDS,
+  const form = useAppForm<TSettingsFormValues, TSettingsFormOutput>({
+    schema: ZSettingsForm,
+    defaultValues: settingsFormValues(settings),
+    fields: SETTINGS_FIELDS,
+    serverPaths: SETTINGS_SERVER_PATHS,
   });
   const {
     register,
@@ -84,7 +82,7 @@ function SettingsForm({ settings }: { settings: TClinicSettings }) {
   const onSubmit = submitWith((values) => {
     save.mutate(values, {
       onSuccess: (saved) => {
-        reset(valuesOf(saved));
+        reset(settingsFormValues(saved));
         toast({ title: 'Settings saved', description: 'Every user sees them from their next request.', variant: 'success' });
       },
       onError: (error) => void form.failed(error, 'Failed to save the settings'),
@@ -194,6 +192,8 @@ function SettingsForm({ settings }: { settings: TClinicSettings }) {
               every patient's room at once.
             </p>
           </fieldset>
+
+          <ScheduleSettings form={form} defaults={defaults} />
 
           {unplaced.length > 0 && (
             <ul role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
