@@ -1,0 +1,98 @@
+import type { Page } from 'playwright-core';
+import { extractText, getDocumentProxy } from 'unpdf';
+import { describe, expect, it } from 'vitest';
+import { formatReportValue } from '#domain/report-format';
+import type { TReport } from '#domain/reports';
+import { signInAs } from './helpers/auth.ts';
+import { seriousA11yViolations } from './helpers/axe.ts';
+import { MOBILE_VIEWPORT } from './helpers/browser.ts';
+import { useE2E } from './helpers/suite.ts';
+
+const e2e = useE2E();
+
+/** What the screen shows, cell by cell and metric by metric, once the report in view is the one asked for. */
+async function screenFigures(page: Page) {
+  const section = page.locator('[data-testid="report"][data-state="ready"]');
+  await section.waitFor();
+  const cells = await page
+    .locator('[data-testid^="report-cell-"]')
+    .evaluateAll((nodes) => nodes.map((n) => [n.getAttribute('data-testid')!.replace('report-cell-', ''), (n.textContent ?? '').trim()] as const));
+  const metrics = await page
+    .locator('[data-testid^="report-metric-"]')
+    .evaluateAll((nodes) => nodes.map((n) => [n.getAttribute('data-testid')!.replace('report-metric-', ''), (n.textContent ?? '').trim()] as const));
+  return { cells: Object.fromEntries(cells), metrics: Object.fromEntries(metrics) };
+}
+
+/** A download link's file, fetched with the page's session, as the browser would save it. */
+async function download(page: Page, testId: string) {
+  const href = await page.getByTestId(testId).getAttribute('href');
+  const res = await page.request.get(new URL(href!, page.url()).toString());
+  expect(res.status()).toBe(200);
+  return { href: href!, body: await res.body() };
+}
+
+const parseCsv = (text: string) =>
+  text
+    .trim()
+    .split('\r\n')
+    .map((line) => [...line.matchAll(/(?:^|,)(?:"((?:[^"]|"")*)"|([^,]*))/g)].map((m) => (m[1] !== undefined ? m[1].replaceAll('""', '"') : m[2]!)));
+
+describe('Reports', () => {
+  it("an admin reads the demo clinic's no-shows by week: the screen, the CSV and the PDF give the same figures, and a filter changes all three", async () => {
+    const page = e2e.page;
+    await signInAs(page, 'admin');
+    await page.getByRole('link', { name: 'Reports' }).click();
+    await page.waitForURL(/\/reports/);
+
+    for (const query of ['', 'type']) {
+      if (query) {
+        await page.locator('#report-group-by').selectOption(query);
+        await page.waitForURL(/groupBy=type/);
+      }
+      const shown = await screenFigures(page);
+      const csv = await download(page, 'report-download-csv');
+      const pdf = await download(page, 'report-download-pdf');
+      expect(csv.href.includes('groupBy=type')).toBe(query === 'type');
+      // The JSON the screen drew, for the column kinds; every figure must match it on all three.
+      const json = (await (await page.request.get(new URL(csv.href.replace('/export.csv', ''), page.url()).toString())).json()) as TReport;
+      expect(json.rows.length).toBeGreaterThan(0);
+      expect(json.rows.some((row) => typeof row.completed === 'number' && row.completed > 0)).toBe(true);
+
+      const [header, ...rows] = parseCsv(csv.body.toString('utf8'));
+      expect(header).toEqual(json.columns.map((c) => c.label));
+      expect(rows).toHaveLength(json.rows.length);
+      const text = (await extractText(await getDocumentProxy(new Uint8Array(pdf.body)), { mergePages: true })).text.replace(/\s+/g, ' ');
+      json.rows.forEach((row, i) => {
+        const written = json.columns.map((c) => formatReportValue(row[c.key] ?? null, c.kind));
+        // Screen: each cell as written; CSV: the number itself; PDF: the row's cells in order.
+        json.columns.forEach((c, k) => {
+          expect(shown.cells[`${i}-${c.key}`], `${c.key} of row ${i}`).toBe(written[k]);
+          expect(rows[i]![k], `CSV ${c.key} of row ${i}`).toBe(row[c.key] === null ? '' : String(row[c.key]));
+        });
+        expect(text).toContain(written.join(' '));
+      });
+      for (const m of json.metrics) {
+        expect(shown.metrics[m.key]).toBe(formatReportValue(m.value, m.kind));
+        expect(text).toContain(`${m.label}: ${formatReportValue(m.value, m.kind)}`);
+      }
+      // Each figure's definition is on the screen beside the figures.
+      for (const c of json.columns.filter((col) => col.definition)) await page.getByTestId('report-definitions').getByText(c.definition!).first().waitFor();
+    }
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+
+  it('every report opens and fits 375 px, axe-clean; a scheduler may read them, a nurse is told she may not', async () => {
+    const page = await e2e.newPage({ viewport: MOBILE_VIEWPORT });
+    await signInAs(page, 'scheduler', { landOn: '/reports' });
+    for (const id of ['no-shows', 'schedule-use', 'staff-activity', 'note-turnaround', 'lab-turnaround', 'supply']) {
+      await page.goto(`/reports?report=${id}`);
+      const section = page.locator(`[data-testid="report"][data-report-id="${id}"][data-state="ready"]`);
+      await section.waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), id).toBe(true);
+      expect(await seriousA11yViolations(page), id).toEqual([]);
+    }
+    const nurse = await e2e.newPage();
+    await signInAs(nurse, 'nurse', { landOn: '/reports' });
+    await nurse.getByTestId('reports-no-access').waitFor();
+  });
+});
