@@ -438,6 +438,24 @@ describe('bad queries', () => {
 });
 
 describe('measured from recorded moves', () => {
+  it("each note's milestones, kept by the database, are its revisions' first moves and the visit it is about", async () => {
+    const rows = await t.db.execute(
+      `select m.note_id, m.drafted_at = r.drafted and m.submitted_at is not distinct from r.submitted
+         and m.reviewed_at is not distinct from r.reviewed and m.finalized_at is not distinct from r.finalized as same,
+         m.visit_ended_at is not null as "hasVisit"
+       from note_milestones m join (
+         select note_id, min(at) filter (where action = 'created') as drafted,
+           min(at) filter (where action = 'moved' and to_status = 'submitted_to_scribe') as submitted,
+           min(at) filter (where action = 'moved' and to_status = 'reviewed_by_scribe') as reviewed,
+           min(at) filter (where action = 'moved' and to_status = 'finalized') as finalized
+         from note_revisions group by note_id) r on r.note_id = m.note_id` as never,
+    );
+    const found = (rows as unknown as { rows: { same: boolean; hasVisit: boolean }[] }).rows;
+    expect(found).toHaveLength(3);
+    expect(found.every((r) => r.same)).toBe(true);
+    expect(found.every((r) => r.hasVisit)).toBe(true);
+  });
+
   it('an amendment of a finalized note and an edit of a cancelled appointment leave the clocks where they were', async () => {
     // The range takes in today (03-20), when the amendment is made: it counts as one, and moves nothing else.
     const wide = (id: TReportId) => admin.get(`/api/reports/${id}?from=2045-03-06&to=2045-03-20`).then((res) => ZReport.parse(res.json()));

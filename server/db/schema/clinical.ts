@@ -102,6 +102,10 @@ export const appointments = pgTable(
     index('appointments_notes_reminder_due_idx')
       .on(t.completedAt)
       .where(sql`status = 'completed' and notes_reminder_sent_at is null and assigned_nurse_id is not null`),
+    // Reports (issue 34): visits completed in a range, by when.
+    index('appointments_completed_idx')
+      .on(t.completedAt)
+      .where(sql`status = 'completed'`),
     index('appointments_missed_notice_due_idx')
       .on(t.endsAt)
       .where(sql`status = 'scheduled' and missed_notice_sent_at is null`),
@@ -257,5 +261,56 @@ export const noteRevisions = pgTable(
     attachmentsAfter: jsonb('attachments_after').$type<string[]>(),
     reason: varchar('reason', { length: 500 }),
   },
-  (t) => [index('note_revisions_note_idx').on(t.noteId, t.at)],
+  (t) => [
+    index('note_revisions_note_idx').on(t.noteId, t.at),
+    // Reports (issue 34): the moves of a range, and the amendments, by time alone.
+    index('note_revisions_moves_idx')
+      .on(t.at)
+      .where(sql`${t.action} = 'created' or (${t.action} = 'moved' and ${t.toStatus} in ('reviewed_by_scribe', 'finalized'))`),
+    index('note_revisions_amended_idx')
+      .on(t.at)
+      .where(sql`${t.action} = 'amended'`),
+  ],
+);
+
+/**
+ * Each note's milestones for the reports (issue 34; docs/decisions/reports.md), kept by the
+ * database from `note_revisions` as they are written (triggers of migration 0023): its first
+ * draft, the first move into each later status, and the visit it is about with that visit's end.
+ * A copy of what the revisions record, never a clock of its own: an edit or an amendment is not
+ * a move and changes nothing here. It lets a year of a network's notes be timed in one scan.
+ */
+export const noteMilestones = pgTable(
+  'note_milestones',
+  {
+    noteId: uuid('note_id')
+      .primaryKey()
+      .references(() => patientNotes.id),
+    authorId: uuid('author_id').notNull(),
+    patientId: uuid('patient_id').notNull(),
+    /** The visit the note is about: her patient's latest begun visit with the author as its nurse, begun within 7 days before the draft. */
+    visitId: uuid('visit_id'),
+    visitEndedAt: at('visit_ended_at'),
+    draftedAt: at('drafted_at'),
+    submittedAt: at('submitted_at'),
+    reviewedAt: at('reviewed_at'),
+    finalizedAt: at('finalized_at'),
+  },
+  (t) => [
+    index('note_milestones_visit_idx')
+      .on(t.visitId)
+      .where(sql`${t.visitId} is not null`),
+    index('note_milestones_drafted_idx')
+      .on(t.draftedAt)
+      .where(sql`${t.draftedAt} is not null`),
+    index('note_milestones_submitted_idx')
+      .on(t.submittedAt)
+      .where(sql`${t.submittedAt} is not null`),
+    index('note_milestones_reviewed_idx')
+      .on(t.reviewedAt)
+      .where(sql`${t.reviewedAt} is not null`),
+    index('note_milestones_finalized_idx')
+      .on(t.finalizedAt)
+      .where(sql`${t.finalizedAt} is not null`),
+  ],
 );
