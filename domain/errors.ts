@@ -78,6 +78,8 @@ export const ERRORS = {
   'live.tooManySockets': { status: 429, message: 'Too many live connections are open; close another tab or window' },
   /** Sent with Retry-After; the search was stopped, nothing was written. */
   'search.timeout': { status: 503, message: 'Search is taking too long right now. Try again in a moment, or type more of the name.' },
+  /** Sent with Retry-After; the report's query was stopped (too long, or the client left), nothing was written. */
+  'report.timeout': { status: 503, message: 'This report is taking too long right now. Try again in a moment, or choose fewer days.' },
   'audit.nothingSealed': { status: 409, message: 'No audit row is sealed yet, so there is no head to sign. Try again in a moment.' },
   'server.internal': { status: 500, message: 'Internal server error' },
   'server.unavailable': { status: 503, message: 'Database unavailable' },

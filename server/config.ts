@@ -110,6 +110,7 @@ const ZEnv = z.object({
   LIVE_SOCKETS_PER_SESSION: z.coerce.number().int().min(1).max(10_000).default(10),
   LIVE_SOCKETS_PER_USER: z.coerce.number().int().min(1).max(10_000).default(30),
   SEARCH_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(2000),
+  REPORT_TIMEOUT_MS: z.coerce.number().int().min(10).max(300_000).default(20_000),
   AUDIT_SEAL_EVERY_MS: z.coerce.number().int().min(0).max(60_000).default(100),
 });
 
@@ -135,6 +136,8 @@ export interface Config {
   sessionMaxMs: number;
   /** A patient search's statements stop after this long and it answers 503 (PostgreSQL only). */
   searchTimeoutMs: number;
+  /** A report's statements stop after this long and it answers 503 (PostgreSQL only). */
+  reportTimeoutMs: number;
   /**
    * How often the audit sealer looks for rows to link when it has caught up; 0: this instance
    * never competes for the sealer's lease (docs/decisions/audit-chain.md).
@@ -231,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
     sessionMaxMs: e.SESSION_MAX_HOURS * 3_600_000,
     searchTimeoutMs: e.SEARCH_TIMEOUT_MS,
+    reportTimeoutMs: e.REPORT_TIMEOUT_MS,
     auditSealEveryMs: e.AUDIT_SEAL_EVERY_MS,
     auditHead: { key: auditHeadKey, keyFile: path.join(dataDir, 'audit-head.key') },
     sessionRevalidateMs: 2_000,

@@ -63,6 +63,7 @@ const STATUS: Record<string, number> = {
   'live.notYourRoom': 403,
   'live.tooManySockets': 429,
   'search.timeout': 503,
+  'report.timeout': 503,
   'audit.nothingSealed': 409,
   'server.internal': 500,
   'server.unavailable': 503,

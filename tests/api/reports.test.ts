@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractText, getDocumentProxy } from 'unpdf';
 import type { TAppointmentStatus, TAppointmentType } from '#domain/appointments';
@@ -472,5 +472,29 @@ describe('measured from recorded moves', () => {
     expect(after.rows).toEqual(before.rows);
     expect(metricsOf(after)).toEqual({ ...metricsOf(before), amendments: 2, amendmentsPer100: 100 });
     expect((await wide('no-shows')).rows).toEqual(noShows.rows);
+  });
+});
+
+/** PostgreSQL only: the embedded engine runs one statement at a time in-process and cannot stop one. */
+describe.runIf(process.env.TEST_DATABASE_URL)('a report that cannot finish (PostgreSQL)', () => {
+  let slow: TestApp;
+  let manager: SignedIn;
+  beforeAll(async () => {
+    slow = await buildTestApp({ REPORT_TIMEOUT_MS: '300' });
+    manager = await signInAs(slow, 'scheduler');
+  });
+  afterAll(async () => {
+    await slow?.close();
+  });
+
+  it('is stopped at the timeout and answered 503 with Retry-After, and the next one is answered', async () => {
+    await slow.db.transaction(async (tx) => {
+      await tx.execute(sql`lock table appointments in access exclusive mode`);
+      const res = await manager.get(`/api/reports/no-shows?${RANGE}`);
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('30');
+      expect(res.json()).toMatchObject({ code: 'report.timeout' });
+    });
+    expect((await manager.get(`/api/reports/no-shows?${RANGE}`)).statusCode).toBe(200);
   });
 });

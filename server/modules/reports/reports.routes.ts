@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZReport, ZReportParams, ZReportQuery } from '#domain/reports';
 import type { Deps } from '../../deps.ts';
+import { clientGoneSignal } from '../../http/client-gone.ts';
 import { sendCsvFile } from '../../http/csv.ts';
 import { sendDownload } from '../../http/download.ts';
 import { errorResponses } from '../../http/error-body.ts';
@@ -20,7 +21,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       config: { access: 'reports.view' },
       schema: { ...schema, description: 'One report over clinic days [from, to].', response: { 200: ZReport, ...errorResponses } },
     },
-    async (request) => reportFor(deps, request.params.id, request.query),
+    async (request, reply) => reportFor(deps, request.params.id, request.query, clientGoneSignal(reply)),
   );
   app.get(
     '/api/reports/:id/export.csv',
@@ -32,7 +33,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
         response: { 200: z.any().describe('text/csv'), ...errorResponses },
       },
     },
-    async (request, reply) => sendCsvFile(request, reply, await reportCsv(deps, request.params.id, request.query)),
+    async (request, reply) => sendCsvFile(request, reply, await reportCsv(deps, request.params.id, request.query, clientGoneSignal(reply))),
   );
   app.get(
     '/api/reports/:id/records.csv',
@@ -56,6 +57,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
         response: { 200: z.any().describe('application/pdf'), ...errorResponses },
       },
     },
-    async (request, reply) => sendDownload(request, reply, { ...(await reportPdf(deps, request.params.id, request.query)), contentType: 'application/pdf' }),
+    async (request, reply) =>
+      sendDownload(request, reply, { ...(await reportPdf(deps, request.params.id, request.query, clientGoneSignal(reply))), contentType: 'application/pdf' }),
   );
 };

@@ -4,7 +4,8 @@ import { REPORT_TITLES, type TReport, type TReportId, type TReportQuery } from '
 import { withStatementTimeout } from '../../db/database.ts';
 import type { Deps } from '../../deps.ts';
 import { csvLine, type TCsvFile } from '../../http/csv.ts';
-import { invalid } from '../../http/errors.ts';
+import { boundedReads } from '../../db/bounded-reads.ts';
+import { HttpError, invalid } from '../../http/errors.ts';
 import { LAB_TURNAROUND_REPORT } from './lab-turnaround-report.ts';
 import { NO_SHOWS_REPORT } from './no-shows-report.ts';
 import { NOTE_TURNAROUND_REPORT } from './note-turnaround-report.ts';
@@ -23,18 +24,23 @@ const DEFINITIONS: Record<TReportId, TReportDefinition> = {
   supply: SUPPLY_REPORT,
 };
 
-/** A report's longest read: past it the database stops the query and the caller gets an error, not a stuck worker. */
-const REPORT_STATEMENT_MS = 20_000;
+/** Past config.reportTimeoutMs (or once the client has gone) a report's query is stopped: a 503 to try again, not a stuck connection. */
+const REPORT_RETRY_AFTER_SECONDS = 30;
 
 /**
  * One report over clinic days [from, to] (issue 34). A filter or grouping the report does not
  * take is a 400, so nobody reads figures as filtered that were not. The figures name no patient
  * and hold no clinical text, so, like the Analytics tab, reading them writes no audit row.
  */
-export async function reportFor(deps: Deps, id: TReportId, query: TReportQuery): Promise<TReport> {
+export async function reportFor(deps: Deps, id: TReportId, query: TReportQuery, signal?: AbortSignal): Promise<TReport> {
   const definition = DEFINITIONS[id];
   const run = runOf(deps, definition, query);
-  const table = await definition.run(run);
+  const bounds = {
+    timeoutMs: deps.config.reportTimeoutMs,
+    signal,
+    stopped: () => new HttpError('report.timeout', { headers: { 'retry-after': String(REPORT_RETRY_AFTER_SECONDS) } }),
+  };
+  const table = await boundedReads(deps.db, bounds, (q) => definition.run({ ...run, q }));
   return {
     id,
     ...REPORT_TITLES[id],
@@ -57,7 +63,7 @@ function runOf(deps: Deps, definition: TReportDefinition, query: TReportQuery): 
   const settings = deps.settings.current();
   const { timeZone } = settings;
   return {
-    q: withStatementTimeout(deps.db, REPORT_STATEMENT_MS),
+    q: withStatementTimeout(deps.db, deps.config.reportTimeoutMs),
     from: query.from,
     to: query.to,
     start: zonedDayRange(query.from, timeZone).start,
@@ -74,8 +80,8 @@ function runOf(deps: Deps, definition: TReportDefinition, query: TReportQuery): 
 const fileName = (report: TReport, extension: string) => `${report.id}-${report.query.from}-to-${report.query.to}.${extension}`;
 
 /** The report's table as CSV: the screen's columns and rows, numbers as the server rounded them. */
-export async function reportCsv(deps: Deps, id: TReportId, query: TReportQuery): Promise<TCsvFile> {
-  const report = await reportFor(deps, id, query);
+export async function reportCsv(deps: Deps, id: TReportId, query: TReportQuery, signal?: AbortSignal): Promise<TCsvFile> {
+  const report = await reportFor(deps, id, query, signal);
   function* lines() {
     yield csvLine(report.columns.map((c) => c.label));
     for (const row of report.rows) yield csvLine(report.columns.map((c) => row[c.key]));
@@ -84,8 +90,8 @@ export async function reportCsv(deps: Deps, id: TReportId, query: TReportQuery):
 }
 
 /** The report as a PDF: its figures, chart, table and definitions, as the screen shows them. */
-export async function reportPdf(deps: Deps, id: TReportId, query: TReportQuery): Promise<{ fileName: string; stream: Readable }> {
-  const report = await reportFor(deps, id, query);
+export async function reportPdf(deps: Deps, id: TReportId, query: TReportQuery, signal?: AbortSignal): Promise<{ fileName: string; stream: Readable }> {
+  const report = await reportFor(deps, id, query, signal);
   const clinic = deps.settings.current().clinicName;
   return { fileName: fileName(report, 'pdf'), stream: renderReportPdf(report, { clinic, printedOn: zonedDate(deps.config.now(), report.timeZone) }) };
 }
