@@ -36,7 +36,9 @@ const ZONE = 'America/New_York';
 
 const adminUrl = process.env.BENCH_DATABASE_URL;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ehr-bench-reports-'));
-const benchDb = `ehr_bench_reports_${randomBytes(4).toString('hex')}`;
+/** A database to keep between runs (PostgreSQL only): seeded once, then only migrated and read. */
+const keptDb = process.env.BENCH_REPORTS_KEEP_DB;
+const benchDb = keptDb ?? `ehr_bench_reports_${randomBytes(4).toString('hex')}`;
 async function adminQuery(text: string) {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
@@ -48,19 +50,17 @@ async function adminQuery(text: string) {
 }
 let url: string | undefined;
 if (adminUrl) {
-  await adminQuery(`create database ${benchDb}`);
+  if (!keptDb) await adminQuery(`create database ${benchDb}`);
+  else await adminQuery(`create database ${benchDb}`).catch(() => log(`reusing ${benchDb}`));
   const target = new URL(adminUrl);
   target.pathname = `/${benchDb}`;
   url = target.toString();
 }
 
-const r = (x: number) => Math.round(x * 10) / 10;
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-const log = (message: string) => process.stderr.write(`[reports bench] ${message}\n`);
+const today = zonedDate(new Date(), ZONE);
 
-const database = await openDatabase(url ? { url } : { pgliteDir: path.join(dir, 'pg') });
-const db = database.db;
-try {
+/** The data set, on an empty database; answers its admin. */
+async function seed() {
   const started = Date.now();
   const admin = await createUser(db, { role: 'admin' });
   await db.execute(sql`insert into users (email, first_name, last_name, role)
@@ -83,7 +83,6 @@ try {
 
   // Appointments: five years back from today, PER_DAY a day, room k of 140 and its nurse and
   // scribe, in 20 half-hour slots from 08:00 UTC; every status, cancellations with their time.
-  const today = zonedDate(new Date(), ZONE);
   const firstDay = addDays(today, -Math.ceil(APPOINTMENTS / PER_DAY));
   for (let from = 0; from < APPOINTMENTS; from += BATCH) {
     const to = Math.min(APPOINTMENTS, from + BATCH) - 1;
@@ -158,8 +157,24 @@ try {
     join (select id, row_number() over (order by email) as n from users where role = 'supplier') s on s.n = 1 + i % 10`);
   for (const table of ['appointments', 'patient_notes', 'note_revisions', 'lab_orders', 'supply_orders', 'patients', 'users'])
     await db.execute(sql.raw(`vacuum analyze ${table}`));
+  return admin;
+}
+
+const r = (x: number) => Math.round(x * 10) / 10;
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+const log = (message: string) => process.stderr.write(`[reports bench] ${message}\n`);
+
+const database = await openDatabase(url ? { url } : { pgliteDir: path.join(dir, 'pg') });
+const db = database.db;
+try {
+  const started = Date.now();
+  const [seeded] = await queryRows<{ id: string; email: string }>(
+    db,
+    sql`select id, email from users where role = 'admin' and email not like 'bench-%' limit 1`,
+  );
+  const admin = seeded ?? (await seed());
   const seedSeconds = r((Date.now() - started) / 1000);
-  log(`seeded in ${seedSeconds} s`);
+  log(seeded ? 'seeded before' : `seeded in ${seedSeconds} s`);
 
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DEMO: '0', WEB_DIST: '/nonexistent', CLINIC_TIME_ZONE: ZONE });
   const app = await buildApp(config, db);
@@ -223,6 +238,6 @@ try {
   await app.close();
 } finally {
   await database.close();
-  if (adminUrl) await adminQuery(`drop database if exists ${benchDb} with (force)`);
+  if (adminUrl && !keptDb) await adminQuery(`drop database if exists ${benchDb} with (force)`);
   fs.rmSync(dir, { recursive: true, force: true });
 }

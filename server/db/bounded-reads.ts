@@ -10,6 +10,8 @@ export interface TBounds {
   signal?: AbortSignal | undefined;
   /** What to throw when a statement was stopped, by either. */
   stopped: () => Error;
+  /** A long read over many rows (a report): its connections sort in memory and skip JIT (database.ts). */
+  analytic?: boolean;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface TBounds {
 export async function boundedReads<T>(db: Db, bounds: TBounds, work: (q: Queryable) => Promise<T>): Promise<T> {
   if (bounds.signal?.aborted) throw bounds.stopped();
   const tag = `/* bounded ${randomBytes(8).toString('hex')} */ `;
-  const limited = withStatementTimeout(db, bounds.timeoutMs);
+  const limited = withStatementTimeout(db, bounds.timeoutMs, { analytic: bounds.analytic ?? false });
   // Only `execute` (hand-written statements) exists on it: the statement must carry the tag.
   const tagged = { execute: (query: SQL) => limited.execute(sql`${sql.raw(tag)}${query}`) } as unknown as Queryable;
   const cancel = () =>

@@ -16,7 +16,10 @@ CREATE INDEX "note_milestones_drafted_idx" ON "note_milestones" USING btree ("dr
 CREATE INDEX "note_milestones_submitted_idx" ON "note_milestones" USING btree ("submitted_at") WHERE "note_milestones"."submitted_at" is not null;--> statement-breakpoint
 CREATE INDEX "note_milestones_reviewed_idx" ON "note_milestones" USING btree ("reviewed_at") WHERE "note_milestones"."reviewed_at" is not null;--> statement-breakpoint
 CREATE INDEX "note_milestones_finalized_idx" ON "note_milestones" USING btree ("finalized_at") WHERE "note_milestones"."finalized_at" is not null;--> statement-breakpoint
+CREATE INDEX "appointments_report_idx" ON "appointments" USING btree ("appointment_date") INCLUDE ("ends_at", "status", "room_number", "provider_id", "appointment_type", "cancelled_at");--> statement-breakpoint
 CREATE INDEX "appointments_completed_idx" ON "appointments" USING btree ("completed_at") INCLUDE ("assigned_nurse_id", "assigned_scribe_id") WHERE status = 'completed';--> statement-breakpoint
+CREATE INDEX "lab_orders_received_idx" ON "lab_orders" USING btree ("received_at") WHERE "lab_orders"."received_at" is not null;--> statement-breakpoint
+CREATE INDEX "lab_orders_first_reviewed_idx" ON "lab_orders" USING btree ("first_reviewed_at") WHERE "lab_orders"."first_reviewed_at" is not null;--> statement-breakpoint
 CREATE INDEX "note_revisions_moves_idx" ON "note_revisions" USING btree ("at") INCLUDE ("actor_id", "action", "to_status") WHERE "note_revisions"."action" = 'created' or ("note_revisions"."action" = 'moved' and "note_revisions"."to_status" in ('reviewed_by_scribe', 'finalized'));--> statement-breakpoint
 CREATE INDEX "note_revisions_amended_idx" ON "note_revisions" USING btree ("at") WHERE "note_revisions"."action" = 'amended';--> statement-breakpoint
 -- The visit a note is about (docs/decisions/reports.md): her patient's latest visit with the

@@ -102,7 +102,10 @@ export const appointments = pgTable(
     index('appointments_notes_reminder_due_idx')
       .on(t.completedAt)
       .where(sql`status = 'completed' and notes_reminder_sent_at is null and assigned_nurse_id is not null`),
-    // Reports (issue 34): visits completed in a range, by when.
+    // Reports (issue 34): a range's visits read from the index alone (migration 0023 adds
+    // INCLUDE (ends_at, status, room_number, provider_id, appointment_type, cancelled_at), which
+    // drizzle cannot express), and visits completed in a range, by when.
+    index('appointments_report_idx').on(t.appointmentDate),
     index('appointments_completed_idx')
       .on(t.completedAt)
       .where(sql`status = 'completed'`),
@@ -192,6 +195,13 @@ export const labOrders = pgTable(
       .on(t.flagRank.desc(), t.receivedAt, t.id)
       .where(sql`${t.status} = 'received' and ${t.reviewedAt} is null`),
     index('lab_orders_all_idx').on(t.orderedAt, t.id),
+    // Reports (issue 34): results in, and first reviews, in a range.
+    index('lab_orders_received_idx')
+      .on(t.receivedAt)
+      .where(sql`${t.receivedAt} is not null`),
+    index('lab_orders_first_reviewed_idx')
+      .on(t.firstReviewedAt)
+      .where(sql`${t.firstReviewedAt} is not null`),
   ],
 );
 

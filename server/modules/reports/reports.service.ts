@@ -37,6 +37,7 @@ export async function reportFor(deps: Deps, id: TReportId, query: TReportQuery, 
   const run = runOf(deps, definition, query);
   const bounds = {
     timeoutMs: deps.config.reportTimeoutMs,
+    analytic: true,
     signal,
     stopped: () => new HttpError('report.timeout', { headers: { 'retry-after': String(REPORT_RETRY_AFTER_SECONDS) } }),
   };
@@ -63,7 +64,7 @@ function runOf(deps: Deps, definition: TReportDefinition, query: TReportQuery): 
   const settings = deps.settings.current();
   const { timeZone } = settings;
   return {
-    q: withStatementTimeout(deps.db, deps.config.reportTimeoutMs),
+    q: withStatementTimeout(deps.db, deps.config.reportTimeoutMs, { analytic: true }),
     from: query.from,
     to: query.to,
     start: zonedDayRange(query.from, timeZone).start,

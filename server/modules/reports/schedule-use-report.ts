@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { zonedWallTime } from '#domain/clinic-time';
+import { APPOINTMENT_DURATIONS } from '#domain/appointments';
 import { IDLE_GAP_MINUTES } from '#domain/reports';
 import { WEEKDAYS } from '#domain/settings';
 import { queryRows } from '../../db/database.ts';
@@ -28,17 +29,22 @@ const COLUMNS = {
     'Minutes booked within opening hours in no room, or in a room not listed in Settings: not in the use above.',
   ),
 };
+/** No visit starts earlier than this before a day's opening and still reaches into it: the index range to read. */
+const LONGEST_VISIT_MINUTES = Math.max(...APPOINTMENT_DURATIONS);
+
 type TFigures = { capacityMinutes: number; bookedMinutes: number; idleGaps: number; idleGapMinutes: number; unplacedMinutes: number };
 type TDayRow = TFigures & { day: string };
 
-/** Each clinic day's opening, as instants: DST days are as long as the clinic's clock makes them. */
+/**
+ * Each open clinic day, numbered (`n`: the database sorts and groups by it, cheaper than text),
+ * with its opening as instants: DST days are as long as the clinic's clock makes them.
+ */
 function openDays(run: TReportRun) {
-  return daysOf(run.from, run.to).flatMap((day) => {
+  return daysOf(run.from, run.to).flatMap((day, n) => {
     const hours = run.schedule.openingHours[WEEKDAYS[(new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7]!];
     if (!hours) return [];
-    return [
-      { day, open_start: zonedWallTime(day, hours.opens, run.timeZone).toISOString(), open_end: zonedWallTime(day, hours.closes, run.timeZone).toISOString() },
-    ];
+    const open_start = zonedWallTime(day, hours.opens, run.timeZone).toISOString();
+    return [{ n, day, open_start, open_end: zonedWallTime(day, hours.closes, run.timeZone).toISOString() }];
   });
 }
 
@@ -64,42 +70,44 @@ export const SCHEDULE_USE_REPORT: TReportDefinition = {
             run.q,
             sql`
       with days as (
-        select * from json_to_recordset(${JSON.stringify(days)}::json) as d(day text, open_start timestamptz, open_end timestamptz)
+        select * from json_to_recordset(${JSON.stringify(days)}::json) as d(n int, day text, open_start timestamptz, open_end timestamptz)
       ),
       visits as (
-        select d.day, a.room_number as room, greatest(a.appointment_date, d.open_start) as s, least(a.ends_at, d.open_end) as e
+        select d.n, a.room_number collate "C" as room, greatest(a.appointment_date, d.open_start) as s, least(a.ends_at, d.open_end) as e
         from days d join appointments a
-          on a.appointment_date < d.open_end and a.appointment_date > d.open_start - interval '1 day' and a.ends_at > d.open_start
+          on a.appointment_date < d.open_end and a.appointment_date > d.open_start - make_interval(mins => ${LONGEST_VISIT_MINUTES})
+          and a.ends_at > d.open_start
         where a.status <> 'cancelled'
       ),
       rooms as (
-        ${listed.length > 0 ? sql`select jsonb_array_elements_text(${JSON.stringify(listed)}::jsonb) as room` : sql`select distinct v.room from visits v where v.room is not null and v.room <> ''`}
+        ${listed.length > 0 ? sql`select jsonb_array_elements_text(${JSON.stringify(listed)}::jsonb) collate "C" as room` : sql`select distinct v.room from visits v where v.room is not null and v.room <> ''`}
       ),
       edges as (
-        select v.day, v.room, v.s, v.e from visits v join rooms r on r.room = v.room
-        union all select d.day, r.room, d.open_start, d.open_start from days d cross join rooms r
-        union all select d.day, r.room, d.open_end, d.open_end from days d cross join rooms r
+        select v.n, v.room, v.s, v.e from visits v join rooms r on r.room = v.room
+        union all select d.n, r.room, d.open_start, d.open_start from days d cross join rooms r
+        union all select d.n, r.room, d.open_end, d.open_end from days d cross join rooms r
       ),
       gaps as (
-        select e.day, extract(epoch from (e.s - max(e.e) over (partition by e.day, e.room order by e.s, e.e rows between unbounded preceding and 1 preceding))) / 60 as minutes
+        -- Each edge's distance from the latest end before it in its room that day: an idle stretch when positive.
+        select e.n, extract(epoch from (e.s - max(e.e) over (partition by e.n, e.room order by e.s, e.e rows between unbounded preceding and 1 preceding))) / 60 as minutes
         from edges e
       ),
       idle as (
-        select g.day, coalesce(sum(g.minutes) filter (where g.minutes > 0), 0) as idle,
+        select g.n, coalesce(sum(g.minutes) filter (where g.minutes > 0), 0) as idle,
           count(*) filter (where g.minutes >= ${IDLE_GAP_MINUTES})::int as gaps,
           coalesce(sum(g.minutes) filter (where g.minutes >= ${IDLE_GAP_MINUTES}), 0) as gap_minutes
-        from gaps g group by g.day
+        from gaps g group by g.n
       ),
       unplaced as (
-        select v.day, sum(extract(epoch from (v.e - v.s)) / 60) as minutes from visits v
-        where v.room is null or v.room not in (select room from rooms) group by v.day
+        select v.n, sum(extract(epoch from (v.e - v.s)) / 60) as minutes from visits v
+        where v.room is null or v.room not in (select room from rooms) group by v.n
       )
       select d.day,
         (extract(epoch from (d.open_end - d.open_start)) / 60 * (select count(*) from rooms))::float8 as "capacityMinutes",
         (extract(epoch from (d.open_end - d.open_start)) / 60 * (select count(*) from rooms) - coalesce(i.idle, 0))::float8 as "bookedMinutes",
         coalesce(i.gaps, 0)::int as "idleGaps", coalesce(i.gap_minutes, 0)::float8 as "idleGapMinutes",
         coalesce(u.minutes, 0)::float8 as "unplacedMinutes"
-      from days d left join idle i on i.day = d.day left join unplaced u on u.day = d.day
+      from days d left join idle i on i.n = d.n left join unplaced u on u.n = d.n
       order by d.day`,
           );
     if (listed.length === 0)

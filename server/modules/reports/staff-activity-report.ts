@@ -34,30 +34,36 @@ export const STAFF_ACTIVITY_REPORT: TReportDefinition = {
   filters: ['provider'],
   groupings: ['person'],
   async run(run) {
-    const person = run.providerId ? sql`and x.person = ${run.providerId}::uuid` : sql``;
+    // Each source is counted by person as it is read (one pass over its index), and only those
+    // few hundred sums are joined to the staff: a year of a network is millions of moves.
+    const person = (column: string) => (run.providerId ? sql`and ${sql.raw(column)} = ${run.providerId}::uuid` : sql``);
     const rows = await queryRows<TActivity>(
       run.q,
       sql`
       with x as (
-        select a.assigned_nurse_id as person, 'visitsAsNurse' as what from appointments a
-          where a.status = 'completed' and ${inRange(sql`a.completed_at`, run)} and a.assigned_nurse_id is not null
+        select v.person,
+          (count(*) filter (where v.nurse))::int as "visitsAsNurse", (count(*) filter (where not v.nurse))::int as "visitsAsScribe",
+          0 as "notesWritten", 0 as "notesReviewed", 0 as "notesFinalized"
+        from appointments a
+        cross join lateral (values (a.assigned_nurse_id, true), (a.assigned_scribe_id, false)) v(person, nurse)
+        where a.status = 'completed' and ${inRange(sql`a.completed_at`, run)} and v.person is not null ${person('v.person')}
+        group by v.person
         union all
-        select a.assigned_scribe_id, 'visitsAsScribe' from appointments a
-          where a.status = 'completed' and ${inRange(sql`a.completed_at`, run)} and a.assigned_scribe_id is not null
-        union all
-        select r.actor_id,
-          case when r.action = 'created' then 'notesWritten' when r.to_status = 'reviewed_by_scribe' then 'notesReviewed' else 'notesFinalized' end
-          from note_revisions r
-          where ${inRange(sql`r.at`, run)}
-            and (r.action = 'created' or (r.action = 'moved' and r.to_status in ('reviewed_by_scribe', 'finalized')))
+        select r.actor_id, 0, 0,
+          (count(*) filter (where r.action = 'created'))::int,
+          (count(*) filter (where r.action = 'moved' and r.to_status = 'reviewed_by_scribe'))::int,
+          (count(*) filter (where r.action = 'moved' and r.to_status = 'finalized'))::int
+        from note_revisions r
+        where ${inRange(sql`r.at`, run)}
+          and (r.action = 'created' or (r.action = 'moved' and r.to_status in ('reviewed_by_scribe', 'finalized'))) ${person('r.actor_id')}
+        group by r.actor_id
       )
       select x.person as "personId", coalesce(${fullName('u')}, u.email) as name, u.role::text as role,
         ${sql.join(
-          FIGURES.map((f) => sql`(count(*) filter (where x.what = ${f}))::int as ${sql.identifier(f)}`),
+          FIGURES.map((f) => sql`sum(x.${sql.identifier(f)})::int as ${sql.identifier(f)}`),
           sql`, `,
         )}
       from x join users u on u.id = x.person
-      where true ${person}
       group by x.person, u.first_name, u.last_name, u.email, u.role
       order by name, x.person`,
     );
