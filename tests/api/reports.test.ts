@@ -381,6 +381,16 @@ describe('one table, three renderings', () => {
   });
 });
 
+describe('the PDF of a filtered report', () => {
+  it('names the provider and the appointment type it was filtered by', async () => {
+    const pdf = await admin.get(`/api/reports/no-shows/export.pdf?${RANGE}&providerId=${scheduler.user.id}&appointmentType=follow_up`);
+    expect(pdf.statusCode).toBe(200);
+    const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf.rawPayload)), { mergePages: true });
+    const name = `${scheduler.user.firstName ?? ''} ${scheduler.user.lastName ?? ''}`.trim() || scheduler.user.email;
+    expect(text.replace(/\s+/g, ' ')).toContain(`Provider: ${name}. Appointment type: Follow-up.`);
+  });
+});
+
 describe('the records behind the figures', () => {
   it('no-shows: one line per appointment counted, in start order, none outside the range, no patient named', async () => {
     const res = await admin.get(`/api/reports/no-shows/records.csv?${RANGE}&groupBy=type`);

@@ -1,7 +1,9 @@
 import { Readable } from 'node:stream';
 import { zonedDate, zonedDayRange } from '#domain/clinic-time';
 import { REPORT_TITLES, type TReport, type TReportId, type TReportQuery } from '#domain/reports';
-import { withStatementTimeout } from '../../db/database.ts';
+import { sql } from 'drizzle-orm';
+import { queryRows, withStatementTimeout } from '../../db/database.ts';
+import { fullName } from '../../db/user-name.ts';
 import type { Deps } from '../../deps.ts';
 import { csvLine, type TCsvFile } from '../../http/csv.ts';
 import { boundedReads } from '../../db/bounded-reads.ts';
@@ -94,7 +96,17 @@ export async function reportCsv(deps: Deps, id: TReportId, query: TReportQuery, 
 export async function reportPdf(deps: Deps, id: TReportId, query: TReportQuery, signal?: AbortSignal): Promise<{ fileName: string; stream: Readable }> {
   const report = await reportFor(deps, id, query, signal);
   const clinic = deps.settings.current().clinicName;
-  return { fileName: fileName(report, 'pdf'), stream: renderReportPdf(report, { clinic, printedOn: zonedDate(deps.config.now(), report.timeZone) }) };
+  // The page names the provider it was filtered by, as the screen's filter does.
+  const [provider] = report.query.providerId
+    ? await queryRows<{ name: string }>(
+        deps.db,
+        sql`select coalesce(${fullName('u')}, u.email) as name from users u where u.id = ${report.query.providerId}::uuid`,
+      )
+    : [];
+  return {
+    fileName: fileName(report, 'pdf'),
+    stream: renderReportPdf(report, { clinic, printedOn: zonedDate(deps.config.now(), report.timeZone), providerName: provider?.name ?? null }),
+  };
 }
 
 /** The records behind a report's figures, streamed in batches: a year of a network's visits in flat memory. */
