@@ -3,7 +3,19 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 
 fs.mkdirSync('bench/results', { recursive: true });
-for (const name of ['patients-search', 'hot-reads', 'hostile-bodies', 'live-fanout', 'chat', 'calendar', 'labs', 'files', 'lighthouse', 'first-screen']) {
+for (const name of [
+  'patients-search',
+  'hot-reads',
+  'hostile-bodies',
+  'live-fanout',
+  'chat',
+  'calendar',
+  'labs',
+  'reports',
+  'files',
+  'lighthouse',
+  'first-screen',
+]) {
   const out = spawnSync('npx', ['tsx', `bench/${name}.ts`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   process.stdout.write(out.stdout);
   fs.writeFileSync(`bench/results/${name}-${process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite'}.json`, out.stdout);

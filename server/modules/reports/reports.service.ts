@@ -119,5 +119,6 @@ export function reportRecordsCsv(deps: Deps, id: TReportId, query: TReportQuery)
     yield csvLine(records!.columns);
     for await (const batch of records!.batches(run)) yield batch.map(csvLine).join('');
   }
-  return { fileName: `${id}-records-${query.from}-to-${query.to}.csv`, stream: Readable.from(lines()) };
+  // One batch read ahead of the client at most: memory stays flat however many records there are.
+  return { fileName: `${id}-records-${query.from}-to-${query.to}.csv`, stream: Readable.from(lines(), { highWaterMark: 1 }) };
 }
