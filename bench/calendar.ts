@@ -6,15 +6,11 @@
  * BENCH_DATABASE_URL (dropped afterwards). Prints JSON figures, with the plans of the month
  * page's queries (EXPLAIN ANALYZE) to show which indexes serve them; nothing here asserts a time.
  */
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
-import { openDatabase, queryRows } from '../server/db/database.ts';
+import { queryRows } from '../server/db/database.ts';
+import { openBenchDatabase } from './bench-database.ts';
 import { createUser, TEST_PASSWORD } from '../tests/helpers/factories.ts';
 
 const COUNT = Number(process.env.BENCH_APPOINTMENTS ?? 100_000);
@@ -27,30 +23,9 @@ const LANES = Math.ceil(COUNT / ((31 * 24 * 60) / SLOT_MINUTES));
 const PATIENTS = 10_000;
 const ZONE = 'America/New_York';
 
-const adminUrl = process.env.BENCH_DATABASE_URL;
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ehr-bench-calendar-'));
-const benchDb = `ehr_bench_calendar_${randomBytes(4).toString('hex')}`;
+const bench = await openBenchDatabase('calendar');
+const { database, db } = bench;
 
-async function adminQuery(text: string) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
-let url: string | undefined;
-if (adminUrl) {
-  await adminQuery(`create database ${benchDb}`);
-  const target = new URL(adminUrl);
-  target.pathname = `/${benchDb}`;
-  url = target.toString();
-}
-
-const database = await openDatabase(url ? { url } : { pgliteDir: path.join(dir, 'pg') });
-const db = database.db;
 try {
   const started = Date.now();
   const scheduler = await createUser(db, { role: 'scheduler' });
@@ -158,7 +133,5 @@ try {
   );
   await app.close();
 } finally {
-  await database.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-  if (adminUrl) await adminQuery(`drop database if exists ${benchDb} with (force)`);
+  await bench.close();
 }

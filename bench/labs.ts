@@ -9,17 +9,13 @@
  * fresh database on the PostgreSQL server in BENCH_DATABASE_URL (dropped afterwards). Prints JSON
  * figures and the lists' plans (EXPLAIN ANALYZE); nothing here asserts a time.
  */
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import WebSocket from 'ws';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
-import { openDatabase, queryRows } from '../server/db/database.ts';
+import { queryRows } from '../server/db/database.ts';
 import { createDatabaseEventBus } from '../server/events/event-bus.ts';
+import { openBenchDatabase } from './bench-database.ts';
 import { createUser, TEST_PASSWORD } from '../tests/helpers/factories.ts';
 
 const ORDERS = Number(process.env.BENCH_LAB_ORDERS ?? 1_000_000);
@@ -31,33 +27,11 @@ const WARMUP = 5;
 const PATIENTS = 20_000;
 const NURSES = 20;
 
-const adminUrl = process.env.BENCH_DATABASE_URL;
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ehr-bench-labs-'));
-const benchDb = `ehr_bench_labs_${randomBytes(4).toString('hex')}`;
-
-async function adminQuery(text: string) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
-let url: string | undefined;
-if (adminUrl) {
-  await adminQuery(`create database ${benchDb}`);
-  const target = new URL(adminUrl);
-  target.pathname = `/${benchDb}`;
-  url = target.toString();
-}
-
+const bench = await openBenchDatabase('labs');
+const { database, db } = bench;
 const r = (x: number) => Math.round(x * 10) / 10;
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
-const database = await openDatabase(url ? { url } : { pgliteDir: path.join(dir, 'pg') });
-const db = database.db;
 try {
   const started = Date.now();
   const admin = await createUser(db, { role: 'admin' });
@@ -206,7 +180,5 @@ try {
   await app.close();
   await events.close();
 } finally {
-  await database.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-  if (adminUrl) await adminQuery(`drop database if exists ${benchDb} with (force)`);
+  await bench.close();
 }

@@ -8,17 +8,13 @@
  * BENCH_DATABASE_URL (dropped afterwards), else on PGlite (smaller defaults make sense there).
  * Prints JSON figures and the plans (EXPLAIN ANALYZE) of the slowest; nothing here asserts a time.
  */
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { REPORT_IDS } from '#domain/reports';
 import { addDays, zonedDate } from '#domain/clinic-time';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
-import { openDatabase, queryRows } from '../server/db/database.ts';
+import { queryRows } from '../server/db/database.ts';
+import { openBenchDatabase } from './bench-database.ts';
 import { createUser, TEST_PASSWORD } from '../tests/helpers/factories.ts';
 
 const PATIENTS = Number(process.env.BENCH_PATIENTS ?? 1_000_000);
@@ -34,28 +30,9 @@ const PER_DAY = ROOMS * SLOTS;
 const BATCH = 250_000;
 const ZONE = 'America/New_York';
 
-const adminUrl = process.env.BENCH_DATABASE_URL;
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ehr-bench-reports-'));
 /** A database to keep between runs (PostgreSQL only): seeded once, then only migrated and read. */
-const keptDb = process.env.BENCH_REPORTS_KEEP_DB;
-const benchDb = keptDb ?? `ehr_bench_reports_${randomBytes(4).toString('hex')}`;
-async function adminQuery(text: string) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-let url: string | undefined;
-if (adminUrl) {
-  if (!keptDb) await adminQuery(`create database ${benchDb}`);
-  else await adminQuery(`create database ${benchDb}`).catch(() => process.stderr.write(`[reports bench] reusing ${benchDb}\n`));
-  const target = new URL(adminUrl);
-  target.pathname = `/${benchDb}`;
-  url = target.toString();
-}
+const bench = await openBenchDatabase('reports', { keep: process.env.BENCH_REPORTS_KEEP_DB });
+const { db, url } = bench;
 
 const today = zonedDate(new Date(), ZONE);
 
@@ -162,8 +139,6 @@ const r = (x: number) => Math.round(x * 10) / 10;
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 const log = (message: string) => process.stderr.write(`[reports bench] ${message}\n`);
 
-const database = await openDatabase(url ? { url } : { pgliteDir: path.join(dir, 'pg') });
-const db = database.db;
 try {
   const started = Date.now();
   const [seeded] = await queryRows<{ id: string; email: string }>(
@@ -251,7 +226,5 @@ try {
   );
   await app.close();
 } finally {
-  await database.close();
-  if (adminUrl && !keptDb) await adminQuery(`drop database if exists ${benchDb} with (force)`);
-  fs.rmSync(dir, { recursive: true, force: true });
+  await bench.close();
 }
