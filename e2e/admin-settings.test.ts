@@ -43,6 +43,36 @@ describe('Admin Panel, Settings tab', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
   });
 
+  it("saves the schedule the reports measure against: a day's hours, a closed day reopened, a room added and one removed, the late-cancellation window", async () => {
+    const { page } = e2e;
+    await openSettings(page);
+    // The demo clinic lists its four rooms; Saturday is closed until opened.
+    expect(await page.getByTestId('openingHours.saturday.closed').isChecked()).toBe(true);
+    await page.getByTestId('openingHours.saturday.closed').uncheck();
+    await page.getByTestId('openingHours.saturday.opens').fill('09:00');
+    await page.getByTestId('openingHours.saturday.closes').fill('12:30');
+    await page.getByTestId('openingHours.monday.closes').fill('18:00');
+    await page.getByTestId('settings-new-room').fill('Lab');
+    await page.getByTestId('settings-add-room').click();
+    await page.getByRole('button', { name: /Remove room 103/ }).click();
+    await page.getByLabel('Late cancellation (hours)').fill('48');
+    await page.getByTestId('settings-save').click();
+    await toastText(page, 'Settings saved').waitFor();
+
+    const { json } = await api<TClinicSettings>(page, 'GET', '/api/admin/settings');
+    expect(json.openingHours.saturday).toEqual({ opens: '09:00', closes: '12:30' });
+    expect(json.openingHours.monday).toEqual({ opens: '08:00', closes: '18:00' });
+    expect(json.rooms).toEqual(['100', '101', '102', 'Lab']);
+    expect(json.lateCancelHours).toBe(48);
+
+    // A day closing before it opens is refused under that day, and nothing is saved.
+    await page.getByTestId('openingHours.tuesday.closes').fill('07:00');
+    await page.getByTestId('settings-save').click();
+    await page.getByTestId('openingHours.tuesday-error').getByText('Must be after the opening time').waitFor();
+    expect((await api<TClinicSettings>(page, 'GET', '/api/admin/settings')).json.openingHours.tuesday).toEqual({ opens: '08:00', closes: '17:00' });
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+
   it('shows each refused value in red under its field, and saves nothing', async () => {
     const { page } = e2e;
     await openSettings(page);

@@ -84,19 +84,44 @@ export function ScheduleSettings({ form, defaults }: { form: TSettingsForm; defa
   );
 }
 
+/** A day's opening or closing time; named by the day and its own label (shown above it on a phone, as the column's heading on a wide screen). */
+function ClockField(props: {
+  form: TSettingsForm;
+  day: TWeekday;
+  edge: 'opens' | 'closes';
+  label: string;
+  dayId: string;
+  invalid: true | undefined;
+  describedBy: string | undefined;
+}) {
+  const id = `settings-${props.day}-${props.edge}`;
+  return (
+    <div className="grid min-w-0 gap-1">
+      <label id={`${id}-label`} htmlFor={id} className="text-sm text-slate-700 sm:sr-only">
+        {props.label}
+      </label>
+      <Input
+        id={id}
+        type="time"
+        required
+        aria-labelledby={`${props.dayId} ${id}-label`}
+        aria-invalid={props.invalid}
+        aria-describedby={props.describedBy}
+        className="min-w-0 px-2"
+        data-testid={`openingHours.${props.day}.${props.edge}`}
+        {...props.form.register(`openingHours.${props.day}.${props.edge}`)}
+      />
+    </div>
+  );
+}
+
 /** One day: closed, or open from one time to a later one. The times stay kept while the day is closed. */
 function OpeningDay({ form, day }: { form: TSettingsForm; day: TWeekday }) {
   const { register, control } = form;
   const closed = useWatch({ control, name: `openingHours.${day}.closed` });
   const dayErrors = form.formState.errors.openingHours?.[day];
   const error = dayErrors?.opens?.message ?? dayErrors?.closes?.message ?? dayErrors?.message;
-  const ids = {
-    day: `settings-${day}`,
-    closed: `settings-${day}-closed`,
-    opens: `settings-${day}-opens`,
-    closes: `settings-${day}-closes`,
-    error: `settings-${day}-error`,
-  };
+  const ids = { day: `settings-${day}`, closed: `settings-${day}-closed`, error: `settings-${day}-error` };
   const invalid = (field: 'opens' | 'closes') => (dayErrors?.[field] ? true : undefined);
   const describedBy = error ? ids.error : undefined;
 
@@ -127,38 +152,8 @@ function OpeningDay({ form, day }: { form: TSettingsForm; day: TWeekday }) {
         <p className="col-span-2 text-sm text-slate-600">Closed all day</p>
       ) : (
         <>
-          <div className="grid min-w-0 gap-1">
-            <label id={`${ids.opens}-label`} htmlFor={ids.opens} className="text-sm text-slate-700 sm:sr-only">
-              Opens
-            </label>
-            <Input
-              id={ids.opens}
-              type="time"
-              required
-              aria-labelledby={`${ids.day} ${ids.opens}-label`}
-              aria-invalid={invalid('opens')}
-              aria-describedby={describedBy}
-              className="min-w-0 px-2"
-              data-testid={`openingHours.${day}.opens`}
-              {...register(`openingHours.${day}.opens`)}
-            />
-          </div>
-          <div className="grid min-w-0 gap-1">
-            <label id={`${ids.closes}-label`} htmlFor={ids.closes} className="text-sm text-slate-700 sm:sr-only">
-              Closes
-            </label>
-            <Input
-              id={ids.closes}
-              type="time"
-              required
-              aria-labelledby={`${ids.day} ${ids.closes}-label`}
-              aria-invalid={invalid('closes')}
-              aria-describedby={describedBy}
-              className="min-w-0 px-2"
-              data-testid={`openingHours.${day}.closes`}
-              {...register(`openingHours.${day}.closes`)}
-            />
-          </div>
+          <ClockField form={form} day={day} edge="opens" label="Opens" dayId={ids.day} invalid={invalid('opens')} describedBy={describedBy} />
+          <ClockField form={form} day={day} edge="closes" label="Closes" dayId={ids.day} invalid={invalid('closes')} describedBy={describedBy} />
         </>
       )}
       {error && (
