@@ -35,6 +35,13 @@ const COLUMNS = (lateHours: number) => ({
 /** How many records one read of the export takes. */
 const RECORD_BATCH = 5_000;
 
+/**
+ * A cancellation with less notice than Settings ask (or made after the start): never null, so
+ * one made before its time was kept (no `cancelled_at`) is not late.
+ */
+const lateCancellation = (run: TReportRun): SQL =>
+  sql`(a.cancelled_at is not null and a.appointment_date - a.cancelled_at < make_interval(hours => ${run.schedule.lateCancelHours}))`;
+
 /** The filters the table and its records share. */
 const filtersOf = (run: TReportRun): SQL =>
   sql`${inRange(sql`a.appointment_date`, run)}
@@ -64,7 +71,7 @@ export const NO_SHOWS_REPORT: TReportDefinition = {
   groupings: ['week', 'provider', 'type'],
   async run(run) {
     const grouping = groupingOf(run);
-    const late = sql`make_interval(hours => ${run.schedule.lateCancelHours})`;
+    const late = lateCancellation(run);
     const rows = await queryRows<TCounts & { key: string; providerName: string | null }>(
       run.q,
       sql`
@@ -75,8 +82,8 @@ export const NO_SHOWS_REPORT: TReportDefinition = {
           count(*)::int as booked,
           (count(*) filter (where a.status = 'completed'))::int as completed,
           (count(*) filter (where a.status = 'no_show'))::int as "noShows",
-          (count(*) filter (where a.status = 'cancelled' and a.cancelled_at is not null and a.appointment_date - a.cancelled_at < ${late}))::int as "lateCancellations",
-          (count(*) filter (where a.status = 'cancelled' and (a.cancelled_at is null or a.appointment_date - a.cancelled_at >= ${late})))::int as "otherCancellations"
+          (count(*) filter (where a.status = 'cancelled' and ${late}))::int as "lateCancellations",
+          (count(*) filter (where a.status = 'cancelled' and not ${late}))::int as "otherCancellations"
         from appointments a
         where ${filtersOf(run)}
         group by 1
@@ -120,10 +127,10 @@ export const NO_SHOWS_REPORT: TReportDefinition = {
     const totals = figures(total);
     return {
       metrics: [
-        metric(cols.noShowRate, totals.noShowRate!),
-        metric(cols.noShows, totals.noShows!),
-        metric(cols.lateCancellations, totals.lateCancellations!),
-        metric(cols.booked, totals.booked!),
+        metric(cols.noShowRate, totals.noShowRate ?? null),
+        metric(cols.noShows, totals.noShows ?? null),
+        metric(cols.lateCancellations, totals.lateCancellations ?? null),
+        metric(cols.booked, totals.booked ?? null),
       ],
       columns: [grouping.label, ...Object.values(cols)],
       rows: table,
@@ -134,7 +141,6 @@ export const NO_SHOWS_REPORT: TReportDefinition = {
   records: {
     columns: ['Clinic day', 'Week of', 'Start', 'Minutes', 'Provider', 'Appointment type', 'Room', 'Status', 'Hours of notice', 'Late cancellation'],
     async *batches(run) {
-      const late = run.schedule.lateCancelHours;
       let after: { at: string; id: string } | null = null;
       for (;;) {
         const rows: { at: string; id: string; cells: TReportCell[] }[] = await queryRows(
@@ -148,7 +154,7 @@ export const NO_SHOWS_REPORT: TReportDefinition = {
               coalesce(nullif(a.appointment_type, ''), 'general'), a.room_number, a.status,
               case when a.status = 'cancelled' and a.cancelled_at is not null
                 then round((extract(epoch from (a.appointment_date - a.cancelled_at)) / 3600)::numeric, 1) end,
-              case when a.status = 'cancelled' then a.cancelled_at is not null and a.appointment_date - a.cancelled_at < make_interval(hours => ${late}) end
+              case when a.status = 'cancelled' then ${lateCancellation(run)} end
             ) as cells
           from appointments a
           where ${filtersOf(run)}
