@@ -37,46 +37,58 @@ const parseCsv = (text: string) =>
     .split('\r\n')
     .map((line) => [...line.matchAll(/(?:^|,)(?:"((?:[^"]|"")*)"|([^,]*))/g)].map((m) => (m[1] !== undefined ? m[1].replaceAll('""', '"') : m[2]!)));
 
+/**
+ * The report in view, its CSV and its PDF: the same figures, cell by cell and metric by metric,
+ * as the JSON the download links name (the screen's own query).
+ */
+async function expectSameFigures(page: Page): Promise<TReport> {
+  const shown = await screenFigures(page);
+  const csv = await download(page, 'report-download-csv');
+  const pdf = await download(page, 'report-download-pdf');
+  const json = (await (await page.request.get(new URL(csv.href.replace('/export.csv', ''), page.url()).toString())).json()) as TReport;
+  expect(json.rows.length).toBeGreaterThan(0);
+
+  const [header, ...rows] = parseCsv(csv.body.toString('utf8'));
+  expect(header).toEqual(json.columns.map((c) => c.label));
+  expect(rows).toHaveLength(json.rows.length);
+  const text = (await extractText(await getDocumentProxy(new Uint8Array(pdf.body)), { mergePages: true })).text.replace(/\s+/g, ' ');
+  json.rows.forEach((row, i) => {
+    const written = json.columns.map((c) => formatReportValue(row[c.key] ?? null, c.kind));
+    // Screen: each cell as written; CSV: the number itself; PDF: the row's cells in order.
+    json.columns.forEach((c, k) => {
+      expect(shown.cells[`${i}-${c.key}`], `${json.id}: ${c.key} of row ${i}`).toBe(written[k]);
+      expect(rows[i]![k], `${json.id}: CSV ${c.key} of row ${i}`).toBe(row[c.key] === null ? '' : String(row[c.key]));
+    });
+    expect(text).toContain(written.join(' '));
+  });
+  for (const m of json.metrics) {
+    expect(shown.metrics[m.key], `${json.id}: ${m.key}`).toBe(formatReportValue(m.value, m.kind));
+    expect(text).toContain(`${m.label}: ${formatReportValue(m.value, m.kind)}`);
+  }
+  // Each figure's definition is on the screen beside the figures.
+  for (const c of json.columns.filter((col) => col.definition)) await page.getByTestId('report-definitions').getByText(c.definition!).first().waitFor();
+  return json;
+}
+
 describe('Reports', () => {
-  it("an admin reads the demo clinic's no-shows by week: the screen, the CSV and the PDF give the same figures, and a filter changes all three", async () => {
+  it("an admin reads the demo clinic's reports: the screen, the CSV and the PDF give the same figures, regrouped too", async () => {
     const page = e2e.page;
     await signInAs(page, 'admin');
     await page.getByRole('link', { name: 'Reports' }).click();
     await page.waitForURL(/\/reports/);
 
-    for (const query of ['', 'type']) {
-      if (query) {
-        await page.locator('#report-group-by').selectOption(query);
-        await page.waitForURL(/groupBy=type/);
-      }
-      const shown = await screenFigures(page);
-      const csv = await download(page, 'report-download-csv');
-      const pdf = await download(page, 'report-download-pdf');
-      expect(csv.href.includes('groupBy=type')).toBe(query === 'type');
-      // The JSON the screen drew, for the column kinds; every figure must match it on all three.
-      const json = (await (await page.request.get(new URL(csv.href.replace('/export.csv', ''), page.url()).toString())).json()) as TReport;
-      expect(json.rows.length).toBeGreaterThan(0);
-      expect(json.rows.some((row) => typeof row.completed === 'number' && row.completed > 0)).toBe(true);
+    const byWeek = await expectSameFigures(page);
+    expect(byWeek.id).toBe('no-shows');
+    // The demo's month of visits: some completed, some missed.
+    expect(byWeek.rows.some((row) => typeof row.completed === 'number' && row.completed > 0)).toBe(true);
+    await page.locator('#report-group-by').selectOption('type');
+    await page.waitForURL(/groupBy=type/);
+    expect((await expectSameFigures(page)).query.groupBy).toBe('type');
 
-      const [header, ...rows] = parseCsv(csv.body.toString('utf8'));
-      expect(header).toEqual(json.columns.map((c) => c.label));
-      expect(rows).toHaveLength(json.rows.length);
-      const text = (await extractText(await getDocumentProxy(new Uint8Array(pdf.body)), { mergePages: true })).text.replace(/\s+/g, ' ');
-      json.rows.forEach((row, i) => {
-        const written = json.columns.map((c) => formatReportValue(row[c.key] ?? null, c.kind));
-        // Screen: each cell as written; CSV: the number itself; PDF: the row's cells in order.
-        json.columns.forEach((c, k) => {
-          expect(shown.cells[`${i}-${c.key}`], `${c.key} of row ${i}`).toBe(written[k]);
-          expect(rows[i]![k], `CSV ${c.key} of row ${i}`).toBe(row[c.key] === null ? '' : String(row[c.key]));
-        });
-        expect(text).toContain(written.join(' '));
-      });
-      for (const m of json.metrics) {
-        expect(shown.metrics[m.key]).toBe(formatReportValue(m.value, m.kind));
-        expect(text).toContain(`${m.label}: ${formatReportValue(m.value, m.kind)}`);
-      }
-      // Each figure's definition is on the screen beside the figures.
-      for (const c of json.columns.filter((col) => col.definition)) await page.getByTestId('report-definitions').getByText(c.definition!).first().waitFor();
+    for (const id of ['schedule-use', 'staff-activity', 'note-turnaround', 'lab-turnaround', 'supply'] as const) {
+      await page.getByTestId(`report-link-${id}`).click();
+      await page.locator(`[data-testid="report"][data-report-id="${id}"]`).waitFor();
+      expect((await expectSameFigures(page)).id).toBe(id);
     }
     expect(await seriousA11yViolations(page)).toEqual([]);
   });
