@@ -11,7 +11,7 @@ import { FormErrorAlert } from '../form-error-alert.tsx';
 import { Button } from '../ui/button.tsx';
 import { DialogFooter } from '../ui/dialog.tsx';
 import { FormDialog } from '../ui/form-dialog.tsx';
-import { Label } from '../ui/label.tsx';
+import { FormField } from '../ui/form-field.tsx';
 import { SELECT_CLASS } from '../ui/select.tsx';
 import { Spinner } from '../ui/spinner.tsx';
 import { Textarea } from '../ui/textarea.tsx';
@@ -71,57 +71,41 @@ export function EmergencyAccessDialog({ patientId, onClose, onGranted }: { patie
             first: emergency access asks for one.
           </p>
         )}
-        <div className="space-y-2">
-          <Label htmlFor="glass-reason">Reason</Label>
-          <select
-            id="glass-reason"
-            className={SELECT_CLASS}
-            value={reason}
-            aria-invalid={problems.reason ? true : undefined}
-            aria-describedby={problems.reason ? 'glass-reason-error' : undefined}
-            onChange={(event) => setReason(event.target.value as TBreakGlassReason)}
-          >
-            <option value="">Choose a reason</option>
-            {BREAK_GLASS_REASONS.map((r) => (
-              <option key={r} value={r}>
-                {BREAK_GLASS_REASON_LABELS[r]}
-              </option>
-            ))}
-          </select>
-          {problems.reason && (
-            <p id="glass-reason-error" className="text-sm text-red-700">
-              {problems.reason}
-            </p>
+        <FormField id="glass-reason" label="Reason" error={problems.reason}>
+          {(control) => (
+            <select {...control} className={SELECT_CLASS} value={reason} onChange={(event) => setReason(event.target.value as TBreakGlassReason)}>
+              <option value="">Choose a reason</option>
+              {BREAK_GLASS_REASONS.map((r) => (
+                <option key={r} value={r}>
+                  {BREAK_GLASS_REASON_LABELS[r]}
+                </option>
+              ))}
+            </select>
           )}
-        </div>
-        <div className="space-y-2">
-          <Label htmlFor="glass-justification">Justification</Label>
-          <Textarea
-            id="glass-justification"
-            rows={3}
-            maxLength={BREAK_GLASS.maxJustification}
-            value={justification}
-            aria-invalid={problems.justification ? true : undefined}
-            aria-describedby={problems.justification ? 'glass-justification-error' : undefined}
-            placeholder="What is happening, and why the care team cannot be reached"
-            onChange={(event) => setJustification(event.target.value)}
-          />
-          {problems.justification && (
-            <p id="glass-justification-error" className="text-sm text-red-700">
-              {problems.justification}
-            </p>
+        </FormField>
+        <FormField id="glass-justification" label="Justification" error={problems.justification}>
+          {(control) => (
+            <Textarea
+              {...control}
+              rows={3}
+              maxLength={BREAK_GLASS.maxJustification}
+              value={justification}
+              placeholder="What is happening, and why the care team cannot be reached"
+              onChange={(event) => setJustification(event.target.value)}
+            />
           )}
-        </div>
-        <div className="space-y-2">
-          <Label htmlFor="glass-minutes">For</Label>
-          <select id="glass-minutes" className={SELECT_CLASS} value={minutes} onChange={(event) => setMinutes(Number(event.target.value))}>
-            {DURATIONS.map((m) => (
-              <option key={m} value={m}>
-                {m < 60 ? `${m} minutes` : `${m / 60} hour${m === 60 ? '' : 's'}`}
-              </option>
-            ))}
-          </select>
-        </div>
+        </FormField>
+        <FormField id="glass-minutes" label="For">
+          {(control) => (
+            <select {...control} className={SELECT_CLASS} value={minutes} onChange={(event) => setMinutes(Number(event.target.value))}>
+              {DURATIONS.map((m) => (
+                <option key={m} value={m}>
+                  {m < 60 ? `${m} minutes` : `${m / 60} hour${m === 60 ? '' : 's'}`}
+                </option>
+              ))}
+            </select>
+          )}
+        </FormField>
         <fieldset className="space-y-3 rounded-md border p-3">
           <legend className="px-1 text-sm font-medium">Confirm it is you</legend>
           <PasskeyProofButton
