@@ -1,5 +1,5 @@
 // Types only from domain/reports: its schemas would otherwise ride along into the chart's chunk.
-import { formatReportValue as formatFigure, NO_FIGURE } from '#domain/report-format';
+import { formatReportValue, NO_FIGURE } from '#domain/report-format';
 import type { TReport, TReportCell, TReportGrouping, TReportValueKind } from '#domain/reports';
 
 /** What a cell without a figure shows (a rate over no visits, a stage never reached), and what a screen reader says for it. */
@@ -8,12 +8,9 @@ export const NO_DATA_LABEL = 'no data';
 
 /**
  * One figure of a report as the screen writes it, in the table, the metrics and the chart: the
- * PDF's own formatter (domain/report-format.ts), so a figure reads the same on screen and on
- * paper. A count with thousands separators ('1,204'), a percent ('12.5%'), hours ('3.5 h'),
- * minutes ('1,250 min'), a day as given (YYYY-MM-DD, as the CSV has it), text as it is; a
- * missing figure is NO_DATA.
+ * PDF's own formatter, so a figure reads the same on screen and on paper.
  */
-export const formatReportValue = (value: TReportCell, kind: TReportValueKind): string => formatFigure(value, kind);
+export { formatReportValue };
 
 const SHORT_DAY = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
