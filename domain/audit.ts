@@ -75,6 +75,8 @@ export type TAuditOutcome = z.infer<typeof ZAuditOutcome>;
 export const READ_ACTIONS = [
   'patient.read',
   'patient.list',
+  /** A patient's whole record at once: FHIR's $everything, the record export (issue 35). */
+  'patient.export',
   'appointment.read',
   'appointment.list',
   'appointment.conflicts',

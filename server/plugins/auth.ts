@@ -14,7 +14,7 @@ import type { ClinicSettingsHolder } from '../clinic/clinic-settings.ts';
 import { resolveSession } from '../sessions/session-store.ts';
 
 /**
- * Who may call a route. Every /api route must declare one; the app refuses to start otherwise,
+ * Who may call a route. Every /api and /fhir route must declare one; the app refuses to start otherwise,
  * so no route can forget its rule.
  * - 'public': anyone, signed in or not.
  * - 'signedIn': any active user.
@@ -54,9 +54,10 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; config
 
   app.decorate('apiRoutes', []);
   app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/api')) return;
+    if (!route.url.startsWith('/api') && !route.url.startsWith('/fhir')) return;
     const access = route.config?.access;
     if (!access) throw new Error(`Route ${String(route.method)} ${route.url} declares no access rule (config.access)`);
+    if (!route.url.startsWith('/api')) return;
     for (const method of [route.method].flat()) {
       if (method !== 'HEAD') app.apiRoutes.push({ method, url: route.url, access });
     }

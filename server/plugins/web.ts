@@ -43,7 +43,7 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: { config: Config 
   app.get('/*', (request, reply) => {
     const url = request.url.split('?')[0]!;
     // Unknown API paths and missing files get the one not-found answer (JSON with its code).
-    if (url.startsWith('/api/') || url === '/api') return reply.callNotFound();
+    if (url.startsWith('/api/') || url === '/api' || url.startsWith('/fhir/')) return reply.callNotFound();
     const file = path.join(root, path.normalize(decodeURIComponent(url)).replace(/^([/\\])+/, ''));
     if (!servesMaps && file.endsWith('.map')) return reply.callNotFound();
     // Nothing under a dot name (the build's .vite/manifest.json) is part of the site.

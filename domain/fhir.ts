@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import type { TCapability } from './permissions.ts';
+
+/**
+ * The FHIR R4 read API (issue 35; docs/decisions/fhir.md): which resource types it serves, who
+ * may read each (the same capability as the app's own screen for that data), and which search
+ * parameters each takes. One table: the routes, the CapabilityStatement and the tests all read it,
+ * so what `metadata` declares is exactly what is served.
+ */
+export const FHIR_VERSION = '4.0.1';
+export const FHIR_CONTENT_TYPE = 'application/fhir+json';
+
+export interface TFhirResourceRule {
+  /** Who may read it, as for the app's screen of the same data. */
+  capability: TCapability;
+  /** Search parameters beyond `_id`, `_count` and the server's own paging cursor. */
+  search: readonly string[];
+  /** What a reader of the API is told about it in `metadata`. */
+  documentation: string;
+}
+
+export const FHIR_RESOURCES = {
+  Patient: {
+    capability: 'patients.read',
+    search: ['name', 'birthdate', 'identifier'],
+    documentation: 'Active patients in search; any patient by id. name matches the start of the first or last name, or of "first last".',
+  },
+  Practitioner: { capability: 'users.readDirectory', search: [], documentation: "The clinic's staff accounts." },
+  Organization: { capability: 'dashboard.view', search: [], documentation: 'The clinic itself (one resource).' },
+  Appointment: { capability: 'appointments.read', search: ['patient', 'date', 'status'], documentation: 'Every appointment, in time order.' },
+  Encounter: { capability: 'appointments.read', search: ['patient', 'date'], documentation: 'Completed visits, in time order.' },
+  DocumentReference: {
+    capability: 'notes.read',
+    search: ['patient'],
+    documentation: 'Finalized clinical notes the reader may see, text as a plain-text attachment; an amended note relates to (replaces) its earlier version.',
+  },
+  ServiceRequest: { capability: 'labs.read', search: ['patient'], documentation: 'Lab orders.' },
+  DiagnosticReport: { capability: 'labs.read', search: ['patient'], documentation: 'The results of lab orders that have them.' },
+  Observation: { capability: 'labs.read', search: ['patient'], documentation: 'Laboratory results, one per analyte, with reference range and interpretation.' },
+  AllergyIntolerance: { capability: 'patients.read', search: ['patient'], documentation: "The allergies recorded on a patient's record, as text." },
+} as const satisfies Record<string, TFhirResourceRule>;
+
+export type TFhirResourceType = keyof typeof FHIR_RESOURCES;
+export const FHIR_RESOURCE_TYPES = Object.keys(FHIR_RESOURCES) as TFhirResourceType[];
+export const isFhirResourceType = (value: string): value is TFhirResourceType => Object.hasOwn(FHIR_RESOURCES, value);
+
+/** Parameters every search takes: `_id` and the page size (and the opaque cursor of a `next` link). */
+export const FHIR_COMMON_SEARCH = ['_id', '_count'] as const;
+
+/** Each search parameter's FHIR type, for `metadata`. */
+export const FHIR_SEARCH_PARAM_TYPES: Record<string, 'string' | 'date' | 'token' | 'reference'> = {
+  _id: 'token',
+  name: 'string',
+  birthdate: 'date',
+  identifier: 'token',
+  patient: 'reference',
+  date: 'date',
+  status: 'token',
+};
+export const FHIR_PAGE = { default: 20, max: 100 } as const;
+
+/**
+ * An API client's scopes (SMART v1 `system/Patient.read` or v2 `system/Patient.rs`, or `*` for
+ * every type). Reading is all the API does, so a scope is a list of the types it opens.
+ */
+const SCOPE_PATTERN = /^system\/(\*|[A-Za-z]+)\.(read|rs|r)$/;
+export const ZFhirScope = z
+  .string()
+  .max(60)
+  .regex(SCOPE_PATTERN, 'Expected a scope such as system/*.read or system/Patient.read')
+  .refine((scope) => {
+    const type = SCOPE_PATTERN.exec(scope)?.[1] ?? '';
+    return type === '*' || isFhirResourceType(type);
+  }, 'Unknown resource type');
+
+/** Whether scopes open a resource type (read access). */
+export function scopesAllow(scopes: readonly string[], type: TFhirResourceType): boolean {
+  return scopes.some((scope) => {
+    const match = SCOPE_PATTERN.exec(scope);
+    return match !== null && (match[1] === '*' || match[1] === type);
+  });
+}

@@ -1,0 +1,39 @@
+import type { CapabilityStatement } from '@medplum/fhirtypes';
+import { FHIR_RESOURCES, FHIR_RESOURCE_TYPES, FHIR_SEARCH_PARAM_TYPES, FHIR_VERSION } from '#domain/fhir';
+
+/**
+ * What this server serves, built from domain/fhir.ts, the table the routes are registered from:
+ * read and search-type on each type, its search parameters, and Patient's $everything. Nothing
+ * is declared that is not served (a test walks it against the routes).
+ */
+export function capabilityStatement(base: string, clinicName: string, now: Date): CapabilityStatement {
+  return {
+    resourceType: 'CapabilityStatement',
+    status: 'active',
+    date: now.toISOString(),
+    kind: 'instance',
+    software: { name: 'Clinic EHR' },
+    implementation: { description: `${clinicName}: FHIR R4 read API`, url: base },
+    fhirVersion: FHIR_VERSION,
+    format: ['json'],
+    rest: [
+      {
+        mode: 'server',
+        documentation:
+          'Read and search only. Authenticate with the app session or a bearer token from the token endpoint (client credentials). ' +
+          'Unknown search parameters are refused (400), not ignored. Pages follow the Bundle next link.',
+        security: {
+          service: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/restful-security-service', code: 'OAuth', display: 'OAuth' }] }],
+          description: `Client credentials: POST ${base}/auth/token with client_id and client_secret; scopes system/*.read or system/{Type}.read.`,
+        },
+        resource: FHIR_RESOURCE_TYPES.map((type) => ({
+          type,
+          documentation: FHIR_RESOURCES[type].documentation,
+          interaction: [{ code: 'read' as const }, { code: 'search-type' as const }],
+          searchParam: ['_id', ...FHIR_RESOURCES[type].search].map((name) => ({ name, type: FHIR_SEARCH_PARAM_TYPES[name]! })),
+          ...(type === 'Patient' ? { operation: [{ name: 'everything', definition: 'http://hl7.org/fhir/OperationDefinition/Patient-everything' }] } : {}),
+        })),
+      },
+    ],
+  };
+}

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { FHIR_COMMON_SEARCH, FHIR_PAGE, FHIR_RESOURCES, type TFhirResourceType } from '#domain/fhir';
+import { addDays, startOfZonedDay } from '#domain/clinic-time';
+import { realDate } from '#domain/text';
+import { invalid } from '../../http/errors.ts';
+
+/**
+ * A FHIR search's query string, checked. Handling is strict: a parameter this server does not
+ * serve is a 400, never silently dropped, because a client that asked for one patient's
+ * appointments and got everyone's would show the wrong record (docs/decisions/fhir.md).
+ */
+export type TRawQuery = Record<string, string | string[] | undefined>;
+
+/** The server's own paging cursor in `next` links: opaque, made by the previous page. */
+export const CURSOR_PARAM = '_cursor';
+
+const ZUuid = z.uuid();
+
+export interface TSearchBase {
+  ids: string[] | null;
+  count: number;
+  cursor: string | null;
+  /** Every value of each declared parameter, repeated parameters AND-ed. */
+  params: Map<string, string[]>;
+  /** $everything only: an amended note's earlier versions beside it. */
+  earlierVersions?: boolean;
+}
+
+export function parseSearch(type: TFhirResourceType, query: TRawQuery): TSearchBase {
+  const declared = new Set<string>([...FHIR_RESOURCES[type].search, ...FHIR_COMMON_SEARCH, CURSOR_PARAM]);
+  const params = new Map<string, string[]>();
+  for (const [key, raw] of Object.entries(query)) {
+    if (raw === undefined) continue;
+    // `name:exact` and friends: modifiers are not served, and are refused like unknown names.
+    if (!declared.has(key)) throw invalid(key, `Unknown or unsupported search parameter for ${type}`);
+    const values = [raw].flat();
+    if (values.some((v) => v.length > 200)) throw invalid(key, 'Too long');
+    params.set(key, values);
+  }
+  const one = (key: string) => {
+    const values = params.get(key);
+    if (values && values.length > 1) throw invalid(key, 'Give this parameter once');
+    return values?.[0] ?? null;
+  };
+  const countText = one('_count');
+  const count = countText === null ? FHIR_PAGE.default : Number(countText);
+  if (!Number.isInteger(count) || count < 1 || count > FHIR_PAGE.max) throw invalid('_count', `Must be a whole number from 1 to ${FHIR_PAGE.max}`);
+  const idText = params.get('_id');
+  let ids: string[] | null = null;
+  if (idText) {
+    // Commas within one `_id` are OR-ed, repeated ones AND-ed; an id this server could not hold matches nothing.
+    const sets = idText.map((v) =>
+      v
+        .split(',')
+        .filter((id) => ZUuid.safeParse(id.trim()).success)
+        .map((id) => id.trim()),
+    );
+    ids = sets.reduce((acc, set) => acc.filter((id) => set.includes(id)));
+    if (ids.length > FHIR_PAGE.max) throw invalid('_id', `At most ${FHIR_PAGE.max} ids`);
+  }
+  const cursor = one(CURSOR_PARAM);
+  for (const own of ['_count', '_id', CURSOR_PARAM]) params.delete(own);
+  return { ids, count, cursor, params };
+}
+
+/**
+ * `patient=Patient/{id}` or `patient={id}`: the id, or null when it names nothing this server
+ * could hold (a search that then matches nothing, as FHIR has it).
+ */
+export function referenceId(value: string, type: 'Patient'): string | null {
+  const id = value.startsWith(`${type}/`) ? value.slice(type.length + 1) : value;
+  return ZUuid.safeParse(id).success ? id : null;
+}
+
+/** The one patient of a search, when it names one (repeated values must agree). */
+export function patientParam(params: Map<string, string[]>): { given: boolean; id: string | null } {
+  const values = params.get('patient');
+  if (!values) return { given: false, id: null };
+  const ids = values.map((v) => referenceId(v, 'Patient'));
+  const first = ids[0] ?? null;
+  return { given: true, id: ids.every((id) => id === first) ? first : null };
+}
+
+const DATE_PREFIXES = ['eq', 'lt', 'le', 'gt', 'ge'] as const;
+type TDatePrefix = (typeof DATE_PREFIXES)[number];
+
+/** A date search value as the instants it spans: [start, end), and how to compare with it. */
+export interface TDateBound {
+  prefix: TDatePrefix;
+  start: Date;
+  end: Date;
+}
+
+const DATE_VALUE = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?)?)?$/;
+
+/**
+ * `date=ge2026-11-01`, `birthdate=1980`: FHIR's date search. A value is the period it names (a
+ * year, a month, a day, a second), days in the clinic's time zone, and the prefix compares a
+ * record's instant with that period: eq within it, lt/le before its start/end, gt/ge after its
+ * end/from its start.
+ */
+export function parseDateParam(name: string, raw: string, timeZone: string): TDateBound {
+  const prefix = (DATE_PREFIXES as readonly string[]).includes(raw.slice(0, 2)) ? (raw.slice(0, 2) as TDatePrefix) : 'eq';
+  const value = prefix === 'eq' && !raw.startsWith('eq') ? raw : raw.slice(2);
+  const m = DATE_VALUE.exec(value);
+  const fail = () => invalid(name, 'Expected a date such as 2026-11-25, 2026-11 or 2026, with an optional prefix eq, lt, le, gt or ge');
+  if (!m) throw fail();
+  const [, year, month, day, hour, minute, second, offset] = m;
+  if (hour !== undefined) {
+    const start = new Date(`${year}-${month}-${day}T${hour}:${minute}:${second ?? '00'}${offset === 'Z' ? 'Z' : offset}`);
+    if (Number.isNaN(start.getTime())) throw fail();
+    return { prefix, start, end: new Date(start.getTime() + (second === undefined ? 60_000 : 1000)) };
+  }
+  const first = `${year}-${month ?? '01'}-${day ?? '01'}`;
+  if (realDate(first) === null || Number(year) < 1900 || Number(year) > 2999) throw fail();
+  const last = day !== undefined ? first : month !== undefined ? addDays(`${nextMonth(Number(year), Number(month))}-01`, -1) : `${year}-12-31`;
+  return { prefix, start: startOfZonedDay(first, timeZone), end: startOfZonedDay(addDays(last, 1), timeZone) };
+}
+
+const nextMonth = (year: number, month: number) => (month === 12 ? `${year + 1}-01` : `${year}-${String(month + 1).padStart(2, '0')}`);
+
+/** The same for a plain date column (a birth date): the days, with no time zone in play. */
+export function parseDayParam(name: string, raw: string): { prefix: TDatePrefix; first: string; afterLast: string } {
+  const bound = parseDateParam(name, raw, 'UTC');
+  return { prefix: bound.prefix, first: bound.start.toISOString().slice(0, 10), afterLast: bound.end.toISOString().slice(0, 10) };
+}

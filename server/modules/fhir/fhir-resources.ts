@@ -1,0 +1,287 @@
+import type {
+  AllergyIntolerance,
+  Appointment,
+  CodeableConcept,
+  DiagnosticReport,
+  DocumentReference,
+  Encounter,
+  Observation,
+  Organization,
+  Patient,
+  Practitioner,
+  Reference,
+  Resource,
+  ServiceRequest,
+} from '@medplum/fhirtypes';
+import type { TAppointmentStatus } from '#domain/appointments';
+import type { TLabFlag } from '#domain/lab-flags';
+import type { TLabOrderStatus } from '#domain/orders';
+import type { TLabPriority } from '#domain/labs';
+import type { TAppointmentRow, TLabOrderRow, TLabResultRow, TNoteRow, TPatientRow, TStaffRow } from './fhir.queries.ts';
+
+/**
+ * The app's rows as FHIR R4 resources (docs/decisions/fhir.md has the mapping and what US Core
+ * still needs). Pure functions: what the reader may see was decided by the query. References to
+ * a patient never carry her name (`display`): the name is in the Patient resource, which only
+ * those who read patient records may fetch, as in the app.
+ */
+
+export const CLINIC_ORGANIZATION_ID = 'clinic';
+/** The record number: the patient's id as a URI, the one identifier every record has. */
+export const RECORD_NUMBER_SYSTEM = 'urn:ietf:rfc:3986';
+export const recordNumber = (id: string) => `urn:uuid:${id}`;
+
+const LOINC = 'http://loinc.org';
+const meta = (updatedAt: string) => ({ lastUpdated: updatedAt });
+// Typed as any reference: the target's type is in the string, which FHIR's Reference<T> cannot see.
+const ref = <T extends Resource = Resource>(type: T['resourceType'], id: string): Reference<T> => ({ reference: `${type}/${id}` });
+const text = (value: string | null | undefined): CodeableConcept | undefined => (value ? { text: value } : undefined);
+const loincConcept = (name: string, loinc: string | null): CodeableConcept => ({
+  text: name,
+  ...(loinc ? { coding: [{ system: LOINC, code: loinc, display: name }] } : {}),
+});
+
+export function toPatientResource(p: TPatientRow): Patient {
+  return {
+    resourceType: 'Patient',
+    id: p.id,
+    meta: meta(p.updatedAt),
+    identifier: [{ use: 'usual', type: { text: 'Record number' }, system: RECORD_NUMBER_SYSTEM, value: recordNumber(p.id) }],
+    active: p.isActive,
+    name: [{ use: 'official', family: p.lastName, given: [p.firstName], text: `${p.firstName} ${p.lastName}` }],
+    telecom: [...(p.phone ? [{ system: 'phone' as const, value: p.phone }] : []), ...(p.email ? [{ system: 'email' as const, value: p.email }] : [])],
+    // The record keeps sex for the lab ranges; one that does not say is 'unknown' (US Core needs a value).
+    gender: p.sex ?? 'unknown',
+    ...(p.dateOfBirth ? { birthDate: p.dateOfBirth } : {}),
+    ...(p.address ? { address: [{ text: p.address }] } : {}),
+    ...(p.emergencyContact || p.emergencyPhone
+      ? {
+          contact: [
+            {
+              relationship: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v2-0131', code: 'C', display: 'Emergency Contact' }] }],
+              ...(p.emergencyContact ? { name: { text: p.emergencyContact } } : {}),
+              ...(p.emergencyPhone ? { telecom: [{ system: 'phone' as const, value: p.emergencyPhone }] } : {}),
+            },
+          ],
+        }
+      : {}),
+    managingOrganization: ref('Organization', CLINIC_ORGANIZATION_ID),
+  };
+}
+
+/** "No known allergies", as staff write it, is a statement of its own (SNOMED CT 716186003). */
+const NO_KNOWN_ALLERGY = /^(none|nil|nka|nkda|no known( drug)? allergies|no allergies)\.?$/i;
+
+export function toAllergyResource(p: TPatientRow): AllergyIntolerance {
+  const recorded = (p.allergies ?? '').trim();
+  const none = NO_KNOWN_ALLERGY.test(recorded);
+  return {
+    resourceType: 'AllergyIntolerance',
+    // One per patient: the record holds her allergies as one text.
+    id: p.id,
+    meta: meta(p.updatedAt),
+    clinicalStatus: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical', code: 'active' }] },
+    code: none ? { coding: [{ system: 'http://snomed.info/sct', code: '716186003', display: 'No known allergy' }], text: recorded } : { text: recorded },
+    patient: ref('Patient', p.id),
+  };
+}
+
+export function toPractitionerResource(u: TStaffRow): Practitioner {
+  const name = [u.firstName, u.lastName].filter(Boolean).join(' ');
+  return {
+    resourceType: 'Practitioner',
+    id: u.id,
+    meta: meta(u.updatedAt),
+    active: u.isActive,
+    ...(name ? { name: [{ ...(u.lastName ? { family: u.lastName } : {}), ...(u.firstName ? { given: [u.firstName] } : {}), text: name }] } : {}),
+    telecom: [{ system: 'email', value: u.email, use: 'work' }],
+    qualification: [{ code: { text: u.role } }],
+  };
+}
+
+export const toOrganizationResource = (clinicName: string): Organization => ({
+  resourceType: 'Organization',
+  id: CLINIC_ORGANIZATION_ID,
+  active: true,
+  type: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/organization-type', code: 'prov', display: 'Healthcare Provider' }] }],
+  name: clinicName,
+});
+
+/** The app's appointment statuses as FHIR's (the visit under way has arrived; a completed one is fulfilled). */
+export const APPOINTMENT_STATUS_TO_FHIR: Record<TAppointmentStatus, Appointment['status']> = {
+  scheduled: 'booked',
+  checked_in: 'checked-in',
+  in_progress: 'arrived',
+  completed: 'fulfilled',
+  cancelled: 'cancelled',
+  no_show: 'noshow',
+};
+
+/** The staff assigned to a visit, for a reader who sees assignments (null ids otherwise). */
+const assignedStaff = (a: TAppointmentRow) =>
+  [
+    { id: a.nurseId, role: 'Nurse' },
+    { id: a.scribeId, role: 'Scribe' },
+  ].filter((s): s is { id: string; role: string } => s.id !== null);
+
+export function toAppointmentResource(a: TAppointmentRow): Appointment {
+  return {
+    resourceType: 'Appointment',
+    id: a.id,
+    meta: meta(a.updatedAt),
+    status: APPOINTMENT_STATUS_TO_FHIR[a.status],
+    ...(a.status === 'cancelled' && a.statusReason ? { cancelationReason: { text: a.statusReason } } : {}),
+    ...(a.appointmentType ? { appointmentType: { text: a.appointmentType } } : {}),
+    ...(a.reason ? { reasonCode: [{ text: a.reason }] } : {}),
+    start: a.start,
+    end: a.end,
+    minutesDuration: a.duration,
+    ...(a.notes ? { comment: a.notes } : {}),
+    participant: [
+      { actor: ref('Patient', a.patientId), required: 'required', status: 'accepted' },
+      ...assignedStaff(a).map((s) => ({
+        actor: ref<Practitioner>('Practitioner', s.id),
+        type: [{ text: s.role }],
+        required: 'required' as const,
+        status: 'accepted' as const,
+      })),
+      ...(a.roomNumber ? [{ actor: { display: `Room ${a.roomNumber}` }, type: [{ text: 'Room' }], status: 'accepted' as const }] : []),
+    ],
+  };
+}
+
+/** A completed visit. */
+export function toEncounterResource(a: TAppointmentRow): Encounter {
+  return {
+    resourceType: 'Encounter',
+    id: a.id,
+    meta: meta(a.updatedAt),
+    status: 'finished',
+    class: { system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: 'AMB', display: 'ambulatory' },
+    ...(a.appointmentType ? { type: [{ text: a.appointmentType }] } : {}),
+    subject: ref('Patient', a.patientId),
+    participant: assignedStaff(a).map((s) => ({ individual: ref('Practitioner', s.id), type: [{ text: s.role }] })),
+    appointment: [ref('Appointment', a.id)],
+    period: { start: a.checkedInAt ?? a.start, ...(a.completedAt ? { end: a.completedAt } : {}) },
+    ...(a.reason ? { reasonCode: [{ text: a.reason }] } : {}),
+    serviceProvider: ref('Organization', CLINIC_ORGANIZATION_ID),
+  };
+}
+
+/** An earlier version of an amended note: `{noteId}-v{n}`, n from 1 (as first finalized). */
+export const noteVersionId = (noteId: string, version: number) => `${noteId}-v${version}`;
+export const NOTE_VERSION_ID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-v([1-9]\d{0,3})$/;
+
+const plainText = (content: string, title: string, creation: string) => ({
+  attachment: { contentType: 'text/plain; charset=utf-8', language: 'en', data: Buffer.from(content, 'utf8').toString('base64'), title, creation },
+});
+
+/**
+ * A finalized note as it reads now; with `version`, as it read before its `version`-th
+ * amendment. Each version replaces the one before it (relatesTo), so the amendments form a
+ * chain from the current text back to the text first finalized.
+ */
+export function toDocumentReference(n: TNoteRow, version?: number): DocumentReference {
+  const amendments = n.amendments.length;
+  const current = version === undefined;
+  const v = version ?? amendments + 1;
+  const before = current ? null : n.amendments[v - 1]!;
+  const content = before ? (before.contentBefore ?? '') : n.content;
+  const noteType = (before ? before.noteTypeBefore : null) ?? n.noteType;
+  const date = v === 1 ? (n.finalizedAt ?? n.updatedAt) : n.amendments[v - 2]!.at;
+  return {
+    resourceType: 'DocumentReference',
+    id: current ? n.id : noteVersionId(n.id, v),
+    meta: meta(current ? n.updatedAt : date),
+    status: current ? 'current' : 'superseded',
+    docStatus: v === 1 ? 'final' : 'amended',
+    type: { text: noteType },
+    category: [
+      { coding: [{ system: 'http://hl7.org/fhir/us/core/CodeSystem/us-core-documentreference-category', code: 'clinical-note', display: 'Clinical Note' }] },
+    ],
+    subject: ref('Patient', n.patientId),
+    date,
+    author: [ref('Practitioner', n.authorId)],
+    custodian: ref('Organization', CLINIC_ORGANIZATION_ID),
+    ...(v > 1 ? { relatesTo: [{ code: 'replaces', target: ref('DocumentReference', noteVersionId(n.id, v - 1)) }] } : {}),
+    description: noteType,
+    content: [plainText(content, noteType, n.createdAt)],
+  };
+}
+
+const SERVICE_REQUEST_STATUS: Record<TLabOrderStatus, ServiceRequest['status']> = {
+  ordered: 'active',
+  pending: 'active',
+  received: 'completed',
+  cancelled: 'revoked',
+};
+const PRIORITY: Record<TLabPriority, ServiceRequest['priority']> = { routine: 'routine', urgent: 'urgent', stat: 'stat' };
+const LAB_CATEGORY = { coding: [{ system: 'http://snomed.info/sct', code: '108252007', display: 'Laboratory procedure' }] };
+
+export function toServiceRequest(o: TLabOrderRow): ServiceRequest {
+  return {
+    resourceType: 'ServiceRequest',
+    id: o.id,
+    meta: meta(o.updatedAt),
+    status: SERVICE_REQUEST_STATUS[o.status],
+    intent: 'order',
+    category: [LAB_CATEGORY],
+    priority: PRIORITY[o.priority],
+    code: loincConcept(o.orderName, o.loinc),
+    subject: ref('Patient', o.patientId),
+    authoredOn: o.orderedAt,
+    ...(o.providerId ? { requester: ref('Practitioner', o.providerId) } : {}),
+    ...(o.description ? { note: [{ text: o.description }] } : {}),
+    ...(o.status === 'cancelled' && o.statusReason ? { statusReason: text(o.statusReason) } : {}),
+  } as ServiceRequest;
+}
+
+/** The report of an order whose results are in. */
+export function toDiagnosticReport(o: TLabOrderRow): DiagnosticReport {
+  return {
+    resourceType: 'DiagnosticReport',
+    id: o.id,
+    meta: meta(o.updatedAt),
+    basedOn: [ref('ServiceRequest', o.id)],
+    status: o.corrected ? 'corrected' : 'final',
+    category: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v2-0074', code: 'LAB', display: 'Laboratory' }] }],
+    code: loincConcept(o.orderName, o.loinc),
+    subject: ref('Patient', o.patientId),
+    ...(o.receivedAt ? { effectiveDateTime: o.receivedAt, issued: o.receivedAt } : {}),
+    result: o.resultIds.map((id) => ref('Observation', id)),
+    ...(o.results ? { conclusion: o.results } : {}),
+  };
+}
+
+/** The flags as FHIR's observation interpretation codes (the same letters, HL7 v3). */
+const INTERPRETATION: Record<TLabFlag, string> = { N: 'Normal', L: 'Low', H: 'High', LL: 'Critical low', HH: 'Critical high', A: 'Abnormal' };
+
+export function toObservation(r: TLabResultRow): Observation {
+  const quantity = (value: number) => ({ value, ...(r.unit ? { unit: r.unit } : {}) });
+  return {
+    resourceType: 'Observation',
+    id: r.id,
+    meta: meta(r.correctedAt ?? r.enteredAt),
+    basedOn: [ref('ServiceRequest', r.orderId)],
+    status: r.correctedAt ? 'corrected' : 'final',
+    category: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/observation-category', code: 'laboratory', display: 'Laboratory' }] }],
+    code: loincConcept(r.name, r.loinc),
+    subject: ref('Patient', r.patientId),
+    effectiveDateTime: r.effectiveAt,
+    issued: r.enteredAt,
+    ...(r.valueNumeric !== null ? { valueQuantity: quantity(r.valueNumeric) } : r.valueText !== null ? { valueString: r.valueText } : {}),
+    ...(r.valueNumeric === null && r.valueText === null
+      ? { dataAbsentReason: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/data-absent-reason', code: 'unknown' }] } }
+      : {}),
+    ...(r.flag
+      ? {
+          interpretation: [
+            { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation', code: r.flag, display: INTERPRETATION[r.flag] }] },
+          ],
+        }
+      : {}),
+    ...(r.refLow !== null || r.refHigh !== null
+      ? { referenceRange: [{ ...(r.refLow !== null ? { low: quantity(r.refLow) } : {}), ...(r.refHigh !== null ? { high: quantity(r.refHigh) } : {}) }] }
+      : {}),
+  };
+}

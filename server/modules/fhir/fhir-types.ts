@@ -1,0 +1,326 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Resource } from '@medplum/fhirtypes';
+import { APPOINTMENT_STATUSES, type TAppointmentStatus } from '#domain/appointments';
+import type { TAuditEntityType, TReadAction } from '#domain/audit';
+import type { TFhirResourceType } from '#domain/fhir';
+import { invalid } from '../../http/errors.ts';
+import type { Reading } from '../../scope/reader.ts';
+import type { Deps } from '../../deps.ts';
+import { parseDateParam, parseDayParam, patientParam, type TSearchBase } from './fhir-params.ts';
+import { decodeNameCursor, patientIdsByName } from './fhir-patient-search.ts';
+import {
+  allergyPage,
+  appointmentPage,
+  finalizedNotePage,
+  idIn,
+  labOrderPage,
+  labResultPage,
+  patientsWhere,
+  patientPage,
+  staffPage,
+  type TNoteRow,
+  type TPage,
+} from './fhir.queries.ts';
+import {
+  APPOINTMENT_STATUS_TO_FHIR,
+  CLINIC_ORGANIZATION_ID,
+  NOTE_VERSION_ID,
+  RECORD_NUMBER_SYSTEM,
+  recordNumber,
+  toAllergyResource,
+  toAppointmentResource,
+  toDiagnosticReport,
+  toDocumentReference,
+  toEncounterResource,
+  toObservation,
+  toOrganizationResource,
+  toPatientResource,
+  toPractitionerResource,
+  toServiceRequest,
+} from './fhir-resources.ts';
+
+/** One search's answer: the page's resources, whom they are about (for the audit row), and the next page. */
+export interface TFoundPage {
+  resources: Resource[];
+  patientIds: string[];
+  nextCursor: string | null;
+}
+
+/**
+ * How each resource type is read and searched, over the app's tables, in the reader's scope.
+ * `audit` names the audit actions of the app's own reads of the same data, so "who saw patient
+ * X" finds a FHIR read beside a screen's.
+ */
+export interface TFhirType {
+  audit: { read: TReadAction; search: TReadAction; entityType: TAuditEntityType } | null;
+  search(reading: Reading, search: TSearchBase): Promise<TFoundPage>;
+  read(reading: Reading, id: string): Promise<{ resource: Resource; patientId: string | null } | null>;
+  /** The ids it gives (a uuid unless said): any other id is a 404 before a query. */
+  ids?: RegExp;
+}
+
+export const UUID_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const NO_MATCH = sql`false`;
+const and = (parts: SQL[]) => (parts.length === 0 ? sql`true` : sql.join(parts, sql` and `));
+const timeZoneOf = (reading: Reading) => (reading.deps as Deps).settings.current().timeZone;
+
+/** `_id` and `patient` as conditions on the id and patient columns. */
+function common(search: TSearchBase, id: SQL, patient: SQL | null): SQL[] {
+  const parts: SQL[] = [];
+  if (search.ids) parts.push(search.ids.length ? idIn(id, search.ids) : NO_MATCH);
+  if (patient) {
+    const p = patientParam(search.params);
+    if (p.given) parts.push(p.id ? sql`${patient} = ${p.id}::uuid` : NO_MATCH);
+  }
+  return parts;
+}
+
+/** `date` on an instant column: each value's prefix against the period it names. */
+function dateConditions(reading: Reading, values: string[] | undefined, column: SQL): SQL[] {
+  return (values ?? []).map((raw) => {
+    const b = parseDateParam('date', raw, timeZoneOf(reading));
+    const [start, end] = [b.start.toISOString(), b.end.toISOString()];
+    switch (b.prefix) {
+      case 'eq':
+        return sql`(${column} >= ${start}::timestamptz and ${column} < ${end}::timestamptz)`;
+      case 'lt':
+        return sql`${column} < ${start}::timestamptz`;
+      case 'le':
+        return sql`${column} < ${end}::timestamptz`;
+      case 'gt':
+        return sql`${column} >= ${end}::timestamptz`;
+      case 'ge':
+        return sql`${column} >= ${start}::timestamptz`;
+    }
+  });
+}
+
+const pageOf = <R>(page: TPage<R>, toResource: (row: R) => Resource | Resource[], patientOf: (row: R) => string | null): TFoundPage => ({
+  resources: page.rows.flatMap(toResource),
+  patientIds: [...new Set(page.rows.map(patientOf).filter((id): id is string => id !== null))],
+  nextCursor: page.nextCursor,
+});
+
+const one = <R>(page: TPage<R>, toResource: (row: R) => Resource, patientOf: (row: R) => string | null) => {
+  const row = page.rows[0];
+  return row ? { resource: toResource(row), patientId: patientOf(row) } : null;
+};
+
+// Patient -------------------------------------------------------------------------------------
+
+function birthdateConditions(values: string[] | undefined): SQL[] {
+  return (values ?? []).map((raw) => {
+    const b = parseDayParam('birthdate', raw);
+    const [first, afterLast] = [b.first, b.afterLast];
+    switch (b.prefix) {
+      case 'eq':
+        return sql`(t.date_of_birth >= ${first}::date and t.date_of_birth < ${afterLast}::date)`;
+      case 'lt':
+        return sql`t.date_of_birth < ${first}::date`;
+      case 'le':
+        return sql`t.date_of_birth < ${afterLast}::date`;
+      case 'gt':
+        return sql`t.date_of_birth >= ${afterLast}::date`;
+      case 'ge':
+        return sql`t.date_of_birth >= ${first}::date`;
+    }
+  });
+}
+
+/** `identifier`: the record number (`[system|]urn:uuid:{id}`); any other identifier matches nothing. */
+function identifierConditions(values: string[] | undefined): SQL[] {
+  return (values ?? []).map((raw) => {
+    const [system, value] = raw.includes('|') ? [raw.slice(0, raw.indexOf('|')), raw.slice(raw.indexOf('|') + 1)] : [null, raw];
+    if (system !== null && system !== '' && system !== RECORD_NUMBER_SYSTEM) return NO_MATCH;
+    const id = value.startsWith('urn:uuid:') ? value.slice('urn:uuid:'.length) : null;
+    return id && recordNumber(id) === value && UUID_ID.test(id) ? sql`t.id = ${id}::uuid` : NO_MATCH;
+  });
+}
+
+const patientType: TFhirType = {
+  audit: { read: 'patient.read', search: 'patient.list', entityType: 'patient' },
+  async search(reading, search) {
+    const { params } = search;
+    const where = and([...common(search, sql`t.id`, null), ...birthdateConditions(params.get('birthdate')), ...identifierConditions(params.get('identifier'))]);
+    const names = params.get('name');
+    if (!names) return pageOf(await patientPage(reading.db, where, reading.scope, search.count, search.cursor), toPatientResource, (p) => p.id);
+    if (names.length > 1 || !names[0]!.trim()) throw invalid('name', 'Give one name to search for');
+    const found = await patientIdsByName(
+      reading.db,
+      names[0]!,
+      sql`${where} and ${reading.scope.patientRowSeen(sql`t`)}`,
+      search.count,
+      search.cursor ? decodeNameCursor(search.cursor) : null,
+    );
+    const rows = found.ids.length ? await patientsWhere(reading.db, idIn(sql`t.id`, found.ids), reading.scope) : [];
+    const order = new Map(found.ids.map((id, i) => [id, i]));
+    rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+    return pageOf({ rows, nextCursor: found.nextCursor }, toPatientResource, (p) => p.id);
+  },
+  async read(reading, id) {
+    const rows = await patientsWhere(reading.db, sql`t.id = ${id}::uuid`, reading.scope);
+    return one({ rows, nextCursor: null }, toPatientResource, (p) => p.id);
+  },
+};
+
+const allergyType: TFhirType = {
+  audit: { read: 'patient.read', search: 'patient.list', entityType: 'patient' },
+  async search(reading, search) {
+    const where = and(common(search, sql`t.id`, sql`t.id`));
+    return pageOf(await allergyPage(reading.db, where, reading.scope, search.count, search.cursor), toAllergyResource, (p) => p.id);
+  },
+  async read(reading, id) {
+    return one(await allergyPage(reading.db, sql`t.id = ${id}::uuid`, reading.scope, 1, null), toAllergyResource, (p) => p.id);
+  },
+};
+
+// Staff and the clinic ------------------------------------------------------------------------
+
+const practitionerType: TFhirType = {
+  audit: null,
+  async search(reading, search) {
+    return pageOf(await staffPage(reading.db, and(common(search, sql`t.id`, null)), search.count, search.cursor), toPractitionerResource, () => null);
+  },
+  async read(reading, id) {
+    return one(await staffPage(reading.db, sql`t.id = ${id}::uuid`, 1, null), toPractitionerResource, () => null);
+  },
+};
+
+const organizationType: TFhirType = {
+  audit: null,
+  ids: new RegExp(`^${CLINIC_ORGANIZATION_ID}$`),
+  async search(reading, search) {
+    const matches = search.ids === null && !search.cursor;
+    return { resources: matches ? [toOrganizationResource((reading.deps as Deps).settings.current().clinicName)] : [], patientIds: [], nextCursor: null };
+  },
+  async read(reading, id) {
+    return id === CLINIC_ORGANIZATION_ID ? { resource: toOrganizationResource((reading.deps as Deps).settings.current().clinicName), patientId: null } : null;
+  },
+};
+
+// Appointments and visits ---------------------------------------------------------------------
+
+const FHIR_TO_APPOINTMENT_STATUS = new Map<string, TAppointmentStatus>(APPOINTMENT_STATUSES.map((s) => [APPOINTMENT_STATUS_TO_FHIR[s]!, s]));
+
+function statusConditions(values: string[] | undefined): SQL[] {
+  return (values ?? []).map((raw) => {
+    const statuses = raw.split(',').map((code) => FHIR_TO_APPOINTMENT_STATUS.get(code.trim()));
+    if (statuses.some((s) => s === undefined)) throw invalid('status', `Expected one of ${[...FHIR_TO_APPOINTMENT_STATUS.keys()].join(', ')}`);
+    return sql`t.status in (${sql.join(
+      statuses.map((s) => sql`${s}`),
+      sql`, `,
+    )})`;
+  });
+}
+
+const appointmentType: TFhirType = {
+  audit: { read: 'appointment.read', search: 'appointment.list', entityType: 'appointment' },
+  async search(reading, search) {
+    const where = and([
+      ...common(search, sql`t.id`, sql`t.patient_id`),
+      ...dateConditions(reading, search.params.get('date'), sql`t.appointment_date`),
+      ...statusConditions(search.params.get('status')),
+    ]);
+    return pageOf(await appointmentPage(reading.db, where, reading.scope, search.count, search.cursor), toAppointmentResource, (a) => a.patientId);
+  },
+  async read(reading, id) {
+    return one(await appointmentPage(reading.db, sql`t.id = ${id}::uuid`, reading.scope, 1, null), toAppointmentResource, (a) => a.patientId);
+  },
+};
+
+const COMPLETED = sql`t.status = 'completed'`;
+const encounterType: TFhirType = {
+  audit: { read: 'appointment.read', search: 'appointment.list', entityType: 'appointment' },
+  async search(reading, search) {
+    const where = and([
+      COMPLETED,
+      ...common(search, sql`t.id`, sql`t.patient_id`),
+      // A visit's date is when it began: checked in, or its appointment's time.
+      ...dateConditions(reading, search.params.get('date'), sql`coalesce(t.checked_in_at, t.appointment_date)`),
+    ]);
+    return pageOf(await appointmentPage(reading.db, where, reading.scope, search.count, search.cursor), toEncounterResource, (a) => a.patientId);
+  },
+  async read(reading, id) {
+    return one(await appointmentPage(reading.db, sql`${COMPLETED} and t.id = ${id}::uuid`, reading.scope, 1, null), toEncounterResource, (a) => a.patientId);
+  },
+};
+
+// Notes ---------------------------------------------------------------------------------------
+
+const documentType: TFhirType = {
+  audit: { read: 'note.read', search: 'note.list', entityType: 'note' },
+  ids: new RegExp(`${UUID_ID.source}|${NOTE_VERSION_ID.source}`),
+  async search(reading, search) {
+    const where = and(common(search, sql`patient_notes.id`, sql`patient_notes.patient_id`));
+    const versions = (n: TNoteRow) => (search.earlierVersions ? n.amendments.map((_, i) => toDocumentReference(n, i + 1)) : []);
+    return pageOf(
+      await finalizedNotePage(reading.db, where, reading.scope, search.count, search.cursor),
+      (n) => [toDocumentReference(n), ...versions(n)],
+      (n) => n.patientId,
+    );
+  },
+  async read(reading, id) {
+    // `{noteId}-v{n}`: the text before its n-th amendment.
+    const version = NOTE_VERSION_ID.exec(id);
+    const noteId = version ? version[1]! : id;
+    const row = (await finalizedNotePage(reading.db, sql`patient_notes.id = ${noteId}::uuid`, reading.scope, 1, null)).rows[0];
+    if (!row) return null;
+    const n = version ? Number(version[2]) : undefined;
+    if (n !== undefined && n > row.amendments.length) return null;
+    return { resource: toDocumentReference(row, n), patientId: row.patientId };
+  },
+};
+
+// Labs ----------------------------------------------------------------------------------------
+
+const serviceRequestType: TFhirType = {
+  audit: { read: 'lab.read', search: 'lab.list', entityType: 'lab_order' },
+  async search(reading, search) {
+    const where = and(common(search, sql`lab_orders.id`, sql`lab_orders.patient_id`));
+    return pageOf(await labOrderPage(reading.db, where, reading.scope, search.count, search.cursor), toServiceRequest, (o) => o.patientId);
+  },
+  async read(reading, id) {
+    return one(await labOrderPage(reading.db, sql`lab_orders.id = ${id}::uuid`, reading.scope, 1, null), toServiceRequest, (o) => o.patientId);
+  },
+};
+
+const HAS_RESULTS = sql`lab_orders.status = 'received'`;
+const diagnosticReportType: TFhirType = {
+  audit: { read: 'lab.read', search: 'lab.list', entityType: 'lab_order' },
+  async search(reading, search) {
+    const where = and([HAS_RESULTS, ...common(search, sql`lab_orders.id`, sql`lab_orders.patient_id`)]);
+    return pageOf(await labOrderPage(reading.db, where, reading.scope, search.count, search.cursor), toDiagnosticReport, (o) => o.patientId);
+  },
+  async read(reading, id) {
+    return one(
+      await labOrderPage(reading.db, sql`${HAS_RESULTS} and lab_orders.id = ${id}::uuid`, reading.scope, 1, null),
+      toDiagnosticReport,
+      (o) => o.patientId,
+    );
+  },
+};
+
+const observationType: TFhirType = {
+  audit: { read: 'lab.read', search: 'lab.list', entityType: 'lab_order' },
+  async search(reading, search) {
+    const where = and(common(search, sql`t.id`, sql`lab_orders.patient_id`));
+    return pageOf(await labResultPage(reading.db, where, reading.scope, search.count, search.cursor), toObservation, (r) => r.patientId);
+  },
+  async read(reading, id) {
+    return one(await labResultPage(reading.db, sql`t.id = ${id}::uuid`, reading.scope, 1, null), toObservation, (r) => r.patientId);
+  },
+};
+
+export const FHIR_TYPES: Record<TFhirResourceType, TFhirType> = {
+  Patient: patientType,
+  Practitioner: practitionerType,
+  Organization: organizationType,
+  Appointment: appointmentType,
+  Encounter: encounterType,
+  DocumentReference: documentType,
+  ServiceRequest: serviceRequestType,
+  DiagnosticReport: diagnosticReportType,
+  Observation: observationType,
+  AllergyIntolerance: allergyType,
+};

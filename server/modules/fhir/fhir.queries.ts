@@ -1,0 +1,237 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import type { TAppointmentStatus } from '#domain/appointments';
+import type { TLabFlag } from '#domain/lab-flags';
+import type { TLabOrderStatus } from '#domain/orders';
+import type { TLabPriority } from '#domain/labs';
+import type { TRole } from '#domain/roles';
+import { queryRows, type Queryable } from '../../db/database.ts';
+import { isoText } from '../../db/instant-text.ts';
+import { after, decodeCursor, takePage, ZCursorInstant, ZCursorUuid } from '../../db/keyset.ts';
+import { cursorInstantText } from '../../db/instant-text.ts';
+import type { ReadScope } from '../../scope/read-scope.ts';
+
+/**
+ * The rows behind each FHIR resource, read from the app's own tables in the reader's scope (no
+ * second store). Every query takes `where`, built from the search's parameters, and a scope
+ * condition from ReadScope, so a record she may not see in the app is not there here either.
+ * Pages are keysets: by id, or by time then id for appointments and visits.
+ */
+
+export interface TPage<R> {
+  rows: R[];
+  nextCursor: string | null;
+}
+
+const ZIdCursor = z.tuple([ZCursorUuid]);
+const ZTimeCursor = z.tuple([ZCursorInstant, ZCursorUuid]);
+
+/** A page in id order: `where` on the alias `t`, from the cursor on. */
+async function byId<R extends { id: string }>(q: Queryable, select: SQL, where: SQL, limit: number, cursor: string | null): Promise<TPage<R>> {
+  const from = cursor ? sql`and t.id > ${decodeCursor(cursor, ZIdCursor)[0]}::uuid` : sql``;
+  const rows = await queryRows<R>(q, sql`${select} where ${where} ${from} order by t.id limit ${limit + 1}`);
+  const { page, nextCursor } = takePage(rows, limit, (r) => [r.id]);
+  return { rows: page, nextCursor };
+}
+
+export const idIn = (column: SQL, ids: readonly string[]) => sql`${column} = any(${`{${ids.join(',')}}`}::uuid[])`;
+
+// Patients ------------------------------------------------------------------------------------
+
+export interface TPatientRow {
+  id: string;
+  firstName: string;
+  lastName: string;
+  dateOfBirth: string | null;
+  email: string | null;
+  phone: string | null;
+  address: string | null;
+  emergencyContact: string | null;
+  emergencyPhone: string | null;
+  insuranceProvider: string | null;
+  insuranceNumber: string | null;
+  allergies: string | null;
+  sex: 'female' | 'male' | null;
+  isActive: boolean;
+  updatedAt: string;
+}
+
+const PATIENT_SELECT = sql`select t.id, t.first_name as "firstName", t.last_name as "lastName", t.date_of_birth::text as "dateOfBirth",
+  t.email, t.phone, t.address, t.emergency_contact as "emergencyContact", t.emergency_phone as "emergencyPhone",
+  t.insurance_provider as "insuranceProvider", t.insurance_number as "insuranceNumber", t.allergies, t.sex,
+  t.is_active as "isActive", ${isoText(sql`t.updated_at`)} as "updatedAt" from patients t`;
+
+export const patientsWhere = (q: Queryable, where: SQL, scope: ReadScope) =>
+  queryRows<TPatientRow>(q, sql`${PATIENT_SELECT} where ${where} and ${scope.patientRowSeen(sql`t`)}`);
+
+export const patientPage = (q: Queryable, where: SQL, scope: ReadScope, limit: number, cursor: string | null) =>
+  byId<TPatientRow>(q, PATIENT_SELECT, sql`t.is_active and ${where} and ${scope.patientRowSeen(sql`t`)}`, limit, cursor);
+
+/** Allergies are recorded as text on the patient: a resource for each patient with some. */
+export const allergyPage = (q: Queryable, where: SQL, scope: ReadScope, limit: number, cursor: string | null) =>
+  byId<TPatientRow>(q, PATIENT_SELECT, sql`nullif(btrim(t.allergies), '') is not null and ${where} and ${scope.patientRowSeen(sql`t`)}`, limit, cursor);
+
+// Staff and the clinic ------------------------------------------------------------------------
+
+export interface TStaffRow {
+  id: string;
+  firstName: string | null;
+  lastName: string | null;
+  email: string;
+  role: TRole;
+  isActive: boolean;
+  updatedAt: string;
+}
+
+const STAFF_SELECT = sql`select t.id, t.first_name as "firstName", t.last_name as "lastName", t.email, t.role, t.is_active as "isActive",
+  ${isoText(sql`t.updated_at`)} as "updatedAt" from users t`;
+
+export const staffPage = (q: Queryable, where: SQL, limit: number, cursor: string | null) => byId<TStaffRow>(q, STAFF_SELECT, where, limit, cursor);
+
+// Appointments and visits ---------------------------------------------------------------------
+
+export interface TAppointmentRow {
+  id: string;
+  patientId: string;
+  providerId: string;
+  start: string;
+  end: string;
+  duration: number;
+  appointmentType: string | null;
+  status: TAppointmentStatus;
+  reason: string | null;
+  notes: string | null;
+  roomNumber: string | null;
+  /** Only for a reader who sees staff assignments (ReadScope.staffNames). */
+  nurseId: string | null;
+  scribeId: string | null;
+  checkedInAt: string | null;
+  completedAt: string | null;
+  statusReason: string | null;
+  updatedAt: string;
+  sortKey: string;
+}
+
+const appointmentSelect = (scope: ReadScope) => sql`select t.id, t.patient_id as "patientId", t.provider_id as "providerId",
+  ${isoText(sql`t.appointment_date`)} as start, ${isoText(sql`t.ends_at`)} as "end", t.duration, t.appointment_type as "appointmentType",
+  t.status, t.reason, t.notes, t.room_number as "roomNumber",
+  ${scope.staffNames ? sql`t.assigned_nurse_id` : sql`null::uuid`} as "nurseId", ${scope.staffNames ? sql`t.assigned_scribe_id` : sql`null::uuid`} as "scribeId",
+  ${isoText(sql`t.checked_in_at`)} as "checkedInAt", ${isoText(sql`t.completed_at`)} as "completedAt", t.status_reason as "statusReason",
+  ${isoText(sql`t.updated_at`)} as "updatedAt", ${cursorInstantText(sql`t.appointment_date`)} as "sortKey"
+  from appointments t`;
+
+/** Appointments (or completed visits, with `where`) in time order, from the cursor on. */
+export async function appointmentPage(q: Queryable, where: SQL, scope: ReadScope, limit: number, cursor: string | null): Promise<TPage<TAppointmentRow>> {
+  const key = cursor ? decodeCursor(cursor, ZTimeCursor) : null;
+  const from = key ? sql`and ${after([sql`t.appointment_date`, sql`t.id`], [sql`${key[0]}::timestamptz`, sql`${key[1]}::uuid`])}` : sql``;
+  const rows = await queryRows<TAppointmentRow>(
+    q,
+    sql`${appointmentSelect(scope)} where ${where} and ${scope.patientSeen(sql`t.patient_id`)} ${from} order by t.appointment_date, t.id limit ${limit + 1}`,
+  );
+  const { page, nextCursor } = takePage(rows, limit, (r) => [r.sortKey, r.id]);
+  return { rows: page, nextCursor };
+}
+
+// Notes ---------------------------------------------------------------------------------------
+
+export interface TNoteRow {
+  id: string;
+  patientId: string;
+  authorId: string;
+  noteType: string;
+  content: string;
+  finalizedAt: string | null;
+  amendedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** Its amendments, oldest first: what it said before each, and when each was made. */
+  amendments: { at: string; contentBefore: string | null; noteTypeBefore: string | null }[];
+}
+
+// The notes' scope (ReadScope.notes) names `patient_notes` itself, so the table keeps its name.
+const NOTE_SELECT = sql`select patient_notes.id, patient_notes.patient_id as "patientId", patient_notes.author_id as "authorId",
+  patient_notes.note_type as "noteType", patient_notes.content, ${isoText(sql`patient_notes.finalized_at`)} as "finalizedAt",
+  ${isoText(sql`patient_notes.amended_at`)} as "amendedAt", ${isoText(sql`patient_notes.created_at`)} as "createdAt",
+  ${isoText(sql`patient_notes.updated_at`)} as "updatedAt",
+  coalesce((select json_agg(json_build_object('at', ${isoText(sql`r.at`)}, 'contentBefore', r.content_before, 'noteTypeBefore', r.note_type_before) order by r.at, r.id)
+    from note_revisions r where r.note_id = patient_notes.id and r.action = 'amended'), '[]'::json) as amendments
+  from patient_notes`;
+
+/** Finalized notes the reader may see (the note scope, which also leaves out restricted patients she does not reach). */
+export async function finalizedNotePage(q: Queryable, where: SQL, scope: ReadScope, limit: number, cursor: string | null): Promise<TPage<TNoteRow>> {
+  const from = cursor ? sql`and patient_notes.id > ${decodeCursor(cursor, ZIdCursor)[0]}::uuid` : sql``;
+  const rows = await queryRows<TNoteRow>(
+    q,
+    sql`${NOTE_SELECT} where patient_notes.status = 'finalized' and ${scope.notes} and ${where} ${from} order by patient_notes.id limit ${limit + 1}`,
+  );
+  const { page, nextCursor } = takePage(rows, limit, (r) => [r.id]);
+  return { rows: page, nextCursor };
+}
+
+// Lab orders and results ----------------------------------------------------------------------
+
+export interface TLabOrderRow {
+  id: string;
+  patientId: string;
+  providerId: string | null;
+  orderName: string;
+  description: string | null;
+  status: TLabOrderStatus;
+  priority: TLabPriority;
+  orderedAt: string;
+  receivedAt: string | null;
+  results: string | null;
+  statusReason: string | null;
+  loinc: string | null;
+  updatedAt: string;
+  /** Its results' ids in order, and whether any was corrected (for the report). */
+  resultIds: string[];
+  corrected: boolean;
+}
+
+// The lab scope (ReadScope.labOrders) names `lab_orders` itself.
+const LAB_ORDER_SELECT = sql`select lab_orders.id, lab_orders.patient_id as "patientId", lab_orders.provider_id as "providerId",
+  lab_orders.order_name as "orderName", lab_orders.description, lab_orders.status, lab_orders.priority,
+  ${isoText(sql`lab_orders.ordered_at`)} as "orderedAt", ${isoText(sql`lab_orders.received_at`)} as "receivedAt", lab_orders.results,
+  lab_orders.status_reason as "statusReason", (select lt.loinc from lab_tests lt where lt.id = lab_orders.test_id) as loinc,
+  ${isoText(sql`lab_orders.updated_at`)} as "updatedAt",
+  array(select r.id from lab_results r where r.order_id = lab_orders.id order by r.position) as "resultIds",
+  exists (select 1 from lab_results r where r.order_id = lab_orders.id and r.corrected_at is not null) as corrected
+  from lab_orders`;
+
+export async function labOrderPage(q: Queryable, where: SQL, scope: ReadScope, limit: number, cursor: string | null): Promise<TPage<TLabOrderRow>> {
+  const from = cursor ? sql`and lab_orders.id > ${decodeCursor(cursor, ZIdCursor)[0]}::uuid` : sql``;
+  const rows = await queryRows<TLabOrderRow>(
+    q,
+    sql`${LAB_ORDER_SELECT} where ${scope.labOrders} and ${where} ${from} order by lab_orders.id limit ${limit + 1}`,
+  );
+  const { page, nextCursor } = takePage(rows, limit, (r) => [r.id]);
+  return { rows: page, nextCursor };
+}
+
+export interface TLabResultRow {
+  id: string;
+  orderId: string;
+  patientId: string;
+  name: string;
+  loinc: string | null;
+  valueNumeric: number | null;
+  valueText: string | null;
+  unit: string | null;
+  refLow: number | null;
+  refHigh: number | null;
+  flag: TLabFlag | null;
+  effectiveAt: string;
+  enteredAt: string;
+  correctedAt: string | null;
+}
+
+const LAB_RESULT_SELECT = sql`select t.id, t.order_id as "orderId", lab_orders.patient_id as "patientId", t.name,
+  (select a.loinc from lab_analytes a where a.id = t.analyte_id) as loinc,
+  t.value_numeric as "valueNumeric", t.value_text as "valueText", t.unit, t.ref_low as "refLow", t.ref_high as "refHigh", t.flag,
+  ${isoText(sql`coalesce(lab_orders.received_at, t.entered_at)`)} as "effectiveAt", ${isoText(sql`t.entered_at`)} as "enteredAt",
+  ${isoText(sql`t.corrected_at`)} as "correctedAt"
+  from lab_results t join lab_orders on lab_orders.id = t.order_id`;
+
+export const labResultPage = (q: Queryable, where: SQL, scope: ReadScope, limit: number, cursor: string | null) =>
+  byId<TLabResultRow>(q, LAB_RESULT_SELECT, sql`${scope.labOrders} and ${where}`, limit, cursor);

@@ -1,0 +1,441 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Bundle, CapabilityStatement, DocumentReference, OperationOutcome, Resource } from '@medplum/fhirtypes';
+import { FHIR_RESOURCE_TYPES, FHIR_RESOURCES, type TFhirResourceType } from '#domain/fhir';
+import type { TLabTest } from '#domain/labs';
+import { queryRows } from '../../server/db/database.ts';
+import { patientNotes, patients } from '../../server/db/schema/clinical.ts';
+import { patientCareTeam } from '../../server/db/schema/restricted-records.ts';
+import { fhirErrors } from '../helpers/fhir-validator.ts';
+import { insertAppointment, insertPatient, unique } from '../helpers/factories.ts';
+import { anonymous, signInAs, type SignedIn } from '../helpers/sign-in.ts';
+import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
+
+// The FHIR R4 read API (issue 35): every type read and searched by each declared parameter,
+// paged without duplicates or gaps, refused as OperationOutcome, in the app's own scope, and
+// every resource any of these requests returns judged by Medplum's validator (base R4 and US Core
+// Patient), 0 errors allowed.
+
+let t: TestApp;
+let admin: SignedIn;
+let scheduler: SignedIn;
+let nurse: SignedIn;
+let nurse2: SignedIn;
+let scribe: SignedIn;
+let supplier: SignedIn;
+const marker = unique('Fhq');
+/** Her record: what each type should find about her, by id. */
+const her = {} as Record<TFhirResourceType, string[]> & { patient: string };
+let restricted: string;
+let careTeamNurse: SignedIn;
+let otherNurseNote: string;
+let amendedNote: string;
+
+const BASE = '/fhir/R4';
+const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+
+/** A FHIR GET: on 200 every resource in it is validated; the content type is FHIR's. */
+async function fhir<T extends Resource = Bundle>(client: SignedIn | ReturnType<typeof anonymous>, path: string, status = 200): Promise<T> {
+  const res = await client.get(`${BASE}/${path}`);
+  expect(res.statusCode, `${path}: ${res.body.slice(0, 300)}`).toBe(status);
+  expect(res.headers['content-type']).toMatch(/^application\/fhir\+json/);
+  const body = res.json() as T;
+  if (status === 200) expect(fhirErrors(body)).toEqual([]);
+  else expect(body.resourceType).toBe('OperationOutcome');
+  return body;
+}
+const idsOf = (bundle: Bundle) => (bundle.entry ?? []).map((e) => e.resource!.id!);
+const sorted = (ids: string[]) => [...ids].sort();
+
+/** Every page of a search, following `next`: the ids in the order served. */
+async function allPages(client: SignedIn, path: string): Promise<string[]> {
+  const ids: string[] = [];
+  let next: string | null = path;
+  while (next) {
+    const bundle: Bundle = await fhir(client, next);
+    ids.push(...idsOf(bundle));
+    const link = bundle.link?.find((l) => l.relation === 'next')?.url;
+    next = link ? link.slice(link.indexOf(BASE) + BASE.length + 1) : null;
+  }
+  return ids;
+}
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  [admin, scheduler, nurse, nurse2, scribe, supplier, careTeamNurse] = [
+    await signInAs(t, 'admin'),
+    await signInAs(t, 'scheduler'),
+    await signInAs(t, 'nurse'),
+    await signInAs(t, 'nurse'),
+    await signInAs(t, 'scribe'),
+    await signInAs(t, 'supplier'),
+    await signInAs(t, 'nurse'),
+  ];
+  const patient = await insertPatient(t.db, {
+    firstName: `Ann${marker}`,
+    lastName: `${marker}son`,
+    dateOfBirth: '1981-05-17',
+    sex: 'female',
+    allergies: 'Penicillin; latex',
+    insuranceProvider: 'Aetna',
+    insuranceNumber: 'INS-4401',
+    emergencyContact: 'Sam Doe',
+    emergencyPhone: '555-0100',
+  });
+  her.patient = patient.id;
+  her.Patient = [patient.id];
+  her.AllergyIntolerance = [patient.id];
+
+  const visitDay = new Date(Date.UTC(2026, 9, 14, 15, 0));
+  const completed = await insertAppointment(t.db, admin.user.id, {
+    patientId: patient.id,
+    appointmentDate: visitDay,
+    status: 'completed',
+    checkedInAt: visitDay,
+    completedAt: new Date(visitDay.getTime() + 30 * 60_000),
+    assignedNurseId: nurse.user.id,
+    reason: 'Follow-up',
+    appointmentType: 'follow_up',
+  });
+  const cancelled = await insertAppointment(t.db, admin.user.id, {
+    patientId: patient.id,
+    appointmentDate: new Date(Date.UTC(2026, 10, 2, 16, 0)),
+    status: 'cancelled',
+    statusReason: 'Patient asked',
+  });
+  const upcoming = await insertAppointment(t.db, admin.user.id, { patientId: patient.id, appointmentDate: new Date(Date.UTC(2027, 0, 5, 15, 0)) });
+  her.Appointment = [completed.id, cancelled.id, upcoming.id];
+  her.Encounter = [completed.id];
+
+  // A note through the whole workflow and then amended, and another nurse's finalized note.
+  const created = await nurse.post('/api/notes', { patientId: patient.id, noteType: 'Progress Note', content: 'BP 120/80.', status: 'submitted_to_scribe' });
+  expect(created.statusCode, created.body).toBe(201);
+  let note = created.json();
+  note = (await scribe.put(`/api/notes/${note.id}`, { updatedAt: note.updatedAt, status: 'reviewed_by_scribe' })).json();
+  note = (await scheduler.put(`/api/notes/${note.id}`, { updatedAt: note.updatedAt, status: 'finalized' })).json();
+  const amended = await admin.put(`/api/notes/${note.id}`, { updatedAt: note.updatedAt, content: 'BP 120/80. Headache resolved.', amendmentReason: 'Outcome' });
+  expect(amended.statusCode, amended.body).toBe(200);
+  amendedNote = note.id;
+  const [other] = await t.db
+    .insert(patientNotes)
+    .values({
+      patientId: patient.id,
+      authorId: nurse2.user.id,
+      noteType: 'Discharge Summary',
+      content: 'Discharged.',
+      status: 'finalized',
+      finalizedAt: t.clock.now(),
+    })
+    .returning();
+  otherNurseNote = other!.id;
+  // A draft is no document.
+  await t.db.insert(patientNotes).values({ patientId: patient.id, authorId: nurse.user.id, noteType: 'Progress Note', content: 'draft', status: 'draft' });
+  her.DocumentReference = [amendedNote, otherNurseNote];
+
+  const test = await admin.post('/api/lab-tests', {
+    name: unique('Electrolytes'),
+    loinc: '24326-1',
+    analytes: [
+      {
+        name: 'Potassium',
+        loinc: '2823-3',
+        unit: 'mmol/L',
+        kind: 'numeric',
+        ranges: [{ sex: null, ageFrom: null, ageTo: null, low: 3.5, high: 5.1, criticalLow: 2.5, criticalHigh: 6.5 }],
+      },
+      { name: 'Appearance', loinc: null, unit: null, kind: 'text', ranges: [] },
+    ],
+  });
+  const catalogue: TLabTest = test.json();
+  const ordered = await nurse.post('/api/lab-orders', { patientId: patient.id, testId: catalogue.id, priority: 'urgent' });
+  const pending = await nurse.post('/api/lab-orders', { patientId: patient.id, orderName: 'Vitamin D', priority: 'routine' });
+  const results = await nurse.put(`/api/lab-orders/${ordered.json().id}/results`, {
+    results: [
+      { analyteId: catalogue.analytes[0]!.id, value: 5.9 },
+      { analyteId: catalogue.analytes[1]!.id, value: 'Clear' },
+    ],
+  });
+  expect(results.statusCode, results.body).toBe(200);
+  her.ServiceRequest = [ordered.json().id, pending.json().id];
+  her.DiagnosticReport = [ordered.json().id];
+  her.Observation = results.json().resultRows.map((r: { id: string }) => r.id);
+  her.Practitioner = [];
+  her.Organization = ['clinic'];
+
+  // Another patient, restricted, with her care team of one nurse.
+  const hidden = await insertPatient(t.db, { firstName: `Hid${marker}`, lastName: `${marker}son`, dateOfBirth: '1981-05-17' });
+  restricted = hidden.id;
+  await insertAppointment(t.db, admin.user.id, { patientId: restricted, appointmentDate: new Date(Date.UTC(2026, 9, 20, 15, 0)) });
+  await t.db.update(patients).set({ restrictedAt: t.clock.now(), restrictedBy: admin.user.id }).where(eq(patients.id, restricted));
+  await t.db.insert(patientCareTeam).values({ patientId: restricted, userId: careTeamNurse.user.id, addedBy: admin.user.id });
+  // Sessions read whether they reach a restricted patient when verified again.
+  t.clock.advance(3_000);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** The search that finds a type's records about her (Patient by id; the clinic has none). */
+const herSearch = (type: TFhirResourceType) => (type === 'Patient' ? `_id=${her.patient}` : `patient=Patient/${her.patient}`);
+const PATIENT_TYPES = FHIR_RESOURCE_TYPES.filter((type) => type !== 'Practitioner' && type !== 'Organization');
+
+describe('metadata', () => {
+  it('declares exactly the types, interactions and parameters served, and is valid', async () => {
+    const statement = await fhir<CapabilityStatement>(anonymous(t), 'metadata');
+    const resources = statement.rest![0]!.resource!;
+    expect(resources.map((r) => r.type)).toEqual(FHIR_RESOURCE_TYPES);
+    for (const declared of resources) {
+      const type = declared.type as TFhirResourceType;
+      expect(declared.interaction!.map((i) => i.code)).toEqual(['read', 'search-type']);
+      expect(t.app.hasRoute({ method: 'GET', url: `${BASE}/${type}` }) && t.app.hasRoute({ method: 'GET', url: `${BASE}/${type}/:id` })).toBe(true);
+      // Each declared parameter is taken (a 200, not the 400 an undeclared one gets).
+      for (const param of declared.searchParam!) {
+        const value = {
+          _id: her.patient,
+          name: 'ann',
+          birthdate: '1981',
+          identifier: `urn:uuid:${her.patient}`,
+          patient: her.patient,
+          date: 'ge2026',
+          status: 'booked',
+        }[param.name];
+        expect(value, param.name).toBeDefined();
+        await fhir(admin, `${type}?${param.name}=${encodeURIComponent(value!)}`);
+      }
+      expect((await fhir<OperationOutcome>(admin, `${type}?gender=female`, 400)).issue![0]!.expression).toEqual(['gender']);
+    }
+    expect(resources.find((r) => r.type === 'Patient')!.operation!.map((o) => o.name)).toEqual(['everything']);
+    // Nothing else is served: another type, a write, an operation not declared.
+    await fhir(admin, 'MedicationRequest', 404);
+    await fhir(admin, `Patient/${her.patient}/$summary`, 404);
+    const write = await admin.post(`${BASE}/Patient`, { resourceType: 'Patient' });
+    expect([write.statusCode, write.json().resourceType]).toEqual([404, 'OperationOutcome']);
+  });
+});
+
+describe('each type', () => {
+  it.each(PATIENT_TYPES)('%s: searched by patient, read by id, paged one at a time without duplicates or gaps, 404 as OperationOutcome', async (type) => {
+    const found = idsOf(await fhir(admin, herSearch(type) && `${type}?${herSearch(type)}`));
+    expect(sorted(found)).toEqual(sorted(her[type]));
+    for (const id of her[type]) expect((await fhir(admin, `${type}/${id}`)).id).toBe(id);
+    const paged = await allPages(admin, `${type}?${herSearch(type)}&_count=1`);
+    expect(paged).toEqual(found);
+    expect(new Set(paged).size).toBe(paged.length);
+    const missing = await fhir<OperationOutcome>(admin, `${type}/${UNKNOWN}`, 404);
+    expect(missing.issue![0]!.code).toBe('not-found');
+    await fhir(admin, `${type}/not-an-id`, 404);
+    await fhir(admin, `${type}?${herSearch(type)}&_id=${UNKNOWN}`).then((b) => expect(idsOf(b)).toEqual([]));
+    await fhir(admin, `${type}?_id=${her[type][0]}`).then((b) => expect(idsOf(b)).toEqual([her[type][0]]));
+  });
+
+  it('Practitioner and Organization: the staff and the clinic, read and paged', async () => {
+    const staff = await allPages(admin, 'Practitioner?_count=3');
+    expect(staff).toEqual(expect.arrayContaining([nurse.user.id, scribe.user.id, admin.user.id]));
+    expect(new Set(staff).size).toBe(staff.length);
+    expect((await fhir(admin, `Practitioner/${nurse.user.id}`)).id).toBe(nurse.user.id);
+    await fhir(admin, `Practitioner/${UNKNOWN}`, 404);
+    expect(idsOf(await fhir(nurse, 'Organization'))).toEqual(['clinic']);
+    expect((await fhir(nurse, 'Organization/clinic')).id).toBe('clinic');
+    await fhir(nurse, 'Organization/other', 404);
+  });
+});
+
+describe('Patient', () => {
+  it('is US Core shaped: record number, name, gender, birth date, telecom, emergency contact', async () => {
+    const patient = await fhir(admin, `Patient/${her.patient}`);
+    expect(patient).toMatchObject({
+      identifier: [{ system: 'urn:ietf:rfc:3986', value: `urn:uuid:${her.patient}` }],
+      name: [{ family: `${marker}son`, given: [`Ann${marker}`] }],
+      gender: 'female',
+      birthDate: '1981-05-17',
+      contact: [{ name: { text: 'Sam Doe' }, telecom: [{ value: '555-0100' }] }],
+    });
+  });
+
+  it('name matches the start of the last name, the first name, or "first last", any case; restricted patients are absent', async () => {
+    const byName = async (name: string) => idsOf(await fhir(admin, `Patient?name=${encodeURIComponent(name)}`));
+    expect(await byName(marker.toUpperCase())).toEqual([her.patient]);
+    expect(await byName(`ann${marker}`)).toEqual([her.patient]);
+    expect(await byName(`Ann${marker} ${marker.slice(0, 4)}`)).toEqual([her.patient]);
+    // The middle of a name is not its start.
+    expect(await byName(marker.slice(2))).toEqual([]);
+    expect(await byName(`${marker}son`)).toEqual([her.patient]);
+    // Her care team sees the restricted patient too; the others do not.
+    expect(sorted(idsOf(await fhir(careTeamNurse, `Patient?name=${marker}`)))).toEqual(sorted([her.patient, restricted]));
+  });
+
+  it('birthdate with prefixes, identifier with and without its system', async () => {
+    const ids = async (query: string) => idsOf(await fhir(admin, `Patient?name=${marker}&${query}`));
+    expect(await ids('birthdate=1981-05-17')).toEqual([her.patient]);
+    expect(await ids('birthdate=1981-05')).toEqual([her.patient]);
+    expect(await ids('birthdate=1981')).toEqual([her.patient]);
+    expect(await ids('birthdate=ge1981-05-17')).toEqual([her.patient]);
+    expect(await ids('birthdate=gt1981-05-17')).toEqual([]);
+    expect(await ids('birthdate=lt1981-05-17')).toEqual([]);
+    expect(await ids('birthdate=le1981-05-17')).toEqual([her.patient]);
+    expect(idsOf(await fhir(admin, `Patient?identifier=${encodeURIComponent(`urn:ietf:rfc:3986|urn:uuid:${her.patient}`)}`))).toEqual([her.patient]);
+    expect(idsOf(await fhir(admin, `Patient?identifier=urn:uuid:${her.patient}`))).toEqual([her.patient]);
+    expect(idsOf(await fhir(admin, `Patient?identifier=${encodeURIComponent(`http://other|urn:uuid:${her.patient}`)}`))).toEqual([]);
+    for (const bad of ['birthdate=1981-13', 'birthdate=xx1981', 'birthdate=yesterday', '_count=0', '_count=101', '_cursor=nope']) {
+      const outcome = await fhir<OperationOutcome>(admin, `Patient?${bad}`, 400);
+      expect(outcome.issue![0]!.code, bad).toBe('invalid');
+    }
+  });
+});
+
+describe('Appointment and Encounter', () => {
+  it('date with prefixes and status, in FHIR codes', async () => {
+    const ids = async (query: string) => sorted(idsOf(await fhir(admin, `Appointment?patient=${her.patient}&${query}`)));
+    const [completed, cancelled, upcoming] = her.Appointment as [string, string, string];
+    expect(await ids('status=cancelled')).toEqual([cancelled]);
+    expect(await ids('status=fulfilled,booked')).toEqual(sorted([completed, upcoming]));
+    expect(await ids('date=ge2026-11-01')).toEqual(sorted([cancelled, upcoming]));
+    expect(await ids('date=lt2026-11-01')).toEqual([completed]);
+    expect(await ids('date=2026-10-14')).toEqual([completed]);
+    expect(await ids('date=ge2026-10-01&date=lt2026-12')).toEqual(sorted([completed, cancelled]));
+    await fhir(admin, `Appointment?status=done`, 400);
+    expect(idsOf(await fhir(admin, `Encounter?patient=${her.patient}&date=2026-10`))).toEqual([completed]);
+    expect(idsOf(await fhir(admin, `Encounter?patient=${her.patient}&date=2026-11`))).toEqual([]);
+    expect(await fhir(admin, `Appointment/${cancelled}`)).toMatchObject({ status: 'cancelled', cancelationReason: { text: 'Patient asked' } });
+  });
+
+  it('names assigned staff only to those who see assignments, and never puts a patient name in a reference', async () => {
+    const [completed] = her.Appointment as [string];
+    const actors = async (client: SignedIn) =>
+      ((await fhir(client, `Appointment/${completed}`)) as unknown as { participant: { actor: { reference?: string; display?: string } }[] }).participant.map(
+        (p) => p.actor,
+      );
+    expect(await actors(scheduler)).toEqual([{ reference: `Patient/${her.patient}` }, { reference: `Practitioner/${nurse.user.id}` }]);
+    expect(await actors(scribe)).toEqual([{ reference: `Patient/${her.patient}` }]);
+  });
+});
+
+describe('DocumentReference', () => {
+  it('a finalized note as a plain-text attachment; an amended one replaces its earlier version, which reads as it was', async () => {
+    const current = await fhir<DocumentReference>(admin, `DocumentReference/${amendedNote}`);
+    expect(current).toMatchObject({
+      status: 'current',
+      docStatus: 'amended',
+      relatesTo: [{ code: 'replaces', target: { reference: `DocumentReference/${amendedNote}-v1` } }],
+    });
+    expect(Buffer.from(current.content[0]!.attachment.data!, 'base64').toString('utf8')).toBe('BP 120/80. Headache resolved.');
+    const earlier = await fhir<DocumentReference>(admin, `DocumentReference/${amendedNote}-v1`);
+    expect(earlier).toMatchObject({ status: 'superseded', docStatus: 'final' });
+    expect(Buffer.from(earlier.content[0]!.attachment.data!, 'base64').toString('utf8')).toBe('BP 120/80.');
+    await fhir(admin, `DocumentReference/${amendedNote}-v2`, 404);
+    await fhir(admin, `DocumentReference/${otherNurseNote}-v1`, 404);
+  });
+});
+
+describe('labs', () => {
+  it('results as Observations with their range and interpretation, in a DiagnosticReport based on the order', async () => {
+    const [potassium, appearance] = her.Observation as [string, string];
+    expect(await fhir(nurse, `Observation/${potassium}`)).toMatchObject({
+      status: 'final',
+      code: { coding: [{ system: 'http://loinc.org', code: '2823-3' }] },
+      valueQuantity: { value: 5.9, unit: 'mmol/L' },
+      referenceRange: [{ low: { value: 3.5 }, high: { value: 5.1 } }],
+      interpretation: [{ coding: [{ code: 'H' }] }],
+    });
+    expect(await fhir(nurse, `Observation/${appearance}`)).toMatchObject({ valueString: 'Clear' });
+    const [ordered] = her.ServiceRequest as [string];
+    expect(await fhir(nurse, `DiagnosticReport/${ordered}`)).toMatchObject({
+      basedOn: [{ reference: `ServiceRequest/${ordered}` }],
+      result: [{ reference: `Observation/${potassium}` }, { reference: `Observation/${appearance}` }],
+    });
+    expect(await fhir(nurse, `ServiceRequest/${ordered}`)).toMatchObject({
+      status: 'completed',
+      priority: 'urgent',
+      requester: { reference: `Practitioner/${nurse.user.id}` },
+    });
+  });
+});
+
+describe('who reads what', () => {
+  it('refuses as OperationOutcome: no session 401, a role without the screen 403', async () => {
+    expect((await fhir<OperationOutcome>(anonymous(t), 'Patient', 401)).issue![0]!.code).toBe('login');
+    for (const type of PATIENT_TYPES) await fhir(supplier, `${type}?${herSearch(type)}`, 403);
+    for (const type of ['Observation', 'DiagnosticReport', 'ServiceRequest'] as const) await fhir(scheduler, `${type}/${her[type][0]}`, 403);
+    await fhir(nurse, 'Practitioner', 403);
+    await fhir(supplier, `Patient/${her.patient}/$everything`, 403);
+  });
+
+  it("a nurse reads only the notes she may see in the app: another nurse's finalized note is not there", async () => {
+    expect(idsOf(await fhir(nurse, `DocumentReference?patient=${her.patient}`))).toEqual([amendedNote]);
+    await fhir(nurse, `DocumentReference/${otherNurseNote}`, 404);
+    expect(idsOf(await fhir(nurse2, `DocumentReference?patient=${her.patient}`))).toEqual([otherNurseNote]);
+    expect(FHIR_RESOURCES.DocumentReference.capability).toBe('notes.read');
+  });
+
+  it('a restricted patient is absent from every search and read outside her care team, present within it', async () => {
+    for (const type of PATIENT_TYPES) {
+      const search = type === 'Patient' ? `_id=${restricted}` : `patient=${restricted}`;
+      expect(idsOf(await fhir(admin, `${type}?${search}`)), type).toEqual([]);
+    }
+    await fhir(admin, `Patient/${restricted}`, 404);
+    await fhir(admin, `Patient/${restricted}/$everything`, 404);
+    expect(idsOf(await fhir(careTeamNurse, `Patient?_id=${restricted}`))).toEqual([restricted]);
+    expect(idsOf(await fhir(careTeamNurse, `Appointment?patient=${restricted}`))).toHaveLength(1);
+  });
+
+  it('audits every read like the app: the read, the search with whom it showed, the export', async () => {
+    const rows = async (action: string) =>
+      queryRows<{ entity_id: string | null; patient_id: string | null; patient_ids: string[] | null }>(
+        t.db,
+        sql`select entity_id, patient_id, patient_ids from audit_events where actor_id = ${scribe.user.id} and action = ${action} order by seq`,
+      );
+    await fhir(scribe, `Patient/${her.patient}`);
+    await fhir(scribe, `Appointment?patient=${her.patient}`);
+    await fhir(scribe, `Patient/${her.patient}/$everything`);
+    expect((await rows('patient.read')).at(-1)).toMatchObject({ entity_id: `Patient/${her.patient}`, patient_id: her.patient });
+    expect((await rows('appointment.list')).at(-1)!.patient_ids).toEqual([her.patient]);
+    expect((await rows('patient.export')).at(-1)).toMatchObject({ entity_id: her.patient, patient_id: her.patient });
+    // A refusal is recorded as the app's are.
+    await fhir(supplier, `Patient/${her.patient}`, 403);
+    const refused = await queryRows<{ outcome: string }>(
+      t.db,
+      sql`select outcome from audit_events where actor_id = ${supplier.user.id} and action = 'patient.read' order by seq desc limit 1`,
+    );
+    expect(refused[0]?.outcome).toBe('forbidden');
+  });
+});
+
+describe('$everything', () => {
+  it("is the patient's whole record: counts equal the app's own lists", async () => {
+    const bundle = await fhir(admin, `Patient/${her.patient}/$everything`);
+    const count = (type: string, filter: (r: Resource) => boolean = () => true) =>
+      (bundle.entry ?? []).filter((e) => e.resource!.resourceType === type && filter(e.resource!)).length;
+    const appList = async (path: string) => (await admin.get(path)).json() as unknown[];
+    expect(bundle.entry![0]!.resource!.id).toBe(her.patient);
+    expect(count('Appointment')).toBe((await appList(`/api/appointments?patientId=${her.patient}&limit=200`)).length);
+    expect(count('DocumentReference', (r) => (r as DocumentReference).status === 'current')).toBe(
+      (await appList(`/api/notes?patientId=${her.patient}&status=finalized&limit=200`)).length,
+    );
+    expect(count('DocumentReference', (r) => (r as DocumentReference).status === 'superseded')).toBe(1);
+    expect(count('ServiceRequest')).toBe((await appList(`/api/lab-orders?patientId=${her.patient}&view=all&limit=200`)).length);
+    expect(count('Observation')).toBe(her.Observation.length);
+    for (const type of PATIENT_TYPES) expect(count(type), type).toBe(type === 'DocumentReference' ? 3 : her[type].length);
+    // Every reference to a note version resolves inside the bundle.
+    const urls = new Set(bundle.entry!.map((e) => `${e.resource!.resourceType}/${e.resource!.id}`));
+    for (const e of bundle.entry!) for (const rel of (e.resource as DocumentReference).relatesTo ?? []) expect(urls.has(rel.target.reference!)).toBe(true);
+  });
+
+  it("leaves out what the reader's role does not read: a scheduler's has no labs, a nurse's only her notes", async () => {
+    const types = (bundle: Bundle) => new Set(bundle.entry!.map((e) => e.resource!.resourceType));
+    expect(types(await fhir(scheduler, `Patient/${her.patient}/$everything`)).has('Observation')).toBe(false);
+    const nurses = await fhir(nurse, `Patient/${her.patient}/$everything`);
+    expect(nurses.entry!.filter((e) => e.resource!.resourceType === 'DocumentReference').map((e) => e.resource!.id)).toEqual([
+      amendedNote,
+      `${amendedNote}-v1`,
+    ]);
+    await fhir(admin, `Patient/${UNKNOWN}/$everything`, 404);
+  });
+});
+
+it('a draft, a restricted patient and staff names never appear in a patient-data answer that should not hold them', async () => {
+  const draft = await t.db.select().from(patientNotes).where(eq(patientNotes.content, 'draft'));
+  expect(draft).toHaveLength(1);
+  const everything = JSON.stringify(await fhir(admin, `Patient/${her.patient}/$everything`));
+  expect(everything).not.toContain(draft[0]!.id);
+  expect(everything).not.toContain(restricted);
+});
