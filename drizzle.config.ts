@@ -3,6 +3,7 @@ import { defineConfig } from 'drizzle-kit';
 export default defineConfig({
   dialect: 'postgresql',
   schema: [
+    './server/db/schema/api-clients.ts',
     './server/db/schema/auth.ts',
     './server/db/schema/clinical.ts',
     './server/db/schema/collaboration.ts',

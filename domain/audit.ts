@@ -104,6 +104,7 @@ export const READ_ACTIONS = [
   'audit.head',
   'patient.restriction_read',
   'patient.break_glass_queue',
+  'api_client.list',
 ] as const;
 export type TReadAction = (typeof READ_ACTIONS)[number];
 
@@ -177,6 +178,10 @@ const CHANGE_ACTIONS = [
   'supply.item.update',
   'supply.suggestions.order',
   'supply.suggestion.dismiss',
+  'api_client.create',
+  'api_client.revoke',
+  /** A token issued to a client (its acting user is the actor), or refused (no actor: a wrong secret). */
+  'api_client.token',
   'settings.update',
   'settings.non_clinical_chat_on',
   'settings.non_clinical_chat_off',
@@ -219,6 +224,7 @@ export const AUDIT_ENTITY_TYPES = [
   'clinic_settings',
   'audit',
   'break_glass',
+  'api_client',
 ] as const;
 export type TAuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 

@@ -81,6 +81,12 @@ export const ERRORS = {
   /** Sent with Retry-After; the report's query was stopped (too long, or the client left), nothing was written. */
   'report.timeout': { status: 503, message: 'This report is taking too long right now. Try again in a moment, or choose fewer days.' },
   'audit.nothingSealed': { status: 409, message: 'No audit row is sealed yet, so there is no head to sign. Try again in a moment.' },
+  /** The FHIR API's token endpoint (OAuth 2.0 client credentials): the body also carries OAuth's `error`. */
+  'oauth.invalidClient': { status: 401, message: 'Unknown client, wrong secret, or a revoked client' },
+  'oauth.invalidRequest': { status: 400, message: 'Send grant_type=client_credentials with client_id and client_secret' },
+  'oauth.invalidScope': { status: 400, message: 'A scope asked for is not one this client holds' },
+  /** A bearer token's scopes do not open this resource type. */
+  'oauth.insufficientScope': { status: 403, message: "This client's scopes do not include this resource type" },
   'server.internal': { status: 500, message: 'Internal server error' },
   'server.unavailable': { status: 503, message: 'Database unavailable' },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -112,6 +112,8 @@ export const CAPABILITIES = {
   'users.readDirectory': ['admin', 'scheduler'],
   /** The Admin Panel's user management: the user list, invites, roles, deactivation, password resets. */
   'users.manage': ['admin'],
+  /** API clients of the FHIR API (issue 35): create one acting as a staff account, revoke it. */
+  'apiClients.manage': ['admin'],
   /** The Admin Panel's Analytics tab and its charts (docs/decisions/admin-panel.md). */
   'analytics.view': ['admin', 'scheduler'],
   /**

@@ -40,6 +40,7 @@ import { auditHeadSigner } from './audit/audit-head.ts';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { fhirRoutes } from './modules/fhir/fhir.routes.ts';
+import { apiClientRoutes } from './modules/api-clients/api-clients.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { loadClinicSettings } from './clinic/clinic-settings.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
@@ -156,6 +157,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await app.register(fileRoutes, deps);
   await app.register(uploadRoutes, deps);
   await app.register(multipartRoutes, deps);
+  await app.register(apiClientRoutes, deps);
   await app.register(fhirRoutes, deps);
 
   await app.register(livePlugin, { deps });

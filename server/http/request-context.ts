@@ -21,6 +21,8 @@ export interface RequestContext {
   restrictedReach?: boolean;
   /** The user's break-glass grants running now, by patient: what her audit rows about those patients are tagged with. */
   breakGlass?: ReadonlyMap<string, string>;
+  /** The API client reading as the user (a bearer token), and the resource types it may read. */
+  apiClient?: { id: string; scopes: readonly string[] };
 }
 
 export interface SignedInContext extends RequestContext {
@@ -29,14 +31,18 @@ export interface SignedInContext extends RequestContext {
 
 /** The context of a request on a route open to visitors. */
 export function visitorContextOf(request: FastifyRequest): RequestContext {
+  const caller = request.apiCaller;
+  const userAgent = request.headers['user-agent'] ?? null;
   return {
     user: request.user,
     ip: clientAddress(request),
-    userAgent: request.headers['user-agent'] ?? null,
+    // An API client's reads are its acting user's, told apart in the audit trail by this tag.
+    userAgent: caller ? `api-client/${caller.client.id}${userAgent ? ` ${userAgent}` : ''}`.slice(0, 500) : userAgent,
     sessionToken: request.sessionToken,
     origin: `${request.protocol}://${request.host}`,
-    restrictedReach: request.signedIn?.restrictedReach ?? false,
+    restrictedReach: (caller ?? request.signedIn)?.restrictedReach ?? false,
     breakGlass: request.breakGlass ?? undefined,
+    ...(caller ? { apiClient: { id: caller.client.id, scopes: caller.client.scopes } } : {}),
   };
 }
 

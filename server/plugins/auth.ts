@@ -12,6 +12,7 @@ import { enrolmentOfSession } from '../sessions/session-enrolment.ts';
 import { activeGrants } from '../scope/break-glass-grants.ts';
 import type { ClinicSettingsHolder } from '../clinic/clinic-settings.ts';
 import { resolveSession } from '../sessions/session-store.ts';
+import { resolveApiToken, type TApiCaller } from '../sessions/api-token.ts';
 
 /**
  * Who may call a route. Every /api and /fhir route must declare one; the app refuses to start otherwise,
@@ -31,6 +32,11 @@ declare module 'fastify' {
      * answers 403 `auth.secondFactorEnrolment` until she has one.
      */
     duringEnrolment?: boolean;
+    /**
+     * Also open to other software with a bearer token from the token endpoint (the FHIR API):
+     * it reads as its client's acting user, within the client's scopes.
+     */
+    bearer?: boolean;
   }
   interface FastifyInstance {
     /** Every /api route with its declared access, for the tests that check them all. */
@@ -43,6 +49,8 @@ declare module 'fastify' {
     /** Her break-glass grants running now, by patient (only read when she reaches a restricted patient). */
     breakGlass: ReadonlyMap<string, string> | null;
     sessionToken: string | null;
+    /** The API client behind a bearer token, when that is how the request signed in. */
+    apiCaller: TApiCaller | null;
   }
 }
 
@@ -51,6 +59,7 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; config
   app.decorateRequest('signedIn', null);
   app.decorateRequest('breakGlass', null);
   app.decorateRequest('sessionToken', null);
+  app.decorateRequest('apiCaller', null);
 
   app.decorate('apiRoutes', []);
   app.addHook('onRoute', (route) => {
@@ -76,7 +85,14 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; config
     const settingsRead = opts.settings.refreshIfDue();
     if (settingsRead) await settingsRead;
     const token = request.cookies[SESSION_COOKIE];
-    if (token) {
+    const bearer = request.routeOptions.config.bearer ? /^Bearer ([A-Za-z0-9_-]{20,100})$/.exec(request.headers.authorization ?? '')?.[1] : undefined;
+    if (bearer) {
+      // A token says who it is by itself: a cookie beside it (a browser's) is not looked at.
+      request.apiCaller = await resolveApiToken(opts.db, bearer, opts.config.now());
+      request.user = request.apiCaller?.user ?? null;
+      if (request.apiCaller?.restrictedReach) request.breakGlass = await activeGrants(opts.db, request.apiCaller.user.id, opts.config.now());
+      if (!request.user) reply.header('www-authenticate', 'Bearer error="invalid_token"');
+    } else if (token) {
       request.sessionToken = token;
       const policy = { idleMs: opts.settings.current().sessionIdleMs, maxMs: opts.config.sessionMaxMs };
       request.signedIn = await resolveSession(opts.db, opts.sessions, token, opts.config.now(), policy);
@@ -93,7 +109,7 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; config
     if (!request.user && hinted) clearSignedInHint(reply);
     if (access === 'public') return;
     if (!request.user) throw unauthorized();
-    if (!request.routeOptions.config.duringEnrolment && mustEnrolFirst(request.signedIn!)) throw new HttpError('auth.secondFactorEnrolment');
+    if (request.signedIn && !request.routeOptions.config.duringEnrolment && mustEnrolFirst(request.signedIn)) throw new HttpError('auth.secondFactorEnrolment');
     if (access !== 'signedIn' && !can(request.user, access)) throw forbidden();
   });
 });

@@ -6,7 +6,7 @@ import { FHIR_RESOURCES, FHIR_RESOURCE_TYPES, FHIR_SEARCH_PARAM_TYPES, FHIR_VERS
  * read and search-type on each type, its search parameters, and Patient's $everything. Nothing
  * is declared that is not served (a test walks it against the routes).
  */
-export function capabilityStatement(base: string, clinicName: string, now: Date): CapabilityStatement {
+export function capabilityStatement(base: string, tokenEndpoint: string, clinicName: string, now: Date): CapabilityStatement {
   return {
     resourceType: 'CapabilityStatement',
     status: 'active',
@@ -24,7 +24,7 @@ export function capabilityStatement(base: string, clinicName: string, now: Date)
           'Unknown search parameters are refused (400), not ignored. Pages follow the Bundle next link.',
         security: {
           service: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/restful-security-service', code: 'OAuth', display: 'OAuth' }] }],
-          description: `Client credentials: POST ${base}/auth/token with client_id and client_secret; scopes system/*.read or system/{Type}.read.`,
+          description: `Client credentials: POST ${tokenEndpoint} with grant_type=client_credentials, client_id and client_secret; scopes system/*.read or system/{Type}.read.`,
         },
         resource: FHIR_RESOURCE_TYPES.map((type) => ({
           type,
@@ -37,3 +37,12 @@ export function capabilityStatement(base: string, clinicName: string, now: Date)
     ],
   };
 }
+
+/** SMART's discovery document (backend services): where to get a token, and what this server takes. */
+export const smartConfiguration = (tokenEndpoint: string) => ({
+  token_endpoint: tokenEndpoint,
+  grant_types_supported: ['client_credentials'],
+  token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+  scopes_supported: ['system/*.read', ...FHIR_RESOURCE_TYPES.map((type) => `system/${type}.read`)],
+  capabilities: ['client-confidential-symmetric'],
+});

@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { FHIR_RESOURCES, FHIR_RESOURCE_TYPES, type TFhirResourceType } from '#domain/fhir';
+import { FHIR_RESOURCES, FHIR_RESOURCE_TYPES, scopesAllow, type TFhirResourceType } from '#domain/fhir';
 import type { Deps } from '../../deps.ts';
-import { notFound } from '../../http/errors.ts';
+import { HttpError, notFound } from '../../http/errors.ts';
 import { contextOf } from '../../http/request-context.ts';
 import { reader, readOf, type Reading } from '../../scope/reader.ts';
 import { scopeOf } from '../../scope/read-scope.ts';
-import { capabilityStatement } from './capability-statement.ts';
+import { capabilityStatement, smartConfiguration } from './capability-statement.ts';
+import { originOf } from '../../http/public-origin.ts';
 import { everythingBundle, PATIENT_EVERYTHING } from './fhir-everything.ts';
 import { fhirBase, FHIR_BASE_PATH, notServed, searchBundle, sendFhir, useOperationOutcomes } from './fhir-http.ts';
 import { parseSearch, type TRawQuery, type TSearchBase } from './fhir-params.ts';
@@ -21,9 +22,11 @@ export async function fhirRoutes(app: FastifyInstance, deps: Deps) {
   useOperationOutcomes(app);
   const base = (request: FastifyRequest) => fhirBase(deps, request);
 
+  const tokenEndpoint = (request: FastifyRequest) => `${originOf(deps, request)}/api/oauth/token`;
   app.get(`${FHIR_BASE_PATH}/metadata`, { config: { access: 'public' } }, async (request, reply) =>
-    sendFhir(reply, capabilityStatement(base(request), deps.settings.current().clinicName, deps.config.now())),
+    sendFhir(reply, capabilityStatement(base(request), tokenEndpoint(request), deps.settings.current().clinicName, deps.config.now())),
   );
+  app.get(`${FHIR_BASE_PATH}/.well-known/smart-configuration`, { config: { access: 'public' } }, async (request) => smartConfiguration(tokenEndpoint(request)));
 
   for (const type of FHIR_RESOURCE_TYPES) {
     const handler = FHIR_TYPES[type];
@@ -32,8 +35,9 @@ export async function fhirRoutes(app: FastifyInstance, deps: Deps) {
     const audit = handler.audit;
     app.get(
       `${FHIR_BASE_PATH}/${type}`,
-      { config: { access, ...(audit ? { audit: { action: audit.search, entityType: audit.entityType } } : {}) } },
+      { config: { access, bearer: true, ...(audit ? { audit: { action: audit.search, entityType: audit.entityType } } : {}) } },
       async (request, reply) => {
+        requireScope(request, type);
         const search = parseSearch(type, request.query as TRawQuery);
         const found = await readAs(request, reads.search, search);
         return sendFhir(reply, searchBundle(base(request), request, type, found.resources, found.nextCursor));
@@ -41,8 +45,9 @@ export async function fhirRoutes(app: FastifyInstance, deps: Deps) {
     );
     app.get<{ Params: { id: string } }>(
       `${FHIR_BASE_PATH}/${type}/:id`,
-      { config: { access, ...(audit ? { audit: { action: audit.read, entityType: audit.entityType } } : {}) } },
+      { config: { access, bearer: true, ...(audit ? { audit: { action: audit.read, entityType: audit.entityType } } : {}) } },
       async (request, reply) => {
+        requireScope(request, type);
         if (!(handler.ids ?? UUID_ID).test(request.params.id)) throw notFound(`${type} not found`);
         const found = await readAs(request, reads.read, request.params.id);
         return sendFhir(reply, found.resource);
@@ -52,10 +57,11 @@ export async function fhirRoutes(app: FastifyInstance, deps: Deps) {
 
   app.get<{ Params: { id: string } }>(
     `${FHIR_BASE_PATH}/Patient/:id/$everything`,
-    { config: { access: FHIR_RESOURCES.Patient.capability, audit: { action: 'patient.export', entityType: 'patient' } } },
+    { config: { access: FHIR_RESOURCES.Patient.capability, bearer: true, audit: { action: 'patient.export', entityType: 'patient' } } },
     async (request, reply) => {
+      requireScope(request, 'Patient');
       if (!UUID_ID.test(request.params.id)) throw notFound('Patient not found');
-      const everything = await readAs(request, PATIENT_EVERYTHING, { id: request.params.id, allows: () => true });
+      const everything = await readAs(request, PATIENT_EVERYTHING, { id: request.params.id, allows: (type) => scopeAllows(request, type) });
       return sendFhir(reply, everythingBundle(base(request), everything));
     },
   );
@@ -74,6 +80,12 @@ export async function fhirRoutes(app: FastifyInstance, deps: Deps) {
       return result;
     });
   }
+}
+
+/** An API client reads only the types its scopes name; a session, all its role reads. */
+const scopeAllows = (request: FastifyRequest, type: TFhirResourceType) => !request.apiCaller || scopesAllow(request.apiCaller.client.scopes, type);
+function requireScope(request: FastifyRequest, type: TFhirResourceType) {
+  if (!scopeAllows(request, type)) throw new HttpError('oauth.insufficientScope');
 }
 
 type TFhirRead<A, R> = ReturnType<typeof readOf<A, R>> | { run(reading: Reading, args: A): Promise<R | null> };

@@ -1,0 +1,33 @@
+import { sql } from 'drizzle-orm';
+import type { TApiClient } from '#domain/api-clients';
+import type { TRole } from '#domain/roles';
+import { queryRows, type Queryable } from '../../db/database.ts';
+import { isoText } from '../../db/instant-text.ts';
+import { fullName } from '../../db/user-name.ts';
+
+const CLIENT_SELECT = sql`select c.id, c.name, c.scopes, ${isoText(sql`c.created_at`)} as "createdAt", ${isoText(sql`c.revoked_at`)} as "revokedAt",
+  ${isoText(sql`c.last_used_at`)} as "lastUsedAt", u.id as "userId", coalesce(${fullName('u')}, u.email) as "userName", u.role, u.is_active as "isActive"
+  from api_clients c join users u on u.id = c.acting_user_id`;
+
+type TRow = Omit<TApiClient, 'actingUser'> & { userId: string; userName: string; role: TRole; isActive: boolean };
+const toClient = ({ userId, userName, role, isActive, ...c }: TRow): TApiClient => ({ ...c, actingUser: { id: userId, name: userName, role, isActive } });
+
+/** Every client, newest first (a clinic has a handful). */
+export async function listApiClients(q: Queryable): Promise<TApiClient[]> {
+  return (await queryRows<TRow>(q, sql`${CLIENT_SELECT} order by c.created_at desc, c.id`)).map(toClient);
+}
+
+export async function findApiClient(q: Queryable, id: string): Promise<TApiClient | null> {
+  const [row] = await queryRows<TRow>(q, sql`${CLIENT_SELECT} where c.id = ${id}::uuid`);
+  return row ? toClient(row) : null;
+}
+
+/** A client that may be issued a token: its secret's hash matches, it is not revoked, its acting user is active. */
+export async function findIssuableClient(q: Queryable, id: string, secretHash: string) {
+  const [row] = await queryRows<{ id: string; scopes: string[]; actingUserId: string }>(
+    q,
+    sql`select c.id, c.scopes, c.acting_user_id as "actingUserId" from api_clients c join users u on u.id = c.acting_user_id
+      where c.id = ${id}::uuid and c.secret_hash = ${secretHash} and c.revoked_at is null and u.is_active`,
+  );
+  return row ?? null;
+}
