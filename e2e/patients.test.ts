@@ -1,7 +1,10 @@
+import { readFile } from 'node:fs/promises';
 import type { Locator, Page, Request } from 'playwright-core';
+import { extractText, getDocumentProxy } from 'unpdf';
 import { describe, expect, it } from 'vitest';
 import { api } from './helpers/api.ts';
 import { signInAs } from './helpers/auth.ts';
+import { seriousA11yViolations } from './helpers/axe.ts';
 import { MOBILE_VIEWPORT } from './helpers/browser.ts';
 import { toastText, uniqueWord } from './helpers/page.ts';
 import { useE2E } from './helpers/suite.ts';
@@ -586,5 +589,33 @@ describe('patient form', () => {
     const nurseDialog = nursePage.getByRole('dialog', { name: 'Edit Patient' });
     await nurseDialog.waitFor();
     expect(await nurseDialog.getByRole('button', { name: 'Deactivate patient' }).count()).toBe(0);
+  });
+});
+
+describe("'Export record'", () => {
+  it("downloads the patient's record as a PDF summary and as a FHIR Bundle from her card", async () => {
+    const { page } = e2e;
+    await openPatients(page, 'nurse');
+    const olivia = cardOf(page, OLIVIA.name);
+    await olivia.getByRole('button', { name: `Export record of ${OLIVIA.name}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Export record' });
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain(`A copy of ${OLIVIA.name}'s record`);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    const [pdf] = await Promise.all([page.waitForEvent('download'), dialog.getByTestId('export-record-pdf').click()]);
+    expect(pdf.suggestedFilename()).toMatch(/^record-[0-9a-f-]{36}\.pdf$/);
+    const bytes = await readFile((await pdf.path())!);
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    const { text } = await extractText(await getDocumentProxy(new Uint8Array(bytes)), { mergePages: true });
+    expect(text).toContain(`Health record: ${OLIVIA.name}`);
+
+    const href = await dialog.getByTestId('export-record-json').getAttribute('href');
+    const bundle = await (await page.request.get(new URL(href!, page.url()).toString())).json();
+    expect(bundle).toMatchObject({ resourceType: 'Bundle', type: 'searchset' });
+    expect(bundle.entry[0].resource.name[0].text).toBe(OLIVIA.name);
+
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
   });
 });

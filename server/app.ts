@@ -41,6 +41,7 @@ import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { fhirRoutes } from './modules/fhir/fhir.routes.ts';
 import { apiClientRoutes } from './modules/api-clients/api-clients.routes.ts';
+import { recordExportRoutes } from './modules/fhir/record-export.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { loadClinicSettings } from './clinic/clinic-settings.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
@@ -159,6 +160,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await app.register(multipartRoutes, deps);
   await app.register(apiClientRoutes, deps);
   await app.register(fhirRoutes, deps);
+  await app.register(recordExportRoutes, deps);
 
   await app.register(livePlugin, { deps });
   await app.register(webPlugin, { config });

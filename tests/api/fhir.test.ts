@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { extractText, getDocumentProxy } from 'unpdf';
 import type { Bundle, CapabilityStatement, DocumentReference, OperationOutcome, Resource } from '@medplum/fhirtypes';
 import { FHIR_RESOURCE_TYPES, FHIR_RESOURCES, type TFhirResourceType } from '#domain/fhir';
 import type { TLabTest } from '#domain/labs';
@@ -429,6 +430,48 @@ describe('$everything', () => {
       `${amendedNote}-v1`,
     ]);
     await fhir(admin, `Patient/${UNKNOWN}/$everything`, 404);
+  });
+});
+
+describe("'Export record'", () => {
+  it('downloads the same record as a FHIR Bundle and as a readable PDF summary, each an audited export', async () => {
+    const json = await admin.get(`/api/patients/${her.patient}/record.json`);
+    expect(json.statusCode, json.body.slice(0, 200)).toBe(200);
+    expect(json.headers['content-disposition']).toBe(`attachment; filename="record-${her.patient}.json"`);
+    const bundle = json.json() as Bundle;
+    expect(fhirErrors(bundle)).toEqual([]);
+    expect(idsOf(bundle)).toEqual(idsOf(await fhir(admin, `Patient/${her.patient}/$everything`)));
+
+    const pdf = await admin.get(`/api/patients/${her.patient}/record.pdf`);
+    expect([pdf.statusCode, pdf.headers['content-type']]).toEqual([200, 'application/pdf']);
+    const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf.rawPayload)), { mergePages: true });
+    for (const shown of [
+      `Ann${marker} ${marker}son`,
+      '1981-05-17',
+      'Penicillin; latex',
+      'Appointments (3)',
+      'Clinical notes (2)',
+      'BP 120/80. Headache resolved.',
+      'Discharged.',
+      'Lab results (2)',
+      'Potassium: 5.9 mmol/L',
+      'High',
+    ])
+      expect(text, shown).toContain(shown);
+    // The note's earlier version is in the Bundle, not printed as a note of its own.
+    expect(text).not.toMatch(/BP 120\/80\.\s+(Progress Note|$)/);
+    const exports = await queryRows<{ n: number }>(
+      t.db,
+      sql`select count(*)::int as n from audit_events where actor_id = ${admin.user.id} and action = 'patient.export' and patient_id = ${her.patient}`,
+    );
+    expect(exports[0]!.n).toBeGreaterThanOrEqual(3);
+  });
+
+  it('is refused like the record itself: a supplier 403, a restricted patient outside her care team 404, as JSON errors', async () => {
+    expect((await supplier.get(`/api/patients/${her.patient}/record.pdf`)).statusCode).toBe(403);
+    const hidden = await admin.get(`/api/patients/${restricted}/record.json`);
+    expect([hidden.statusCode, hidden.json().code]).toEqual([404, 'record.notFound']);
+    expect((await careTeamNurse.get(`/api/patients/${restricted}/record.pdf`)).statusCode).toBe(200);
   });
 });
 

@@ -1,4 +1,4 @@
-import { CalendarDays, FlaskConical, History, Lock, Mail, Pencil, Phone, ShieldCheck } from 'lucide-react';
+import { CalendarDays, FileDown, FlaskConical, History, Lock, Mail, Pencil, Phone, ShieldCheck } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import type { TPatient } from '#domain/patients';
@@ -13,7 +13,7 @@ import { adminHref } from '../../lib/admin-tabs.ts';
 /**
  * Spec section 2: name, email, 'Active', phone, date of birth, insurance, each with its fallback
  * text. `showAccessLog` (audit.read): a link to the audit trail filtered to this patient;
- * `showLabOrders` (labs.read): a link to her lab orders.
+ * `showLabOrders` (labs.read): a link to her lab orders; `onExport`: her record as files.
  */
 export function PatientCard({
   patient,
@@ -21,6 +21,7 @@ export function PatientCard({
   showAccessLog,
   showLabOrders,
   onRestrict,
+  onExport,
 }: {
   patient: TPatient;
   onEdit?: (patient: TPatient) => void;
@@ -28,6 +29,8 @@ export function PatientCard({
   showLabOrders?: boolean;
   /** An admin's way to restrict the record and name its care team (issue 33). */
   onRestrict?: (patient: TPatient) => void;
+  /** 'Export record': her whole record as a PDF summary and a FHIR Bundle (issue 35). */
+  onExport?: (patient: TPatient) => void;
 }) {
   const name = fullName(patient);
   return (
@@ -89,6 +92,12 @@ export function PatientCard({
             <Lock aria-hidden="true" />
             {patient.restricted ? 'Restricted' : 'Restrict'}
             <span className="sr-only"> the record of {name}</span>
+          </Button>
+        )}
+        {onExport && (
+          <Button variant="ghost" size="sm" className="shrink-0 px-2" onClick={() => onExport(patient)}>
+            <FileDown aria-hidden="true" />
+            Export record<span className="sr-only"> of {name}</span>
           </Button>
         )}
         {showAccessLog && (

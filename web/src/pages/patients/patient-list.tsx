@@ -22,12 +22,14 @@ export function PatientList({
   showAccessLog,
   showLabOrders,
   onRestrict,
+  onExport,
 }: {
   search: string;
   onEdit?: (patient: TPatient) => void;
   showAccessLog?: boolean;
   showLabOrders?: boolean;
   onRestrict?: ((patient: TPatient) => void) | undefined;
+  onExport?: ((patient: TPatient) => void) | undefined;
 }) {
   const query = usePatients(search);
   // While a new term loads, the previous results stay on screen: texts must describe those.
@@ -75,7 +77,14 @@ export function PatientList({
         <ul className={cn(GRID, 'transition-opacity', isPlaceholderData && 'opacity-60')}>
           {patients.map((patient) => (
             <li key={patient.id}>
-              <PatientCard patient={patient} onEdit={onEdit} showAccessLog={showAccessLog} showLabOrders={showLabOrders} onRestrict={onRestrict} />
+              <PatientCard
+                patient={patient}
+                onEdit={onEdit}
+                showAccessLog={showAccessLog}
+                showLabOrders={showLabOrders}
+                onRestrict={onRestrict}
+                onExport={onExport}
+              />
             </li>
           ))}
         </ul>

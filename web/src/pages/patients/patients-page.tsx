@@ -4,6 +4,7 @@ import type { TCurrentUser } from '#domain/auth';
 import { PATIENT_PAGE, type TPatient } from '#domain/patients';
 import { can } from '#domain/permissions';
 import { RestrictionDialog } from '../../components/restricted/restriction-dialog.tsx';
+import { ExportRecordDialog } from './export-record-dialog.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { useDebouncedValue } from '../../hooks/use-debounced-value.ts';
@@ -22,6 +23,7 @@ export function PatientsPage({ user }: { user: TCurrentUser }) {
   const [dialog, setDialog] = useState<TPatientDialogState>(null);
   const canWrite = can(user, 'patients.write');
   const [restricting, setRestricting] = useState<TPatient | null>(null);
+  const [exporting, setExporting] = useState<TPatient | null>(null);
 
   return (
     <div className="mx-auto max-w-7xl">
@@ -56,7 +58,10 @@ export function PatientsPage({ user }: { user: TCurrentUser }) {
         showAccessLog={can(user, 'audit.read')}
         showLabOrders={can(user, 'labs.read')}
         onRestrict={can(user, 'patients.restrict') ? setRestricting : undefined}
+        onExport={setExporting}
       />
+
+      {exporting && <ExportRecordDialog patientId={exporting.id} name={fullName(exporting)} onClose={() => setExporting(null)} />}
 
       {restricting && <RestrictionDialog patientId={restricting.id} name={fullName(restricting)} user={user} onClose={() => setRestricting(null)} />}
 

@@ -1,0 +1,84 @@
+import type { Readable } from 'node:stream';
+import PDFDocument from 'pdfkit';
+import type { AllergyIntolerance, Appointment, DocumentReference, Observation, Patient, Resource } from '@medplum/fhirtypes';
+import { formatClinicTime } from '#domain/clinic-time';
+import type { TEverything } from './fhir-everything.ts';
+
+const MARGIN = 50;
+const INK = '#0f172a';
+const MUTED = '#475569';
+type TDoc = InstanceType<typeof PDFDocument>;
+
+/**
+ * A patient's record as a readable summary (issue 35): demographics, allergies, appointments,
+ * finalized notes and lab results. Written from the same resources as the FHIR export of the
+ * same moment, so the PDF and the Bundle a patient receives never disagree. Standard fonts only
+ * (nothing embedded; the text stays extractable, and the tests read it back).
+ */
+export function renderRecordSummaryPdf(record: TEverything, context: { clinic: string; timeZone: string; printedAt: Date }): Readable {
+  const patient = record.patient as Patient;
+  const name = patient.name?.[0]?.text ?? 'Patient';
+  const doc = new PDFDocument({ size: 'LETTER', margin: MARGIN, info: { Title: `Health record of ${name}`, Author: context.clinic } });
+  const when = (instant: string | undefined) => (instant ? formatClinicTime(instant, context.timeZone) : '—');
+  const of = <T extends Resource>(type: T['resourceType']) => record.resources.filter((r): r is T => r.resourceType === type);
+
+  doc.fillColor(INK).font('Helvetica-Bold').fontSize(18).text(`Health record: ${name}`);
+  doc
+    .font('Helvetica')
+    .fontSize(9)
+    .fillColor(MUTED)
+    .text(`${context.clinic}. Printed ${formatClinicTime(context.printedAt, context.timeZone)} (${context.timeZone}). Record number ${patient.id}.`);
+
+  heading(doc, 'Patient');
+  const phone = patient.telecom?.find((t) => t.system === 'phone')?.value;
+  const email = patient.telecom?.find((t) => t.system === 'email')?.value;
+  line(doc, 'Date of birth', patient.birthDate ?? '—');
+  line(doc, 'Sex', patient.gender ?? '—');
+  if (phone) line(doc, 'Phone', phone);
+  if (email) line(doc, 'Email', email);
+  if (patient.address?.[0]?.text) line(doc, 'Address', patient.address[0].text);
+  const contact = patient.contact?.[0];
+  if (contact) line(doc, 'Emergency contact', [contact.name?.text, contact.telecom?.[0]?.value].filter(Boolean).join(', '));
+
+  heading(doc, 'Allergies');
+  const allergies = of<AllergyIntolerance>('AllergyIntolerance');
+  body(doc, allergies.length ? allergies.map((a) => a.code?.text ?? '').join('; ') : 'None recorded.');
+
+  heading(doc, `Appointments (${of<Appointment>('Appointment').length})`);
+  for (const a of of<Appointment>('Appointment'))
+    body(doc, `${when(a.start)}  ${a.appointmentType?.text ?? 'Visit'}, ${a.status}${a.reasonCode?.[0]?.text ? `: ${a.reasonCode[0].text}` : ''}`);
+
+  const notes = of<DocumentReference>('DocumentReference').filter((d) => d.status === 'current');
+  heading(doc, `Clinical notes (${notes.length})`);
+  for (const n of notes) {
+    doc
+      .moveDown(0.3)
+      .font('Helvetica-Bold')
+      .fontSize(10)
+      .fillColor(INK)
+      .text(`${n.type?.text ?? 'Note'}, ${when(n.date)}${n.docStatus === 'amended' ? ' (amended)' : ''}`);
+    body(doc, Buffer.from(n.content[0]?.attachment.data ?? '', 'base64').toString('utf8'));
+  }
+
+  const results = of<Observation>('Observation');
+  heading(doc, `Lab results (${results.length})`);
+  for (const o of results) {
+    const value = o.valueQuantity ? `${o.valueQuantity.value} ${o.valueQuantity.unit ?? ''}`.trim() : (o.valueString ?? '—');
+    const range = o.referenceRange?.[0];
+    const ref = range ? ` (range ${range.low?.value ?? ''}–${range.high?.value ?? ''})` : '';
+    const flag = o.interpretation?.[0]?.coding?.[0]?.display;
+    body(doc, `${when(o.effectiveDateTime)}  ${o.code.text}: ${value}${ref}${flag && flag !== 'Normal' ? `, ${flag}` : ''}`);
+  }
+  doc.end();
+  return doc;
+}
+
+function heading(doc: TDoc, text: string) {
+  doc.moveDown(0.8).font('Helvetica-Bold').fontSize(13).fillColor(INK).text(text);
+}
+function line(doc: TDoc, label: string, value: string) {
+  doc.font('Helvetica-Bold').fontSize(10).fillColor(INK).text(`${label}: `, { continued: true }).font('Helvetica').text(value);
+}
+function body(doc: TDoc, text: string) {
+  doc.font('Helvetica').fontSize(10).fillColor(INK).text(text);
+}
