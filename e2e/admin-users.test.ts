@@ -165,3 +165,46 @@ describe('Admin Panel, User Management', () => {
     expect(await toastOverTopBar(page)).toBeLessThanOrEqual(0);
   });
 });
+
+describe('Admin Panel, API Clients', () => {
+  it('creates a client reading as a nurse for two types, shows its secret once, and revoking it stops its token', async () => {
+    const { page } = e2e;
+    await signInAs(page, 'admin');
+    await page.goto('/admin?tab=api-clients');
+    await page.getByRole('heading', { name: 'API clients' }).waitFor();
+    await page.getByTestId('api-clients-empty').waitFor();
+
+    await page.getByRole('button', { name: 'New API client' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New API client' });
+    // Nothing named, nobody to read as: the fields say so and nothing is sent.
+    await dialog.getByRole('button', { name: 'Create client' }).click();
+    await dialog.getByTestId('api-client-name-error').waitFor();
+    expect(await dialog.getByTestId('api-client-user-error').innerText()).toBe('Choose a staff account');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await dialog.getByLabel('Name').fill('City Hospital interface');
+    await dialog.getByLabel('Reads as').selectOption({ label: 'Nora Bennett (Nurse)' });
+    await dialog.getByLabel('Every resource type').uncheck();
+    await dialog.getByLabel('Patient', { exact: true }).check();
+    await dialog.getByLabel('Observation', { exact: true }).check();
+    await dialog.getByRole('button', { name: 'Create client' }).click();
+    const secretPanel = dialog.getByTestId('api-client-secret');
+    await secretPanel.waitFor();
+    const [clientId, secret] = await secretPanel.locator('input[readonly]').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    const row = page.getByTestId('api-client').filter({ hasText: 'City Hospital interface' });
+    expect(await row.innerText()).toContain('Reads as Nora Bennett (Nurse) · Patient, Observation');
+    expect(await page.content()).not.toContain(secret);
+
+    const issued = await page.request.post('/api/oauth/token', { form: { grant_type: 'client_credentials', client_id: clientId!, client_secret: secret! } });
+    expect(issued.status()).toBe(200);
+    const bearer = { authorization: `Bearer ${(await issued.json()).access_token}` };
+    expect((await page.request.get('/fhir/R4/Patient?_count=1', { headers: bearer })).status()).toBe(200);
+
+    await row.getByRole('button', { name: 'Revoke City Hospital interface' }).click();
+    await row.getByRole('button', { name: 'Revoke now' }).click();
+    await row.getByText('Revoked', { exact: true }).waitFor();
+    expect((await page.request.get('/fhir/R4/Patient?_count=1', { headers: bearer })).status()).toBe(401);
+  });
+});

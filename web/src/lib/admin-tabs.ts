@@ -17,6 +17,8 @@ export const ADMIN_TABS = [
   { value: 'audit', label: 'Audit Trail', capability: 'audit.read' },
   // The break-glass review queue (issue 33).
   { value: 'emergency-access', label: 'Emergency Access', capability: 'patients.restrict' },
+  // Software reading the FHIR API as a staff account (issue 35).
+  { value: 'api-clients', label: 'API Clients', capability: 'apiClients.manage' },
 ] as const satisfies readonly { value: string; label: string; capability: TCapability }[];
 
 export type TAdminTab = (typeof ADMIN_TABS)[number]['value'];

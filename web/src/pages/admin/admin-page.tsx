@@ -19,6 +19,7 @@ const TAB_SCREENS: Record<TAdminTab, TPreloadable<TTabComponent>> = {
   settings: lazyTab(() => import('./settings-tab.tsx'), 'SettingsTab'),
   audit: lazyTab(() => import('./audit-tab.tsx'), 'AuditTab'),
   'emergency-access': lazyTab(() => import('./emergency-access-tab.tsx'), 'EmergencyAccessTab'),
+  'api-clients': lazyTab(() => import('./api-clients-tab.tsx'), 'ApiClientsTab'),
 };
 // The panel opens on its first tab, whoever may open it: that tab's code loads with the page's
 // (and so is here when the page was loaded ahead of a click, screens.ts preloadScreens).
