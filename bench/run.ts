@@ -12,6 +12,7 @@ for (const name of [
   'calendar',
   'labs',
   'reports',
+  'fhir',
   'files',
   'lighthouse',
   'first-screen',
