@@ -104,7 +104,7 @@ export const READ_ACTIONS = [
   'audit.head',
   'patient.restriction_read',
   'patient.break_glass_queue',
-  'api_client.list',
+  'fhir.client_list',
 ] as const;
 export type TReadAction = (typeof READ_ACTIONS)[number];
 
@@ -178,10 +178,10 @@ const CHANGE_ACTIONS = [
   'supply.item.update',
   'supply.suggestions.order',
   'supply.suggestion.dismiss',
-  'api_client.create',
-  'api_client.revoke',
-  /** A token issued to a client (its acting user is the actor), or refused (no actor: a wrong secret). */
-  'api_client.token',
+  /** The FHIR API's clients (issue 35): created, revoked, and each token issued (its acting user is the actor) or refused. */
+  'fhir.client_create',
+  'fhir.client_revoke',
+  'fhir.token',
   'settings.update',
   'settings.non_clinical_chat_on',
   'settings.non_clinical_chat_off',

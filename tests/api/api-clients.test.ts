@@ -71,7 +71,7 @@ describe('managing clients', () => {
     expect(stored!.secretHash).not.toContain(created.clientSecret);
     const audit = await queryRows<{ n: number }>(
       t.db,
-      sql`select count(*)::int as n from audit_events where action = 'api_client.create' and entity_id = ${created.id}`,
+      sql`select count(*)::int as n from audit_events where action = 'fhir.client_create' and entity_id = ${created.id}`,
     );
     expect(audit[0]!.n).toBe(1);
   });
@@ -119,10 +119,7 @@ describe('the token endpoint', () => {
     const wider = await token({ client_id: narrow.id, client_secret: narrow.clientSecret, scope: 'system/*.read' });
     expect([wider.statusCode, wider.json().error]).toEqual([400, 'invalid_scope']);
     expect(await tokens()).toBe(0);
-    const refused = await queryRows<{ outcome: string }>(
-      t.db,
-      sql`select outcome from audit_events where action = 'api_client.token' and entity_id = ${narrow.id}`,
-    );
+    const refused = await queryRows<{ outcome: string }>(t.db, sql`select outcome from audit_events where action = 'fhir.token' and entity_id = ${narrow.id}`);
     expect(refused.map((r) => r.outcome)).toEqual(['denied']);
   });
 });

@@ -32,7 +32,7 @@ export const apiClientRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =>
   app.get(
     '/api/admin/api-clients',
     {
-      config: { access: 'apiClients.manage', audit: { action: 'api_client.list', ...audit } },
+      config: { access: 'apiClients.manage', audit: { action: 'fhir.client_list', ...audit } },
       schema: { description: 'API clients of the FHIR API, newest first.', response: { 200: z.array(ZApiClient), ...errorResponses } },
     },
     async (request) => reader(deps, contextOf(request))(API_CLIENT_READS.list, undefined),
@@ -41,7 +41,7 @@ export const apiClientRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =>
   app.post(
     '/api/admin/api-clients',
     {
-      config: { access: 'apiClients.manage', audit: { action: 'api_client.create', ...audit } },
+      config: { access: 'apiClients.manage', audit: { action: 'fhir.client_create', ...audit } },
       schema: {
         description: 'Creates an API client reading as a staff account, within its scopes. The secret is in this answer only.',
         body: ZCreateApiClient,
@@ -54,7 +54,7 @@ export const apiClientRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =>
   app.post(
     '/api/admin/api-clients/:id/revoke',
     {
-      config: { access: 'apiClients.manage', audit: { action: 'api_client.revoke', ...audit } },
+      config: { access: 'apiClients.manage', audit: { action: 'fhir.client_revoke', ...audit } },
       schema: { description: 'Revokes an API client: its tokens stop working at once.', params: ZParams, response: { 200: ZApiClient, ...errorResponses } },
     },
     async (request) => revokeApiClient(deps, contextOf(request), request.params.id),

@@ -14,7 +14,7 @@ import { hashToken } from '../../sessions/session-store.ts';
 import { findApiClient, findIssuableClient, listApiClients } from './api-clients.queries.ts';
 
 export const API_CLIENT_READS = {
-  list: readOf({ action: 'api_client.list', entityType: 'api_client', run: ({ db }) => listApiClients(db), shows: () => null }),
+  list: readOf({ action: 'fhir.client_list', entityType: 'api_client', run: ({ db }) => listApiClients(db), shows: () => null }),
 };
 
 /** Creates a client acting as an active staff account; the secret is in this answer only. */
@@ -27,7 +27,7 @@ export async function createApiClient(deps: Deps, ctx: SignedInContext, input: T
       .insert(apiClients)
       .values({ name: input.name, actingUserId: input.actingUserId, scopes: [...new Set(input.scopes)], secretHash: hash, createdBy: ctx.user.id })
       .returning({ id: apiClients.id });
-    await recordAudit(tx, ctx, { action: 'api_client.create', entityType: 'api_client', entityId: row!.id });
+    await recordAudit(tx, ctx, { action: 'fhir.client_create', entityType: 'api_client', entityId: row!.id });
     return row!.id;
   });
   return { ...(await findApiClient(deps.db, id))!, clientSecret: secret };
@@ -43,7 +43,7 @@ export async function revokeApiClient(deps: Deps, ctx: SignedInContext, id: stri
       .returning({ id: apiClients.id });
     if (!row) throw notFound('API client not found');
     await tx.delete(apiTokens).where(eq(apiTokens.clientId, id));
-    await recordAudit(tx, ctx, { action: 'api_client.revoke', entityType: 'api_client', entityId: id });
+    await recordAudit(tx, ctx, { action: 'fhir.client_revoke', entityType: 'api_client', entityId: id });
   });
   return (await findApiClient(deps.db, id))!;
 }
@@ -66,7 +66,7 @@ export async function issueToken(
   const now = deps.config.now();
   const client = UUID.test(input.clientId) ? await findIssuableClient(deps.db, input.clientId, hashToken(input.clientSecret)) : null;
   if (!client) {
-    await recordAudit(deps.db, ctx, { action: 'api_client.token', entityType: 'api_client', entityId: input.clientId.slice(0, 100), outcome: 'denied' });
+    await recordAudit(deps.db, ctx, { action: 'fhir.token', entityType: 'api_client', entityId: input.clientId.slice(0, 100), outcome: 'denied' });
     throw oauth('oauth.invalidClient', 'invalid_client');
   }
   const asked = input.scope?.split(/\s+/).filter(Boolean) ?? null;
@@ -83,7 +83,7 @@ export async function issueToken(
     await tx.delete(apiTokens).where(lt(apiTokens.expiresAt, now));
     // The row's actor is the account the token reads as (the writer takes only the user's id).
     const actor = { ...ctx, user: { id: client.actingUserId } as SignedInContext['user'] };
-    await recordAudit(tx, actor, { action: 'api_client.token', entityType: 'api_client', entityId: client.id });
+    await recordAudit(tx, actor, { action: 'fhir.token', entityType: 'api_client', entityId: client.id });
   });
   return { access_token: token, token_type: 'Bearer', expires_in: API_TOKEN_TTL_SECONDS, scope: scopes.join(' ') };
 }
