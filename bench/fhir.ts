@@ -18,6 +18,7 @@ import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { queryRows } from '../server/db/database.ts';
 import { openBenchDatabase } from './bench-database.ts';
+import { insertBenchPatients } from './bench-patients.ts';
 import { createUser, TEST_PASSWORD } from '../tests/helpers/factories.ts';
 
 const PATIENTS = Number(process.env.BENCH_PATIENTS ?? 1_000_000);
@@ -35,45 +36,6 @@ const PAGE = 20;
 const EVERYTHING_EMAIL = 'eleanor.whitfield@bench.clinic';
 const EVERYTHING = { appointments: 200, notes: 200, amendedEvery: 20, labOrders: 50 };
 
-// The names of bench/patients-search.ts: 30 first names, 40 last names, two in three last names
-// with one of 997 suffixes, so 'smith' matches 25,000 of a million and 'garcia-742' about 17.
-const FIRST = [
-  'James',
-  'Mary',
-  'Robert',
-  'Patricia',
-  'John',
-  'Jennifer',
-  'Michael',
-  'Linda',
-  'David',
-  'Elizabeth',
-  'William',
-  'Barbara',
-  'Richard',
-  'Susan',
-  'Joseph',
-];
-FIRST.push('Jessica', 'Thomas', 'Sarah', 'Carlos', 'Karen', 'Wei', 'Aisha', 'Olga', 'Hiroshi', 'Fatima', 'Luca', 'Priya', 'Mateo', 'Chloe', 'Omar');
-const LAST = [
-  'Smith',
-  'Johnson',
-  'Williams',
-  'Brown',
-  'Jones',
-  'Garcia',
-  'Miller',
-  'Davis',
-  'Rodriguez',
-  'Martinez',
-  'Hernandez',
-  'Lopez',
-  'Gonzalez',
-  'Wilson',
-];
-LAST.push('Anderson', 'Thomas', 'Taylor', 'Moore', 'Jackson', 'Martin', 'Lee', 'Perez', 'Thompson', 'White', 'Harris', 'Sanchez', 'Clark', 'Ramirez');
-LAST.push('Lewis', 'Robinson', 'Walker', 'Young', 'Allen', 'King', 'Wright', 'Scott', 'Torres', 'Nguyen', 'Hill', 'Flores');
-
 /** A common last-name prefix, a full last name, a first name, "first last", a selective name, none. */
 const TERMS = ['sm', 'smith', 'mary', 'mary smith', 'garcia-742', 'zzqx'];
 
@@ -84,7 +46,6 @@ const r = (x: number) => Math.round(x * 10) / 10;
 const ratio = (x: number, y: number) => Math.round((x / y) * 100) / 100;
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 const log = (message: string) => process.stderr.write(`[fhir bench] ${message}\n`);
-const arr = (xs: string[]) => sql.raw(`array[${xs.map((x) => `'${x}'`).join(',')}]`);
 
 /** The data set, on an empty database (or one a broken seed left): answers its admin. */
 async function seed() {
@@ -103,13 +64,7 @@ async function seed() {
   await db.execute(sql`create unique index on bench_staff (role, n)`);
 
   for (let from = 1; from <= PATIENTS; from += BATCH) {
-    await db.execute(sql`
-      insert into patients (first_name, last_name, email, phone, date_of_birth, sex, insurance_provider)
-      select f, l || case when i % 3 = 0 then '' else '-' || (i % 997)::text end,
-             lower(f) || '.' || lower(l) || i::text || '@example.com',
-             '555-' || lpad((i % 10000)::text, 4, '0'), date '1940-01-01' + (i % 29000), (array['female', 'male'])[1 + i % 2], 'Aetna'
-      from (select i, (${arr(FIRST)})[1 + i % ${FIRST.length}] as f, (${arr(LAST)})[1 + (i / 7) % ${LAST.length}] as l
-            from generate_series(${from}::int, ${Math.min(PATIENTS, from + BATCH - 1)}::int) as i) s`);
+    await db.execute(insertBenchPatients(from, Math.min(PATIENTS, from + BATCH - 1)));
     log(`patients ${Math.min(PATIENTS, from + BATCH - 1)} in ${took()}`);
   }
   await db.execute(sql`create unlogged table bench_people as select row_number() over (order by id) as n, id from patients`);

@@ -15,102 +15,18 @@ import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { openDatabase, queryRows } from '../server/db/database.ts';
 import { createUser, TEST_PASSWORD } from '../tests/helpers/factories.ts';
+import { insertBenchPatients } from './bench-patients.ts';
 
 const COUNT = Number(process.env.BENCH_PATIENTS ?? 100_000);
 const url = process.env.BENCH_DATABASE_URL;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ehr-bench-'));
-
-const FIRST = [
-  'James',
-  'Mary',
-  'Robert',
-  'Patricia',
-  'John',
-  'Jennifer',
-  'Michael',
-  'Linda',
-  'David',
-  'Elizabeth',
-  'William',
-  'Barbara',
-  'Richard',
-  'Susan',
-  'Joseph',
-  'Jessica',
-  'Thomas',
-  'Sarah',
-  'Carlos',
-  'Karen',
-  'Wei',
-  'Aisha',
-  'Olga',
-  'Hiroshi',
-  'Fatima',
-  'Luca',
-  'Priya',
-  'Mateo',
-  'Chloe',
-  'Omar',
-];
-const LAST = [
-  'Smith',
-  'Johnson',
-  'Williams',
-  'Brown',
-  'Jones',
-  'Garcia',
-  'Miller',
-  'Davis',
-  'Rodriguez',
-  'Martinez',
-  'Hernandez',
-  'Lopez',
-  'Gonzalez',
-  'Wilson',
-  'Anderson',
-  'Thomas',
-  'Taylor',
-  'Moore',
-  'Jackson',
-  'Martin',
-  'Lee',
-  'Perez',
-  'Thompson',
-  'White',
-  'Harris',
-  'Sanchez',
-  'Clark',
-  'Ramirez',
-  'Lewis',
-  'Robinson',
-  'Walker',
-  'Young',
-  'Allen',
-  'King',
-  'Wright',
-  'Scott',
-  'Torres',
-  'Nguyen',
-  'Hill',
-  'Flores',
-];
 
 const database = await openDatabase(url ? { url } : { pgliteDir: path.join(dir, 'pg') });
 const db = database.db;
 const started = Date.now();
 if (process.env.BENCH_SEEDED !== '1') {
   await db.execute(sql`truncate patients cascade`);
-  const arr = (xs: string[]) => sql.raw(`array[${xs.map((x) => `'${x}'`).join(',')}]`);
-  for (let from = 1; from <= COUNT; from += 50_000) {
-    const to = Math.min(COUNT, from + 49_999);
-    await db.execute(sql`
-      insert into patients (first_name, last_name, email, phone, date_of_birth, insurance_provider)
-      select f, l || case when i % 3 = 0 then '' else '-' || (i % 997)::text end,
-             lower(f) || '.' || lower(l) || i::text || '@example.com',
-             '555-' || lpad((i % 10000)::text, 4, '0'), date '1940-01-01' + (i % 29000), 'Aetna'
-      from (select i, (${arr(FIRST)})[1 + i % ${FIRST.length}] as f, (${arr(LAST)})[1 + (i / 7) % ${LAST.length}] as l
-            from generate_series(${from}::int, ${to}::int) as i) s`);
-  }
+  for (let from = 1; from <= COUNT; from += 50_000) await db.execute(insertBenchPatients(from, Math.min(COUNT, from + 49_999)));
   // A loaded table as autovacuum leaves it: statistics, visibility map, merged GIN entries.
   await db.execute(sql`vacuum analyze patients`);
   await db.execute(sql`vacuum analyze patient_name_keys`);

@@ -233,7 +233,7 @@ export function toServiceRequest(o: TLabOrderRow): ServiceRequest {
     ...(o.providerId ? { requester: ref('Practitioner', o.providerId) } : {}),
     ...(o.description ? { note: [{ text: o.description }] } : {}),
     ...(o.status === 'cancelled' && o.statusReason ? { statusReason: text(o.statusReason) } : {}),
-  } as ServiceRequest;
+  };
 }
 
 /** The report of an order whose results are in. */

@@ -74,7 +74,10 @@ export async function fhirRoutes(app: FastifyInstance, deps: Deps) {
   function readAs<A, R>(request: FastifyRequest, def: TFhirRead<A, R>, args: A): Promise<R> {
     const ctx = contextOf(request);
     if ('action' in def) return reader(deps, ctx)(def, args);
-    const reading: Reading = { db: deps.db, deps, scope: scopeOf(ctx, deps.config.now()), auditInStatement: () => ({}) as never };
+    const unaudited = () => {
+      throw new Error('A read of no patient data writes no audit row');
+    };
+    const reading: Reading = { db: deps.db, deps, scope: scopeOf(ctx, deps.config.now()), auditInStatement: unaudited };
     return def.run(reading, args).then((result) => {
       if (result === null) throw notFound();
       return result;
