@@ -1,10 +1,11 @@
-// `npm start`: runs the built app, building it first when no build exists.
-import { existsSync } from 'node:fs';
+// `npm start`: runs the build of what is checked out. A missing build, or one made from other
+// sources (pulled new code, an edited file), is rebuilt first, and the log says why (issue 36).
 import { execSync } from 'node:child_process';
+import { staleBuildReason } from './build-stamp.mjs';
 
-const built = existsSync('dist/server/index.js') && existsSync('dist/web/index.html');
-if (!built) {
-  console.log('No build found; building the app first (npm run build)...');
+const stale = staleBuildReason();
+if (stale) {
+  console.log(`Building the app first (npm run build): ${stale}.`);
   execSync('npm run build', { stdio: 'inherit' });
 }
 process.env.NODE_ENV ??= 'production';

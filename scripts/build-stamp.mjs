@@ -1,0 +1,55 @@
+// What a build was made from: a hash of every source it reads, so `npm start` can tell a build
+// of yesterday's checkout from one of today's (issue 36). Plain Node, no dependencies: it runs
+// before anything is built.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** The sources of `npm run build`: the app's code and the files that configure how it is built. */
+export const BUILD_INPUTS = { dirs: ['server', 'domain', 'web'], files: ['package.json', 'package-lock.json', 'vite.config.ts', 'tsconfig.json'] };
+export const STAMP_FILE = 'dist/build-stamp.json';
+
+function* filesUnder(root, dir) {
+  const entries = readdirSync(path.join(root, dir), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+  for (const entry of entries) {
+    const relative = path.posix.join(dir, entry.name);
+    if (entry.isDirectory()) yield* filesUnder(root, relative);
+    else if (entry.isFile()) yield relative;
+  }
+}
+
+/** The hash of the build's inputs under `root`: each file's path and bytes, in a fixed order. */
+export function sourceStamp(root = process.cwd()) {
+  const hash = createHash('sha256');
+  const files = [
+    ...BUILD_INPUTS.dirs.filter((dir) => existsSync(path.join(root, dir))).flatMap((dir) => [...filesUnder(root, dir)]),
+    ...BUILD_INPUTS.files.filter((file) => existsSync(path.join(root, file))),
+  ];
+  for (const file of files)
+    hash
+      .update(`${file}\0`)
+      .update(readFileSync(path.join(root, file)))
+      .update('\0');
+  return { hash: hash.digest('hex'), files: files.length };
+}
+
+export function readStamp(root = process.cwd()) {
+  try {
+    return JSON.parse(readFileSync(path.join(root, STAMP_FILE), 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+export function writeStamp(stamp, root = process.cwd()) {
+  writeFileSync(path.join(root, STAMP_FILE), `${JSON.stringify({ ...stamp, builtAt: new Date().toISOString() }, null, 2)}\n`);
+}
+
+/** Why the build in `root` cannot be run as it is, or null when it is the build of these sources. */
+export function staleBuildReason(root = process.cwd(), current = sourceStamp(root)) {
+  if (!existsSync(path.join(root, 'dist/server/index.js')) || !existsSync(path.join(root, 'dist/web/index.html'))) return 'no build found';
+  const stamp = readStamp(root);
+  if (!stamp) return 'the build has no record of its sources';
+  if (stamp.hash !== current.hash) return `the sources changed since it was built (${stamp.builtAt ?? 'at an unknown time'})`;
+  return null;
+}
