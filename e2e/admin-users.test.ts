@@ -172,7 +172,15 @@ describe('Admin Panel, API Clients', () => {
     await signInAs(page, 'admin');
     await page.goto('/admin?tab=api-clients');
     await page.getByRole('heading', { name: 'API clients' }).waitFor();
-    await page.getByTestId('api-clients-empty').waitFor();
+    // The demo clinic's two: one in use, one revoked (server/seed/demo-clinic.ts).
+    const demoRow = (name: string) => page.getByTestId('api-client').filter({ hasText: name });
+    expect(await demoRow('Riverside Hospital referrals').innerText()).toContain('Reads as Sam Rivera (Scheduler) · Patient, Appointment, Encounter');
+    expect(await demoRow('Former patient portal').getByText('Revoked', { exact: true }).isVisible()).toBe(true);
+    expect(
+      await demoRow('Former patient portal')
+        .getByRole('button', { name: /^Revoke/ })
+        .count(),
+    ).toBe(0);
 
     await page.getByRole('button', { name: 'New API client' }).click();
     const dialog = page.getByRole('dialog', { name: 'New API client' });

@@ -6,9 +6,11 @@ import { everyRoleOptional } from '#domain/second-factor';
 import type { Db } from '../db/database.ts';
 import { clinicSettings, users } from '../db/schema/auth.ts';
 import { appointments, noteRevisions, patientNotes, patients } from '../db/schema/clinical.ts';
+import { apiClients } from '../db/schema/api-clients.ts';
 import { chatMessages, chatRoomMembers, notifications, patientChatRooms } from '../db/schema/collaboration.ts';
 import { hashPassword } from '../modules/auth/passwords.ts';
 import { DEMO_PASSWORD, DEMO_USERS } from '../modules/auth/demo-accounts.ts';
+import { newSecret } from '../sessions/api-token.ts';
 import { DEMO_ROOMS, seedDemoHistory } from './demo-history.ts';
 import { seedDemoLabs } from './demo-labs.ts';
 import { seedDemoSupplies } from './demo-supplies.ts';
@@ -328,6 +330,31 @@ export async function seedDemoClinic(db: Db, timeZone: string, now = new Date())
         said(rooms[0]!.id, scribe.id, 'Thanks, I will review it this afternoon.', 1),
         said(rooms[1]!.id, nurse2.id, 'Dressing changed, site is clean.', 4),
       ]);
+
+    // The Admin Panel's API Clients (issue 35): one in use, one revoked. Their secrets are made
+    // and dropped here, as a real client's are once shown: nobody can sign in with them.
+    await tx.insert(apiClients).values([
+      {
+        name: 'Riverside Hospital referrals',
+        actingUserId: scheduler.id,
+        scopes: ['system/Patient.read', 'system/Appointment.read', 'system/Encounter.read'],
+        secretHash: newSecret().hash,
+        createdBy: admin.id,
+        createdAt: ago(20 * 24 * HOUR),
+        lastUsedAt: ago(2 * HOUR),
+      },
+      {
+        name: 'Former patient portal',
+        actingUserId: nurse.id,
+        scopes: ['system/*.read'],
+        secretHash: newSecret().hash,
+        createdBy: admin.id,
+        createdAt: ago(28 * 24 * HOUR),
+        lastUsedAt: ago(9 * 24 * HOUR),
+        revokedAt: ago(8 * 24 * HOUR),
+        revokedBy: admin.id,
+      },
+    ]);
 
     await tx.insert(notifications).values([
       { userId: nurse.id, type: 'notes_pending', title: 'Notes pending', message: 'Please provide notes for your completed visit.', createdAt: now },
