@@ -17,6 +17,7 @@ import { securityHeaders, securityPlugin } from './plugins/security.ts';
 import { auditRefusalsPlugin } from './plugins/audit-refusals.ts';
 import { compressionPlugin } from './plugins/compression.ts';
 import { authPlugin } from './plugins/auth.ts';
+import { loadSheddingPlugin } from './plugins/load-shedding.ts';
 import { inputGuardPlugin } from './plugins/input-guard.ts';
 import { livePlugin } from './plugins/live.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
@@ -132,6 +133,8 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await app.register(cookie);
   await app.register(securityPlugin, { config });
   await app.register(compressionPlugin);
+  // Before sign-in: a shed request costs no session read.
+  await app.register(loadSheddingPlugin, { config });
   await app.register(authPlugin, { db, config, sessions, settings });
   await app.register(auditRefusalsPlugin, { db });
   await app.register(inputGuardPlugin);

@@ -1,5 +1,6 @@
 import net from 'node:net';
 import path from 'node:path';
+import { getHeapStatistics } from 'node:v8';
 import { z } from 'zod';
 import { parseKey } from './secrets/key-file.ts';
 import type { S3Settings } from './storage/s3-driver.ts';
@@ -112,6 +113,11 @@ const ZEnv = z.object({
   SEARCH_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(2000),
   REPORT_TIMEOUT_MS: z.coerce.number().int().min(10).max(300_000).default(20_000),
   AUDIT_SEAL_EVERY_MS: z.coerce.number().int().min(0).max(60_000).default(100),
+  // Load shedding (issue 36): unset, on outside tests (a test process is vitest's too, and a
+  // test that wants shedding sets it); 0 turns a check off.
+  LOAD_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).optional(),
+  LOAD_MAX_HEAP_USED_PERCENT: z.coerce.number().int().min(0).max(100).optional(),
+  LOAD_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
 });
 
 export interface Config {
@@ -143,6 +149,8 @@ export interface Config {
    * never competes for the sealer's lease (docs/decisions/audit-chain.md).
    */
   auditSealEveryMs: number;
+  /** When the server answers 503 instead of taking more work (plugins/load-shedding.ts); 0 is off. */
+  load: { maxEventLoopDelayMs: number; maxHeapUsedBytes: number; retryAfterSeconds: number };
   /**
    * The seed of the key that signs the audit chain's head: from AUDIT_HEAD_KEY, else created on
    * first start in `keyFile`. Kept outside the database, so whoever can write the database cannot
@@ -236,6 +244,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     searchTimeoutMs: e.SEARCH_TIMEOUT_MS,
     reportTimeoutMs: e.REPORT_TIMEOUT_MS,
     auditSealEveryMs: e.AUDIT_SEAL_EVERY_MS,
+    load: {
+      maxEventLoopDelayMs: e.LOAD_MAX_EVENT_LOOP_DELAY_MS ?? (e.NODE_ENV === 'test' ? 0 : 1000),
+      maxHeapUsedBytes: Math.floor(((e.LOAD_MAX_HEAP_USED_PERCENT ?? (e.NODE_ENV === 'test' ? 0 : 90)) / 100) * getHeapStatistics().heap_size_limit),
+      retryAfterSeconds: e.LOAD_RETRY_AFTER_SECONDS,
+    },
     auditHead: { key: auditHeadKey, keyFile: path.join(dataDir, 'audit-head.key') },
     sessionRevalidateMs: 2_000,
     clinicTimeZone: e.CLINIC_TIME_ZONE,
