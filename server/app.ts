@@ -18,11 +18,13 @@ import { auditRefusalsPlugin } from './plugins/audit-refusals.ts';
 import { compressionPlugin } from './plugins/compression.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { loadSheddingPlugin } from './plugins/load-shedding.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
 import { inputGuardPlugin } from './plugins/input-guard.ts';
 import { livePlugin } from './plugins/live.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { webPlugin } from './plugins/web.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { metricsRoutes } from './modules/health/metrics.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createOidcSignIn } from './modules/auth/oidc.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
@@ -133,6 +135,8 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await app.register(cookie);
   await app.register(securityPlugin, { config });
   await app.register(compressionPlugin);
+  // Every answer is timed, shed ones included; the live hub comes later, so its count is read when scraped.
+  await app.register(metricsPlugin, { db, config, openSockets: () => app.live?.hub.count() ?? 0 });
   // Before sign-in: a shed request costs no session read.
   await app.register(loadSheddingPlugin, { config });
   await app.register(authPlugin, { db, config, sessions, settings });
@@ -141,6 +145,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await app.register(openApiPlugin);
 
   await app.register(healthRoutes, deps);
+  await app.register(metricsRoutes, deps);
   await app.register(authRoutes, { ...deps, oidc: createOidcSignIn(deps) });
   await app.register(dashboardRoutes, deps);
   await app.register(notificationRoutes, deps);

@@ -118,6 +118,7 @@ const ZEnv = z.object({
   LOAD_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).optional(),
   LOAD_MAX_HEAP_USED_PERCENT: z.coerce.number().int().min(0).max(100).optional(),
   LOAD_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(200).optional(),
 });
 
 export interface Config {
@@ -151,6 +152,8 @@ export interface Config {
   auditSealEveryMs: number;
   /** When the server answers 503 instead of taking more work (plugins/load-shedding.ts); 0 is off. */
   load: { maxEventLoopDelayMs: number; maxHeapUsedBytes: number; retryAfterSeconds: number };
+  /** The bearer token GET /api/metrics asks for; unset, it answers this machine only (plugins/metrics.ts). */
+  metricsToken: string | undefined;
   /**
    * The seed of the key that signs the audit chain's head: from AUDIT_HEAD_KEY, else created on
    * first start in `keyFile`. Kept outside the database, so whoever can write the database cannot
@@ -249,6 +252,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxHeapUsedBytes: Math.floor(((e.LOAD_MAX_HEAP_USED_PERCENT ?? (e.NODE_ENV === 'test' ? 0 : 90)) / 100) * getHeapStatistics().heap_size_limit),
       retryAfterSeconds: e.LOAD_RETRY_AFTER_SECONDS,
     },
+    metricsToken: e.METRICS_TOKEN,
     auditHead: { key: auditHeadKey, keyFile: path.join(dataDir, 'audit-head.key') },
     sessionRevalidateMs: 2_000,
     clinicTimeZone: e.CLINIC_TIME_ZONE,

@@ -72,6 +72,7 @@ const AREAS: Record<string, string> = {
   staff: 'Active staff, for assigning',
   clinic: "The clinic's name and time zone",
   health: 'Liveness and readiness',
+  metrics: 'Prometheus metrics of the instance',
   openapi: 'This document',
   docs: 'The API reference as a page',
 };

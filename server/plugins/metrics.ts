@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { sql } from 'drizzle-orm';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Config } from '../config.ts';
+import { queryRows, type Db } from '../db/database.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    metrics: { contentType: string; text: () => Promise<string> };
+  }
+}
+
+/**
+ * Metrics for Prometheus (issue 36; docs/production.md), served by GET /api/metrics
+ * (modules/health/metrics.routes.ts) in the text format: request latency by route pattern,
+ * answers by status class, the process's event loop lag, heap and handles (prom-client's
+ * default metrics), open live sockets, and the audit chain's seal lag. It tells how busy and how
+ * healthy an instance is, never whose records it holds: no label carries an id or a path (a
+ * path holds record ids), only route patterns.
+ */
+export const metricsPlugin = fp(async (app: FastifyInstance, opts: { db: Db; config: Config; openSockets: () => number }) => {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time to answer a request, by route pattern, method and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const answers = new Counter({ name: 'http_responses_total', help: 'Answers by status class', labelNames: ['class'] as const, registers: [registry] });
+  new Gauge({
+    name: 'live_sockets_open',
+    help: 'Open live-update sockets on this instance',
+    registers: [registry],
+    collect() {
+      this.set(opts.openSockets());
+    },
+  });
+  new Gauge({
+    name: 'audit_unsealed_oldest_seconds',
+    help: 'Age of the oldest audit row not yet linked into the chain by the sealer (0 when none)',
+    registers: [registry],
+    async collect() {
+      const [row] = await queryRows<{ age: number | null }>(
+        opts.db,
+        sql`select extract(epoch from (now() - min(at)))::float8 as age from audit_events where seq is null`,
+      );
+      this.set(Math.max(0, row?.age ?? 0));
+    },
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    duration.observe({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    answers.inc({ class: `${Math.floor(reply.statusCode / 100)}xx` });
+  });
+
+  app.decorate('metrics', { contentType: registry.contentType, text: () => registry.metrics() });
+});

@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertPatient } from '../helpers/factories.ts';
+import { signInAs } from '../helpers/sign-in.ts';
+import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
+
+// The Prometheus endpoint (issue 36): what an instance is doing, by route pattern and never by
+// record, for this machine's scraper or the holder of METRICS_TOKEN only.
+
+let t: TestApp;
+let guarded: TestApp;
+const TOKEN = 'a-scraper-token-of-some-length';
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  guarded = await buildTestApp({ METRICS_TOKEN: TOKEN });
+});
+afterAll(async () => {
+  await t?.close();
+  await guarded?.close();
+});
+
+const scrape = (app: TestApp, options: { remoteAddress?: string; headers?: Record<string, string> } = {}) =>
+  app.app.inject({ method: 'GET', url: '/api/metrics', ...options });
+
+describe('GET /api/metrics', () => {
+  it('counts requests by route pattern and status, with the loop, the heap, live sockets and the seal lag; no record id in it', async () => {
+    const admin = await signInAs(t, 'admin');
+    const patient = await insertPatient(t.db);
+    expect((await admin.get(`/api/patients/${patient.id}`)).statusCode).toBe(200);
+    expect((await admin.get('/api/patients?limit=1')).statusCode).toBe(200);
+    const res = await scrape(t);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    const text = res.body;
+    expect(text).toMatch(/http_request_duration_seconds_bucket\{le="[^"]+",method="GET",route="\/api\/patients\/:id",status="200"\} 1/);
+    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/api\/patients",status="200"\} 1/);
+    expect(text).toMatch(/http_responses_total\{class="2xx"\} \d+/);
+    for (const metric of ['nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes', 'live_sockets_open 0', 'audit_unsealed_oldest_seconds'])
+      expect(text, metric).toContain(metric);
+    expect(text).not.toContain(patient.id);
+  });
+
+  it('answers only this machine without a token: another address, or a request through a proxy, is refused', async () => {
+    expect((await scrape(t, { remoteAddress: '10.0.0.7' })).statusCode).toBe(403);
+    expect((await scrape(t, { headers: { 'x-forwarded-for': '203.0.113.9' } })).statusCode).toBe(403);
+    expect((await scrape(t, { remoteAddress: '::1' })).statusCode).toBe(200);
+  });
+
+  it('with METRICS_TOKEN, answers its bearer from anywhere and nobody else, this machine included', async () => {
+    expect((await scrape(guarded)).statusCode).toBe(403);
+    expect((await scrape(guarded, { headers: { authorization: 'Bearer wrong-token-of-the-same-len' } })).statusCode).toBe(403);
+    const ok = await scrape(guarded, { remoteAddress: '10.0.0.7', headers: { authorization: `Bearer ${TOKEN}`, 'x-forwarded-for': '203.0.113.9' } });
+    expect(ok.statusCode).toBe(200);
+  });
+});
