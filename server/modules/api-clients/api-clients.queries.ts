@@ -22,12 +22,23 @@ export async function findApiClient(q: Queryable, id: string): Promise<TApiClien
   return row ? toClient(row) : null;
 }
 
-/** A client that may be issued a token: its secret's hash matches, it is not revoked, its acting user is active. */
+/** A client that may be issued a token, with the account it reads as: its secret's hash matches, it is not revoked, that account is active. */
 export async function findIssuableClient(q: Queryable, id: string, secretHash: string) {
-  const [row] = await queryRows<{ id: string; scopes: string[]; actingUserId: string }>(
+  const [row] = await queryRows<{
+    id: string;
+    scopes: string[];
+    userId: string;
+    email: string;
+    firstName: string | null;
+    lastName: string | null;
+    role: TRole;
+  }>(
     q,
-    sql`select c.id, c.scopes, c.acting_user_id as "actingUserId" from api_clients c join users u on u.id = c.acting_user_id
+    sql`select c.id, c.scopes, u.id as "userId", u.email, u.first_name as "firstName", u.last_name as "lastName", u.role
+      from api_clients c join users u on u.id = c.acting_user_id
       where c.id = ${id}::uuid and c.secret_hash = ${secretHash} and c.revoked_at is null and u.is_active`,
   );
-  return row ?? null;
+  if (!row) return null;
+  const { userId, email, firstName, lastName, role, ...client } = row;
+  return { ...client, actingUser: { id: userId, email, firstName, lastName, role } };
 }

@@ -1,4 +1,5 @@
 import { eq, lt, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { API_TOKEN_TTL_SECONDS, type TApiClient, type TCreateApiClient, type TCreatedApiClient, type TTokenResponse } from '#domain/api-clients';
 import { FHIR_RESOURCE_TYPES, scopesAllow, ZFhirScope } from '#domain/fhir';
 import { recordAudit } from '../../audit/audit-writer.ts';
@@ -7,7 +8,7 @@ import { users } from '../../db/schema/auth.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Deps } from '../../deps.ts';
 import { HttpError, invalid, notFound } from '../../http/errors.ts';
-import type { RequestContext, SignedInContext } from '../../http/request-context.ts';
+import { actingAs, type RequestContext, type SignedInContext } from '../../http/request-context.ts';
 import { readOf } from '../../scope/reader.ts';
 import { newSecret } from '../../sessions/api-token.ts';
 import { hashToken } from '../../sessions/session-store.ts';
@@ -48,7 +49,6 @@ export async function revokeApiClient(deps: Deps, ctx: SignedInContext, id: stri
   return (await findApiClient(deps.db, id))!;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const oauth = (code: 'oauth.invalidClient' | 'oauth.invalidRequest' | 'oauth.invalidScope', error: string) =>
   new HttpError(code, { extra: { error }, ...(code === 'oauth.invalidClient' ? { headers: { 'www-authenticate': 'Basic realm="fhir"' } } : {}) });
 
@@ -64,7 +64,7 @@ export async function issueToken(
 ): Promise<TTokenResponse> {
   if (input.grantType !== 'client_credentials' || !input.clientId || !input.clientSecret) throw oauth('oauth.invalidRequest', 'invalid_request');
   const now = deps.config.now();
-  const client = UUID.test(input.clientId) ? await findIssuableClient(deps.db, input.clientId, hashToken(input.clientSecret)) : null;
+  const client = z.uuid().safeParse(input.clientId).success ? await findIssuableClient(deps.db, input.clientId, hashToken(input.clientSecret)) : null;
   if (!client) {
     await recordAudit(deps.db, ctx, { action: 'fhir.token', entityType: 'api_client', entityId: input.clientId.slice(0, 100), outcome: 'denied' });
     throw oauth('oauth.invalidClient', 'invalid_client');
@@ -81,9 +81,8 @@ export async function issueToken(
     await tx.update(apiClients).set({ lastUsedAt: now }).where(eq(apiClients.id, client.id));
     // Expired tokens are cleared as new ones are issued: the table holds the live ones.
     await tx.delete(apiTokens).where(lt(apiTokens.expiresAt, now));
-    // The row's actor is the account the token reads as (the writer takes only the user's id).
-    const actor = { ...ctx, user: { id: client.actingUserId } as SignedInContext['user'] };
-    await recordAudit(tx, actor, { action: 'fhir.token', entityType: 'api_client', entityId: client.id });
+    // The row's actor is the account the token reads as.
+    await recordAudit(tx, actingAs(ctx, client.actingUser), { action: 'fhir.token', entityType: 'api_client', entityId: client.id });
   });
   return { access_token: token, token_type: 'Bearer', expires_in: API_TOKEN_TTL_SECONDS, scope: scopes.join(' ') };
 }

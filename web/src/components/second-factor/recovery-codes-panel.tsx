@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Copy, Download } from 'lucide-react';
 import { Button } from '../ui/button.tsx';
 import { buttonClass } from '../ui/button-variants.ts';
-import { toast } from '../../lib/toast.ts';
+import { copyWithToast } from '../../lib/clipboard.ts';
 
 /** The codes as a file to keep: one per line, with what they are for. */
 function codesFile(codes: string[]): string {
@@ -16,14 +16,7 @@ function codesFile(codes: string[]): string {
 export function RecoveryCodesPanel({ codes, onDone, doneLabel = 'Continue' }: { codes: string[]; onDone: () => void; doneLabel?: string }) {
   const [saved, setSaved] = useState(false);
   const href = `data:text/plain;charset=utf-8,${encodeURIComponent(codesFile(codes))}`;
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(codes.join('\n'));
-      toast({ title: 'Recovery codes copied' });
-    } catch {
-      toast({ title: 'Could not copy', description: 'Download the file instead, or write the codes down.', variant: 'destructive' });
-    }
-  };
+  const copy = () => copyWithToast(codes.join('\n'), 'Recovery codes copied', 'Download the file instead, or write the codes down.');
   return (
     <section aria-labelledby="recovery-codes-title" className="space-y-4" data-testid="recovery-codes">
       <div>

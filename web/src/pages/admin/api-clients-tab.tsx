@@ -21,6 +21,7 @@ import { Label } from '../../components/ui/label.tsx';
 import { SELECT_CLASS } from '../../components/ui/select.tsx';
 import { LoadingBlock, Spinner } from '../../components/ui/spinner.tsx';
 import { reportMutationError } from '../../lib/mutation-errors.ts';
+import { copyWithToast } from '../../lib/clipboard.ts';
 import { toast } from '../../lib/toast.ts';
 import { useAppForm } from '../../lib/use-app-form.ts';
 
@@ -244,14 +245,7 @@ function NewApiClientForm({ onCreated, onCancel }: { onCreated: (client: TCreate
 /** The new client's id and secret, shown once: the admin copies them into the other system. */
 function SecretPanel({ client }: { client: TCreatedApiClient }) {
   const id = useId();
-  const copy = async (value: string, what: string) => {
-    try {
-      await navigator.clipboard.writeText(value);
-      toast({ title: `${what} copied`, variant: 'success' });
-    } catch {
-      toast({ title: 'Could not copy', description: 'Select it and copy it yourself.', variant: 'destructive' });
-    }
-  };
+  const copy = (value: string, what: string) => copyWithToast(value, `${what} copied`, 'Select it and copy it yourself.');
   return (
     <div className="space-y-3 rounded-md border border-blue-200 bg-blue-50 p-3" data-testid="api-client-secret">
       {[

@@ -6,20 +6,13 @@ import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
-import { toast } from '../../lib/toast.ts';
+import { copyWithToast } from '../../lib/clipboard.ts';
 
 /** A one-time link, shown once: the admin copies it and hands it over. */
 export function LinkPanel({ link }: { link: TPasswordLink }) {
   const id = useId();
   const { timeZone } = useClinicTimeZone();
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(link.url);
-      toast({ title: 'Link copied', variant: 'success' });
-    } catch {
-      toast({ title: 'Could not copy', description: 'Select the link and copy it yourself.', variant: 'destructive' });
-    }
-  };
+  const copy = () => copyWithToast(link.url, 'Link copied', 'Select the link and copy it yourself.');
   return (
     <div className="space-y-2 rounded-md border border-blue-200 bg-blue-50 p-3" data-testid="password-link">
       <Label htmlFor={id}>{link.purpose === 'invite' ? 'Invite link' : 'Password reset link'}</Label>
