@@ -4,6 +4,7 @@ export default defineConfig({
   dialect: 'postgresql',
   schema: [
     './server/db/schema/api-clients.ts',
+    './server/db/schema/backups.ts',
     './server/db/schema/auth.ts',
     './server/db/schema/clinical.ts',
     './server/db/schema/collaboration.ts',

@@ -41,6 +41,17 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
         },
       },
+      // The app as operators run it, in processes of its own: backups while it writes, shutdown (issue 36).
+      {
+        test: {
+          name: 'ops',
+          include: ['tests/ops/**/*.test.ts'],
+          testTimeout: 240_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+          sequence: { groupOrder: 2 },
+        },
+      },
       // Reads the build that npm test makes first (the weight budget).
       { test: { name: 'build', include: ['tests/build/**/*.test.ts'], sequence: { groupOrder: 2 } } },
       {

@@ -182,6 +182,8 @@ const CHANGE_ACTIONS = [
   'fhir.client_create',
   'fhir.client_revoke',
   'fhir.token',
+  /** A backup of the whole clinic written (issue 36): by the schedule, `npm run backup` or an admin's "Back up now". */
+  'backup.create',
   'settings.update',
   'settings.non_clinical_chat_on',
   'settings.non_clinical_chat_off',
@@ -225,6 +227,7 @@ export const AUDIT_ENTITY_TYPES = [
   'audit',
   'break_glass',
   'api_client',
+  'backup',
 ] as const;
 export type TAuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 

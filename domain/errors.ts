@@ -87,6 +87,11 @@ export const ERRORS = {
   'oauth.invalidScope': { status: 400, message: 'A scope asked for is not one this client holds' },
   /** A bearer token's scopes do not open this resource type. */
   'oauth.insufficientScope': { status: 403, message: "This client's scopes do not include this resource type" },
+  // The app backs itself up only on the embedded engine with files on its own disk (issue 36).
+  'backup.notHere': { status: 409, message: 'This server is backed up with the database’s and the bucket’s own tools' },
+  'backup.notScheduled': { status: 409, message: 'No backup directory is set (BACKUP_DIR): there is nowhere to write a backup' },
+  // The server could not write it (a full or missing disk): recorded, and the admins are told.
+  'backup.failed': { status: 503, message: 'The backup failed' },
   'server.internal': { status: 500, message: 'Internal server error' },
   'server.unavailable': { status: 503, message: 'Database unavailable' },
 } as const satisfies Record<string, { status: number; message: string }>;

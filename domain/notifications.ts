@@ -18,6 +18,8 @@ export const NOTIFICATION_TYPES = [
   'supply_ordered',
   // Someone opened a restricted record by break-glass: to every admin, at once (issue 33).
   'break_glass',
+  // No backup succeeded within the schedule's period: to every admin, until one does (issue 36).
+  'backup_overdue',
 ] as const;
 export const ZNotificationType = z.enum(NOTIFICATION_TYPES);
 export type TNotificationType = z.infer<typeof ZNotificationType>;

@@ -46,6 +46,8 @@ import { fhirRoutes } from './modules/fhir/fhir.routes.ts';
 import { apiClientRoutes } from './modules/api-clients/api-clients.routes.ts';
 import { recordExportRoutes } from './modules/fhir/record-export.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
+import { backupRoutes } from './modules/backups/backups.routes.ts';
+import { loadOrCreateKey } from './secrets/key-file.ts';
 import { loadClinicSettings } from './clinic/clinic-settings.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
 import { fileRoutes } from './modules/files/files.routes.ts';
@@ -74,6 +76,8 @@ export interface BuildOptions {
   logStream?: NodeJS.WritableStream;
   /** Where committed domain events go; an in-process bus unless given (tests pass their own). */
   events?: EventBus;
+  /** The embedded database's snapshot, for the app to back itself up (modules/backups); absent on PostgreSQL. */
+  backupSnapshot?: () => Promise<Blob>;
 }
 
 /** Builds the app on a given database and config. Never listens; index.ts and tests do that. */
@@ -169,6 +173,17 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await app.register(apiClientRoutes, deps);
   await app.register(fhirRoutes, deps);
   await app.register(recordExportRoutes, deps);
+  await app.register(backupRoutes, {
+    ...deps,
+    startedAt: config.now(),
+    source: options.backupSnapshot && {
+      db,
+      snapshot: options.backupSnapshot,
+      objectsDir: config.files.objectsDir,
+      holdRemovals: deps.files.holdRemovals,
+      keys: { files: loadOrCreateKey(config.files.key, config.files.keyFile), auditHead: loadOrCreateKey(config.auditHead.key, config.auditHead.keyFile) },
+    },
+  });
 
   await app.register(livePlugin, { deps });
   await app.register(webPlugin, { config });

@@ -118,6 +118,10 @@ const ZEnv = z.object({
   LOAD_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).optional(),
   LOAD_MAX_HEAP_USED_PERCENT: z.coerce.number().int().min(0).max(100).optional(),
   LOAD_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
+  // Scheduled backups of the embedded engine (issue 36): off unless BACKUP_DIR names where.
+  BACKUP_DIR: z.string().trim().min(1).optional(),
+  BACKUP_EVERY_HOURS: z.coerce.number().int().min(1).max(168).default(24),
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(200).optional(),
 });
 
@@ -152,6 +156,11 @@ export interface Config {
   auditSealEveryMs: number;
   /** When the server answers 503 instead of taking more work (plugins/load-shedding.ts); 0 is off. */
   load: { maxEventLoopDelayMs: number; maxHeapUsedBytes: number; retryAfterSeconds: number };
+  /**
+   * The daily backup of the embedded engine (modules/backups): into `dir` (none: no schedule)
+   * every `everyHours`, the newest `keep` kept.
+   */
+  backup: { dir: string | undefined; everyHours: number; keep: number };
   /** The bearer token GET /api/metrics asks for; unset, it answers this machine only (plugins/metrics.ts). */
   metricsToken: string | undefined;
   /**
@@ -253,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryAfterSeconds: e.LOAD_RETRY_AFTER_SECONDS,
     },
     metricsToken: e.METRICS_TOKEN,
+    backup: { dir: e.BACKUP_DIR === undefined ? undefined : path.resolve(e.BACKUP_DIR), everyHours: e.BACKUP_EVERY_HOURS, keep: e.BACKUP_KEEP },
     auditHead: { key: auditHeadKey, keyFile: path.join(dataDir, 'audit-head.key') },
     sessionRevalidateMs: 2_000,
     clinicTimeZone: e.CLINIC_TIME_ZONE,

@@ -61,6 +61,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     };
     const pool = newPool();
     const db = drizzle(pool);
+    // Every statement of the main pool timed for the metrics (each client once, when it connects).
+    pool.on('connect', (client) => {
+      client.query = timedQuery(db as unknown as Db, client.query.bind(client)) as typeof client.query;
+    });
+    poolStats.set(db as unknown as Db, () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
     // Connections of their own for statements with a time limit, opened on first use.
     const limitedPools = new Map<string, InstanceType<typeof pg.Pool>>();
     const limited = new Map<string, Db>();
@@ -149,6 +154,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   });
   await client.exec(`set random_page_cost = ${RANDOM_PAGE_COST}`);
   const db = drizzle(client);
+  // Every statement timed for the metrics: each runs inside this lock (the wait for it not counted).
+  const exclusive = client._runExclusiveQuery.bind(client);
+  client._runExclusiveQuery = <T>(fn: () => Promise<T>) => exclusive(timedQuery(db as unknown as Db, fn));
   await migrate(db, { migrationsFolder: options.migrationsFolder ?? migrationsFolder });
   let closed = false;
   return {
@@ -171,6 +179,43 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 const statementLimits = new WeakMap<Db, (timeoutMs: number, analytic: boolean) => Db>();
+
+const queryObservers = new WeakMap<Db, (seconds: number) => void>();
+const poolStats = new WeakMap<Db, () => { total: number; idle: number; waiting: number }>();
+
+/**
+ * `run`, reporting how long each call took to whoever observes `db`'s queries (the metrics):
+ * until its promise settles, or its callback is called (node-postgres's pool passes one).
+ */
+function timedQuery<A extends unknown[], R>(db: Db, run: (...args: A) => R): (...args: A) => R {
+  return (...args) => {
+    const observe = queryObservers.get(db);
+    if (!observe) return run(...args);
+    const started = performance.now();
+    const done = () => observe((performance.now() - started) / 1000);
+    const last = args.at(-1);
+    if (typeof last === 'function') {
+      args[args.length - 1] = (...results: unknown[]) => {
+        done();
+        return (last as (...r: unknown[]) => unknown)(...results);
+      };
+      return run(...args);
+    }
+    const result = run(...args);
+    if (result instanceof Promise) result.then(done, done);
+    return result;
+  };
+}
+
+/** Hears the time of every statement `db` runs (one observer: the app's metrics). */
+export function observeQueries(db: Db, observe: (seconds: number) => void): void {
+  queryObservers.set(db, observe);
+}
+
+/** The PostgreSQL pool's connections (all, idle) and the requests waiting for one; null on PGlite. */
+export function databasePool(db: Db): { total: number; idle: number; waiting: number } | null {
+  return poolStats.get(db)?.() ?? null;
+}
 
 /** Memory an analytic read's sorts and hashes may take per step (a report's connections only: at most 10). */
 const ANALYTIC_WORK_MEM = '64MB';
@@ -245,4 +290,11 @@ function findPackageRoot(): string {
     dir = parent;
   }
   return dir;
+}
+
+/** The tag of the last migration applied ('0025_backup_runs'), from drizzle's own record of them. */
+export async function lastMigrationTag(db: Db): Promise<string> {
+  const [row] = await queryRows<{ created_at: string }>(db, sql`select created_at::text from drizzle.__drizzle_migrations order by created_at desc limit 1`);
+  const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder, 'meta/_journal.json'), 'utf8')) as { entries: { tag: string; when: number }[] };
+  return journal.entries.find((e) => String(e.when) === row?.created_at)?.tag ?? `unknown (${row?.created_at ?? 'none'})`;
 }

@@ -15,23 +15,36 @@ declare module 'fastify' {
  * claims its work in the database (an `update … where not yet done … returning`), so two
  * instances, or two runs, never do the same thing twice.
  */
-export function runPeriodically(app: FastifyInstance, name: string, everyMs: number, run: () => Promise<unknown>): void {
+export function runPeriodically(
+  app: FastifyInstance,
+  name: string,
+  everyMs: number,
+  run: () => Promise<unknown>,
+  options: { firstAfterMs?: number } = {},
+): void {
   app.jobs.set(name, run);
   let timer: NodeJS.Timeout | undefined;
+  let first: NodeJS.Timeout | undefined;
   let running = false;
+  const tick = () => {
+    if (running) return;
+    running = true;
+    run()
+      .catch((error: unknown) => app.log.error({ err: loggableError(error) }, `${name} failed`))
+      .finally(() => {
+        running = false;
+      });
+  };
   app.addHook('onReady', async () => {
-    timer = setInterval(() => {
-      if (running) return;
-      running = true;
-      run()
-        .catch((error: unknown) => app.log.error({ err: loggableError(error) }, `${name} failed`))
-        .finally(() => {
-          running = false;
-        });
-    }, everyMs);
+    timer = setInterval(tick, everyMs);
     timer.unref();
+    if (options.firstAfterMs !== undefined) {
+      first = setTimeout(tick, options.firstAfterMs);
+      first.unref();
+    }
   });
   app.addHook('onClose', async () => {
     clearInterval(timer);
+    clearTimeout(first);
   });
 }

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { sql } from 'drizzle-orm';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config.ts';
-import { queryRows, type Db } from '../db/database.ts';
+import { databasePool, observeQueries, queryRows, type Db } from '../db/database.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -15,7 +15,8 @@ declare module 'fastify' {
  * Metrics for Prometheus (issue 36; docs/production.md), served by GET /api/metrics
  * (modules/health/metrics.routes.ts) in the text format: request latency by route pattern,
  * answers by status class, the process's event loop lag, heap and handles (prom-client's
- * default metrics), open live sockets, and the audit chain's seal lag. It tells how busy and how
+ * default metrics), open live sockets, the audit chain's seal lag, the database's statement times
+ * and pool, and the age of the last successful backup. It tells how busy and how
  * healthy an instance is, never whose records it holds: no label carries an id or a path (a
  * path holds record ids), only route patterns.
  */
@@ -50,6 +51,43 @@ export const metricsPlugin = fp(async (app: FastifyInstance, opts: { db: Db; con
       this.set(Math.max(0, row?.age ?? 0));
     },
   });
+
+  const queries = new Histogram({
+    name: 'db_query_duration_seconds',
+    help: 'Time of each statement sent to the database (on PGlite: each message to the engine)',
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
+    registers: [registry],
+  });
+  observeQueries(opts.db, (seconds) => queries.observe(seconds));
+  if (databasePool(opts.db)) {
+    new Gauge({
+      name: 'db_pool_connections',
+      help: 'Connections of the PostgreSQL pool, by state (the pool holds at most 10)',
+      labelNames: ['state'] as const,
+      registers: [registry],
+      collect() {
+        const pool = databasePool(opts.db)!;
+        this.set({ state: 'idle' }, pool.idle);
+        this.set({ state: 'busy' }, pool.total - pool.idle);
+        this.set({ state: 'waiting' }, pool.waiting);
+      },
+    });
+  }
+  // Only where the app backs itself up (modules/backups); +Inf until one succeeds, so "older than a day" alerts at once.
+  if (!opts.config.databaseUrl && !opts.config.files.s3) {
+    new Gauge({
+      name: 'backup_last_success_age_seconds',
+      help: 'Seconds since the last successful backup finished (+Inf: none yet)',
+      registers: [registry],
+      async collect() {
+        const [row] = await queryRows<{ age: number | null }>(
+          opts.db,
+          sql`select extract(epoch from (now() - max(finished_at)))::float8 as age from backup_runs where outcome = 'succeeded'`,
+        );
+        this.set(row?.age ?? Infinity);
+      },
+    });
+  }
 
   app.addHook('onResponse', async (request, reply) => {
     duration.observe({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) }, reply.elapsedTime / 1000);

@@ -69,6 +69,9 @@ const STATUS: Record<string, number> = {
   'oauth.invalidScope': 400,
   'oauth.insufficientScope': 403,
   'audit.nothingSealed': 409,
+  'backup.notHere': 409,
+  'backup.notScheduled': 409,
+  'backup.failed': 503,
   'server.internal': 500,
   'server.unavailable': 503,
 };

@@ -38,6 +38,13 @@ describe('GET /api/metrics', () => {
     for (const metric of ['nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes', 'live_sockets_open 0', 'audit_unsealed_oldest_seconds'])
       expect(text, metric).toContain(metric);
     expect(text).not.toContain(patient.id);
+    // The database's statements are timed on both engines; the pool only PostgreSQL has.
+    const statements = Number(/db_query_duration_seconds_count (\d+)/.exec(text)?.[1]);
+    expect(statements).toBeGreaterThan(3);
+    if (t.database.engine === 'postgres') expect(text).toMatch(/db_pool_connections\{state="idle"\} \d+/);
+    else expect(text).not.toContain('db_pool_connections');
+    // On the embedded engine the app backs itself up: none yet is an infinite age, so an alert fires at once.
+    if (t.database.engine === 'pglite') expect(text).toContain('backup_last_success_age_seconds +Inf');
   });
 
   it('answers only this machine without a token: another address, or a request through a proxy, is refused', async () => {

@@ -46,6 +46,8 @@ export interface TestAppOptions {
    * tests the policy itself).
    */
   secondFactorPolicy?: 'everyRoleOptional' | 'asMigrated';
+  /** The app backs itself up from the database's snapshot, as index.ts sets it up on the embedded engine (PGlite runs only). */
+  backups?: boolean;
 }
 
 export async function buildTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
@@ -88,7 +90,8 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Te
     }),
     now: clock.now,
   };
-  const app = await buildApp(config, database.db, { logStream, events: bus });
+  const backupSnapshot = options.backups ? database.snapshot : undefined;
+  const app = await buildApp(config, database.db, { logStream, events: bus, ...(backupSnapshot ? { backupSnapshot } : {}) });
   await app.ready();
   return {
     app,

@@ -2,6 +2,7 @@ import {
   AtSign,
   Bell,
   CalendarX,
+  DatabaseBackup,
   FileCheck,
   FileClock,
   FlaskConical,
@@ -49,6 +50,8 @@ const STYLES: Record<TNotificationType, TNotificationStyle> = {
   account_changed: { label: 'Your account', icon: KeyRound, surface: 'border-slate-300 bg-slate-50', badge: 'bg-slate-200 text-slate-800' },
   // Someone opened a restricted record in an emergency (issue 33): an admin reviews it.
   break_glass: { label: 'Emergency access', icon: ShieldAlert, surface: 'border-red-300 bg-red-50', badge: 'bg-red-100 text-red-800' },
+  // No backup succeeded in time (issue 36): the clinic's data is one disk failure from gone.
+  backup_overdue: { label: 'Backup overdue', icon: DatabaseBackup, surface: 'border-red-300 bg-red-50', badge: 'bg-red-100 text-red-800' },
 };
 
 /** A type this build does not know yet (a newer server) still shows, plainly. */

@@ -19,6 +19,7 @@ import { Input } from '../../components/ui/input.tsx';
 import { LoadingBlock, Spinner } from '../../components/ui/spinner.tsx';
 import { toast } from '../../lib/toast.ts';
 import { useAppForm } from '../../lib/use-app-form.ts';
+import { BackupsCard } from './backups-card.tsx';
 import { SecondFactorPolicyCard } from './second-factor-policy.tsx';
 import {
   SETTINGS_FIELDS,
@@ -45,6 +46,7 @@ export function SettingsTab(_props: { user: TCurrentUser }) {
     <div className="space-y-6">
       <SettingsForm settings={settings.data} />
       <SecondFactorPolicyCard />
+      <BackupsCard />
     </div>
   );
 }

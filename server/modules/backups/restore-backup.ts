@@ -1,0 +1,171 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import { pipeline } from 'node:stream/promises';
+import zlib from 'node:zlib';
+import { sql } from 'drizzle-orm';
+import { openDatabase, queryRows } from '../../db/database.ts';
+import { parseKey } from '../../secrets/key-file.ts';
+import { isObjectKey, keyFingerprint } from '../../storage/storage.ts';
+import { verifyAuditChain } from '../audit/audit-chain.ts';
+import {
+  AUDIT_HEAD_KEY_FILE,
+  DATABASE_FILE,
+  FILES_KEY_FILE,
+  KEYS_DIR,
+  MANIFEST_FILE,
+  OBJECTS_DIR,
+  OBJECTS_LIST,
+  ZBackupManifest,
+  type TBackupManifest,
+} from './backup-format.ts';
+
+/** A restore refused before anything was written: the message says what to do. */
+export class RestoreRefused extends Error {
+  override name = 'RestoreRefused';
+}
+
+export interface RestoreOptions {
+  /** The backup's directory (one `clinic-ehr-backup-…`). */
+  src: string;
+  /** An empty (or new) data directory to restore into. */
+  dataDir: string;
+  /** FILES_KEY / AUDIT_HEAD_KEY from the environment, when the app takes its keys from there. */
+  envKeys: { files: Buffer | undefined; auditHead: Buffer | undefined };
+  /** A directory holding `files.key` (and `audit-head.key`): the keys kept apart from the backup. */
+  keysFrom?: string | undefined;
+}
+
+export interface RestoreResult {
+  manifest: TBackupManifest;
+  patients: number;
+  objects: number;
+  /** The audit chain's rows sealed (verified) and still to seal (the app seals them at start). */
+  audit: { sealed: number; unsealed: number };
+  /** What the operator should know (a key that could not be restored). */
+  warnings: string[];
+}
+
+const sha256Of = async (file: string) => {
+  const hash = createHash('sha256');
+  await pipeline(fs.createReadStream(file), hash);
+  return hash.digest('hex');
+};
+
+function readKeyFile(file: string): Buffer | undefined {
+  return fs.existsSync(file) ? parseKey(fs.readFileSync(file, 'utf8'), file) : undefined;
+}
+
+/**
+ * The key for `fingerprint`: from the environment (the app will read it there: nothing to
+ * write), else from the backup's own copy or `keysFrom` (written into the data directory, where
+ * the app looks when the environment has none). Null when none of them is that key.
+ */
+function findKey(fingerprint: string, env: Buffer | undefined, files: string[]): { key: Buffer; write: boolean } | null {
+  if (env) return keyFingerprint(env) === fingerprint ? { key: env, write: false } : null;
+  for (const file of files) {
+    const key = readKeyFile(file);
+    if (key && keyFingerprint(key) === fingerprint) return { key, write: true };
+  }
+  return null;
+}
+
+const isEmptyDir = (dir: string) => !fs.existsSync(dir) || fs.readdirSync(dir).length === 0;
+
+/**
+ * Brings a backup back into an empty data directory (`npm run restore`). Everything is checked
+ * before anything is written: the manifest, every file's SHA-256, and that the files key at hand
+ * is the one the objects were sealed with (without it they could never be read). Then the
+ * database is unpacked and opened (which applies the migrations newer code brings), its audit
+ * chain verified, and the objects put in place. Database and objects go in under temporary names
+ * and are renamed last, so a restore cut off halfway leaves no half a clinic in DATA_DIR.
+ */
+export async function restoreBackup(options: RestoreOptions): Promise<RestoreResult> {
+  const { src, dataDir } = options;
+  const manifestFile = path.join(src, MANIFEST_FILE);
+  if (!fs.existsSync(manifestFile)) throw new RestoreRefused(`${src} is not a complete backup: it has no ${MANIFEST_FILE}.`);
+  const parsed = ZBackupManifest.safeParse(JSON.parse(fs.readFileSync(manifestFile, 'utf8')));
+  if (!parsed.success) throw new RestoreRefused(`${manifestFile} is not a manifest this version reads.`);
+  const manifest = parsed.data;
+  const pgDir = path.join(dataDir, 'pg');
+  const objectsDir = path.join(dataDir, 'objects');
+  if (!isEmptyDir(pgDir) || !isEmptyDir(objectsDir) || fs.existsSync(`${pgDir}.lock`)) {
+    throw new RestoreRefused(`${dataDir} already holds a database or files: restore into an empty DATA_DIR (move the old one aside first).`);
+  }
+
+  const keyFiles = (name: string) => [path.join(src, KEYS_DIR, name), ...(options.keysFrom ? [path.join(options.keysFrom, name)] : [])];
+  const filesKey = findKey(manifest.keys.files, options.envKeys.files, keyFiles(FILES_KEY_FILE));
+  if (!filesKey) {
+    throw new RestoreRefused(
+      'The files key of this backup is not at hand, and without it no attachment can be read. ' +
+        'Give the directory holding its copy with --keys-from <dir> (a files.key), or set FILES_KEY to it.',
+    );
+  }
+  const headKey = findKey(manifest.keys.auditHead, options.envKeys.auditHead, keyFiles(AUDIT_HEAD_KEY_FILE));
+  for (const [name, found] of [
+    [FILES_KEY_FILE, filesKey],
+    [AUDIT_HEAD_KEY_FILE, headKey],
+  ] as const) {
+    const present = readKeyFile(path.join(dataDir, name));
+    if (present && found?.write && !present.equals(found.key)) {
+      throw new RestoreRefused(`${path.join(dataDir, name)} holds another key than this backup's: restore into an empty DATA_DIR.`);
+    }
+  }
+  const warnings = headKey
+    ? []
+    : ['The audit head key was not found: a new one is made at start, and audit heads saved before this backup can no longer be checked.'];
+
+  if ((await sha256Of(path.join(src, DATABASE_FILE))) !== manifest.database.sha256) {
+    throw new RestoreRefused(`${DATABASE_FILE} does not match its checksum: this backup is damaged.`);
+  }
+  const objects: { relative: string; bytes: number; sha256: string }[] = [];
+  const lines = readline.createInterface({ input: fs.createReadStream(path.join(src, OBJECTS_LIST)), crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (!line) continue;
+    const [relative = '', bytes = '', sha256 = ''] = line.split('\t');
+    const [shard = '', key = ''] = relative.split('/');
+    if (!isObjectKey(key) || shard !== key.slice(0, 2)) throw new RestoreRefused(`${OBJECTS_LIST} names an object outside the backup: ${relative}`);
+    if ((await sha256Of(path.join(src, OBJECTS_DIR, relative))) !== sha256)
+      throw new RestoreRefused(`The object ${relative} does not match its checksum: this backup is damaged.`);
+    objects.push({ relative, bytes: Number(bytes), sha256 });
+  }
+  if (objects.length !== manifest.objects.count)
+    throw new RestoreRefused(`${OBJECTS_LIST} lists ${objects.length} objects, the manifest ${manifest.objects.count}.`);
+
+  await fs.promises.mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const pgPartial = `${pgDir}.restoring`;
+  const objectsPartial = `${objectsDir}.restoring`;
+  await fs.promises.rm(pgPartial, { recursive: true, force: true });
+  await fs.promises.rm(objectsPartial, { recursive: true, force: true });
+  const tar = zlib.gunzipSync(await fs.promises.readFile(path.join(src, DATABASE_FILE)));
+  const database = await openDatabase({ pgliteDir: pgPartial, pgliteSnapshot: new Blob([tar]) });
+  let patients: number;
+  let audit: RestoreResult['audit'];
+  try {
+    const [counted] = await queryRows<{ patients: number }>(database.db, sql`select count(*)::int as patients from patients`);
+    patients = counted?.patients ?? 0;
+    const chain = await verifyAuditChain(database.db);
+    if (chain.firstBroken !== null) throw new RestoreRefused(`The restored audit chain is broken at row ${chain.firstBroken.seq}: this backup was altered.`);
+    audit = { sealed: chain.rows, unsealed: chain.unsealed.rows };
+  } finally {
+    await database.close();
+  }
+  for (const { relative } of objects) {
+    await fs.promises.mkdir(path.join(objectsPartial, path.dirname(relative)), { recursive: true, mode: 0o700 });
+    await fs.promises.copyFile(path.join(src, OBJECTS_DIR, relative), path.join(objectsPartial, relative));
+  }
+  for (const [name, found] of [
+    [FILES_KEY_FILE, filesKey],
+    [AUDIT_HEAD_KEY_FILE, headKey],
+  ] as const) {
+    const file = path.join(dataDir, name);
+    if (found?.write && !fs.existsSync(file)) await fs.promises.writeFile(file, `${found.key.toString('base64')}\n`, { mode: 0o600 });
+  }
+  await fs.promises.rm(pgDir, { recursive: true, force: true });
+  await fs.promises.rename(pgPartial, pgDir);
+  await fs.promises.rm(objectsDir, { recursive: true, force: true });
+  await fs.promises.mkdir(objectsPartial, { recursive: true, mode: 0o700 });
+  await fs.promises.rename(objectsPartial, objectsDir);
+  return { manifest, patients, objects: objects.length, audit, warnings };
+}

@@ -1,0 +1,84 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+/**
+ * The app as an operator runs it: its own process (`node --import tsx server/index.ts`, what
+ * `npm start` runs once built), on a data directory of the test's, spoken to over HTTP. For what
+ * only a real process shows: backups while it writes, SIGTERM, a second process on one DATA_DIR.
+ */
+export const REPO = path.resolve(import.meta.dirname, '../..');
+
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+
+export interface ServerProcess {
+  base: string;
+  child: ChildProcess;
+  output(): string;
+  /** Resolves with the exit code once it has exited. */
+  exited: Promise<number | null>;
+  /** SIGTERM, then its exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Runs a command of the repository (node with tsx) with the test's environment; its exit code and output. */
+export function runScript(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (c) => (output += String(c)));
+  child.stderr.on('data', (c) => (output += String(c)));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, output })));
+}
+
+export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+    cwd: REPO,
+    env: { ...process.env, NODE_ENV: 'test', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (c) => (output += String(c)));
+  child.stderr!.on('data', (c) => (output += String(c)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const base = `http://127.0.0.1:${port}`;
+  // Polled: the only way to know a process is listening is to ask it (no fixed sleep).
+  for (let waited = 0; ; waited += 100) {
+    if ((await fetch(`${base}/api/health`).catch(() => null))?.ok) break;
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}): ${output}`);
+    if (waited > 120_000) throw new Error(`the server did not come up: ${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    base,
+    child,
+    output: () => output,
+    exited,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** A signed-in client of a server process (cookie kept; Origin sent, as a browser would). */
+export async function signIn(base: string, email: string, password = 'demo-clinic-2026') {
+  const login = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify({ email, password }),
+  });
+  if (!login.ok) throw new Error(`sign-in failed: ${login.status} ${await login.text()}`);
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  return (pathOrUrl: string, init: RequestInit = {}) =>
+    fetch(pathOrUrl.startsWith('http') ? pathOrUrl : `${base}${pathOrUrl}`, { ...init, headers: { origin: base, cookie, ...(init.headers ?? {}) } });
+}
