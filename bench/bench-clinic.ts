@@ -15,7 +15,16 @@ export async function openBenchClinic(name: string) {
   const { database } = bench;
   await seedDemoClinic(database.db, 'UTC');
   // Demo mode on, as the only way the demo accounts sign in (docs/security.md); no hot route reads it.
-  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'warn', DEMO: '1', WEB_DIST: '/nonexistent', CLINIC_TIME_ZONE: 'UTC' });
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    // One user makes every request here: a per-user rate limit would measure the limit, not the route.
+    RATE_LIMIT_USER_PER_MINUTE: '0',
+    RATE_LIMIT_PUBLIC_PER_MINUTE: '0',
+    LOG_LEVEL: 'warn',
+    DEMO: '1',
+    WEB_DIST: '/nonexistent',
+    CLINIC_TIME_ZONE: 'UTC',
+  });
 
   async function instance() {
     const events = await createDatabaseEventBus(database);

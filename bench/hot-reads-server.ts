@@ -86,6 +86,9 @@ async function seed() {
 // AUDIT_SEAL_EVERY_MS passes through (0: this instance does not seal).
 const config = loadConfig({
   NODE_ENV: 'production',
+  // One user makes every request here: a per-user rate limit would measure the limit, not the route.
+  RATE_LIMIT_USER_PER_MINUTE: '0',
+  RATE_LIMIT_PUBLIC_PER_MINUTE: '0',
   LOG_LEVEL: 'info',
   DEMO: '1',
   WEB_DIST: '/nonexistent',

@@ -13,6 +13,8 @@ export const ERRORS = {
   'signIn.invalidCredentials': { status: 401, message: 'Invalid email or password' },
   'signIn.deactivated': { status: 403, message: 'This account has been deactivated. Ask your clinic administrator to restore it.' },
   'signIn.throttled': { status: 429, message: 'Too many failed sign-in attempts. Try again later.' },
+  // More requests in a minute than RATE_LIMIT_USER_PER_MINUTE (a user) or RATE_LIMIT_PUBLIC_PER_MINUTE (an address, signed out) allow (issue 36).
+  'rate.limited': { status: 429, message: 'Too many requests. Wait a moment and try again.' },
   'signIn.expired': { status: 400, message: 'Sign-in expired; start again' },
   'signIn.providerFailed': { status: 400, message: 'Sign-in with the identity provider failed' },
   /** A second factor code (or passkey) that does not check, or a TOTP code already used. */

@@ -18,6 +18,7 @@ import { auditRefusalsPlugin } from './plugins/audit-refusals.ts';
 import { compressionPlugin } from './plugins/compression.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { loadSheddingPlugin } from './plugins/load-shedding.ts';
+import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { inputGuardPlugin } from './plugins/input-guard.ts';
 import { livePlugin } from './plugins/live.ts';
@@ -144,6 +145,8 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   // Before sign-in: a shed request costs no session read.
   await app.register(loadSheddingPlugin, { config });
   await app.register(authPlugin, { db, config, sessions, settings });
+  // After sign-in: a user is limited as herself, a caller signed out by address.
+  await app.register(rateLimitPlugin, { config });
   await app.register(auditRefusalsPlugin, { db });
   await app.register(inputGuardPlugin);
   await app.register(openApiPlugin);

@@ -118,6 +118,9 @@ const ZEnv = z.object({
   LOAD_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).optional(),
   LOAD_MAX_HEAP_USED_PERCENT: z.coerce.number().int().min(0).max(100).optional(),
   LOAD_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
+  // Rate limits (issue 36): unset, on outside tests (whose clients make many requests from one address); 0 turns one off.
+  RATE_LIMIT_USER_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).optional(),
+  RATE_LIMIT_PUBLIC_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).optional(),
   // Scheduled backups of the embedded engine (issue 36): off unless BACKUP_DIR names where.
   BACKUP_DIR: z.string().trim().min(1).optional(),
   BACKUP_EVERY_HOURS: z.coerce.number().int().min(1).max(168).default(24),
@@ -161,6 +164,8 @@ export interface Config {
    * every `everyHours`, the newest `keep` kept.
    */
   backup: { dir: string | undefined; everyHours: number; keep: number };
+  /** Requests a minute allowed to one signed-in user, and to one address signed out (plugins/rate-limit.ts); 0 is off. */
+  rateLimit: { perUserPerMinute: number; publicPerMinute: number };
   /** The bearer token GET /api/metrics asks for; unset, it answers this machine only (plugins/metrics.ts). */
   metricsToken: string | undefined;
   /**
@@ -262,6 +267,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryAfterSeconds: e.LOAD_RETRY_AFTER_SECONDS,
     },
     metricsToken: e.METRICS_TOKEN,
+    rateLimit: {
+      perUserPerMinute: e.RATE_LIMIT_USER_PER_MINUTE ?? (e.NODE_ENV === 'test' ? 0 : 1200),
+      publicPerMinute: e.RATE_LIMIT_PUBLIC_PER_MINUTE ?? (e.NODE_ENV === 'test' ? 0 : 300),
+    },
     backup: { dir: e.BACKUP_DIR === undefined ? undefined : path.resolve(e.BACKUP_DIR), everyHours: e.BACKUP_EVERY_HOURS, keep: e.BACKUP_KEEP },
     auditHead: { key: auditHeadKey, keyFile: path.join(dataDir, 'audit-head.key') },
     sessionRevalidateMs: 2_000,

@@ -12,6 +12,7 @@ const STATUS: Record<string, number> = {
   'signIn.invalidCredentials': 401,
   'signIn.deactivated': 403,
   'signIn.throttled': 429,
+  'rate.limited': 429,
   'signIn.expired': 400,
   'signIn.providerFailed': 400,
   'signIn.badCode': 401,
