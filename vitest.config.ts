@@ -49,7 +49,8 @@ export default defineConfig({
           testTimeout: 240_000,
           hookTimeout: 120_000,
           fileParallelism: false,
-          sequence: { groupOrder: 2 },
+          // After the build's tests: npm start here may rebuild dist/, which the weight budget reads.
+          sequence: { groupOrder: 3 },
         },
       },
       // Reads the build that npm test makes first (the weight budget).
@@ -63,7 +64,7 @@ export default defineConfig({
           hookTimeout: 120_000,
           fileParallelism: false,
           // After the others: the browser and its server want both cores to themselves.
-          sequence: { groupOrder: 3 },
+          sequence: { groupOrder: 4 },
         },
       },
     ],

@@ -19,6 +19,17 @@ async function openSettings(page: Page) {
 }
 
 describe('Admin Panel, Settings tab', () => {
+  it('says plainly when no daily backup is scheduled, with the last one (none yet), and passes axe', async () => {
+    const { page } = e2e;
+    await openSettings(page);
+    const card = page.getByTestId('backups');
+    await card.getByTestId('backups-unscheduled').waitFor();
+    expect(await card.getByTestId('backups-last-success').textContent()).toBe('None yet');
+    // Nothing to write into without BACKUP_DIR: no button that could only fail.
+    expect(await card.getByRole('button', { name: 'Back up now' }).count()).toBe(0);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+
   it('saves a new clinic name, which the top bar shows at once and after a reload', async () => {
     const { page } = e2e;
     await openSettings(page);

@@ -18,7 +18,7 @@ const USAGE = 'Usage: npm run backup -- <destination directory> [--include-keys]
 async function backupStopped(config: ReturnType<typeof loadConfig>, request: TControlRequest): Promise<TControlAnswer | null> {
   const database = await openDatabase({ pgliteDir: path.join(config.dataDir, 'pg') });
   try {
-    const app = await buildApp({ ...config, logLevel: 'warn' }, database.db, { backupSnapshot: database.snapshot! });
+    const app = await buildApp({ ...config, logLevel: 'warn' }, database.db, { databaseFiles: database.files! });
     try {
       await app.ready();
       return await askRunningApp(config.dataDir, request);

@@ -2,7 +2,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import cookie from '@fastify/cookie';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
-import type { Db } from './db/database.ts';
+import type { Database, Db } from './db/database.ts';
 import type { Deps } from './deps.ts';
 import { createInProcessEventBus, type EventBus } from './events/event-bus.ts';
 import { createSessionCache } from './sessions/session-cache.ts';
@@ -77,8 +77,8 @@ export interface BuildOptions {
   logStream?: NodeJS.WritableStream;
   /** Where committed domain events go; an in-process bus unless given (tests pass their own). */
   events?: EventBus;
-  /** The embedded database's snapshot, for the app to back itself up (modules/backups); absent on PostgreSQL. */
-  backupSnapshot?: () => Promise<Blob>;
+  /** The embedded database's files, for the app to back itself up (modules/backups); absent on PostgreSQL. */
+  databaseFiles?: Database['files'];
 }
 
 /** Builds the app on a given database and config. Never listens; index.ts and tests do that. */
@@ -179,9 +179,9 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await app.register(backupRoutes, {
     ...deps,
     startedAt: config.now(),
-    source: options.backupSnapshot && {
+    source: options.databaseFiles && {
       db,
-      snapshot: options.backupSnapshot,
+      files: options.databaseFiles,
       objectsDir: config.files.objectsDir,
       holdRemovals: deps.files.holdRemovals,
       keys: { files: loadOrCreateKey(config.files.key, config.files.keyFile), auditHead: loadOrCreateKey(config.auditHead.key, config.auditHead.keyFile) },

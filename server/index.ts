@@ -30,7 +30,7 @@ if (disabledDemo.length > 0) {
 }
 // Committed events reach every instance on this database (LISTEN/NOTIFY; in-process on PGlite).
 const events = await createDatabaseEventBus(database, (error) => console.error('event handler failed', error instanceof Error ? error.name : error));
-const app = await buildApp(config, database.db, { events, ...(database.snapshot ? { backupSnapshot: database.snapshot } : {}) });
+const app = await buildApp(config, database.db, { events, ...(database.files ? { databaseFiles: database.files } : {}) });
 
 // Expired sessions, sign-in challenges and old throttle counters are ignored anyway; this only keeps the tables small.
 const sweep = setInterval(() => {

@@ -25,6 +25,12 @@ export interface Database {
   close(): Promise<void>;
   /** PGlite only: the data directory as a tarball, for tests to start fresh copies from. */
   snapshot?: () => Promise<Blob>;
+  /**
+   * PGlite on disk only: runs `work` while no statement runs (between two, holding the engine's
+   * own lock), so the files in `dir` are what a crash at that moment would leave: every committed
+   * write in them. A backup copies them then (modules/backups); statements wait meanwhile.
+   */
+  files?: { dir: string; whileIdle<T>(work: () => Promise<T>): Promise<T> };
 }
 
 export interface DatabaseOptions {
@@ -169,6 +175,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       return unlisten;
     },
     snapshot: () => client.dumpDataDir('none'),
+    ...(options.pgliteDir ? { files: { dir: path.resolve(options.pgliteDir), whileIdle: <T>(work: () => Promise<T>) => exclusive(work) } } : {}),
     close: async () => {
       if (closed) return;
       closed = true;

@@ -1,5 +1,6 @@
 /** Object keys are server-made ids; anything else (a path, `..`) never reaches a driver. */
-const OBJECT_KEY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const OBJECT_KEY_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+const OBJECT_KEY = new RegExp(OBJECT_KEY_PATTERN);
 
 export const isObjectKey = (key: string) => OBJECT_KEY.test(key);
 

@@ -1,52 +1,13 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { inject, describe, expect, it } from 'vitest';
-import { openDatabase, queryRows, type Database, type DatabaseOptions } from '../../server/db/database.ts';
+import { describe, expect, it } from 'vitest';
+import { queryRows } from '../../server/db/database.ts';
 import { sealCommitted } from '../../server/audit/audit-sealer.ts';
 import { verifyAuditChain } from '../../server/modules/audit/audit-chain.ts';
-import { adminQuery, withDatabase } from '../helpers/global-setup.ts';
+import { migrationsUpTo, upgradingDatabase } from '../helpers/upgrading-database.ts';
 
-const MIGRATIONS = path.resolve('server/db/migrations');
 /** The last migration whose trigger linked each row as it was inserted. */
 const BEFORE_SEALER = '0018_supplies';
-
-/** The migrations as they were up to `lastTag`: the same files, the journal cut after it. */
-function migrationsUpTo(lastTag: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ehr-migrations-'));
-  fs.cpSync(MIGRATIONS, dir, { recursive: true });
-  const journalFile = path.join(dir, 'meta/_journal.json');
-  const journal = JSON.parse(fs.readFileSync(journalFile, 'utf8')) as { entries: { tag: string }[] };
-  const last = journal.entries.findIndex((e) => e.tag === lastTag);
-  expect(last).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, last + 1);
-  fs.writeFileSync(journalFile, JSON.stringify(journal));
-  return dir;
-}
-
-/** A new, empty database of the run's engine: opened at an earlier migration, then reopened (upgraded) as the app opens it. */
-async function upgradingDatabase() {
-  const source = inject('dbSource');
-  const name = `${source.kind === 'postgres' ? source.prefix : 'pglite'}_up_${randomBytes(4).toString('hex')}`;
-  const url = source.kind === 'postgres' ? withDatabase(source.url, name) : undefined;
-  if (source.kind === 'postgres') await adminQuery(source.url, `create database ${name}`);
-  let snapshot: Blob | undefined;
-  return {
-    async openAt(options: Pick<DatabaseOptions, 'migrationsFolder'>): Promise<Database> {
-      return openDatabase({ url, pgliteSnapshot: snapshot, ...options });
-    },
-    /** Closes it, keeping what it holds for the next open. */
-    async keep(database: Database) {
-      if (database.snapshot) snapshot = await database.snapshot();
-      await database.close();
-    },
-    async drop() {
-      if (source.kind === 'postgres') await adminQuery(source.url, `drop database if exists ${name} with (force)`);
-    },
-  };
-}
 
 describe('upgrading a trail chained on insert (migration 0010) to the sealer (0019)', () => {
   it('keeps every existing link and seals new rows after the old head', async () => {

@@ -46,12 +46,18 @@ export interface TestAppOptions {
    * tests the policy itself).
    */
   secondFactorPolicy?: 'everyRoleOptional' | 'asMigrated';
-  /** The app backs itself up from the database's snapshot, as index.ts sets it up on the embedded engine (PGlite runs only). */
+  /** The app backs itself up, as index.ts sets it up on the embedded engine: the database is opened on disk (PGlite runs only). */
   backups?: boolean;
 }
 
 export async function buildTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
-  const database = options.sharing ? options.sharing.database : await freshDatabase();
+  // Files (and their key) go to a directory of this app's own unless the test names one; a
+  // second instance shares the first one's, as instances share storage in production.
+  const ownDataDir = env.DATA_DIR || options.sharing ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'ehr-test-data-'));
+  const dataDir = ownDataDir ?? options.sharing?.config.dataDir;
+  const database = options.sharing
+    ? options.sharing.database
+    : await freshDatabase(options.backups ? { pgliteDir: path.join(env.DATA_DIR ?? dataDir!, 'pg') } : {});
   if (!options.sharing && options.secondFactorPolicy !== 'asMigrated') {
     await database.db.update(clinicSettings).set({ secondFactorPolicy: everyRoleOptional() });
   }
@@ -74,10 +80,6 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Te
       offset += ms;
     },
   };
-  // Files (and their key) go to a directory of this app's own unless the test names one; a
-  // second instance shares the first one's, as instances share storage in production.
-  const ownDataDir = env.DATA_DIR || options.sharing ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'ehr-test-data-'));
-  const dataDir = ownDataDir ?? options.sharing?.config.dataDir;
   const config: Config = {
     ...loadConfig({
       NODE_ENV: 'test',
@@ -90,8 +92,7 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Te
     }),
     now: clock.now,
   };
-  const backupSnapshot = options.backups ? database.snapshot : undefined;
-  const app = await buildApp(config, database.db, { logStream, events: bus, ...(backupSnapshot ? { backupSnapshot } : {}) });
+  const app = await buildApp(config, database.db, { logStream, events: bus, ...(database.files ? { databaseFiles: database.files } : {}) });
   await app.ready();
   return {
     app,

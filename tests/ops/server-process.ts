@@ -36,9 +36,10 @@ export function runScript(args: string[], env: Record<string, string>): Promise<
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, output })));
 }
 
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+/** The server from its sources (`node --import tsx server/index.ts`), or another entry point: `['scripts/start.mjs']` is `npm start`. */
+export async function startServer(env: Record<string, string>, entry = ['--import', 'tsx', 'server/index.ts']): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+  const child = spawn(process.execPath, entry, {
     cwd: REPO,
     env: { ...process.env, NODE_ENV: 'test', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -52,7 +53,8 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
   for (let waited = 0; ; waited += 100) {
     if ((await fetch(`${base}/api/health`).catch(() => null))?.ok) break;
     if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}): ${output}`);
-    if (waited > 120_000) throw new Error(`the server did not come up: ${output}`);
+    // npm start may build first (a fresh checkout): give it the time a build takes.
+    if (waited > 180_000) throw new Error(`the server did not come up: ${output}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {

@@ -2,13 +2,15 @@ import { z } from 'zod';
 
 /**
  * What a backup is on disk (issue 36; docs/production.md): one directory, named for its moment,
- * holding the embedded database's files as a gzipped tar, the encrypted objects exactly as
- * stored, their list with sizes and SHA-256, and this manifest, written last. The directory gets
+ * holding the embedded database's files each gzipped (`database/`) with their list, sizes and
+ * checksums (`database.tsv`), the encrypted objects exactly as stored with theirs
+ * (`objects.tsv`), and this manifest, written last. The directory gets
  * its name only when it is complete: a backup cut off halfway keeps `.partial` at its end.
  */
 export const BACKUP_FORMAT = 'clinic-ehr-backup/1';
 export const BACKUP_NAME_PREFIX = 'clinic-ehr-backup-';
-export const DATABASE_FILE = 'database.tar.gz';
+export const DATABASE_DIR = 'database';
+export const DATABASE_LIST = 'database.tsv';
 export const OBJECTS_DIR = 'objects';
 export const OBJECTS_LIST = 'objects.tsv';
 export const MANIFEST_FILE = 'manifest.json';
@@ -22,7 +24,7 @@ export const ZBackupManifest = z.object({
   createdAt: z.string(),
   /** The last migration the database had (a restore into newer code applies the rest at start). */
   migration: z.string(),
-  database: z.object({ bytes: z.number().int(), sha256: z.string() }),
+  database: z.object({ files: z.number().int(), bytes: z.number().int() }),
   objects: z.object({ count: z.number().int(), bytes: z.number().int() }),
   /** Which keys open it (keyFingerprint, storage.ts), and whether copies of them are inside. */
   keys: z.object({ files: z.string(), auditHead: z.string(), included: z.boolean() }),

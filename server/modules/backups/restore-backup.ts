@@ -11,7 +11,8 @@ import { isObjectKey, keyFingerprint } from '../../storage/storage.ts';
 import { verifyAuditChain } from '../audit/audit-chain.ts';
 import {
   AUDIT_HEAD_KEY_FILE,
-  DATABASE_FILE,
+  DATABASE_DIR,
+  DATABASE_LIST,
   FILES_KEY_FILE,
   KEYS_DIR,
   MANIFEST_FILE,
@@ -49,7 +50,7 @@ export interface RestoreResult {
 
 const sha256Of = async (file: string) => {
   const hash = createHash('sha256');
-  await pipeline(fs.createReadStream(file), hash);
+  await pipeline(fs.createReadStream(file, { highWaterMark: 8 * 1024 ** 2 }), hash);
   return hash.digest('hex');
 };
 
@@ -116,9 +117,22 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
     ? []
     : ['The audit head key was not found: a new one is made at start, and audit heads saved before this backup can no longer be checked.'];
 
-  if ((await sha256Of(path.join(src, DATABASE_FILE))) !== manifest.database.sha256) {
-    throw new RestoreRefused(`${DATABASE_FILE} does not match its checksum: this backup is damaged.`);
+  const databaseEntries: ({ kind: 'dir'; relative: string } | { kind: 'file'; relative: string; sha256: string })[] = [];
+  for await (const line of readline.createInterface({ input: fs.createReadStream(path.join(src, DATABASE_LIST)), crlfDelay: Infinity })) {
+    if (!line) continue;
+    const [kind, relative = '', , sha256 = ''] = line.split('\t');
+    // Paths inside the engine's directory only: no way out of it, whatever the list says.
+    if (relative.split('/').some((part) => part === '' || part === '.' || part === '..'))
+      throw new RestoreRefused(`${DATABASE_LIST} names a path outside the database: ${relative}`);
+    if (kind === 'dir') databaseEntries.push({ kind, relative });
+    else if (kind === 'file') {
+      if ((await sha256Of(path.join(src, DATABASE_DIR, `${relative}.gz`))) !== sha256)
+        throw new RestoreRefused(`The database file ${relative} does not match its checksum: this backup is damaged.`);
+      databaseEntries.push({ kind, relative, sha256 });
+    } else throw new RestoreRefused(`${DATABASE_LIST} has a line this version does not read.`);
   }
+  if (databaseEntries.filter((e) => e.kind === 'file').length !== manifest.database.files)
+    throw new RestoreRefused(`${DATABASE_LIST} lists fewer files than the manifest: this backup is damaged.`);
   const objects: { relative: string; bytes: number; sha256: string }[] = [];
   const lines = readline.createInterface({ input: fs.createReadStream(path.join(src, OBJECTS_LIST)), crlfDelay: Infinity });
   for await (const line of lines) {
@@ -138,8 +152,16 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
   const objectsPartial = `${objectsDir}.restoring`;
   await fs.promises.rm(pgPartial, { recursive: true, force: true });
   await fs.promises.rm(objectsPartial, { recursive: true, force: true });
-  const tar = zlib.gunzipSync(await fs.promises.readFile(path.join(src, DATABASE_FILE)));
-  const database = await openDatabase({ pgliteDir: pgPartial, pgliteSnapshot: new Blob([tar]) });
+  await fs.promises.mkdir(pgPartial, { recursive: true, mode: 0o700 });
+  for (const entry of databaseEntries) {
+    const target = path.join(pgPartial, entry.relative);
+    if (entry.kind === 'dir') await fs.promises.mkdir(target, { recursive: true, mode: 0o700 });
+    else
+      await fs.promises.writeFile(target, zlib.gunzipSync(await fs.promises.readFile(path.join(src, DATABASE_DIR, `${entry.relative}.gz`))), { mode: 0o600 });
+  }
+  // Opened as the app opens it: the engine replays what the copy's moment left in its log, and
+  // the migrations of newer code apply.
+  const database = await openDatabase({ pgliteDir: pgPartial });
   let patients: number;
   let audit: RestoreResult['audit'];
   try {

@@ -1,15 +1,11 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import zlib from 'node:zlib';
-import { sql } from 'drizzle-orm';
-import { lastMigrationTag, type Db } from '../../db/database.ts';
+import { lastMigrationTag, type Database, type Db } from '../../db/database.ts';
 import {
   AUDIT_HEAD_KEY_FILE,
   BACKUP_FORMAT,
-  DATABASE_FILE,
+  DATABASE_DIR,
+  DATABASE_LIST,
   FILES_KEY_FILE,
   KEYS_DIR,
   MANIFEST_FILE,
@@ -18,13 +14,14 @@ import {
   backupName,
   type TBackupManifest,
 } from './backup-format.ts';
-import { isObjectKey, keyFingerprint } from '../../storage/storage.ts';
+import { OBJECT_KEY_PATTERN, keyFingerprint } from '../../storage/storage.ts';
+import { runCopyWorker } from './copy-worker.ts';
 
 /** What a backup is taken from: the running app's embedded database and its files on disk. */
 export interface BackupSource {
   db: Db;
-  /** The database's files as one tar, taken while no statement runs (PGlite's dumpDataDir). */
-  snapshot(): Promise<Blob>;
+  /** The engine's files, and a way to work on them while no statement runs (database.ts). */
+  files: NonNullable<Database['files']>;
   /** DATA_DIR/objects: the encrypted attachments. */
   objectsDir: string;
   /** Defers object removals while the objects are copied (storage.ts). */
@@ -41,36 +38,6 @@ export interface BackupResult {
   manifest: TBackupManifest;
 }
 
-/** A pass-through that hashes and counts what goes by. */
-function hashing() {
-  const hash = createHash('sha256');
-  let bytes = 0;
-  const stream = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      hash.update(chunk);
-      bytes += chunk.length;
-      done(null, chunk);
-    },
-  });
-  return { stream, result: () => ({ bytes, sha256: hash.digest('hex') }) };
-}
-
-/** Copies one file, returning its size and SHA-256 (read once, for both). */
-async function copyHashed(from: string, to: string): Promise<{ bytes: number; sha256: string }> {
-  const h = hashing();
-  await pipeline(fs.createReadStream(from), h.stream, fs.createWriteStream(to, { flags: 'wx', mode: 0o600 }));
-  return h.result();
-}
-
-/** The stored objects: `ab/<key>` under the objects directory (local-driver.ts), never `.incoming/`. */
-async function* storedObjects(objectsDir: string): AsyncGenerator<{ shard: string; key: string }> {
-  const shards = await fs.promises.readdir(objectsDir, { withFileTypes: true }).catch(() => []);
-  for (const shard of shards) {
-    if (!shard.isDirectory() || shard.name.startsWith('.')) continue;
-    for (const key of await fs.promises.readdir(path.join(objectsDir, shard.name))) if (isObjectKey(key)) yield { shard: shard.name, key };
-  }
-}
-
 /** A name not taken yet in `dest` (two backups in one second get `-2`, `-3`). */
 function freeName(dest: string, at: Date): string {
   const base = backupName(at);
@@ -83,9 +50,10 @@ function freeName(dest: string, at: Date): string {
 /**
  * Writes a consistent backup into a new directory under `dest`, while the app keeps running:
  * 1. object removals are held, so every object the database names stays on disk until copied;
- * 2. the database is checkpointed and its files taken in one piece between two statements
- *    (a transaction still open then is absent, as after a crash: every committed write is in);
- * 3. the objects are copied and hashed (one written after the snapshot may be copied too: a file
+ * 2. the database's files are copied as they are at one moment between two statements (a
+ *    transaction still open then is absent, as after a crash: every committed write is in);
+ * 3. in a worker thread (copy-worker.ts), they are gzipped into the backup and listed with their
+ *    checksums, and the objects are copied and hashed (one written after the snapshot may be copied too: a file
  *    no row names, harmless, and cleared by the stale-file clean-up after a restore);
  * 4. the manifest is written last and the directory renamed from `.partial` to its name.
  * The keys are left out unless `includeKeys`: docs/production.md says where they belong.
@@ -98,34 +66,22 @@ export async function writeBackup(source: BackupSource, dest: string, options: {
   const release = source.holdRemovals();
   try {
     const migration = await lastMigrationTag(source.db);
-    // Written-back pages make the copy smaller to replay at restore; the WAL alone would do.
-    await source.db.execute(sql`checkpoint`);
-    const tar = await source.snapshot();
-    const h = hashing();
-    await pipeline(
-      Readable.fromWeb(tar.stream() as import('node:stream/web').ReadableStream),
-      zlib.createGzip({ level: 1 }),
-      h.stream,
-      fs.createWriteStream(path.join(partial, DATABASE_FILE), { flags: 'wx', mode: 0o600 }),
-    );
-    const database = h.result();
-
-    const objectsOut = path.join(partial, OBJECTS_DIR);
-    await fs.promises.mkdir(objectsOut, { mode: 0o700 });
-    const list: string[] = [];
-    let objectBytes = 0;
-    for await (const { shard, key } of storedObjects(source.objectsDir)) {
-      await fs.promises.mkdir(path.join(objectsOut, shard), { recursive: true, mode: 0o700 });
-      const copied = await copyHashed(path.join(source.objectsDir, shard, key), path.join(objectsOut, shard, key)).catch((error: NodeJS.ErrnoException) => {
-        // Only an object written after the snapshot can be gone by now (removals are held).
-        if (error.code === 'ENOENT') return null;
-        throw error;
-      });
-      if (!copied) continue;
-      list.push(`${shard}/${key}\t${copied.bytes}\t${copied.sha256}`);
-      objectBytes += copied.bytes;
-    }
-    await fs.promises.writeFile(path.join(partial, OBJECTS_LIST), list.length > 0 ? `${list.join('\n')}\n` : '', { mode: 0o600 });
+    const copy = runCopyWorker({
+      pgDir: source.files.dir,
+      rawDir: path.join(partial, 'database.raw'),
+      databaseOut: path.join(partial, DATABASE_DIR),
+      objectsDir: source.objectsDir,
+      objectsOut: path.join(partial, OBJECTS_DIR),
+      keyPattern: OBJECT_KEY_PATTERN,
+    });
+    // The engine's files are copied once while it serves, then made exact between two statements.
+    await copy.prepared;
+    await source.files.whileIdle(() => copy.finishCopy());
+    const { database, databaseBytes, objects, objectBytes } = await copy.done;
+    const lines = (list: string[]) => (list.length > 0 ? `${list.join('\n')}\n` : '');
+    await fs.promises.writeFile(path.join(partial, DATABASE_LIST), lines(database), { mode: 0o600 });
+    await fs.promises.writeFile(path.join(partial, OBJECTS_LIST), lines(objects), { mode: 0o600 });
+    const list = objects;
 
     if (options.includeKeys) {
       await fs.promises.mkdir(path.join(partial, KEYS_DIR), { mode: 0o700 });
@@ -136,14 +92,14 @@ export async function writeBackup(source: BackupSource, dest: string, options: {
       format: BACKUP_FORMAT,
       createdAt: options.now.toISOString(),
       migration,
-      database,
+      database: { files: database.filter((l) => l.startsWith('file\t')).length, bytes: databaseBytes },
       objects: { count: list.length, bytes: objectBytes },
       keys: { files: keyFingerprint(source.keys.files), auditHead: keyFingerprint(source.keys.auditHead), included: options.includeKeys },
     };
     await fs.promises.writeFile(path.join(partial, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
     const dir = path.join(dest, name);
     await fs.promises.rename(partial, dir);
-    return { dir, name, bytes: database.bytes + objectBytes, manifest };
+    return { dir, name, bytes: databaseBytes + objectBytes, manifest };
   } catch (error) {
     await fs.promises.rm(partial, { recursive: true, force: true });
     throw error;

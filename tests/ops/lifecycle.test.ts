@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { signIn, startServer, type ServerProcess } from './server-process.ts';
+
+// Issue 36, the app's life as a process on the embedded engine: a second process on its DATA_DIR
+// is refused; SIGTERM with writes in flight lets them commit and exits 0 under `npm start`.
+// (Shedding an overload, and keeping what was acknowledged, is tests/api/load-shedding.test.ts.)
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ehr-life-'));
+const servers: ServerProcess[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.stop()));
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+type Client = Awaited<ReturnType<typeof signIn>>;
+type Outcome = { status: number; id?: string } | { error: string };
+
+/** Creates one patient; what came back (or that nothing did). */
+async function createPatient(client: Client): Promise<Outcome> {
+  const word = randomBytes(6).toString('hex');
+  try {
+    const res = await client('/api/patients', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ firstName: `Load${word}`, lastName: `Proc${word}`, dateOfBirth: '1971-03-04', phone: '555-0100' }),
+    });
+    const body = (await res.json()) as { id?: string };
+    return { status: res.status, id: body.id };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
+const acknowledged = (outcomes: Outcome[]) => outcomes.flatMap((o) => ('status' in o && o.status === 201 && o.id ? [o.id] : []));
+
+async function everyOnePresent(client: Client, ids: string[]) {
+  const statuses = await Promise.all(ids.map(async (id) => (await client(`/api/patients/${id}`)).status));
+  expect(statuses.filter((s) => s !== 200)).toEqual([]);
+}
+
+describe('the app as a process on the embedded engine', () => {
+  const dataDir = path.join(root, 'data');
+
+  it('refuses a second process on the same DATA_DIR, and on SIGTERM under npm start lets writes in flight commit and exits 0', async () => {
+    const app = await startServer({ DATA_DIR: dataDir, NODE_ENV: 'production', RATE_LIMIT_USER_PER_MINUTE: '0' }, ['scripts/start.mjs']);
+    servers.push(app);
+    const second = await startServer({ DATA_DIR: dataDir }).then(
+      () => null,
+      (error: Error) => error.message,
+    );
+    expect(second).toMatch(/The embedded database is in use by process \d+/);
+
+    const admin = await signIn(app.base, 'admin@demo.clinic');
+    const outcomes: Outcome[] = [];
+    let stop = false;
+    let fortyAnswered!: () => void;
+    const answered = new Promise<void>((resolve) => (fortyAnswered = resolve));
+    const writers = Array.from({ length: 8 }, async () => {
+      while (!stop) {
+        const outcome = await createPatient(admin);
+        outcomes.push(outcome);
+        if (acknowledged(outcomes).length >= 40) fortyAnswered();
+        if ('error' in outcome) return;
+      }
+    });
+    // SIGTERM lands among writes: some answered, some on their way.
+    await answered;
+    app.child.kill('SIGTERM');
+    const code = await app.exited;
+    stop = true;
+    await Promise.all(writers);
+    expect(code, app.output()).toBe(0);
+    // Every request either got its answer (no 5xx) or could not reach a server that had stopped listening.
+    expect(outcomes.filter((o) => 'status' in o && o.status >= 500)).toEqual([]);
+
+    const again = await startServer({ DATA_DIR: dataDir });
+    servers.push(again);
+    await everyOnePresent(await signIn(again.base, 'admin@demo.clinic'), acknowledged(outcomes));
+    expect(await again.stop()).toBe(0);
+  });
+});
