@@ -14,6 +14,7 @@ for (const name of [
   'reports',
   'fhir',
   'files',
+  'backup',
   'lighthouse',
   'first-screen',
 ]) {
