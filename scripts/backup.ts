@@ -4,13 +4,12 @@
 // embedded engine); with the app stopped, this command opens the data directory itself. On
 // PostgreSQL or with a bucket it refuses and says which tools to use instead.
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { DataDirInUseError } from '../server/db/data-dir-lock.ts';
 import { openDatabase } from '../server/db/database.ts';
 import { askRunningApp, type TControlAnswer, type TControlRequest } from '../server/modules/backups/control-socket.ts';
-import { backupAdvice } from '../server/modules/backups/backups.service.ts';
+import { readBackupCommand } from './backup-command.ts';
 
 const USAGE = 'Usage: npm run backup -- <destination directory> [--include-keys]';
 
@@ -31,28 +30,10 @@ async function backupStopped(config: ReturnType<typeof loadConfig>, request: TCo
 }
 
 async function main(): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ options: { 'include-keys': { type: 'boolean' }, help: { type: 'boolean' } }, allowPositionals: true, strict: true });
-  } catch (error) {
-    console.error(`${(error as Error).message}\n${USAGE}`);
-    return 2;
-  }
-  if (parsed.values.help) {
-    console.log(USAGE);
-    return 0;
-  }
-  if (parsed.positionals.length !== 1) {
-    console.error(USAGE);
-    return 2;
-  }
-  const config = loadConfig();
-  const advice = backupAdvice(config);
-  if (advice) {
-    console.error(`This installation is not backed up by this command. ${advice}`);
-    return 2;
-  }
-  const request: TControlRequest = { op: 'backup', dest: path.resolve(parsed.positionals[0]!), includeKeys: parsed.values['include-keys'] ?? false };
+  const command = readBackupCommand(USAGE, { 'include-keys': { type: 'boolean' } }, 'backed up');
+  if (typeof command === 'number') return command;
+  const { config } = command;
+  const request: TControlRequest = { op: 'backup', dest: command.directory, includeKeys: command.flags['include-keys'] === true };
   let answer: TControlAnswer | null;
   try {
     answer = (await askRunningApp(config.dataDir, request)) ?? (await backupStopped(config, request));

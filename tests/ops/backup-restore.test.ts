@@ -59,6 +59,18 @@ async function writeUntil(client: Client, tag: string, stop: () => boolean, log:
   }
 }
 
+describe('npm run backup and restore where the app does not back itself up', () => {
+  it('refuse with the tools to use instead: PostgreSQL, a bucket', async () => {
+    const onPostgres = await runScript(['scripts/backup.ts', path.join(root, 'nowhere')], { DATABASE_URL: 'postgres://ehr@db.internal/ehr' });
+    expect(onPostgres.code).toBe(2);
+    expect(onPostgres.output).toMatch(/pg_dump/);
+    const withBucket = await runScript(['scripts/restore.ts', path.join(root, 'nowhere')], { S3_BUCKET: 'clinic-files', S3_REGION: 'us-east-1' });
+    expect(withBucket.code).toBe(2);
+    expect(withBucket.output).toMatch(/versioning/);
+    expect(fs.existsSync(path.join(root, 'nowhere'))).toBe(false);
+  });
+});
+
 describe('npm run backup while the app writes, then npm run restore', () => {
   it('restores every write acknowledged before the backup began, nothing never sent, and every attachment byte for byte', async () => {
     const dataDir = path.join(root, 'data');
