@@ -42,7 +42,9 @@ describe('backups on PostgreSQL', () => {
   });
 });
 
-describe.runIf(process.env.TEST_DATABASE_URL === undefined)('backups of the embedded engine', () => {
+// Each backup copies the whole engine on disk (about 130 MB here) and a restore unpacks and opens
+// it: seconds alone, more beside the other test files.
+describe.runIf(process.env.TEST_DATABASE_URL === undefined)('backups of the embedded engine', { timeout: 120_000 }, () => {
   let t: TestApp;
   let admin: SignedIn;
   /** An admin signed in now (a session ends when the test moves the clock by hours). */
