@@ -158,7 +158,13 @@ export interface Config {
    */
   auditSealEveryMs: number;
   /** When the server answers 503 instead of taking more work (plugins/load-shedding.ts); 0 is off. */
-  load: { maxEventLoopDelayMs: number; maxHeapUsedBytes: number; retryAfterSeconds: number };
+  load: {
+    maxEventLoopDelayMs: number;
+    maxHeapUsedBytes: number;
+    retryAfterSeconds: number;
+    /** How long after start nothing is shed: the start's own work (migrations, sealing what it wrote) is not a load to refuse. */
+    graceMs: number;
+  };
   /**
    * The daily backup of the embedded engine (modules/backups): into `dir` (none: no schedule)
    * every `everyHours`, the newest `keep` kept.
@@ -265,6 +271,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxEventLoopDelayMs: e.LOAD_MAX_EVENT_LOOP_DELAY_MS ?? (e.NODE_ENV === 'test' ? 0 : 1000),
       maxHeapUsedBytes: Math.floor(((e.LOAD_MAX_HEAP_USED_PERCENT ?? (e.NODE_ENV === 'test' ? 0 : 90)) / 100) * getHeapStatistics().heap_size_limit),
       retryAfterSeconds: e.LOAD_RETRY_AFTER_SECONDS,
+      graceMs: e.NODE_ENV === 'test' ? 0 : 15_000,
     },
     metricsToken: e.METRICS_TOKEN,
     rateLimit: {

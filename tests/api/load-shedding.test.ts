@@ -50,7 +50,8 @@ async function recovered(): Promise<number> {
 
 describe('under pressure', () => {
   it('answers the API 503 with Retry-After and its code, health 200, and recovers by itself', async () => {
-    expect((await admin.get('/api/patients?limit=1')).statusCode).toBe(200);
+    // Calm first: on a busy machine (other test files beside this one) a sample may already be over the limit.
+    await recovered();
     await overload();
     const shed = await admin.get('/api/patients?limit=1');
     expect([shed.statusCode, shed.headers['retry-after'], shed.json().code]).toEqual([503, '3', 'server.unavailable']);

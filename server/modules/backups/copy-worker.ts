@@ -26,9 +26,32 @@ const isKey = new RegExp(keyPattern);
 const CHUNK = 8 * 1024 * 1024;
 const sha256 = (bytes) => crypto.createHash('sha256').update(bytes).digest('hex');
 
-// First pass, with the engine running: everything, as it is at each file's turn.
+// First pass, with the engine running: everything, as it is at each file's turn. A file the
+// engine removes meanwhile (a recycled log segment) is skipped: the second pass settles it.
+const gone = (error) => error.code === 'ENOENT';
+function copyTree(relative) {
+  fs.mkdirSync(path.join(rawDir, relative), { recursive: true, mode: 0o700 });
+  let entries;
+  try {
+    entries = fs.readdirSync(path.join(pgDir, relative), { withFileTypes: true });
+  } catch (error) {
+    if (gone(error)) return;
+    throw error;
+  }
+  for (const entry of entries) {
+    const rel = path.join(relative, entry.name);
+    if (entry.isDirectory()) copyTree(rel);
+    else if (entry.isFile()) {
+      try {
+        fs.copyFileSync(path.join(pgDir, rel), path.join(rawDir, rel));
+      } catch (error) {
+        if (!gone(error)) throw error;
+      }
+    }
+  }
+}
 const started = Date.now();
-fs.cpSync(pgDir, rawDir, { recursive: true });
+copyTree('');
 parentPort.postMessage({ phase: 'prepared' });
 
 /**
