@@ -169,7 +169,13 @@ export interface Config {
    * The daily backup of the embedded engine (modules/backups): into `dir` (none: no schedule)
    * every `everyHours`, the newest `keep` kept.
    */
-  backup: { dir: string | undefined; everyHours: number; keep: number };
+  backup: {
+    dir: string | undefined;
+    everyHours: number;
+    keep: number;
+    /** The app backs itself up: the embedded engine with files on local disk (PostgreSQL and buckets have their own tools). */
+    byApp: boolean;
+  };
   /** Requests a minute allowed to one signed-in user, and to one address signed out (plugins/rate-limit.ts); 0 is off. */
   rateLimit: { perUserPerMinute: number; publicPerMinute: number };
   /** The bearer token GET /api/metrics asks for; unset, it answers this machine only (plugins/metrics.ts). */
@@ -278,7 +284,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perUserPerMinute: e.RATE_LIMIT_USER_PER_MINUTE ?? (e.NODE_ENV === 'test' ? 0 : 1200),
       publicPerMinute: e.RATE_LIMIT_PUBLIC_PER_MINUTE ?? (e.NODE_ENV === 'test' ? 0 : 300),
     },
-    backup: { dir: e.BACKUP_DIR === undefined ? undefined : path.resolve(e.BACKUP_DIR), everyHours: e.BACKUP_EVERY_HOURS, keep: e.BACKUP_KEEP },
+    backup: {
+      dir: e.BACKUP_DIR === undefined ? undefined : path.resolve(e.BACKUP_DIR),
+      everyHours: e.BACKUP_EVERY_HOURS,
+      keep: e.BACKUP_KEEP,
+      byApp: !e.DATABASE_URL && !e.S3_BUCKET,
+    },
     auditHead: { key: auditHeadKey, keyFile: path.join(dataDir, 'audit-head.key') },
     sessionRevalidateMs: 2_000,
     clinicTimeZone: e.CLINIC_TIME_ZONE,

@@ -74,7 +74,7 @@ export const metricsPlugin = fp(async (app: FastifyInstance, opts: { db: Db; con
     });
   }
   // Only where the app backs itself up (modules/backups); +Inf until one succeeds, so "older than a day" alerts at once.
-  if (!opts.config.databaseUrl && !opts.config.files.s3) {
+  if (opts.config.backup.byApp) {
     new Gauge({
       name: 'backup_last_success_age_seconds',
       help: 'Seconds since the last successful backup finished (+Inf: none yet)',

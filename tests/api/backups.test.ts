@@ -107,11 +107,13 @@ describe.runIf(process.env.TEST_DATABASE_URL === undefined)('backups of the embe
       expect(status.overdue).toBe(true);
       expect(status.lastFailure).toMatchObject({ outcome: 'failed', trigger: 'schedule' });
       expect(status.lastFailure.error).toMatch(/ENOTDIR|EEXIST/);
-      const notices = (await admin.get('/api/notifications')).json() as { type: string; isActive: boolean; message: string }[];
+      const notices = (await admin.get('/api/notifications')).json() as { id: string; type: string; isActive: boolean; message: string }[];
       expect(notices.filter((n) => n.type === 'backup_overdue')).toHaveLength(1);
-      expect(notices.find((n) => n.type === 'backup_overdue')!.message).toMatch(/The last backup failed/);
-      // Not again while it is still unheeded, and no retry within the hour; an admin who came
-      // since is told at the next check.
+      const notice = notices.find((n) => n.type === 'backup_overdue')!;
+      expect(notice.message).toMatch(/The last backup failed/);
+      // Dismissing it is no reason to be told again: not again until a backup succeeds, and no
+      // retry within the hour; an admin who came since is told at the next check.
+      expect((await admin.put(`/api/notifications/${notice.id}/read`)).statusCode).toBe(200);
       t.clock.advance(10 * 60_000);
       expect(await runSchedule(t)).toEqual({ took: false, told: 1 });
       expect(((await admin2.get('/api/notifications')).json() as { type: string }[]).filter((n) => n.type === 'backup_overdue')).toHaveLength(1);

@@ -27,15 +27,13 @@ export async function latestBackupRuns(q: Queryable): Promise<{ success: RunRow 
   return { success: success ?? null, latest: latest ?? null };
 }
 
-/** Of `adminIds`, those not already holding an overdue-backup notice that still calls for attention. */
+/** Of `adminIds`, those not told yet: a notice stays until a backup succeeds, read or not (dismissing it is no reason to repeat it). */
 export async function adminsNotYetTold(q: Queryable, adminIds: string[]): Promise<string[]> {
   if (adminIds.length === 0) return [];
   const told = await q
     .select({ userId: notifications.userId })
     .from(notifications)
-    .where(
-      and(eq(notifications.type, 'backup_overdue'), eq(notifications.isActive, true), eq(notifications.isRead, false), inArray(notifications.userId, adminIds)),
-    );
+    .where(and(eq(notifications.type, 'backup_overdue'), eq(notifications.isActive, true), inArray(notifications.userId, adminIds)));
   const seen = new Set(told.map((t) => t.userId));
   return adminIds.filter((id) => !seen.has(id));
 }

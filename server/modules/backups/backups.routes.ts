@@ -6,7 +6,7 @@ import { contextOf } from '../../http/request-context.ts';
 import { loggableError } from '../../http/loggable-error.ts';
 import { runPeriodically } from '../../jobs/periodic.ts';
 import { serveControlSocket } from './control-socket.ts';
-import { COMMAND, backupAdvice, backupStatus, runBackupSchedule, takeBackup, type BackupDeps } from './backups.service.ts';
+import { COMMAND, backupStatus, runBackupSchedule, takeBackup, type BackupDeps } from './backups.service.ts';
 
 export const BACKUP_JOB = 'scheduled backup';
 /** How often the schedule looks whether a backup is due (or overdue); the backup itself is daily. */
@@ -30,7 +30,7 @@ export const backupRoutes: FastifyPluginAsyncZod<BackupDeps> = async (app, deps)
       schema: { response: { 200: ZBackupStatus, ...errorResponses } },
     },
     async (request) => {
-      if (backupAdvice(deps.config)) throw new HttpError('backup.notHere');
+      if (!deps.config.backup.byApp) throw new HttpError('backup.notHere');
       if (!deps.config.backup.dir) throw new HttpError('backup.notScheduled');
       try {
         await takeBackup(deps, contextOf(request), { dest: deps.config.backup.dir, includeKeys: false, trigger: 'command' });
@@ -53,7 +53,7 @@ export const backupRoutes: FastifyPluginAsyncZod<BackupDeps> = async (app, deps)
   );
 
   const source = deps.source;
-  if (source && !backupAdvice(deps.config)) {
+  if (source && deps.config.backup.byApp) {
     let close: (() => Promise<void>) | undefined;
     app.addHook('onReady', async () => {
       close = await serveControlSocket(deps.config.dataDir, async (request) => {

@@ -90,7 +90,7 @@ export async function takeBackup(
 
 export async function backupStatus(deps: BackupDeps): Promise<TBackupStatus> {
   const { backup } = deps.config;
-  const managedBy = backupAdvice(deps.config) ? 'operator' : 'app';
+  const managedBy = deps.config.backup.byApp ? 'app' : 'operator';
   const schedule = managedBy === 'app' && backup.dir ? { everyHours: backup.everyHours, keep: backup.keep } : null;
   const { success, latest } = await latestBackupRuns(deps.db);
   const lastFailure = latest && latest.outcome === 'failed' ? latest : null;
