@@ -4,7 +4,7 @@ import type { TSupplyOrder } from '#domain/supplies';
 import { PickupDialog } from '../../web/src/pages/supply-orders/pickup-dialog.tsx';
 import { fakeApi, type TRoutes } from './helpers/fake-api.ts';
 import { supplyOrder } from './helpers/supply-fixtures.ts';
-import { renderApp } from './helpers/render.tsx';
+import { renderApp, toasts } from './helpers/render.tsx';
 
 // 'Confirm Pickup' as an order's detail opens it, driven by the keyboard and mouse; only fetch is faked.
 
@@ -60,8 +60,8 @@ describe('confirming a pickup', () => {
       ],
       updatedAt: ORDER.updatedAt,
     });
-    expect(await screen.findByText('Pickup confirmed')).toBeTruthy();
-    expect(screen.getByText(/2 lines short; the stock is updated/)).toBeTruthy();
+    expect(await toasts().findByText('Pickup confirmed')).toBeTruthy();
+    expect(toasts().getByText(/2 lines short; the stock is updated/)).toBeTruthy();
     expect(onClose).toHaveBeenCalled();
   });
 

@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { Router } from 'wouter';
@@ -22,3 +22,10 @@ export function renderApp(ui: ReactNode, { path = '/' }: { path?: string } = {})
   );
   return { ...view, user, history: location.history };
 }
+
+/**
+ * The toasts on screen. Radix also reads a new toast aloud through a hidden live region outside the
+ * list for about a second, so a query over the whole screen finds its words once or twice by timing.
+ * (`hidden`: an open modal dialog hides the rest of the page from the accessibility tree.)
+ */
+export const toasts = () => within(screen.getByRole('region', { name: /^Notifications/, hidden: true }));
