@@ -11,57 +11,12 @@ import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { openDatabase } from '../server/db/database.ts';
 import { seedDemoClinic } from '../server/seed/demo-clinic.ts';
+import { FIRST, LAST } from './hot-reads-names.ts';
 
 const url = process.env.BENCH_SERVER_DATABASE_URL;
 const pgliteDir = process.env.BENCH_SERVER_PGLITE_DIR;
 const extra = Number(process.env.BENCH_SERVER_PATIENTS ?? 10_000);
 if (!url && !pgliteDir) throw new Error('hot-reads-server: set BENCH_SERVER_DATABASE_URL or BENCH_SERVER_PGLITE_DIR');
-
-// Some first names contain "ann", so `search=ann` matches a realistic share of the rows.
-const FIRST = [
-  'James',
-  'Mary',
-  'Anna',
-  'Robert',
-  'Patricia',
-  'John',
-  'Hannah',
-  'Jennifer',
-  'Michael',
-  'Linda',
-  'David',
-  'Joanne',
-  'Elizabeth',
-  'William',
-  'Susan',
-  'Carlos',
-  'Wei',
-  'Aisha',
-  'Olga',
-  'Priya',
-];
-const LAST = [
-  'Smith',
-  'Johnson',
-  'Williams',
-  'Brown',
-  'Jones',
-  'Garcia',
-  'Miller',
-  'Davis',
-  'Rodriguez',
-  'Martinez',
-  'Lopez',
-  'Wilson',
-  'Anderson',
-  'Taylor',
-  'Moore',
-  'Lee',
-  'Nguyen',
-  'Hill',
-  'Flores',
-  'Young',
-];
 
 const database = await openDatabase(url ? { url } : { pgliteDir });
 const db = database.db;

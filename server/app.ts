@@ -3,10 +3,9 @@ import cookie from '@fastify/cookie';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/database.ts';
-import type { Deps } from './deps.ts';
+import type { Deps, TSharedPatientPage } from './deps.ts';
 import { createInProcessEventBus, type EventBus } from './events/event-bus.ts';
 import { createSessionCache } from './sessions/session-cache.ts';
-import type { TPatient } from '#domain/patients';
 import { shortLived } from './cache/short-lived.ts';
 import { CLINIC_COUNTS_TTL_MS, createClinicCounts } from './clinic/clinic-counts.ts';
 import { forgetPatientReads } from './modules/patients/patients.service.ts';
@@ -111,10 +110,11 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     onError: (error) => app.log.error({ err: loggableError(error) }, 'could not read the clinic settings'),
   });
   const counts = createClinicCounts(db, config, () => settings.current().timeZone);
-  const patientPages = shortLived<number, { items: TPatient[]; nextCursor: string | null; encoded: string }>({
+  const patientPages = shortLived<string, TSharedPatientPage>({
     ttlMs: CLINIC_COUNTS_TTL_MS,
     now: () => config.now().getTime(),
-    maxKeys: 8,
+    // The first page at a size or two, and the searches being typed at the moment.
+    maxKeys: 64,
   });
   const deps: Deps = {
     db,

@@ -8,6 +8,10 @@ import type { ClinicCounts } from './clinic/clinic-counts.ts';
 import type { FileStorage } from './storage/storage.ts';
 import type { ClinicSettingsHolder } from './clinic/clinic-settings.ts';
 import type { SecretBox } from './secrets/secret-box.ts';
+import type { TServedPage } from './http/paging.ts';
+
+/** A page of patients shared by many requests, encoded once for all of them. */
+export type TSharedPatientPage = TServedPage<TPatient> & { encoded: string };
 
 /** What services need from the app; passed in, never read from globals. */
 export interface Deps {
@@ -25,6 +29,6 @@ export interface Deps {
   settings: ClinicSettingsHolder;
   /** Seals the small secrets the database holds (TOTP seeds) with a key kept outside it. */
   secrets: SecretBox;
-  /** The unfiltered patient list's first page by page size, shared for a few seconds (patients.service.ts). */
-  patientPages: ShortLived<number, { items: TPatient[]; nextCursor: string | null; encoded: string }>;
+  /** The unfiltered list's first page and search pages, shared for a few seconds by readers who reach no restricted patient (patients.service.ts). */
+  patientPages: ShortLived<string, TSharedPatientPage>;
 }

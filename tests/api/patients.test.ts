@@ -348,3 +348,35 @@ describe('the unfiltered first page, shared by every request for a few seconds',
     expect(await ids()).not.toContain(created.id);
   });
 });
+
+describe('search pages, shared by the readers who reach no restricted patient', () => {
+  const ids = async (who: SignedIn, term: string) =>
+    (await who.get(`/api/patients?search=${encodeURIComponent(term)}`)).json().map((p: { id: string }) => p.id);
+
+  it('show a patient created or renamed a moment before, and record every request that was shown them', async () => {
+    const word = unique('Quorra');
+    expect(await ids(nurse, word)).toEqual([]);
+    const created = (await nurse.post('/api/patients', patientInput({ lastName: word }))).json();
+    expect(await ids(nurse, word)).toEqual([created.id]);
+    expect(await ids(scribe, word)).toEqual([created.id]);
+    const shown = await auditFor(created.id, 'patient.list');
+    expect(shown.map((r) => r.actorId).sort()).toEqual([nurse.user.id, scribe.user.id].sort());
+
+    expect((await scheduler.put(`/api/patients/${created.id}`, { lastName: `Renamed${word}`, firstName: 'Ann' })).statusCode).toBe(200);
+    expect((await nurse.get(`/api/patients?search=${encodeURIComponent(word)}`)).json()[0].lastName).toBe(`Renamed${word}`);
+    expect((await scheduler.put(`/api/patients/${created.id}`, { isActive: false })).statusCode).toBe(200);
+    expect(await ids(nurse, word)).toEqual([]);
+  });
+
+  it('answer many requests at the same moment alike, each recorded', async () => {
+    const word = unique('Tamsin');
+    const created = (await nurse.post('/api/patients', patientInput({ lastName: word }))).json();
+    const answers = await Promise.all(Array.from({ length: 6 }, () => nurse.get(`/api/patients?search=${word}&limit=5`)));
+    for (const res of answers) {
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['x-total-count']).toBe('1');
+      expect(res.json()).toEqual([expect.objectContaining({ id: created.id, lastName: word })]);
+    }
+    expect(await auditFor(created.id, 'patient.list')).toHaveLength(6);
+  });
+});

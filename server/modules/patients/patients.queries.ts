@@ -85,6 +85,27 @@ export async function listPatients(
   return takePage(rows, opts.limit, (r) => [r.sort_last, r.sort_first, r.id]);
 }
 
+/** Rows in the order of `ids` (a statement's rows come in any order). */
+function inOrderOf(ids: string[], rows: PatientRow[]): PatientRow[] {
+  const position = new Map(ids.map((id, i) => [id, i]));
+  return rows.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
+}
+
+const idArrayOf = (ids: string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`;
+
+/**
+ * The active patients with these ids that the reader sees, in the order given: a page shared by
+ * many readers, each of whom writes her own audit row through her reader.
+ */
+export async function readPatients(q: Queryable, ids: string[], seen: ReadScope['patientRowSeen']): Promise<PatientRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await queryRows<PatientRow>(
+    q,
+    sql`select ${PATIENT_SQL_COLUMNS} from patients where id = any(${idArrayOf(ids)}) and is_active and ${seen(sql`patients`)}`,
+  );
+  return inOrderOf(ids, rows);
+}
+
 /**
  * The active patients with these ids, in the order given, and the audit row recording who was
  * shown them, in one statement: the row lands with the read or not at all.
@@ -96,7 +117,7 @@ export async function readPatientsAudited(
   seen: ReadScope['patientRowSeen'],
 ): Promise<PatientRow[]> {
   if (ids.length === 0) return [];
-  const idArray = sql`${`{${ids.join(',')}}`}::uuid[]`;
+  const idArray = idArrayOf(ids);
   const rows = await queryRows<PatientRow>(
     q,
     sql`
@@ -109,8 +130,7 @@ export async function readPatientsAudited(
     )
     select * from shown`,
   );
-  const position = new Map(ids.map((id, i) => [id, i]));
-  return rows.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
+  return inOrderOf(ids, rows);
 }
 
 export async function findPatient(q: Queryable, id: string): Promise<PatientRow | null> {

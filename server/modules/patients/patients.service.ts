@@ -9,8 +9,9 @@ import {
   type TPatientListItem,
   type TUpdatePatient,
 } from '#domain/patients';
+import type { TPage } from '#domain/paging';
 import { mayChangePatientField } from '#domain/record-scope';
-import type { Deps } from '../../deps.ts';
+import type { Deps, TSharedPatientPage } from '../../deps.ts';
 import { boundedReads } from '../../db/bounded-reads.ts';
 import { takePage } from '../../db/keyset.ts';
 import { inTransaction } from '../../db/transaction.ts';
@@ -29,6 +30,7 @@ import {
   findSeenPatient,
   isRestrictedPatient,
   listPatients,
+  readPatients,
   readPatientsAudited,
   toPatient,
 } from './patients.queries.ts';
@@ -57,7 +59,9 @@ export const PATIENT_READS = {
     ): Promise<TServedPage<TPatientListItem>> => {
       const search = query.search || undefined;
       const page = search
-        ? await searchPage(deps, scope, auditInStatement, search, query, signal)
+        ? scope.restrictedReach
+          ? await searchPage(deps, scope, auditInStatement, search, query, signal)
+          : await sharedSearchPage(deps, scope, search, query, signal)
         : query.cursor || scope.restrictedReach
           ? await pageFor(deps, scope, query)
           : await firstPageFor(deps, scope, query.limit);
@@ -81,10 +85,35 @@ export const PATIENT_READS = {
 };
 
 /**
- * A search page (docs/decisions/patient-search.md): the page's keys tier by tier, with the capped
- * total on the first page, each statement bounded (one that runs past the timeout is stopped and
- * answered 503); then those patients and their audit row in one statement that commits at once:
- * one round trip for both. Nothing is sent unless the row is written.
+ * A search's page in the caller's scope (docs/decisions/patient-search.md): the page's keys tier
+ * by tier, with the capped total on the first page, each statement bounded (one that runs past
+ * the timeout, or that nobody waits for any more, is stopped and answered 503).
+ */
+async function findSearchPage(deps: Deps, scope: ReadScope, term: string, query: TListQuery, signal: AbortSignal | undefined) {
+  const after = query.cursor ? decodeSearchCursor(query.cursor) : null;
+  const bounds = {
+    timeoutMs: deps.config.searchTimeoutMs,
+    signal,
+    stopped: () => new HttpError('search.timeout', { headers: { 'retry-after': String(SEARCH_RETRY_AFTER_SECONDS) } }),
+  };
+  const cap = PATIENT_PAGE.totalCap;
+  return boundedReads(deps.db, bounds, async (q) => {
+    const { keys, tierZeroCount } = await searchPageKeys(q, term, after, query.limit, after ? null : cap, scope.patientRowSeen);
+    const { page, nextCursor } = takePage(keys, query.limit, (k) => k);
+    // A first page that holds every match has counted them already.
+    const counted = after
+      ? null
+      : nextCursor
+        ? await countSearchCapped(q, term, cap, tierZeroCount, scope.patientRowSeen)
+        : { total: page.length, capped: false };
+    return { ids: page.map((k) => k[3]), total: counted?.total ?? null, totalCapped: counted?.capped ?? false, nextCursor };
+  });
+}
+
+/**
+ * A search page for a reader who reaches restricted patients: hers alone, read with its audit
+ * row in one statement that commits at once (one round trip for both). Nothing is sent unless
+ * the row is written.
  */
 async function searchPage(
   deps: Deps,
@@ -94,27 +123,33 @@ async function searchPage(
   query: TListQuery,
   signal: AbortSignal | undefined,
 ): Promise<TServedPage<TPatient>> {
-  const after = query.cursor ? decodeSearchCursor(query.cursor) : null;
-  const bounds = {
-    timeoutMs: deps.config.searchTimeoutMs,
-    signal,
-    stopped: () => new HttpError('search.timeout', { headers: { 'retry-after': String(SEARCH_RETRY_AFTER_SECONDS) } }),
-  };
-  const cap = PATIENT_PAGE.totalCap;
-  const found = await boundedReads(deps.db, bounds, async (q) => {
-    const { keys, tierZeroCount } = await searchPageKeys(q, term, after, query.limit, after ? null : cap, scope.patientRowSeen);
-    const { page, nextCursor } = takePage(keys, query.limit, (k) => k);
-    // A first page that holds every match has counted them already.
-    const counted = after
-      ? null
-      : nextCursor
-        ? await countSearchCapped(q, term, cap, tierZeroCount, scope.patientRowSeen)
-        : { total: page.length, capped: false };
-    return { ids: page.map((k) => k[3]), counted, nextCursor };
-  });
-  const rows = await readPatientsAudited(deps.db, auditInStatement(), found.ids, scope.patientRowSeen);
-  return { items: rows.map(toPatient), total: found.counted?.total ?? null, totalCapped: found.counted?.capped ?? false, nextCursor: found.nextCursor };
+  const { ids, ...found } = await findSearchPage(deps, scope, term, query, signal);
+  const rows = await readPatientsAudited(deps.db, auditInStatement(), ids, scope.patientRowSeen);
+  return { ...found, items: rows.map(toPatient) };
 }
+
+/**
+ * A search page for everyone else, who all see the same answer (no restricted patient in it):
+ * read once for the requests asking it at the same moment or within a few seconds, as the first
+ * page is (deps.patientPages, cleared by every patient change). When a patient changes, every
+ * open list refetches at once; they share one search instead of each running six statements.
+ * Each request still writes its own audit row (the reader's). The search stops only once every
+ * request waiting for it has gone.
+ */
+async function sharedSearchPage(deps: Deps, scope: ReadScope, term: string, query: TListQuery, signal: AbortSignal | undefined) {
+  const key = `search ${query.limit} ${query.cursor ?? ''} ${term}`;
+  return deps.patientPages.get(
+    key,
+    async (nobodyWaits) => {
+      const { ids, ...found } = await findSearchPage(deps, scope, term, query, nobodyWaits);
+      return encodeOnce({ ...found, items: (await readPatients(deps.db, ids, scope.patientRowSeen)).map(toPatient) });
+    },
+    signal,
+  );
+}
+
+/** A page shared by many requests, checked against the route's response schema and encoded once for all of them. */
+const encodeOnce = (page: TPage<TPatient>): TSharedPatientPage => ({ ...page, encoded: JSON.stringify(ZPatientList.parse(page.items)) });
 
 /**
  * A page of the unfiltered list read for this reader alone: a later page, or any page of someone
@@ -135,11 +170,9 @@ async function pageFor(deps: Deps, scope: ReadScope, query: TListQuery): Promise
 async function firstPageFor(deps: Deps, scope: ReadScope, limit: number): Promise<TServedPage<TPatient>> {
   const [page, counts] = await Promise.all([
     // Shared only among readers who reach no restricted patient: it holds none.
-    deps.patientPages.get(limit, async () => {
+    deps.patientPages.get(`list ${limit}`, async () => {
       const { page: rows, nextCursor } = await listPatients(deps.db, scope, { limit });
-      const items = rows.map(toPatient);
-      // Checked against the route's response schema, and encoded, once for every request it serves.
-      return { items, nextCursor, encoded: JSON.stringify(ZPatientList.parse(items)) };
+      return encodeOnce({ items: rows.map(toPatient), total: null, nextCursor });
     }),
     deps.counts.get(),
   ]);
