@@ -169,6 +169,28 @@ describe('the sealer while the app runs', () => {
   });
 });
 
+describe('the sealer working off a backlog', () => {
+  it('lets the app answer between its batches (on PGlite they run in the same process)', async () => {
+    await sealAll(t.db);
+    // A backlog as a restore, a start or a burst leaves: rows enough for many batches.
+    await t.db.execute(sql`
+      insert into audit_events (action, entity_type, patient_ids)
+      select 'test.backlog', 'patient', array(select gen_random_uuid() from generate_series(1, 20)) from generate_series(1, 30000)`);
+    const unsealed = async (db: Db) => (await queryRows<{ n: number }>(db, sql`select count(*)::int as n from audit_events where seq is null`))[0]!.n;
+    const running = await buildTestApp({ AUDIT_SEAL_EVERY_MS: '20' }, { sharing: t });
+    try {
+      await vi.waitFor(async () => expect(await unsealed(running.db)).toBeLessThan(30000), { timeout: 10_000, interval: 5 });
+      // Answered while the backlog is still being sealed, not once it is gone.
+      expect((await running.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+      expect(await unsealed(running.db)).toBeGreaterThan(0);
+      await vi.waitFor(async () => expect(await unsealed(running.db)).toBe(0), { timeout: 60_000, interval: 50 });
+    } finally {
+      await running.close();
+    }
+    await expectWholeChain();
+  });
+});
+
 describe.runIf(onPostgres)('sealing with transactions in flight (PostgreSQL)', () => {
   it('never seals past a transaction still open: rows committed out of number order are linked in order', async () => {
     await sealAll(t.db);
