@@ -24,6 +24,21 @@ process.stderr.write('READY ' + app.server.address().port + '\\n');
 process.on('SIGTERM', () => app.close().then(() => process.exit(0)));
 `;
 
+/**
+ * Bare Fastify again, answering a page the size of the app's (BARE_PAGE_BYTES of JSON, encoded
+ * once as the app's shared pages are): what moving those bytes alone costs on this machine, the
+ * load generator's reading of them included.
+ */
+export const BARE_PAGE_SERVER = `
+import Fastify from 'fastify';
+const app = Fastify({ logger: false });
+const page = JSON.stringify(['x'.repeat(Math.max(0, Number(process.env.BARE_PAGE_BYTES) - 6))]);
+app.get('/', (_request, reply) => reply.type('application/json; charset=utf-8').send(page));
+await app.listen({ port: 0, host: '127.0.0.1' });
+process.stderr.write('READY ' + app.server.address().port + '\\n');
+process.on('SIGTERM', () => app.close().then(() => process.exit(0)));
+`;
+
 /** Spawns a server that writes `READY <port>` on stderr; other stderr lines pass through. */
 export function startServer(name: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<number> {
   // stdout is /dev/null: the app's info log is written for real but nobody reads it.

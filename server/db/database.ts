@@ -96,7 +96,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         lost = true;
       });
       await client.connect();
-      return { db: drizzle(client) as unknown as Db, lost: () => lost, close: () => client.end().catch(() => {}) };
+      return { db: drizzle(client) as unknown as Db, inProcess: false, lost: () => lost, close: () => client.end().catch(() => {}) };
     });
     await migrate(db, { migrationsFolder: options.migrationsFolder ?? migrationsFolder });
     const listen: Database['listen'] = async (channel, onNotify, onConnected) => {
@@ -230,6 +230,8 @@ const ANALYTIC_WORK_MEM = '64MB';
 /** One connection held apart from the pool, with what a session holds (advisory locks). */
 export interface DatabaseSession {
   db: Db;
+  /** Its statements run in this process (PGlite): while one runs, the event loop does not turn. */
+  inProcess: boolean;
   /** The connection dropped or was killed (it holds nothing any more). */
   lost(): boolean;
   close(): Promise<void>;
@@ -244,7 +246,7 @@ const sessions = new WeakMap<Db, (name: string) => Promise<DatabaseSession>>();
  */
 export function openSession(db: Db, name: string): Promise<DatabaseSession> {
   const open = sessions.get(db);
-  return open ? open(name) : Promise.resolve({ db, lost: () => false, close: async () => {} });
+  return open ? open(name) : Promise.resolve({ db, inProcess: true, lost: () => false, close: async () => {} });
 }
 
 /**
