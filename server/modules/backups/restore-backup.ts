@@ -117,7 +117,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
     ? []
     : ['The audit head key was not found: a new one is made at start, and audit heads saved before this backup can no longer be checked.'];
 
-  const databaseEntries: ({ kind: 'dir'; relative: string } | { kind: 'file'; relative: string; sha256: string })[] = [];
+  const databaseEntries: { kind: 'dir' | 'file'; relative: string }[] = [];
   for await (const line of readline.createInterface({ input: fs.createReadStream(path.join(src, DATABASE_LIST)), crlfDelay: Infinity })) {
     if (!line) continue;
     const [kind, relative = '', , sha256 = ''] = line.split('\t');
@@ -128,11 +128,11 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
     else if (kind === 'file') {
       if ((await sha256Of(path.join(src, DATABASE_DIR, `${relative}.gz`))) !== sha256)
         throw new RestoreRefused(`The database file ${relative} does not match its checksum: this backup is damaged.`);
-      databaseEntries.push({ kind, relative, sha256 });
+      databaseEntries.push({ kind, relative });
     } else throw new RestoreRefused(`${DATABASE_LIST} has a line this version does not read.`);
   }
   if (databaseEntries.filter((e) => e.kind === 'file').length !== manifest.database.files)
-    throw new RestoreRefused(`${DATABASE_LIST} lists fewer files than the manifest: this backup is damaged.`);
+    throw new RestoreRefused(`${DATABASE_LIST} does not list the files the manifest counts: this backup is damaged.`);
   const objects: { relative: string; bytes: number; sha256: string }[] = [];
   const lines = readline.createInterface({ input: fs.createReadStream(path.join(src, OBJECTS_LIST)), crlfDelay: Infinity });
   for await (const line of lines) {
