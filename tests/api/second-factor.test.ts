@@ -187,6 +187,53 @@ describe('an authenticator app (TOTP) and recovery codes', () => {
   });
 });
 
+describe('a burst of codes sent at once is held to the same limit as codes sent one by one', () => {
+  const BURST = 100;
+  const wrongCode = (secret: string, i: number) => totpCodeAt(secret, new Date(t.clock.now().getTime() + 7_200_000 + i * 30_000));
+  const checkedOf = async (userId: string) => (await auditActionsOf(userId)).filter((a) => a === 'auth.second_factor_failed').length;
+
+  it('a fresh proof (new recovery codes): at most five of a hundred wrong codes are checked, the rest refused as throttled', async () => {
+    const scheduler = await signInAs(t, 'scheduler');
+    const { secret } = await enrolTotp(scheduler);
+    const answers = await Promise.all(
+      Array.from({ length: BURST }, (_, i) => scheduler.post('/api/auth/recovery-codes', { proof: { method: 'totp', code: wrongCode(secret, i) } })),
+    );
+    const codes = answers.map((r) => r.json().code as string);
+    expect(codes.filter((c) => c === 'signIn.badCode').length).toBeLessThanOrEqual(5);
+    expect(codes.filter((c) => c !== 'signIn.badCode').every((c) => c === 'signIn.throttled')).toBe(true);
+    expect(await checkedOf(scheduler.user.id)).toBeLessThanOrEqual(5);
+    // The right code now waits out the lock too: the pair is spent.
+    nextStep();
+    expect((await scheduler.post('/api/auth/recovery-codes', { proof: { method: 'totp', code: codeOf(secret) } })).json().code).toBe('signIn.throttled');
+  });
+
+  it("the sign-in's second step from a known address: at most five of a hundred wrong codes are checked", async () => {
+    const scribe = await signInAs(t, 'scribe');
+    const { secret } = await enrolTotp(scribe);
+    const { client, challenge } = await passwordStep(scribe.user.email);
+    const answers = await Promise.all(
+      Array.from({ length: BURST }, (_, i) => secondStep(client, challenge!.value, { method: 'totp', code: wrongCode(secret, i) })),
+    );
+    expect(answers.every((r) => r.statusCode !== 200)).toBe(true);
+    expect(answers.filter((r) => r.json().code === 'signIn.badCode').length).toBeLessThanOrEqual(5);
+    expect(await checkedOf(scribe.user.id)).toBeLessThanOrEqual(5);
+  });
+
+  it('a hundred wrong passwords at once: at most five are checked', async () => {
+    const user = await createUser(t.db);
+    const answers = await Promise.all(
+      Array.from({ length: BURST }, () => new Client(t.app).post('/api/auth/login', { email: user.email, password: 'guess-guess' })),
+    );
+    expect(answers.filter((r) => r.json().code === 'signIn.invalidCredentials').length).toBeLessThanOrEqual(5);
+    expect(answers.filter((r) => r.statusCode !== 401).every((r) => r.json().code === 'signIn.throttled')).toBe(true);
+    const failed = await t.db
+      .select({ id: auditEvents.id })
+      .from(auditEvents)
+      .where(and(eq(auditEvents.entityId, user.id), eq(auditEvents.action, 'auth.login_failed')));
+    expect(failed.length).toBeLessThanOrEqual(5);
+  });
+});
+
 describe('the policy per role', () => {
   it('requires admins by default; only an admin reads or sets it; bad values are refused and change nothing', async () => {
     const policy = ZStoredSecondFactorPolicy.parse((await admin.get('/api/admin/settings/second-factor')).json());

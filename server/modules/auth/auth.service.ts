@@ -8,7 +8,17 @@ import { actingAs, type RequestContext } from '../../http/request-context.ts';
 import { recordAudit } from '../../audit/audit-writer.ts';
 import { findUserByEmail, normalizeEmail, toCurrentUser } from './auth.queries.ts';
 import { isShutDemoAccount } from './demo-accounts.ts';
-import { countSignInFailure, signInLockedFor, signInSucceeded, slowdownMs, throttledError, throttleKeys } from './login-throttle.ts';
+import {
+  countSignInFailure,
+  releaseAttempt,
+  signInLockedFor,
+  signInSucceeded,
+  slowdownMs,
+  takeAttempt,
+  PAIR_POLICY,
+  throttledError,
+  throttleKeys,
+} from './login-throttle.ts';
 import { verifyPassword } from './passwords.ts';
 import { endSession } from '../../sessions/session-store.ts';
 import { beginSession } from './begin-session.ts';
@@ -23,23 +33,24 @@ export async function login(deps: Deps, ctx: RequestContext, input: TLogin): Pro
   const email = normalizeEmail(input.email);
   const keys = throttleKeys(email, ctx.ip);
   const retryAfter = await signInLockedFor(db, keys, email, ctx.ip, now);
-  if (retryAfter !== null) {
-    await recordAudit(db, ctx, { action: 'auth.login_refused_locked', entityType: 'user', entityId: email.slice(0, 100), outcome: 'denied' });
-    throw throttledError(retryAfter);
-  }
+  if (retryAfter !== null) throw await refuseLocked(deps, ctx, email, retryAfter);
+  const attempt = await takeAttempt(db, keys.pair, now, PAIR_POLICY);
+  if ('refusedFor' in attempt) throw await refuseLocked(deps, ctx, email, attempt.refusedFor);
 
   // A demo account outside demo mode is answered as an unknown one (same decoy hash, same time).
   const user = isShutDemoAccount(config, email) ? null : await findUserByEmail(db, email);
   const passwordOk = await verifyPassword(user?.passwordHash ?? null, input.password);
   if (!user || !passwordOk) {
-    const failures = await db.transaction(async (tx) => {
+    await db.transaction(async (tx) => {
       await recordAudit(tx, ctx, { action: 'auth.login_failed', entityType: 'user', entityId: user?.id ?? null, outcome: 'denied' });
-      return countSignInFailure(tx, keys, now);
+      await countSignInFailure(tx, keys, now);
     });
-    await sleep(slowdownMs(failures));
+    await sleep(slowdownMs(attempt.failures));
     throw new HttpError('signIn.invalidCredentials');
   }
   const signedIn = toCurrentUser(user);
+  // The password was right: its attempt does not count against the pair (the second step takes its own).
+  await releaseAttempt(db, attempt);
   if (!user.isActive) {
     await recordAudit(db, actingAs(ctx, signedIn), { action: 'auth.login_refused_inactive', entityType: 'user', entityId: user.id, outcome: 'denied' });
     throw new HttpError('signIn.deactivated');
@@ -60,6 +71,11 @@ export async function login(deps: Deps, ctx: RequestContext, input: TLogin): Pro
     return beginSession(deps, tx, raise, actingAs(ctx, signedIn), 'auth.login');
   });
   return { user: signedIn, token };
+}
+
+async function refuseLocked(deps: Deps, ctx: RequestContext, email: string, retryAfter: number): Promise<HttpError> {
+  await recordAudit(deps.db, ctx, { action: 'auth.login_refused_locked', entityType: 'user', entityId: email.slice(0, 100), outcome: 'denied' });
+  return throttledError(retryAfter);
 }
 
 export async function logout(deps: Deps, ctx: RequestContext): Promise<void> {

@@ -83,8 +83,8 @@ export const PAIR_POLICY: FailurePolicy = { windowMs: THROTTLE.windowMs, lockMs:
 export const ADDRESS_POLICY: FailurePolicy = { windowMs: THROTTLE.windowMs, lockMs: (f) => (f >= THROTTLE.addressLimit ? THROTTLE.addressLockMs : 0) };
 export const ACCOUNT_POLICY: FailurePolicy = { windowMs: THROTTLE.accountWindowMs, lockMs: accountWaitMs };
 
-/** Counts one failure against a key, locking it as its policy says; returns the failures in the window. */
-export async function recordFailure(q: Queryable, key: string, now: Date, policy: FailurePolicy): Promise<number> {
+/** One more on a key's count in its window, in one statement; answers the count and the key's lock. */
+async function bump(q: Queryable, key: string, now: Date, policy: FailurePolicy): Promise<{ failures: number; lockedUntil: Date | null }> {
   const windowStart = new Date(now.getTime() - policy.windowMs);
   const stale = sql`${loginThrottle.windowStartedAt} < ${windowStart.toISOString()}::timestamptz`;
   const [row] = await q
@@ -97,15 +97,55 @@ export async function recordFailure(q: Queryable, key: string, now: Date, policy
         windowStartedAt: sql`case when ${stale} then ${now.toISOString()}::timestamptz else ${loginThrottle.windowStartedAt} end`,
       },
     })
-    .returning({ failures: loginThrottle.failures });
-  const failures = row?.failures ?? 1;
+    .returning({ failures: loginThrottle.failures, lockedUntil: loginThrottle.lockedUntil });
+  return { failures: row?.failures ?? 1, lockedUntil: row?.lockedUntil ?? null };
+}
+
+async function lockKey(q: Queryable, key: string, until: Date | null): Promise<void> {
+  await q.update(loginThrottle).set({ lockedUntil: until }).where(eq(loginThrottle.key, key));
+}
+
+/** Counts one failure against a key, locking it as its policy says; returns the failures in the window. */
+export async function recordFailure(q: Queryable, key: string, now: Date, policy: FailurePolicy): Promise<number> {
+  const { failures } = await bump(q, key, now, policy);
   const lock = policy.lockMs(failures);
-  if (lock > 0)
-    await q
-      .update(loginThrottle)
-      .set({ lockedUntil: new Date(now.getTime() + lock) })
-      .where(eq(loginThrottle.key, key));
+  if (lock > 0) await lockKey(q, key, new Date(now.getTime() + lock));
   return failures;
+}
+
+/** An attempt counted before its proof is checked: released if the proof passes. */
+export interface TAttempt {
+  key: string;
+  /** The key's count with this attempt. */
+  failures: number;
+  /** This attempt reached the policy's limit and locked the key. */
+  locked: boolean;
+}
+
+/**
+ * Takes one attempt on a key before a password, code or key is checked: counted first, as a
+ * failure, in one statement, so concurrent attempts each see the ones before them and no more
+ * than the policy allows are ever checked (a lock read first, then a failure written after the
+ * check, let a burst of 100 all through). Answers null, a refusal, when an earlier attempt had
+ * already reached the limit; a proof that passes gives its attempt back with `releaseAttempt`.
+ */
+export async function takeAttempt(q: Queryable, key: string, now: Date, policy: FailurePolicy): Promise<TAttempt | { refusedFor: number }> {
+  const { failures, lockedUntil } = await bump(q, key, now, policy);
+  if (policy.lockMs(failures - 1) > 0) {
+    const left = (lockedUntil?.getTime() ?? now.getTime() + policy.windowMs) - now.getTime();
+    return { refusedFor: Math.max(1, Math.ceil(left / 1000)) };
+  }
+  const lock = policy.lockMs(failures);
+  if (lock > 0) await lockKey(q, key, new Date(now.getTime() + lock));
+  return { key, failures, locked: lock > 0 };
+}
+
+/** A taken attempt whose proof passed: it no longer counts, and a lock it set is lifted. */
+export async function releaseAttempt(q: Queryable, attempt: TAttempt): Promise<void> {
+  await q
+    .update(loginThrottle)
+    .set({ failures: sql`greatest(${loginThrottle.failures} - 1, 0)`, ...(attempt.locked ? { lockedUntil: null } : {}) })
+    .where(eq(loginThrottle.key, attempt.key));
 }
 
 export async function clearFailures(q: Queryable, key: string): Promise<void> {
@@ -138,11 +178,20 @@ export async function signInLockedFor(q: Queryable, keys: ThrottleKeys, email: s
   return lockedFor(q, known ? [keys.pair] : [keys.pair, keys.address, keys.account], now);
 }
 
-/** One failed step, counted by address, account and pair (in the caller's transaction); answers the pair's failures. */
-export async function countSignInFailure(q: Queryable, keys: ThrottleKeys, now: Date): Promise<number> {
+/**
+ * A sign-in step's attempt, taken on its pair (account, address) before the step is checked:
+ * a refusal when the pair is spent.
+ */
+export async function takeSignInAttempt(q: Queryable, keys: ThrottleKeys, now: Date): Promise<TAttempt> {
+  const attempt = await takeAttempt(q, keys.pair, now, PAIR_POLICY);
+  if ('refusedFor' in attempt) throw throttledError(attempt.refusedFor);
+  return attempt;
+}
+
+/** One failed step, counted by address and account (in the caller's transaction; its pair counted it when taken). */
+export async function countSignInFailure(q: Queryable, keys: ThrottleKeys, now: Date): Promise<void> {
   await recordFailure(q, keys.address, now, ADDRESS_POLICY);
   await recordFailure(q, keys.account, now, ACCOUNT_POLICY);
-  return recordFailure(q, keys.pair, now, PAIR_POLICY);
 }
 
 /** A sign-in that got through: its pair starts over, and its address becomes a known source. */

@@ -108,14 +108,18 @@ export async function findLiveChallenge(q: Queryable, tokenHash: string, now: Da
   return row ?? null;
 }
 
-/** One more failed code for this sign-in; answers how many it has had. */
-export async function countChallengeFailure(q: Queryable, id: string): Promise<number> {
-  const [row] = await q
+/**
+ * Takes one of a sign-in's code attempts before the code is checked, in one statement: false once
+ * it has had `max` (the sign-in is over), however many arrive at once. Answers the attempts
+ * taken with this one, or null.
+ */
+export async function takeChallengeAttempt(q: Queryable, id: string, max: number): Promise<number | null> {
+  const rows = await q
     .update(signInChallenges)
     .set({ failures: sql`${signInChallenges.failures} + 1` })
-    .where(eq(signInChallenges.id, id))
+    .where(and(eq(signInChallenges.id, id), lt(signInChallenges.failures, max)))
     .returning({ failures: signInChallenges.failures });
-  return row?.failures ?? Number.POSITIVE_INFINITY;
+  return rows[0]?.failures ?? null;
 }
 
 export async function deleteChallenge(q: Queryable, id: string): Promise<void> {

@@ -26,11 +26,11 @@ import { beginSession } from './begin-session.ts';
 import {
   countSignInFailure,
   lockedFor,
-  PAIR_POLICY,
-  recordFailure,
+  releaseAttempt,
   signInLockedFor,
   signInSucceeded,
   slowdownMs,
+  takeSignInAttempt,
   throttledError,
   throttleKeys,
 } from './login-throttle.ts';
@@ -38,7 +38,6 @@ import {
   confirmedFactors,
   confirmFactor,
   confirmWebauthnFactor,
-  countChallengeFailure,
   deleteChallenge,
   deleteChallengeByToken,
   deleteAllFactors,
@@ -54,8 +53,8 @@ import {
   spendRecoveryCode,
   syncSecondFactorAt,
   takeSignCount,
+  takeChallengeAttempt,
   takeTotpStep,
-  type TChallengeRow,
   type TFactorRow,
 } from './second-factor.queries.ts';
 import { newTotpSecret, totpEnrolment, totpStep } from './totp.ts';
@@ -155,6 +154,7 @@ export async function requireFreshFactor(deps: Deps, ctx: SignedInContext, proof
   // Signed in already: her own address is the one that counts.
   const retryAfter = await lockedFor(db, [keys.pair], now);
   if (retryAfter !== null) throw throttledError(retryAfter);
+  const attempt = await takeSignInAttempt(db, keys, now);
   const method = await inTransaction(deps, async (tx) => {
     let challenge: string | null = null;
     if (proof.method === 'webauthn') {
@@ -164,13 +164,11 @@ export async function requireFreshFactor(deps: Deps, ctx: SignedInContext, proof
     }
     const passed = await spendProof(deps, tx, ctx.user.id, proof, { rp: relyingPartyOf(deps, ctx), challenge });
     if (passed === 'recovery') await recordAudit(tx, ctx, { action: 'auth.recovery_code_used', entityType: 'user', entityId: ctx.user.id });
+    if (passed) await releaseAttempt(tx, attempt);
     return passed;
   });
   if (!method) {
-    await db.transaction(async (tx) => {
-      await recordFailure(tx, keys.pair, now, PAIR_POLICY);
-      await recordAudit(tx, ctx, { action: 'auth.second_factor_failed', entityType: 'user', entityId: ctx.user.id, outcome: 'denied' });
-    });
+    await recordAudit(db, ctx, { action: 'auth.second_factor_failed', entityType: 'user', entityId: ctx.user.id, outcome: 'denied' });
     throw new HttpError('signIn.badCode');
   }
   return method;
@@ -216,6 +214,14 @@ export async function finishSecondStep(
   const keys = throttleKeys(user.email, ctx.ip);
   const retryAfter = await signInLockedFor(db, keys, user.email, ctx.ip, now);
   if (retryAfter !== null) throw throttledError(retryAfter);
+  // Both counts are taken before the code is checked, each in one statement, so a burst of
+  // codes sent at once is held to the same limits as codes sent one after another.
+  const attempt = await takeSignInAttempt(db, keys, now);
+  const tries = await takeChallengeAttempt(db, challenge.id, CHALLENGE.maxFailures);
+  if (tries === null) {
+    await deleteChallenge(db, challenge.id);
+    throw new HttpError('signIn.noChallenge');
+  }
 
   const passed = await inTransaction(deps, async (tx, raise) => {
     const method = await spendProof(deps, tx, user.id, proof, { rp: relyingPartyOf(deps, ctx), challenge: challenge.webauthnChallenge });
@@ -228,20 +234,15 @@ export async function finishSecondStep(
     return beginSession(deps, tx, raise, signedIn, action, method);
   });
   if (passed) return { user, token: passed, next: challenge.next };
-  await refuseCode(deps, signedIn, challenge, keys);
-  throw new HttpError('signIn.badCode');
-}
-
-async function refuseCode(deps: Deps, ctx: SignedInContext, challenge: TChallengeRow, keys: ReturnType<typeof throttleKeys>): Promise<void> {
-  const now = deps.config.now();
-  const failures = await deps.db.transaction(async (tx) => {
-    await recordAudit(tx, ctx, { action: 'auth.second_factor_failed', entityType: 'user', entityId: ctx.user.id, outcome: 'denied' });
+  await deps.db.transaction(async (tx) => {
+    await recordAudit(tx, signedIn, { action: 'auth.second_factor_failed', entityType: 'user', entityId: user.id, outcome: 'denied' });
     // A WebAuthn challenge answers once, right or wrong: the next try asks the key again.
     await setChallengeWebauthn(tx, challenge.id, null);
-    if ((await countChallengeFailure(tx, challenge.id)) >= CHALLENGE.maxFailures) await deleteChallenge(tx, challenge.id);
-    return countSignInFailure(tx, keys, now);
+    if (tries >= CHALLENGE.maxFailures) await deleteChallenge(tx, challenge.id);
+    await countSignInFailure(tx, keys, now);
   });
-  await sleep(slowdownMs(failures));
+  await sleep(slowdownMs(attempt.failures));
+  throw new HttpError('signIn.badCode');
 }
 
 /** The user's own factors, as her Security page shows them. */
