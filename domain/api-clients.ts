@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ZErrorBody } from './errors.ts';
 import { ZFhirScope } from './fhir.ts';
 import { ZRole } from './roles.ts';
+import { ZFactorProof } from './second-factor.ts';
 import { requiredLine } from './text.ts';
 
 /**
@@ -25,7 +26,11 @@ export const ZApiClient = z.object({
   name: z.string(),
   actingUser: z.object({ id: z.string().uuid(), name: z.string(), role: ZRole, isActive: z.boolean() }),
   scopes: z.array(z.string()),
+  /** Who made it: the acting account sees who asked to read as her. */
+  createdByName: z.string().nullable(),
   createdAt: z.string(),
+  /** When the acting account accepted it; null while it waits (it gets no token until then). */
+  acceptedAt: z.string().nullable(),
   revokedAt: z.string().nullable(),
   lastUsedAt: z.string().nullable(),
 });
@@ -34,6 +39,18 @@ export type TApiClient = z.infer<typeof ZApiClient>;
 /** The answer to creating one: the secret, shown this once and never again. */
 export const ZCreatedApiClient = ZApiClient.extend({ clientSecret: z.string() });
 export type TCreatedApiClient = z.infer<typeof ZCreatedApiClient>;
+
+/** A scope as staff read it: "Every resource type", or the type it opens. */
+export const fhirScopeLabel = (scope: string) => (scope === 'system/*.read' ? 'Every resource type' : (/^system\/(\w+)\.(read|rs)$/.exec(scope)?.[1] ?? scope));
+
+/** Where a client stands: waiting for its acting account to accept, in use, or revoked. */
+export type TApiClientStanding = 'waiting' | 'active' | 'revoked';
+export const apiClientStanding = (c: Pick<TApiClient, 'acceptedAt' | 'revokedAt'>): TApiClientStanding =>
+  c.revokedAt ? 'revoked' : c.acceptedAt ? 'active' : 'waiting';
+
+/** POST /api/auth/api-clients/{id}/accept: a fresh second factor, when she has one. */
+export const ZAcceptApiClient = z.object({ proof: ZFactorProof.optional() }).strict();
+export type TAcceptApiClient = z.infer<typeof ZAcceptApiClient>;
 
 /** POST /api/oauth/token (form or JSON): client credentials, the secret in the body or in Basic auth. */
 export const ZTokenRequest = z.object({

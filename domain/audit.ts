@@ -178,8 +178,12 @@ const CHANGE_ACTIONS = [
   'supply.item.update',
   'supply.suggestions.order',
   'supply.suggestion.dismiss',
-  /** The FHIR API's clients (issue 35): created, revoked, and each token issued (its acting user is the actor) or refused. */
+  /**
+   * The FHIR API's clients (issue 35): created, accepted by the account it reads as (issue 47),
+   * revoked (by an admin, or by that account), and each token issued (its acting user is the actor) or refused.
+   */
   'fhir.client_create',
+  'fhir.client_accept',
   'fhir.client_revoke',
   'fhir.token',
   /** A backup of the whole clinic written (issue 36): by the schedule, `npm run backup` or an admin's "Back up now". */

@@ -16,6 +16,10 @@ export const ZCurrentUser = z.object({
 });
 export type TCurrentUser = z.infer<typeof ZCurrentUser>;
 
+/** A staff member as others read her name in a message: her full name, or her email without one. */
+export const staffName = (user: Pick<TCurrentUser, 'email' | 'firstName' | 'lastName'>) =>
+  [user.firstName, user.lastName].filter(Boolean).join(' ') || user.email;
+
 /** GET /api/auth/user: the current user, and where she stands with the clinic's second-factor policy. */
 export const ZSignedInUser = ZCurrentUser.extend({ secondFactor: ZEnrolment });
 export type TSignedInUser = z.infer<typeof ZSignedInUser>;

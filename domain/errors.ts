@@ -87,6 +87,8 @@ export const ERRORS = {
   'oauth.invalidClient': { status: 401, message: 'Unknown client, wrong secret, or a revoked client' },
   'oauth.invalidRequest': { status: 400, message: 'Send grant_type=client_credentials with client_id and client_secret' },
   'oauth.invalidScope': { status: 400, message: 'A scope asked for is not one this client holds' },
+  /** Accepting a client that an admin or its acting account has already revoked (issue 47). */
+  'apiClient.revoked': { status: 409, message: 'This API client was revoked. Ask your administrator for a new one.' },
   /** A bearer token's scopes do not open this resource type. */
   'oauth.insufficientScope': { status: 403, message: "This client's scopes do not include this resource type" },
   // The app backs itself up only on the embedded engine with files on its own disk (issue 36).

@@ -167,7 +167,7 @@ describe('Admin Panel, User Management', () => {
 });
 
 describe('Admin Panel, API Clients', () => {
-  it('creates a client reading as a nurse for two types, shows its secret once, and revoking it stops its token', async () => {
+  it('creates a client reading as a nurse for two types, shows its secret once; it works once she accepts it, and revoking it stops its token', async () => {
     const { page } = e2e;
     await signInAs(page, 'admin');
     await page.goto('/admin?tab=api-clients');
@@ -204,8 +204,21 @@ describe('Admin Panel, API Clients', () => {
     const row = page.getByTestId('api-client').filter({ hasText: 'City Hospital interface' });
     expect(await row.innerText()).toContain('Reads as Nora Bennett (Nurse) · Patient, Observation');
     expect(await page.content()).not.toContain(secret);
+    // Reading as the nurse is hers to accept (issue 47): until then it takes no token.
+    expect(await row.getByTestId('api-client-standing').innerText()).toBe('Waiting for acceptance');
+    const credentials = { form: { grant_type: 'client_credentials', client_id: clientId!, client_secret: secret! } };
+    expect((await page.request.post('/api/oauth/token', credentials)).status()).toBe(401);
 
-    const issued = await page.request.post('/api/oauth/token', { form: { grant_type: 'client_credentials', client_id: clientId!, client_secret: secret! } });
+    // The nurse is told, and accepts it on her Security page.
+    const nursePage = await e2e.newPage();
+    await signInAs(nursePage, 'nurse', { landOn: '/account/security' });
+    const mine = nursePage.getByTestId('my-api-client').filter({ hasText: 'City Hospital interface' });
+    expect(await mine.innerText()).toContain('may read: Patient, Observation');
+    expect(await seriousA11yViolations(nursePage)).toEqual([]);
+    await mine.getByRole('button', { name: 'Accept City Hospital interface' }).click();
+    await mine.getByText('Active', { exact: true }).waitFor();
+
+    const issued = await page.request.post('/api/oauth/token', credentials);
     expect(issued.status()).toBe(200);
     const bearer = { authorization: `Bearer ${(await issued.json()).access_token}` };
     expect((await page.request.get('/fhir/R4/Patient?_count=1', { headers: bearer })).status()).toBe(200);

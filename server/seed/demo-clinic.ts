@@ -331,7 +331,8 @@ export async function seedDemoClinic(db: Db, timeZone: string, now = new Date())
         said(rooms[1]!.id, nurse2.id, 'Dressing changed, site is clean.', 4),
       ]);
 
-    // The Admin Panel's API Clients (issue 35): one in use, one revoked. Their secrets are made
+    // The Admin Panel's API Clients (issue 35): one in use (the scheduler accepted it reading as
+    // her, issue 47), one revoked. Their secrets are made
     // and dropped here, as a real client's are once shown: nobody can sign in with them.
     await tx.insert(apiClients).values([
       {
@@ -341,6 +342,7 @@ export async function seedDemoClinic(db: Db, timeZone: string, now = new Date())
         secretHash: newSecret().hash,
         createdBy: admin.id,
         createdAt: ago(20 * 24 * HOUR),
+        acceptedAt: ago(20 * 24 * HOUR - HOUR),
         lastUsedAt: ago(2 * HOUR),
       },
       {

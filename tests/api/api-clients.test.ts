@@ -4,7 +4,9 @@ import type { Bundle } from '@medplum/fhirtypes';
 import { queryRows } from '../../server/db/database.ts';
 import { apiClients, apiTokens } from '../../server/db/schema/api-clients.ts';
 import { users } from '../../server/db/schema/auth.ts';
-import { patientNotes } from '../../server/db/schema/clinical.ts';
+import { patientNotes, patients } from '../../server/db/schema/clinical.ts';
+import { patientCareTeam } from '../../server/db/schema/restricted-records.ts';
+import { totpCodeAt } from '../../server/modules/auth/totp.ts';
 import { fhirErrors } from '../helpers/fhir-validator.ts';
 import { createUser, insertPatient } from '../helpers/factories.ts';
 import { anonymous, signInAs, type SignedIn } from '../helpers/sign-in.ts';
@@ -31,7 +33,14 @@ async function token(fields: Record<string, string>, headers: Record<string, str
 }
 const bearer = (accessToken: string, path: string) =>
   t.app.inject({ method: 'GET', url: `/fhir/R4/${path}`, headers: { authorization: `Bearer ${accessToken}` } });
-async function client(scopes: string[], actingUserId = nurse.user.id) {
+/** A client an admin made to read as `acting`, accepted by her (issue 47: until then it gets no token). */
+async function client(scopes: string[], acting: SignedIn = nurse) {
+  const created = await createClient(scopes, acting.user.id);
+  const accepted = await acting.post(`/api/auth/api-clients/${created.id}/accept`, {});
+  expect(accepted.statusCode, accepted.body).toBe(200);
+  return created;
+}
+async function createClient(scopes: string[], actingUserId: string) {
   const res = await admin.post('/api/admin/api-clients', { name: 'Patient portal', actingUserId, scopes });
   expect(res.statusCode, res.body).toBe(201);
   return res.json() as { id: string; clientSecret: string };
@@ -62,8 +71,14 @@ afterAll(async () => {
 
 describe('managing clients', () => {
   it('an admin creates one: the secret is shown once, kept only as a hash, and the creation is audited', async () => {
-    const created = await client(['system/*.read']);
-    expect(created).toMatchObject({ name: 'Patient portal', scopes: ['system/*.read'], actingUser: { id: nurse.user.id, role: 'nurse' }, revokedAt: null });
+    const created = await createClient(['system/*.read'], nurse.user.id);
+    expect(created).toMatchObject({
+      name: 'Patient portal',
+      scopes: ['system/*.read'],
+      actingUser: { id: nurse.user.id, role: 'nurse' },
+      acceptedAt: null,
+      revokedAt: null,
+    });
     const list = await admin.get('/api/admin/api-clients');
     expect(list.json().find((c: { id: string }) => c.id === created.id)).not.toHaveProperty('clientSecret');
     expect(list.body).not.toContain(created.clientSecret);
@@ -161,12 +176,16 @@ describe('reading with a token', () => {
     expect([after.statusCode, after.json().resourceType, after.headers['www-authenticate']]).toEqual([401, 'OperationOutcome', 'Bearer error="invalid_token"']);
     expect((await token({ client_id: c.id, client_secret: c.clientSecret })).statusCode).toBe(401);
 
-    const someone = await createUser(t.db, { role: 'scribe' });
-    const theirs = await client(['system/*.read'], someone.id);
+    const someone = await signInAs(t, 'scribe');
+    const theirs = await client(['system/*.read'], someone);
     const theirAccess = await accessToken(theirs);
-    await t.db.update(users).set({ isActive: false }).where(eq(users.id, someone.id));
+    await t.db.update(users).set({ isActive: false }).where(eq(users.id, someone.user.id));
     expect((await bearer(theirAccess, `Patient/${patientId}`)).statusCode).toBe(401);
     expect((await token({ client_id: theirs.id, client_secret: theirs.clientSecret })).statusCode).toBe(401);
+    // Reactivating the account does not revive the token issued before (issue 47): a new one must be taken.
+    await t.db.update(users).set({ isActive: true }).where(eq(users.id, someone.user.id));
+    expect((await bearer(theirAccess, `Patient/${patientId}`)).statusCode).toBe(401);
+    expect((await bearer(await accessToken(theirs), `Patient/${patientId}`)).statusCode).toBe(200);
   });
 
   it('is taken by the FHIR API only: the app API answers a bearer token as no session', async () => {
@@ -177,5 +196,87 @@ describe('reading with a token', () => {
       token_endpoint: expect.stringMatching(/\/api\/oauth\/token$/),
       grant_types_supported: ['client_credentials'],
     });
+  });
+});
+
+describe('a client reading as someone else is a delegation she accepts (issue 47)', () => {
+  it('gets no token until the acting account accepts; she is told, only she can accept, and her acceptance is audited', async () => {
+    const c = await createClient(['system/*.read'], nurse.user.id);
+    const refused = await token({ client_id: c.id, client_secret: c.clientSecret });
+    expect([refused.statusCode, refused.json().error]).toEqual([401, 'invalid_client']);
+    const told = await nurse.get('/api/notifications');
+    expect(told.json().find((n: { entityId: string }) => n.entityId === c.id)).toMatchObject({
+      type: 'account_changed',
+      title: 'An API client asks to read as you',
+    });
+
+    const mine = await nurse.get('/api/auth/api-clients');
+    expect(mine.json().find((x: { id: string }) => x.id === c.id)).toMatchObject({ acceptedAt: null, createdByName: expect.any(String) });
+    // The admin who made it cannot accept for her, nor can anyone else: it is not theirs to see.
+    expect((await admin.post(`/api/auth/api-clients/${c.id}/accept`, {})).statusCode).toBe(404);
+    expect((await (await signInAs(t, 'nurse')).post(`/api/auth/api-clients/${c.id}/accept`, {})).statusCode).toBe(404);
+    expect((await token({ client_id: c.id, client_secret: c.clientSecret })).statusCode).toBe(401);
+
+    const accepted = await nurse.post(`/api/auth/api-clients/${c.id}/accept`, {});
+    expect(accepted.json().acceptedAt).not.toBeNull();
+    expect((await token({ client_id: c.id, client_secret: c.clientSecret })).statusCode).toBe(200);
+    const audit = await queryRows<{ actor_id: string; outcome: string }>(
+      t.db,
+      sql`select actor_id, outcome from audit_events where action = 'fhir.client_accept' and entity_id = ${c.id} order by seq`,
+    );
+    // The two refused tries are there too, as refusals.
+    expect(audit.map((r) => r.outcome)).toEqual(['not_found', 'not_found', 'allowed']);
+    expect(audit[2]!.actor_id).toBe(nurse.user.id);
+  });
+
+  it('a client an admin makes to read as herself is in use at once', async () => {
+    const res = await admin.post('/api/admin/api-clients', { name: 'Own export', actingUserId: admin.user.id, scopes: ['system/Patient.read'] });
+    expect(res.json().acceptedAt).not.toBeNull();
+    expect((await token({ client_id: res.json().id, client_secret: res.json().clientSecret })).statusCode).toBe(200);
+  });
+
+  it('she may decline one, or stop one she accepted: it is revoked, its tokens end, and it cannot be accepted again', async () => {
+    const c = await client(['system/*.read']);
+    const access = await accessToken(c);
+    const stopped = await nurse.post(`/api/auth/api-clients/${c.id}/revoke`);
+    expect(stopped.json().revokedAt).not.toBeNull();
+    expect((await bearer(access, `Patient/${patientId}`)).statusCode).toBe(401);
+    const again = await nurse.post(`/api/auth/api-clients/${c.id}/accept`, {});
+    expect([again.statusCode, again.json().code]).toEqual([409, 'apiClient.revoked']);
+    // Nobody else's client is hers to revoke.
+    const others = await createClient(['system/*.read'], admin.user.id);
+    expect((await nurse.post(`/api/auth/api-clients/${others.id}/revoke`)).statusCode).toBe(404);
+    expect((await admin.get('/api/admin/api-clients')).json().find((x: { id: string }) => x.id === others.id).revokedAt).toBeNull();
+  });
+
+  it('accepting needs a fresh second factor from someone who has one', async () => {
+    const scheduler = await signInAs(t, 'scheduler');
+    const setup = (await scheduler.post('/api/auth/factors/totp', {})).json() as { factorId: string; secret: string };
+    expect((await scheduler.post(`/api/auth/factors/totp/${setup.factorId}/confirm`, { code: totpCodeAt(setup.secret, t.clock.now()) })).statusCode).toBe(200);
+    const c = await createClient(['system/*.read'], scheduler.user.id);
+    const bare = await scheduler.post(`/api/auth/api-clients/${c.id}/accept`, {});
+    expect([bare.statusCode, bare.json().code]).toEqual([401, 'signIn.badCode']);
+    t.clock.advance(30_000);
+    const proven = await scheduler.post(`/api/auth/api-clients/${c.id}/accept`, { proof: { method: 'totp', code: totpCodeAt(setup.secret, t.clock.now()) } });
+    expect(proven.statusCode, proven.body).toBe(200);
+  });
+
+  it('never reaches a restricted patient, even reading as someone on her care team: restricted records are read by a person', async () => {
+    const hidden = await insertPatient(t.db, {});
+    await t.db.update(patients).set({ restrictedAt: t.clock.now(), restrictedBy: admin.user.id }).where(eq(patients.id, hidden.id));
+    await t.db.insert(patientCareTeam).values({ patientId: hidden.id, userId: nurse.user.id, addedBy: admin.user.id });
+    const access = await accessToken(await client(['system/*.read']));
+    for (const path of [`Patient/${hidden.id}`, `Patient/${hidden.id}/$everything`]) expect((await bearer(access, path)).statusCode, path).toBe(404);
+    const search = (await bearer(access, `Patient?_id=${hidden.id}`)).json() as Bundle;
+    expect(search.entry ?? []).toEqual([]);
+  });
+});
+
+describe('the token endpoint under hostile input', () => {
+  it('answers 401 invalid_client to Basic credentials that are not valid percent-encoding', async () => {
+    for (const pair of ['%E0%A4%A:secret', '%ZZ:secret', 'b8a0b2de-0000-4000-8000-000000000000:%ZZ']) {
+      const res = await token({}, { authorization: `Basic ${Buffer.from(pair).toString('base64')}` });
+      expect([res.statusCode, res.json().error], pair).toEqual([401, 'invalid_client']);
+    }
   });
 });

@@ -69,6 +69,7 @@ const STATUS: Record<string, number> = {
   'oauth.invalidRequest': 400,
   'oauth.invalidScope': 400,
   'oauth.insufficientScope': 403,
+  'apiClient.revoked': 409,
   'audit.nothingSealed': 409,
   'backup.notHere': 409,
   'backup.notScheduled': 409,

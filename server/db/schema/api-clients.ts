@@ -6,7 +6,9 @@ import { at, id } from './columns.ts';
  * Other software reading the FHIR API (issue 35; docs/decisions/fhir.md): an admin names it,
  * the staff account whose access it reads with (so every rule of the app applies to it as to
  * that person), and the resource types it may read. Its secret is shown once and kept only as a
- * hash; revoking it ends its tokens at once.
+ * hash; revoking it ends its tokens at once. Reading as someone is a delegation she accepts
+ * (`acceptedAt`; at once when she made the client herself): until then it gets no token
+ * (docs/decisions/restricted-records.md).
  */
 export const apiClients = pgTable('api_clients', {
   id: id(),
@@ -19,6 +21,8 @@ export const apiClients = pgTable('api_clients', {
   secretHash: varchar('secret_hash', { length: 64 }).notNull(),
   createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
   createdAt: at('created_at').notNull().defaultNow(),
+  /** When the acting account accepted reading through this client; null while it waits. */
+  acceptedAt: at('accepted_at'),
   revokedAt: at('revoked_at'),
   revokedBy: uuid('revoked_by').references(() => users.id, { onDelete: 'set null' }),
   lastUsedAt: at('last_used_at'),

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZApiClient, ZCreateApiClient, ZCreatedApiClient, ZOAuthErrorBody, ZTokenRequest, ZTokenResponse } from '#domain/api-clients';
+import { ZAcceptApiClient, ZApiClient, ZCreateApiClient, ZCreatedApiClient, ZOAuthErrorBody, ZTokenRequest, ZTokenResponse } from '#domain/api-clients';
 import type { Deps } from '../../deps.ts';
 import { errorResponses } from '../../http/error-body.ts';
 import { contextOf, visitorContextOf } from '../../http/request-context.ts';
 import { reader } from '../../scope/reader.ts';
-import { API_CLIENT_READS, createApiClient, issueToken, revokeApiClient } from './api-clients.service.ts';
+import { ZErrorBody } from '#domain/errors';
+import { acceptApiClient, API_CLIENT_READS, apiClientsFor, createApiClient, declineApiClient, issueToken, revokeApiClient } from './api-clients.service.ts';
 
 const ZParams = z.object({ id: z.string().uuid('Invalid API client id') });
 const audit = { entityType: 'api_client' } as const;
@@ -16,7 +17,15 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
   if (!encoded) return null;
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  return colon > 0 ? { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) } : null;
+  if (colon <= 0) return null;
+  const [id, secret] = [decoded.slice(0, colon), decoded.slice(colon + 1)];
+  // RFC 6749 2.3.1: both halves are form-encoded. Halves that do not decode (`%ZZ`) are kept as
+  // sent: they match no client, so the answer is invalid_client, never a server error.
+  try {
+    return { id: decodeURIComponent(id), secret: decodeURIComponent(secret) };
+  } catch {
+    return { id, secret };
+  }
 }
 
 /**
@@ -58,6 +67,45 @@ export const apiClientRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =>
       schema: { description: 'Revokes an API client: its tokens stop working at once.', params: ZParams, response: { 200: ZApiClient, ...errorResponses } },
     },
     async (request) => revokeApiClient(deps, contextOf(request), request.params.id),
+  );
+
+  app.get(
+    '/api/auth/api-clients',
+    {
+      config: { access: 'signedIn' },
+      schema: {
+        description: 'The API clients reading as the signed-in user: waiting for her to accept, in use, or revoked.',
+        response: { 200: z.array(ZApiClient), ...errorResponses },
+      },
+    },
+    async (request) => apiClientsFor(deps, contextOf(request)),
+  );
+
+  app.post(
+    '/api/auth/api-clients/:id/accept',
+    {
+      config: { access: 'signedIn', audit: { action: 'fhir.client_accept', ...audit } },
+      schema: {
+        description: 'The signed-in user accepts a client reading as her (with a fresh second factor when she has one): it may take tokens from then on.',
+        params: ZParams,
+        body: ZAcceptApiClient,
+        response: { 200: ZApiClient, ...errorResponses, 409: ZErrorBody },
+      },
+    },
+    async (request) => acceptApiClient(deps, contextOf(request), request.params.id, request.body),
+  );
+
+  app.post(
+    '/api/auth/api-clients/:id/revoke',
+    {
+      config: { access: 'signedIn', audit: { action: 'fhir.client_revoke', ...audit } },
+      schema: {
+        description: 'The signed-in user declines a client waiting for her, or stops one she accepted: it is revoked and its tokens end.',
+        params: ZParams,
+        response: { 200: ZApiClient, ...errorResponses },
+      },
+    },
+    async (request) => declineApiClient(deps, contextOf(request), request.params.id),
   );
 
   app.post(

@@ -1,10 +1,19 @@
-import { eq, lt, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { API_TOKEN_TTL_SECONDS, type TApiClient, type TCreateApiClient, type TCreatedApiClient, type TTokenResponse } from '#domain/api-clients';
+import {
+  API_TOKEN_TTL_SECONDS,
+  type TAcceptApiClient,
+  type TApiClient,
+  type TCreateApiClient,
+  type TCreatedApiClient,
+  type TTokenResponse,
+} from '#domain/api-clients';
+import { staffName } from '#domain/auth';
 import { FHIR_RESOURCE_TYPES, scopesAllow, ZFhirScope } from '#domain/fhir';
 import { recordAudit } from '../../audit/audit-writer.ts';
 import { apiClients, apiTokens } from '../../db/schema/api-clients.ts';
 import { users } from '../../db/schema/auth.ts';
+import type { Queryable } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Deps } from '../../deps.ts';
 import { HttpError, invalid, notFound } from '../../http/errors.ts';
@@ -12,23 +21,45 @@ import { actingAs, type RequestContext, type SignedInContext } from '../../http/
 import { readOf } from '../../scope/reader.ts';
 import { newSecret } from '../../sessions/api-token.ts';
 import { hashToken } from '../../sessions/session-store.ts';
-import { findApiClient, findIssuableClient, listApiClients } from './api-clients.queries.ts';
+import { requireFreshFactor, userHasFactor } from '../auth/second-factor.service.ts';
+import { notify } from '../notifications/notifications.service.ts';
+import { findApiClient, findIssuableClient, listApiClients, listClientsActingAs } from './api-clients.queries.ts';
 
 export const API_CLIENT_READS = {
   list: readOf({ action: 'fhir.client_list', entityType: 'api_client', run: ({ db }) => listApiClients(db), shows: () => null }),
 };
 
-/** Creates a client acting as an active staff account; the secret is in this answer only. */
+/**
+ * Creates a client acting as an active staff account; the secret is in this answer only. A
+ * client reading as its creator is in use at once; one reading as someone else is a delegation
+ * she must accept first, and she is told (docs/decisions/restricted-records.md).
+ */
 export async function createApiClient(deps: Deps, ctx: SignedInContext, input: TCreateApiClient): Promise<TCreatedApiClient> {
   const [acting] = await deps.db.select({ isActive: users.isActive }).from(users).where(eq(users.id, input.actingUserId));
   if (!acting?.isActive) throw invalid('actingUserId', 'Choose an active staff account');
+  const own = input.actingUserId === ctx.user.id;
   const { secret, hash } = newSecret();
-  const id = await inTransaction(deps, async (tx) => {
+  const id = await inTransaction(deps, async (tx, raise) => {
     const [row] = await tx
       .insert(apiClients)
-      .values({ name: input.name, actingUserId: input.actingUserId, scopes: [...new Set(input.scopes)], secretHash: hash, createdBy: ctx.user.id })
+      .values({
+        name: input.name,
+        actingUserId: input.actingUserId,
+        scopes: [...new Set(input.scopes)],
+        secretHash: hash,
+        createdBy: ctx.user.id,
+        acceptedAt: own ? deps.config.now() : null,
+      })
       .returning({ id: apiClients.id });
     await recordAudit(tx, ctx, { action: 'fhir.client_create', entityType: 'api_client', entityId: row!.id });
+    if (!own)
+      await notify(tx, raise, {
+        userId: input.actingUserId,
+        type: 'account_changed',
+        title: 'An API client asks to read as you',
+        message: `${staffName(ctx.user)} made "${input.name}" to read the record with your access. It works only once you accept it in Security.`,
+        entityId: row!.id,
+      });
     return row!.id;
   });
   return { ...(await findApiClient(deps.db, id))!, clientSecret: secret };
@@ -36,16 +67,52 @@ export async function createApiClient(deps: Deps, ctx: SignedInContext, input: T
 
 /** Revokes a client: its tokens stop working at once (they are deleted with the revocation). */
 export async function revokeApiClient(deps: Deps, ctx: SignedInContext, id: string): Promise<TApiClient> {
+  await inTransaction(deps, (tx) => revoke(tx, deps, ctx, id));
+  return (await findApiClient(deps.db, id))!;
+}
+
+/** Revokes a client (only one reading as `actingAs`, when given) and deletes its tokens; a 404 when there is none. */
+async function revoke(tx: Queryable, deps: Deps, ctx: SignedInContext, id: string, actingAs?: string): Promise<void> {
+  const [row] = await tx
+    .update(apiClients)
+    .set({ revokedAt: sql`coalesce(${apiClients.revokedAt}, ${deps.config.now().toISOString()}::timestamptz)`, revokedBy: ctx.user.id })
+    .where(and(eq(apiClients.id, id), actingAs ? eq(apiClients.actingUserId, actingAs) : undefined))
+    .returning({ id: apiClients.id });
+  if (!row) throw notFound('API client not found');
+  await tx.delete(apiTokens).where(eq(apiTokens.clientId, id));
+  await recordAudit(tx, ctx, { action: 'fhir.client_revoke', entityType: 'api_client', entityId: id });
+}
+
+/** The clients reading as the signed-in user, for her Security page (no patient data). */
+export const apiClientsFor = (deps: Deps, ctx: SignedInContext): Promise<TApiClient[]> => listClientsActingAs(deps.db, ctx.user.id);
+
+/**
+ * The acting account accepts a client reading as her, after a fresh second factor when she has
+ * one (a session taken over must not hand her access to software). Only she may: an admin
+ * cannot accept for her. A revoked client stays revoked.
+ */
+export async function acceptApiClient(deps: Deps, ctx: SignedInContext, id: string, input: TAcceptApiClient): Promise<TApiClient> {
+  const client = await findApiClient(deps.db, id);
+  if (!client || client.actingUser.id !== ctx.user.id) throw notFound('API client not found');
+  if (client.revokedAt) throw new HttpError('apiClient.revoked');
+  if (client.acceptedAt) return client;
+  if (await userHasFactor(deps.db, ctx.user.id)) {
+    if (!input.proof) throw new HttpError('signIn.badCode', { message: 'Confirm with your second factor to accept.' });
+    await requireFreshFactor(deps, ctx, input.proof);
+  }
   await inTransaction(deps, async (tx) => {
-    const [row] = await tx
+    await tx
       .update(apiClients)
-      .set({ revokedAt: sql`coalesce(${apiClients.revokedAt}, ${deps.config.now().toISOString()}::timestamptz)`, revokedBy: ctx.user.id })
-      .where(eq(apiClients.id, id))
-      .returning({ id: apiClients.id });
-    if (!row) throw notFound('API client not found');
-    await tx.delete(apiTokens).where(eq(apiTokens.clientId, id));
-    await recordAudit(tx, ctx, { action: 'fhir.client_revoke', entityType: 'api_client', entityId: id });
+      .set({ acceptedAt: deps.config.now() })
+      .where(and(eq(apiClients.id, id), isNull(apiClients.acceptedAt), isNull(apiClients.revokedAt)));
+    await recordAudit(tx, ctx, { action: 'fhir.client_accept', entityType: 'api_client', entityId: id });
   });
+  return (await findApiClient(deps.db, id))!;
+}
+
+/** The acting account declines a client waiting for her, or stops one she accepted: it is revoked. */
+export async function declineApiClient(deps: Deps, ctx: SignedInContext, id: string): Promise<TApiClient> {
+  await inTransaction(deps, (tx) => revoke(tx, deps, ctx, id, ctx.user.id));
   return (await findApiClient(deps.db, id))!;
 }
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { TCurrentUser } from '#domain/auth';
+import { staffName, type TCurrentUser } from '#domain/auth';
 import {
   RECOVERY_CODE_COUNT,
   type TConfirmedFactor,
@@ -310,7 +310,7 @@ export async function beginWebauthn(deps: Deps, ctx: SignedInContext, proof: TFa
     if (!proof) throw new HttpError('signIn.badCode', { message: 'Confirm with a factor you already have to add another.' });
     await requireFreshFactor(deps, ctx, proof);
   }
-  const name = [ctx.user.firstName, ctx.user.lastName].filter(Boolean).join(' ') || ctx.user.email;
+  const name = staffName(ctx.user);
   const options = await registrationOptions(relyingPartyOf(deps, ctx), { id: ctx.user.id, email: ctx.user.email, name }, existing);
   const factorId = await insertPendingWebauthn(deps.db, ctx.user.id, options.challenge);
   return { factorId, options: options as unknown as Record<string, unknown> };

@@ -1,4 +1,4 @@
-import type { TCurrentUser } from '#domain/auth';
+import { staffName, type TCurrentUser } from '#domain/auth';
 import type { Queryable } from '../../db/database.ts';
 import type { Raise } from '../../db/transaction.ts';
 import { notify } from '../notifications/notifications.service.ts';
@@ -14,15 +14,13 @@ interface TRoomNotice {
   actor: Pick<TCurrentUser, 'firstName' | 'lastName' | 'email'>;
 }
 
-const nameOf = (actor: TRoomNotice['actor']) => [actor.firstName, actor.lastName].filter(Boolean).join(' ') || actor.email;
-
 export function noticeAddedToRoom(tx: Queryable, raise: Raise, n: TRoomNotice) {
   return notify(tx, raise, {
     userId: n.userId,
     type: 'chat_assignment',
     entityId: n.roomId,
     title: 'Added to a chat room',
-    message: `${nameOf(n.actor)} added you to ${n.roomName}.`,
+    message: `${staffName(n.actor)} added you to ${n.roomName}.`,
   });
 }
 
@@ -32,6 +30,6 @@ export function noticeMentioned(tx: Queryable, raise: Raise, n: TRoomNotice) {
     type: 'chat_mention',
     entityId: n.roomId,
     title: 'Mentioned in a chat',
-    message: `${nameOf(n.actor)} mentioned you in ${n.roomName}.`,
+    message: `${staffName(n.actor)} mentioned you in ${n.roomName}.`,
   });
 }

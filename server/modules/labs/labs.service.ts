@@ -1,3 +1,4 @@
+import { staffName } from '#domain/auth';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { startOfZonedDay, zonedDate, zonedDayRange } from '#domain/clinic-time';
 import { ageInYears, computeFlag, isAbnormal, isCritical, rangeFor, type TLabFlag, type TLabSubject } from '#domain/lab-flags';
@@ -93,14 +94,13 @@ export const LAB_READS = {
   }),
 };
 
-const actorName = (ctx: SignedInContext) => [ctx.user.firstName, ctx.user.lastName].filter(Boolean).join(' ') || ctx.user.email;
 const noticeOf = (ctx: SignedInContext | null, order: Pick<TLabOrderRow, 'id' | 'orderName' | 'priority'>, patientName: string): TLabNotice => ({
   orderId: order.id,
   orderName: order.orderName,
   priority: order.priority,
   patientName,
   actorId: ctx?.user.id ?? null,
-  actorName: ctx ? actorName(ctx) : 'The clinic',
+  actorName: ctx ? staffName(ctx.user) : 'The clinic',
 });
 /** The caller's view of the order just written. */
 const written = async (tx: Queryable, ctx: SignedInContext, id: string): Promise<TLabOrderDetail> => (await readLabOrder(tx, scopeOf(ctx, new Date()), id))!;

@@ -1,3 +1,4 @@
+import { staffName } from '#domain/auth';
 import { eq } from 'drizzle-orm';
 import {
   editsNoteAtSomeStatus,
@@ -138,7 +139,7 @@ const noticeOf = (ctx: SignedInContext, note: Pick<NoteRow, 'id' | 'noteType' | 
   noteType: note.noteType,
   authorId: note.authorId,
   actorId: ctx.user.id,
-  actorName: [ctx.user.firstName, ctx.user.lastName].filter(Boolean).join(' ') || ctx.user.email,
+  actorName: staffName(ctx.user),
 });
 
 /** The caller's view of a note just written; the writer sees it even when a move took it out of her scope. */

@@ -1,3 +1,4 @@
+import { staffName } from '#domain/auth';
 import { BREAK_GLASS_REASON_LABELS, patientLabel } from '#domain/record-scope';
 import type { TBreakGlassGrant, TBreakGlassRequest, TBreakGlassReview, TRestriction, TSetRestriction } from '#domain/restricted-records';
 import { recordAudit } from '../../audit/audit-writer.ts';
@@ -116,7 +117,7 @@ export async function breakGlass(deps: Deps, ctx: SignedInContext, patientId: st
     });
     const underGrant = { ...ctx, breakGlass: new Map([[patientId, id]]) };
     await recordAudit(tx, underGrant, { action: 'patient.break_glass', entityType: 'break_glass', entityId: id, patientId });
-    const who = [ctx.user.firstName, ctx.user.lastName].filter(Boolean).join(' ') || ctx.user.email;
+    const who = staffName(ctx.user);
     for (const adminId of await activeAdminIds(tx)) {
       await notify(tx, raise, {
         userId: adminId,

@@ -1,3 +1,4 @@
+import { staffName } from '#domain/auth';
 import { and, eq, inArray } from 'drizzle-orm';
 import { zonedDate } from '#domain/clinic-time';
 import {
@@ -77,14 +78,13 @@ export const SUPPLY_READS = {
   }),
 };
 
-const actorName = (ctx: SignedInContext) => [ctx.user.firstName, ctx.user.lastName].filter(Boolean).join(' ') || ctx.user.email;
 const noticeOf = (ctx: SignedInContext, order: Pick<TSupplyOrderRow, 'id' | 'orderNumber' | 'totalAmount' | 'items'>): TSupplyNotice => ({
   orderId: order.id,
   orderNumber: order.orderNumber,
   totalAmount: order.totalAmount,
   lineCount: order.items.length,
   actorId: ctx.user.id,
-  actorName: actorName(ctx),
+  actorName: staffName(ctx.user),
 });
 const written = async (tx: Queryable, ctx: SignedInContext, id: string): Promise<TSupplyOrder> => (await readSupplyOrder(tx, scopeOf(ctx, new Date()), id))!;
 

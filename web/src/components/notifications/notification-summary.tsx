@@ -28,11 +28,14 @@ const isOneOf = (types: readonly string[], n: TNotification) => types.includes(n
 
 /**
  * Where a notification leads, if it is about a record: its lab order (only those who read lab
- * orders are sent them) or its supply order (the supplier it was placed with, or its requester).
+ * orders are sent them) or its supply order (the supplier it was placed with, or its requester);
+ * about her account, to her Security page.
  */
 function linkOf(n: TNotification): { href: string; text: string } | null {
   if (isOneOf(LAB_NOTIFICATION_TYPES, n)) return { href: labOrderHref(n.entityId!), text: 'Open the lab order' };
   if (isOneOf(SUPPLY_NOTIFICATION_TYPES, n)) return { href: supplyOrderHref(n.entityId!), text: 'Open the supply order' };
+  // About her own account (factors reset, an API client asking to read as her): where she acts on it.
+  if (n.type === 'account_changed') return { href: '/account/security', text: 'Open Security' };
   return null;
 }
 

@@ -13,6 +13,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { checkSession } from '../../lib/session.ts';
+import { ApiClientsCard } from './api-clients-card.tsx';
 import { toast } from '../../lib/toast.ts';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
@@ -82,6 +83,7 @@ function SecurityDetails({ mine }: { mine: TMyFactors }) {
         )}
       </FactorCard>
       {hasFactor && adding === null && <RecoveryCodesCard left={mine.recoveryCodesLeft} />}
+      <ApiClientsCard hasFactor={hasFactor} />
     </div>
   );
 }

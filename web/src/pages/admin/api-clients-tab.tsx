@@ -1,7 +1,7 @@
 import { Copy, KeyRound, Plus } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { z } from 'zod';
-import { ZCreateApiClient, type TApiClient, type TCreateApiClient, type TCreatedApiClient } from '#domain/api-clients';
+import { apiClientStanding, fhirScopeLabel, ZCreateApiClient, type TApiClient, type TCreateApiClient, type TCreatedApiClient } from '#domain/api-clients';
 import type { TCurrentUser } from '#domain/auth';
 import { formatClinicTime } from '#domain/clinic-time';
 import { FHIR_RESOURCE_TYPES } from '#domain/fhir';
@@ -9,8 +9,8 @@ import { ROLE_LABELS } from '#domain/roles';
 import { useApiClients, useCreateApiClient, useRevokeApiClient } from '../../api/api-clients/api-clients.ts';
 import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 import { useStaffDirectory } from '../../api/users/staff-directory.ts';
+import { ApiClientStandingBadge } from '../../components/api-client-standing.tsx';
 import { ErrorState } from '../../components/error-state.tsx';
-import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent } from '../../components/ui/card.tsx';
 import { DialogFooter } from '../../components/ui/dialog.tsx';
@@ -26,10 +26,7 @@ import { toast } from '../../lib/toast.ts';
 import { useAppForm } from '../../lib/use-app-form.ts';
 
 const ALL_TYPES = 'system/*.read';
-const SCOPE_CHOICES = [
-  { value: ALL_TYPES, label: 'Every resource type' },
-  ...FHIR_RESOURCE_TYPES.map((type) => ({ value: `system/${type}.read`, label: type })),
-];
+const SCOPE_CHOICES = [ALL_TYPES, ...FHIR_RESOURCE_TYPES.map((type) => `system/${type}.read`)].map((value) => ({ value, label: fhirScopeLabel(value) }));
 
 /**
  * Admin Panel → API Clients (issue 35; docs/decisions/fhir.md): software that reads the FHIR API
@@ -91,16 +88,17 @@ function ApiClientRow({ client, timeZone }: { client: TApiClient; timeZone: stri
           <p className="flex items-center gap-2 font-semibold text-slate-900">
             <KeyRound className="size-4 shrink-0 text-slate-500" aria-hidden="true" />
             <span className="truncate">{client.name}</span>
-            {revoked ? (
-              <Badge className="border-transparent bg-slate-200 text-slate-700">Revoked</Badge>
-            ) : (
-              <Badge className="border-transparent bg-green-100 text-green-800">Active</Badge>
-            )}
+            <ApiClientStandingBadge client={client} />
           </p>
           <p className="mt-1 text-sm text-slate-700">
             Reads as {client.actingUser.name} ({ROLE_LABELS[client.actingUser.role]}
-            {client.actingUser.isActive ? '' : ', deactivated'}) · {client.scopes.map(scopeLabel).join(', ')}
+            {client.actingUser.isActive ? '' : ', deactivated'}) · {client.scopes.map(fhirScopeLabel).join(', ')}
           </p>
+          {apiClientStanding(client) === 'waiting' && (
+            <p className="mt-1 text-sm text-amber-900" data-testid="api-client-waiting">
+              Takes no token until {client.actingUser.name} accepts it in Security (her profile menu).
+            </p>
+          )}
           <p className="mt-0.5 break-all text-xs text-slate-500">
             Client id <span className="font-mono">{client.id}</span> · created {formatClinicTime(client.createdAt, timeZone)} ·{' '}
             {client.lastUsedAt ? `last token ${formatClinicTime(client.lastUsedAt, timeZone)}` : 'never used'}
@@ -128,8 +126,6 @@ function ApiClientRow({ client, timeZone }: { client: TApiClient; timeZone: stri
   );
 }
 
-const scopeLabel = (scope: string) => SCOPE_CHOICES.find((c) => c.value === scope)?.label ?? scope;
-
 function NewApiClientButton() {
   const [open, setOpen] = useState(false);
   const [created, setCreated] = useState<TCreatedApiClient | null>(null);
@@ -151,7 +147,7 @@ function NewApiClientButton() {
         description={
           created
             ? `${created.name} is ready. Give its id and secret to whoever sets up the other system.`
-            : 'It reads records as the staff account you choose, only the resource types you tick.'
+            : 'It reads records as the staff account you choose, only the resource types you tick. Someone other than you must accept it before it works.'
         }
       >
         {created ? (
@@ -264,7 +260,8 @@ function SecretPanel({ client }: { client: TCreatedApiClient }) {
         </div>
       ))}
       <p className="text-sm text-slate-700">
-        The secret will not be shown again. The other system trades it for an hour&apos;s token at /api/oauth/token (client credentials).
+        The secret will not be shown again. The other system trades it for an hour&apos;s token at /api/oauth/token (client credentials)
+        {client.acceptedAt ? '.' : `, once ${client.actingUser.name} accepts it in Security.`}
       </p>
     </div>
   );
