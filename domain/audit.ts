@@ -103,6 +103,8 @@ export const READ_ACTIONS = [
   'audit.verify',
   'audit.head',
   'patient.restriction_read',
+  /** The patients a new record may duplicate, shown to its creator before it is created (issue 47): only those she may see. */
+  'patient.duplicates',
   'patient.break_glass_queue',
   'fhir.client_list',
 ] as const;

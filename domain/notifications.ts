@@ -20,6 +20,8 @@ export const NOTIFICATION_TYPES = [
   'break_glass',
   // No backup succeeded within the schedule's period: to every admin, until one does (issue 36).
   'backup_overdue',
+  // A new patient has the name and birth date of a restricted one its creator may not see: to every admin (issue 47).
+  'possible_duplicate',
 ] as const;
 export const ZNotificationType = z.enum(NOTIFICATION_TYPES);
 export type TNotificationType = z.infer<typeof ZNotificationType>;

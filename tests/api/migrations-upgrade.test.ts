@@ -10,8 +10,8 @@ import { readAppointment } from '../../server/modules/appointments/appointments.
 import { readMessage } from '../../server/modules/chat/chat.queries.ts';
 import { listRevisions, readNote } from '../../server/modules/notes/notes.queries.ts';
 import { searchPageKeys } from '../../server/modules/patients/patient-search.queries.ts';
-import { findPatient } from '../../server/modules/patients/patients.queries.ts';
 import { scopeOf } from '../../server/scope/read-scope.ts';
+import { writerOf } from '../../server/scope/writer.ts';
 import { migrationsUpTo, migrationTags, upgradingDatabase, type UpgradingDatabase } from '../helpers/upgrading-database.ts';
 
 /**
@@ -1183,7 +1183,11 @@ async function expectAppReads(db: Database, m: Model): Promise<void> {
   const asAdmin = scopeOf({ user: { id: admin.id, role: 'admin' } }, new Date());
   const asNurse = scopeOf({ user: { id: nurse.id, role: 'nurse' } }, new Date());
 
-  expect(await findPatient(db.db, first.id)).toMatchObject({ firstName: first.firstName, lastName: first.lastName, dateOfBirth: first.dateOfBirth });
+  expect(await writerOf(db.db, { user: { id: admin.id, role: 'admin' } }, new Date()).patient(first.id)).toMatchObject({
+    firstName: first.firstName,
+    lastName: first.lastName,
+    dateOfBirth: first.dateOfBirth,
+  });
   // Found by a part of her last name that is not its start: through the search keys 0013 made from her row.
   const found = await searchPageKeys(db.db, 'chambers', null, 10, null, asAdmin.patientRowSeen);
   expect(found.keys.map((key) => key[3])).toContain(first.id);

@@ -304,3 +304,35 @@ describe('live events about a restricted patient', () => {
     }
   });
 });
+
+// Last in the file: the record it makes shares her name, which the sweeps above look for.
+describe('a new record with her name and birth date (issue 47)', () => {
+  it('is created for an outsider as if she were not there, tells her nothing, and alerts the admins with ids only', async () => {
+    const { scheduler, admin } = outsiders;
+    const before = (await t.db.select({ id: patients.id }).from(patients)).length;
+    const res = await scheduler.post(
+      '/api/patients',
+      patientInput({ firstName: patient.firstName, lastName: patient.lastName, dateOfBirth: patient.dateOfBirth }),
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.body).not.toContain(ids.patient);
+    expect((await t.db.select({ id: patients.id }).from(patients)).length).toBe(before + 1);
+    const shown = await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'patient.duplicates'));
+    expect(shown.filter((r) => r.actorId === scheduler.user.id)).toEqual([]);
+
+    const alerts = await t.db.select().from(notifications).where(eq(notifications.type, 'possible_duplicate'));
+    const toAdmin = alerts.find((a) => a.userId === admin.user.id && a.entityId === res.json().id)!;
+    expect(toAdmin.message).toContain(`Patient #${ids.patient.slice(-4)}`);
+    expect(leaked(`${toAdmin.title} ${toAdmin.message}`)).toEqual([]);
+    expect(alerts.map((a) => a.userId)).not.toContain(scheduler.user.id);
+  });
+
+  it('shows her to her care team as a possible duplicate, and records that it showed her', async () => {
+    const res = await team.post('/api/patients', patientInput({ firstName: patient.firstName, lastName: patient.lastName, dateOfBirth: patient.dateOfBirth }));
+    expect([res.statusCode, res.json().code]).toEqual([409, 'patient.duplicate']);
+    expect(res.json().duplicates.map((d: { id: string }) => d.id)).toContain(ids.patient);
+    const [row] = await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'patient.duplicates'));
+    expect(row).toMatchObject({ actorId: team.user.id });
+    expect(row!.patientIds).toContain(ids.patient);
+  });
+});

@@ -28,7 +28,7 @@ import { decideMove } from '../../workflows/decide-move.ts';
 import type { TServedPage } from '../../http/paging.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
 import { recordAudit } from '../../audit/audit-writer.ts';
-import { assertPatientSeen, patientIsSeen } from '../../scope/patient-seen.ts';
+import { writerOf } from '../../scope/writer.ts';
 import { scopeOf } from '../../scope/read-scope.ts';
 import { readOf } from '../../scope/reader.ts';
 import { findConflicts, refuseConflicts, withConflictRefusal, type TPlacement } from './booking-conflicts.ts';
@@ -157,8 +157,7 @@ export async function createAppointment(deps: Deps, ctx: SignedInContext, input:
     null,
     () =>
       inTransaction(deps, async (tx, raise) => {
-        const patient = await findPatientForBooking(tx, fields.patientId);
-        if (patient) await assertPatientSeen(tx, scopeOf(ctx, deps.config.now()), fields.patientId);
+        const patient = await writerOf(tx, ctx, deps.config.now()).patient(fields.patientId);
         await refuseBadReferences(tx, { patient, assignedNurseId: fields.assignedNurseId, assignedScribeId: fields.assignedScribeId });
         await refuseConflicts(tx, placement, null);
         const [row] = await tx
@@ -214,7 +213,7 @@ export async function updateAppointment(deps: Deps, ctx: SignedInContext, id: st
         // A restricted patient's visit, outside the caller's reach: its time and status may move
         // (the schedule is everyone's), but its reason and notes, which she was shown as empty,
         // are not hers to change: sent back empty they are left as they are; sent filled, refused.
-        if (!(await patientIsSeen(tx, scopeOf(ctx, now), current.patientId))) {
+        if (!(await writerOf(tx, ctx, now).sees(current.patientId))) {
           if ((sent.reason ?? null) !== null || (sent.notes ?? null) !== null) throw new HttpError('record.restricted');
           delete sent.reason;
           delete sent.notes;

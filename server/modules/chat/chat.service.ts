@@ -4,7 +4,6 @@ import { objectIdOfPath } from '#domain/files';
 import { can } from '#domain/permissions';
 import type { Queryable, Tx } from '../../db/database.ts';
 import { chatMessageReactions, chatMessages, chatRoomMembers, patientChatRooms } from '../../db/schema/collaboration.ts';
-import { patients } from '../../db/schema/clinical.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Deps } from '../../deps.ts';
 import { forbidden, HttpError, invalid, notFound } from '../../http/errors.ts';
@@ -12,7 +11,7 @@ import type { TServedPage } from '../../http/paging.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
 import { recordAudit } from '../../audit/audit-writer.ts';
 import { scopeOf, type ReadScope } from '../../scope/read-scope.ts';
-import { assertPatientSeen, patientIsSeen } from '../../scope/patient-seen.ts';
+import { scopeSeesPatient, writerOf } from '../../scope/writer.ts';
 import { readOf } from '../../scope/reader.ts';
 import { claimObjects } from '../files/files.service.ts';
 import { findStoredObjects } from '../files/files.queries.ts';
@@ -97,7 +96,7 @@ async function roomFor(q: Queryable, scope: ReadScope, roomId: string, opts: { m
   const viewer = scope.viewer;
   const room = await findRoom(q, roomId, opts.lock);
   // A restricted patient's room is not there for those outside her reach, members or not.
-  if (!room || !(await patientIsSeen(q, scope, room.patientId))) throw notFound(ROOM_NOT_FOUND);
+  if (!room || !(await scopeSeesPatient(q, scope, room.patientId))) throw notFound(ROOM_NOT_FOUND);
   const membership = await findMembership(q, roomId, viewer.id);
   if (membership?.isActive) return { room, membership };
   if (opts.managers && can(viewer, 'chat.manageRooms')) return { room, membership: null };
@@ -108,11 +107,10 @@ async function roomFor(q: Queryable, scope: ReadScope, roomId: string, opts: { m
 /** POST /api/chat/rooms: a room about one active patient; its creator is its first member. */
 export async function createRoom(deps: Deps, ctx: SignedInContext, input: TCreateChatRoom): Promise<{ id: string }> {
   return inTransaction(deps, async (tx, raise) => {
-    const [patient] = await tx.select({ isActive: patients.isActive }).from(patients).where(eq(patients.id, input.patientId));
+    const now = deps.config.now();
+    const patient = await writerOf(tx, ctx, now).patient(input.patientId);
     if (!patient) throw invalid('patientId', 'Patient is required');
     if (!patient.isActive) throw invalid('patientId', 'Must be an active patient');
-    const now = deps.config.now();
-    await assertPatientSeen(tx, scopeOf(ctx, now), input.patientId);
     const [room] = await tx
       .insert(patientChatRooms)
       .values({

@@ -170,18 +170,6 @@ export async function lockLabOrder(q: Queryable, id: string) {
 }
 export type TLabOrderRow = NonNullable<Awaited<ReturnType<typeof lockLabOrder>>>;
 
-/** What flagging needs of the patient, and whether she may be given a new order. */
-export async function patientForLabs(
-  q: Queryable,
-  id: string,
-): Promise<{ isActive: boolean; sex: 'female' | 'male' | null; dateOfBirth: string | null; name: string } | null> {
-  const [row] = await queryRows<{ isActive: boolean; sex: 'female' | 'male' | null; dateOfBirth: string | null; name: string }>(
-    q,
-    sql`select is_active as "isActive", sex, date_of_birth::text as "dateOfBirth", concat_ws(' ', first_name, last_name) as name from patients where id = ${id}::uuid`,
-  );
-  return row ?? null;
-}
-
 /** The corrections of an order's results, oldest first. */
 export function revisionsOf(q: Queryable, orderId: string): Promise<TLabResultRevision[]> {
   return queryRows<TLabResultRevision>(

@@ -24,25 +24,15 @@ import { forbidden, HttpError, invalid, invalidFields, notFound, stale } from '.
 import type { TServedPage } from '../../http/paging.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
 import { recordAudit } from '../../audit/audit-writer.ts';
-import { scopeOf, type ReadScope } from '../../scope/read-scope.ts';
-import { assertPatientSeen, patientIsSeen } from '../../scope/patient-seen.ts';
+import { scopeOf } from '../../scope/read-scope.ts';
+import { writerOf, type ScopedWriter, type TPatientRow } from '../../scope/writer.ts';
 import { readOf } from '../../scope/reader.ts';
 import { decideMove } from '../../workflows/decide-move.ts';
 import { postSystemMessage } from '../chat/system-messages.ts';
 import { claimObjects } from '../files/files.service.ts';
 import { findLabTest } from './lab-catalogue.queries.ts';
 import { noticeLabCollected, noticeLabCritical, noticeLabOrdered, noticeLabResults, resolveLabNotices, type TLabNotice } from './labs.notices.ts';
-import {
-  assignedNurseToday,
-  decodeLabCursor,
-  listLabOrders,
-  lockLabOrder,
-  patientForLabs,
-  readLabOrder,
-  revisionsOf,
-  trendOf,
-  type TLabOrderRow,
-} from './labs.queries.ts';
+import { assignedNurseToday, decodeLabCursor, listLabOrders, lockLabOrder, readLabOrder, revisionsOf, trendOf, type TLabOrderRow } from './labs.queries.ts';
 
 const NOT_FOUND = 'Lab order not found';
 const STALE = 'This lab order was changed by someone else. Reload to see their changes, then try again.';
@@ -94,11 +84,15 @@ export const LAB_READS = {
   }),
 };
 
-const noticeOf = (ctx: SignedInContext | null, order: Pick<TLabOrderRow, 'id' | 'orderName' | 'priority'>, patientName: string): TLabNotice => ({
+const noticeOf = (
+  ctx: SignedInContext | null,
+  order: Pick<TLabOrderRow, 'id' | 'orderName' | 'priority'>,
+  patient: Pick<TPatientRow, 'firstName' | 'lastName'>,
+): TLabNotice => ({
   orderId: order.id,
   orderName: order.orderName,
   priority: order.priority,
-  patientName,
+  patientName: `${patient.firstName} ${patient.lastName}`,
   actorId: ctx?.user.id ?? null,
   actorName: ctx ? staffName(ctx.user) : 'The clinic',
 });
@@ -114,11 +108,10 @@ export async function createLabOrder(deps: Deps, ctx: SignedInContext, input: TC
   const timeZone = deps.settings.current().timeZone;
   return inTransaction(deps, async (tx, raise) => {
     const now = deps.config.now();
-    const patient = await patientForLabs(tx, input.patientId);
+    const patient = await writerOf(tx, ctx, now).patient(input.patientId);
     const errors = [];
     if (!patient) errors.push({ path: 'patientId', message: 'Patient is required' });
     else if (!patient.isActive) errors.push({ path: 'patientId', message: 'Must be an active patient' });
-    else await assertPatientSeen(tx, scopeOf(ctx, now), input.patientId);
     const test = input.testId ? await findLabTest(tx, input.testId) : null;
     if (input.testId && !test?.isActive) errors.push({ path: 'testId', message: 'Not a test of the catalogue' });
     if (input.expectedOn && input.expectedOn < zonedDate(now, timeZone)) errors.push({ path: 'expectedOn', message: 'Must not be before today' });
@@ -143,7 +136,7 @@ export async function createLabOrder(deps: Deps, ctx: SignedInContext, input: TC
       .returning();
     await recordAudit(tx, ctx, { action: 'lab.create', entityType: 'lab_order', entityId: row!.id, patientId: input.patientId });
     const collector = await assignedNurseToday(tx, input.patientId, zonedDayRange(zonedDate(now, timeZone), timeZone));
-    await noticeLabOrdered(tx, raise, collector, noticeOf(ctx, row!, patient!.name));
+    await noticeLabOrdered(tx, raise, collector, noticeOf(ctx, row!, patient!));
     raise({ type: 'lab.changed', orderId: row!.id, actorId: ctx.user.id });
     deps.counts.clear();
     return written(tx, ctx, row!.id);
@@ -151,10 +144,10 @@ export async function createLabOrder(deps: Deps, ctx: SignedInContext, input: TC
 }
 
 /** A refusal when the order changed since it was read (the version sent), or when it does not exist for the caller. */
-async function lockForChange(tx: Queryable, scope: Pick<ReadScope, 'patientSeen'>, id: string, version: string | undefined): Promise<TLabOrderRow> {
+async function lockForChange(tx: Queryable, writer: ScopedWriter, id: string, version: string | undefined): Promise<TLabOrderRow> {
   const order = await lockLabOrder(tx, id);
   // A restricted patient's order outside the caller's reach is not there, as for her reads.
-  if (!order || !(await patientIsSeen(tx, scope, order.patientId))) throw notFound(NOT_FOUND);
+  if (!order || !(await writer.sees(order.patientId))) throw notFound(NOT_FOUND);
   if (version !== undefined && version !== order.updatedAt.toISOString()) throw stale(STALE);
   return order;
 }
@@ -169,7 +162,8 @@ const nextVersion = (deps: Deps, order: TLabOrderRow) => new Date(Math.max(deps.
  */
 export async function moveLabOrder(deps: Deps, ctx: SignedInContext, id: string, input: TUpdateLabOrder): Promise<TLabOrderDetail> {
   return inTransaction(deps, async (tx, raise) => {
-    const order = await lockForChange(tx, scopeOf(ctx, deps.config.now()), id, input.updatedAt);
+    const writer = writerOf(tx, ctx, deps.config.now());
+    const order = await lockForChange(tx, writer, id, input.updatedAt);
     if (input.status === order.status) return written(tx, ctx, id);
     const move = decideMove(LAB_ORDER_WORKFLOW, ctx.user, order.status, input.status);
     if (move.via) throw new HttpError('workflow.illegalMove', { message: move.via.hint });
@@ -181,8 +175,8 @@ export async function moveLabOrder(deps: Deps, ctx: SignedInContext, id: string,
       .set({ status: move.to, statusReason: move.takesReason ? (input.statusReason ?? null) : order.statusReason, updatedAt: now })
       .where(eq(labOrders.id, id));
     await recordAudit(tx, ctx, { action: `lab.${move.to}`, entityType: 'lab_order', entityId: id, patientId: order.patientId });
-    const patient = (await patientForLabs(tx, order.patientId))!;
-    if (move.to === 'pending') await noticeLabCollected(tx, raise, order.providerId, noticeOf(ctx, order, patient.name));
+    const patient = (await writer.patient(order.patientId))!;
+    if (move.to === 'pending') await noticeLabCollected(tx, raise, order.providerId, noticeOf(ctx, order, patient));
     if (move.to === 'cancelled') await resolveLabNotices(tx, raise, id, ['lab_ordered', 'lab_pending']);
     raise({ type: 'lab.changed', orderId: id, actorId: ctx.user.id });
     deps.counts.clear();
@@ -273,14 +267,15 @@ const rankOf = (flag: TLabFlag | null) => (isCritical(flag) ? 2 : isAbnormal(fla
 export async function enterLabResults(deps: Deps, ctx: SignedInContext, id: string, input: TEnterLabResults): Promise<TLabOrderDetail> {
   const timeZone = deps.settings.current().timeZone;
   return inTransaction(deps, async (tx, raise) => {
-    const order = await lockForChange(tx, scopeOf(ctx, deps.config.now()), id, input.updatedAt);
+    const writer = writerOf(tx, ctx, deps.config.now());
+    const order = await lockForChange(tx, writer, id, input.updatedAt);
     const correcting = order.status === 'received';
     if (order.status === 'cancelled') throw new HttpError('workflow.illegalMove', { message: 'A cancelled order takes no results' });
     const move = correcting ? null : decideMove(LAB_ORDER_WORKFLOW, ctx.user, order.status, 'received');
     if (correcting && !input.correctionReason) throw invalid('correctionReason', 'Say why the results are corrected');
     if (!correcting && input.correctionReason) throw invalid('correctionReason', 'Only a correction takes a reason');
     const now = nextVersion(deps, order);
-    const patient = (await patientForLabs(tx, order.patientId))!;
+    const patient = (await writer.patient(order.patientId))!;
     const test = order.testId ? await findLabTest(tx, order.testId) : null;
     const planned = planResults(input.results, test, { sex: patient.sex, ageYears: ageInYears(patient.dateOfBirth, zonedDate(now, timeZone)) });
     if (!correcting && planned.length === 0 && !input.resultsText && !input.attachments?.length) {
@@ -360,7 +355,7 @@ export async function enterLabResults(deps: Deps, ctx: SignedInContext, id: stri
       patientId: order.patientId,
     });
 
-    const notice = noticeOf(ctx, order, patient.name);
+    const notice = noticeOf(ctx, order, patient);
     await noticeLabResults(tx, raise, order.providerId, notice, { abnormal: rankOf(worst) > 0, corrected: correcting });
     if (changedCritical.length > 0) await raiseCriticalAlert(tx, raise, order, notice, changedCritical.join('; '), now);
     // The patient's care-team rooms hear that results are in (spec section 4's lab_result message), without the values.
@@ -413,7 +408,7 @@ function refuseUnlessReviewer(ctx: SignedInContext, order: TLabOrderRow) {
  */
 export async function acknowledgeLabCritical(deps: Deps, ctx: SignedInContext, id: string): Promise<TLabOrderDetail> {
   return inTransaction(deps, async (tx, raise) => {
-    const order = await lockForChange(tx, scopeOf(ctx, deps.config.now()), id, undefined);
+    const order = await lockForChange(tx, writerOf(tx, ctx, deps.config.now()), id, undefined);
     refuseUnlessReviewer(ctx, order);
     if (!(await acknowledgeOpenAlert(tx, raise, ctx, order, deps.config.now()))) {
       throw new HttpError('workflow.illegalMove', { message: 'No critical result of this order is waiting to be acknowledged' });
@@ -429,7 +424,7 @@ export async function acknowledgeLabCritical(deps: Deps, ctx: SignedInContext, i
  */
 export async function reviewLabOrder(deps: Deps, ctx: SignedInContext, id: string, version: string | undefined): Promise<TLabOrderDetail> {
   return inTransaction(deps, async (tx, raise) => {
-    const order = await lockForChange(tx, scopeOf(ctx, deps.config.now()), id, version);
+    const order = await lockForChange(tx, writerOf(tx, ctx, deps.config.now()), id, version);
     refuseUnlessReviewer(ctx, order);
     if (order.status !== 'received') throw new HttpError('workflow.illegalMove', { message: 'Only results that are in can be reviewed' });
     if (order.reviewedAt) throw new HttpError('workflow.illegalMove', { message: 'These results are already reviewed' });

@@ -26,7 +26,7 @@ import { decideMove } from '../../workflows/decide-move.ts';
 import type { TServedPage } from '../../http/paging.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
 import { recordAudit, type AuditEvent } from '../../audit/audit-writer.ts';
-import { assertPatientSeen, patientIsSeen } from '../../scope/patient-seen.ts';
+import { writerOf } from '../../scope/writer.ts';
 import { scopeOf } from '../../scope/read-scope.ts';
 import { readOf } from '../../scope/reader.ts';
 import { resolveNotesOwed } from '../appointments/appointments.notices.ts';
@@ -35,7 +35,6 @@ import { noticeAmended, noticeMoved, noticeScribeAssigned, type TNoteNotice } fr
 import {
   decodeNoteCursor,
   findActiveScribe,
-  findPatientForNote,
   listAwaitingReview,
   insertRevision,
   listNotes,
@@ -108,8 +107,8 @@ export async function assignScribe(deps: Deps, ctx: SignedInContext, id: string,
   return inTransaction(deps, async (tx, raise) => {
     const current = await lockNote(tx, id);
     if (!current) throw notFound(NOT_FOUND);
-    const scope = scopeOf(ctx, deps.config.now());
-    await assertPatientSeen(tx, scope, current.patientId);
+    const writer = writerOf(tx, ctx, deps.config.now());
+    await writer.mustSee(current.patientId);
     if (current.status !== 'submitted_to_scribe') throw new HttpError('workflow.illegalMove', { message: 'This note is no longer waiting for review' });
     if (input.updatedAt !== undefined && input.updatedAt !== current.updatedAt.toISOString()) throw stale(STALE);
     const scribe = await findActiveScribe(tx, input.scribeId);
@@ -120,7 +119,7 @@ export async function assignScribe(deps: Deps, ctx: SignedInContext, id: string,
       await recordAudit(tx, ctx, { action: 'note.assign_scribe', entityType: 'note', entityId: id, patientId: current.patientId });
       await noticeScribeAssigned(tx, raise, { ...noticeOf(ctx, current), scribeId: scribe.id });
     }
-    return (await listAwaitingReview(tx, REVIEW_QUEUE_LIMIT, scope.patientSeen)).find((n) => n.id === id)!;
+    return (await listAwaitingReview(tx, REVIEW_QUEUE_LIMIT, writer.scope.patientSeen)).find((n) => n.id === id)!;
   });
 }
 
@@ -157,9 +156,8 @@ export async function createNote(deps: Deps, ctx: SignedInContext, input: TCreat
   const initial = NOTE_WORKFLOW.initial;
   const move = status !== undefined && status !== initial ? decideNoteMove(ctx, { authorId: ctx.user.id }, initial, status) : null;
   return inTransaction(deps, async (tx, raise) => {
-    const patient = await findPatientForNote(tx, patientId);
+    const patient = await writerOf(tx, ctx, deps.config.now()).patient(patientId);
     if (!patient) throw invalid('patientId', 'Patient is required');
-    await assertPatientSeen(tx, scopeOf(ctx, deps.config.now()), patientId);
     if (!patient.isActive) throw invalid('patientId', 'Must be an active patient');
     const now = deps.config.now();
     const [row] = await tx
@@ -253,7 +251,7 @@ export async function updateNote(deps: Deps, ctx: SignedInContext, id: string, i
   return inTransaction(deps, async (tx, raise) => {
     const current = await lockNote(tx, id);
     if (!current || !noteVisibleTo(ctx.user, current)) throw notFound(NOT_FOUND);
-    if (!(await patientIsSeen(tx, scopeOf(ctx, deps.config.now()), current.patientId))) throw notFound(NOT_FOUND);
+    if (!(await writerOf(tx, ctx, deps.config.now()).sees(current.patientId))) throw notFound(NOT_FOUND);
     if (input.updatedAt !== undefined && input.updatedAt !== current.updatedAt.toISOString()) throw stale(STALE);
 
     const changes = contentChanges(current, input);

@@ -133,11 +133,6 @@ export async function readPatientsAudited(
   return inOrderOf(ids, rows);
 }
 
-export async function findPatient(q: Queryable, id: string): Promise<PatientRow | null> {
-  const [row] = await q.select().from(patients).where(eq(patients.id, id)).limit(1);
-  return row ?? null;
-}
-
 /** Whether a patient exists and is restricted: the answer to someone outside her reach (403, not 404: she may break the glass). */
 export async function isRestrictedPatient(q: Queryable, id: string): Promise<boolean> {
   const rows = await queryRows<{ one: number }>(q, sql`select 1 as one from patients where id = ${id}::uuid and restricted_at is not null`);
@@ -154,16 +149,27 @@ export async function findSeenPatient(q: Queryable, seen: ReadScope['patientRowS
   return row ?? null;
 }
 
-/** Patients with the same first and last name (any case) and date of birth. */
-export async function findPossibleDuplicates(q: Queryable, p: { firstName: string; lastName: string; dateOfBirth: string | null }) {
-  if (!p.dateOfBirth) return [];
-  return queryRows<{ id: string; firstName: string; lastName: string; dateOfBirth: string | null }>(
+export type TPossibleDuplicate = { id: string; firstName: string; lastName: string; dateOfBirth: string | null };
+
+/**
+ * Patients with the same first and last name (any case) and date of birth: those the reader
+ * sees, and the ids of those she does not (restricted outside her reach), which are never shown
+ * to her.
+ */
+export async function findPossibleDuplicates(
+  q: Queryable,
+  seen: ReadScope['patientRowSeen'],
+  p: { firstName: string; lastName: string; dateOfBirth: string | null },
+): Promise<{ shown: TPossibleDuplicate[]; unseen: string[] }> {
+  if (!p.dateOfBirth) return { shown: [], unseen: [] };
+  const rows = await queryRows<TPossibleDuplicate & { seen: boolean }>(
     q,
     sql`
-    select id, first_name as "firstName", last_name as "lastName", date_of_birth::text as "dateOfBirth"
-    from patients
-    where lower(last_name) = lower(${p.lastName}) and lower(first_name) = lower(${p.firstName})
-      and date_of_birth = ${p.dateOfBirth}::date
+    select p.id, p.first_name as "firstName", p.last_name as "lastName", p.date_of_birth::text as "dateOfBirth", ${seen(sql`p`)} as seen
+    from patients p
+    where lower(p.last_name) = lower(${p.lastName}) and lower(p.first_name) = lower(${p.firstName})
+      and p.date_of_birth = ${p.dateOfBirth}::date
     limit 5`,
   );
+  return { shown: rows.filter((r) => r.seen).map(({ seen: _seen, ...r }) => r), unseen: rows.filter((r) => !r.seen).map((r) => r.id) };
 }

@@ -20,12 +20,12 @@ import { forbidden, HttpError, invalid, notFound, stale } from '../../http/error
 import type { TServedPage } from '../../http/paging.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
 import { recordAudit } from '../../audit/audit-writer.ts';
-import { readOf, type Reading } from '../../scope/reader.ts';
-import { scopeOf, type ReadScope } from '../../scope/read-scope.ts';
-import { assertPatientSeen } from '../../scope/patient-seen.ts';
+import { reader, readOf, type Reading } from '../../scope/reader.ts';
+import { noticePossibleRestrictedDuplicate } from './patients.notices.ts';
+import { type ReadScope } from '../../scope/read-scope.ts';
+import { writerOf } from '../../scope/writer.ts';
 import {
   decodePatientCursor,
-  findPatient,
   findPossibleDuplicates,
   findSeenPatient,
   isRestrictedPatient,
@@ -81,6 +81,19 @@ export const PATIENT_READS = {
       return row && toPatient(row);
     },
     shows: (_patient, id) => ({ entityId: id, patientId: id }),
+  }),
+  /**
+   * Before a new record: the patients it may duplicate (same name and birth date). Only those
+   * the caller sees are shown, and recorded as shown; a restricted one outside her reach is
+   * never named to her, not even as "someone like this exists".
+   */
+  duplicates: readOf({
+    action: 'patient.duplicates',
+    entityType: 'patient',
+    run: ({ db, scope }, fields: { firstName: string; lastName: string; dateOfBirth: string | null; confirmed: boolean }) =>
+      findPossibleDuplicates(db, scope.patientRowSeen, fields),
+    // Confirmed already (she saw them on the first try): this answer shows no one.
+    shows: ({ shown }, { confirmed }) => (!confirmed && shown.length > 0 ? { patientIds: shown.map((p) => p.id) } : null),
   }),
 };
 
@@ -189,19 +202,24 @@ export function forgetPatientReads(deps: Pick<Deps, 'patientPages' | 'counts'>):
   deps.counts.clear();
 }
 
+/**
+ * A new patient. Unless the caller confirms it, one with the name and birth date of a patient she
+ * sees is refused with those patients (409 `patient.duplicate`), read and audited by her reader.
+ * One matching only a restricted patient she may not see is created as if there were none (she
+ * learns nothing of that patient), and every admin is told, to see whether it is the same person.
+ */
 export async function createPatient(deps: Deps, ctx: SignedInContext, input: TCreatePatient): Promise<TPatient> {
   const { confirmDuplicate, ...fields } = input;
   const now = deps.config.now();
+  const likely = await reader(deps, ctx)(PATIENT_READS.duplicates, { ...fields, confirmed: Boolean(confirmDuplicate) });
+  if (!confirmDuplicate && likely.shown.length > 0) throw new HttpError('patient.duplicate', { extra: { duplicates: likely.shown } });
   const created = await inTransaction(deps, async (tx, raise) => {
-    if (!confirmDuplicate) {
-      const duplicates = await findPossibleDuplicates(tx, fields);
-      if (duplicates.length > 0) throw new HttpError('patient.duplicate', { extra: { duplicates } });
-    }
     const [row] = await tx
       .insert(patients)
       .values({ ...fields, createdAt: now, updatedAt: now })
       .returning();
     await recordAudit(tx, ctx, { action: 'patient.create', entityType: 'patient', entityId: row!.id, patientId: row!.id });
+    if (likely.unseen.length > 0) await noticePossibleRestrictedDuplicate(tx, raise, row!.id, likely.unseen);
     raise({ type: 'patient.created', patientId: row!.id, actorId: ctx.user.id });
     return toPatient(row!);
   });
@@ -222,9 +240,8 @@ export async function updatePatient(deps: Deps, ctx: SignedInContext, id: string
   const now = deps.config.now();
   let changed = false;
   const result = await inTransaction(deps, async (tx, raise) => {
-    const current = await findPatient(tx, id);
+    const current = await writerOf(tx, ctx, now).patient(id);
     if (!current) throw notFound(NOT_FOUND);
-    await assertPatientSeen(tx, scopeOf(ctx, now), id);
     const changes = changedFields(toPatient(current), fields);
     if (Object.keys(changes).some((field) => !mayChangePatientField(ctx.user, field))) throw forbidden();
     if (Object.keys(changes).length === 0) return toPatient(current);

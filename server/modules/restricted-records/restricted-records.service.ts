@@ -6,8 +6,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import type { Deps } from '../../deps.ts';
 import { HttpError, invalid, notFound } from '../../http/errors.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
-import { patientIsSeen } from '../../scope/patient-seen.ts';
-import { scopeOf } from '../../scope/read-scope.ts';
+import { writerOf } from '../../scope/writer.ts';
 import { readOf } from '../../scope/reader.ts';
 import { requireFreshFactor } from '../auth/second-factor.service.ts';
 import { notify } from '../notifications/notifications.service.ts';
@@ -104,7 +103,7 @@ export async function breakGlass(deps: Deps, ctx: SignedInContext, patientId: st
   const found = await findRestriction(deps.db, patientId);
   if (!found) throw notFound(NOT_FOUND);
   if (found.restrictedAt === null) throw invalid('patientId', 'This record is not restricted: open it as usual');
-  if (await patientIsSeen(deps.db, scopeOf(ctx, now), patientId)) throw invalid('patientId', 'You already see this record');
+  if (await writerOf(deps.db, ctx, now).sees(patientId)) throw invalid('patientId', 'You already see this record');
   await requireFreshFactor(deps, ctx, input.proof);
   const grantId = await inTransaction(deps, async (tx, raise) => {
     const id = await insertGrant(tx, {

@@ -1,6 +1,7 @@
 import {
   AtSign,
   Bell,
+  CopyCheck,
   CalendarX,
   DatabaseBackup,
   FileCheck,
@@ -52,6 +53,8 @@ const STYLES: Record<TNotificationType, TNotificationStyle> = {
   break_glass: { label: 'Emergency access', icon: ShieldAlert, surface: 'border-red-300 bg-red-50', badge: 'bg-red-100 text-red-800' },
   // No backup succeeded in time (issue 36): the clinic's data is one disk failure from gone.
   backup_overdue: { label: 'Backup overdue', icon: DatabaseBackup, surface: 'border-red-300 bg-red-50', badge: 'bg-red-100 text-red-800' },
+  // A new record may be a restricted patient's second chart (issue 47): an admin looks at both.
+  possible_duplicate: { label: 'Possible duplicate', icon: CopyCheck, surface: 'border-amber-300 bg-amber-50', badge: 'bg-amber-100 text-amber-900' },
 };
 
 /** A type this build does not know yet (a newer server) still shows, plainly. */
