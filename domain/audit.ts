@@ -153,6 +153,7 @@ const CHANGE_ACTIONS = [
   'patient.unrestrict',
   'patient.care_team',
   'patient.break_glass',
+  'patient.break_glass_end',
   'patient.break_glass_review',
   'user.invite',
   'user.create_admin',

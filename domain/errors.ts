@@ -39,6 +39,9 @@ export const ERRORS = {
   'record.restricted': { status: 403, message: "This patient's record is restricted to the care team. In an emergency, ask for emergency access." },
   'record.stale': { status: 409, message: 'This record was changed by someone else. Reload to see their changes, then edit again.' },
   'record.conflict': { status: 409, message: 'This conflicts with an existing record' },
+  /** Break-glass reviews (issue 47, domain/restricted-records.ts breakGlassReviewHold). */
+  'breakGlass.ownUse': { status: 403, message: 'Your own emergency access is reviewed by another admin.' },
+  'breakGlass.running': { status: 409, message: 'This emergency access is still running: review it once it has ended.' },
   'patient.duplicate': { status: 409, message: 'A patient with the same name and date of birth already exists' },
   'workflow.illegalMove': { status: 409, message: 'This move is not allowed from the current status' },
   /** The body also lists each clash (domain/appointments.ts ZAppointmentConflictBody). */

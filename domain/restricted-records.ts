@@ -60,6 +60,21 @@ export const ZBreakGlassGrants = z.array(ZBreakGlassGrant);
 
 export const ZBreakGlassQueueQuery = z.object({ status: z.enum(['open', 'closed', 'all']).default('open') }).strict();
 
+/**
+ * Why an admin may not close a use of break-glass yet (issue 47), or null when she may: a use is
+ * reviewed once it has ended (what it was used for is all in the trail by then), and by an admin
+ * other than the one who used it. A clinic with one admin sees her own use stay open, saying why.
+ */
+export type TBreakGlassReviewHold = 'running' | 'own';
+export function breakGlassReviewHold(grant: Pick<TBreakGlassGrant, 'expiresAt' | 'user'>, reviewerId: string, now: Date): TBreakGlassReviewHold | null {
+  if (grant.user.id === reviewerId) return 'own';
+  return Date.parse(grant.expiresAt) > now.getTime() ? 'running' : null;
+}
+export const BREAK_GLASS_HOLD_TEXT: Record<TBreakGlassReviewHold, string> = {
+  own: 'Your own emergency access is reviewed by another admin.',
+  running: 'Still running: review it once it has ended.',
+};
+
 /** PUT /api/admin/break-glass/{id}: the review's disposition. */
 export const ZBreakGlassReview = z
   .object({

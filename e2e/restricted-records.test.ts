@@ -53,12 +53,21 @@ describe('restricted records and emergency access', () => {
     await nurse.getByTestId('emergency-access-banner').waitFor();
     await nurse.getByTestId('patient-filter').getByText(name).waitFor();
 
-    // The admin was told, and reviews the use.
+    // The admin was told; while the access runs, its review waits (issue 47).
     await admin.goto('/admin?tab=emergency-access');
     const grant = admin.getByTestId('glass-grant').first();
     await grant.getByText(/Emergency care/).waitFor();
     expect(await grant.textContent()).not.toContain(name);
+    expect(await grant.getByTestId('glass-hold').innerText()).toBe('Still running: review it once it has ended.');
     expect(await seriousA11yViolations(admin)).toEqual([]);
+
+    // The nurse ends it when she has what she needed: the record closes to her again.
+    await nurse.getByRole('button', { name: 'End access now' }).click();
+    await nurse.getByTestId('restricted-record').getByText('Restricted patient').waitFor();
+    expect(await nurse.getByText(name).count()).toBe(0);
+
+    // Now the admin reviews the use.
+    await admin.reload();
     await grant.getByLabel('Disposition').selectOption('appropriate');
     await grant.getByRole('button', { name: 'Close review' }).click();
     await admin.getByTestId('glass-empty').getByText('Nothing waiting for review').waitFor();

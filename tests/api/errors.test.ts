@@ -70,6 +70,8 @@ const STATUS: Record<string, number> = {
   'oauth.invalidScope': 400,
   'oauth.insufficientScope': 403,
   'apiClient.revoked': 409,
+  'breakGlass.ownUse': 403,
+  'breakGlass.running': 409,
   'audit.nothingSealed': 409,
   'backup.notHere': 409,
   'backup.notScheduled': 409,

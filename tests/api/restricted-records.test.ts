@@ -74,6 +74,8 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** A grant's time runs out (the sessions' own idle time would run out too if the clock moved that far). */
+const endGrant = (id: string) => t.db.update(breakGlassGrants).set({ expiresAt: t.clock.now() }).where(eq(breakGlassGrants.id, id));
 const leaked = (body: string) => secrets.filter((secret) => body.includes(secret));
 
 /** Every GET route, its path parameters filled with each of her records' ids in turn, and the lists asked about her. */
@@ -246,12 +248,52 @@ describe('restricting a record and breaking the glass, through the API', () => {
     expect(mine.accesses).toBeGreaterThanOrEqual(3);
     expect(JSON.stringify(queue)).not.toContain(patient.lastName);
     expect((await outsiders.scheduler.get('/api/admin/break-glass')).statusCode).toBe(403);
+    // Reviewed once it has ended (issue 47): while it runs, a review is refused and nothing changes.
+    const early = await outsiders.admin.put(`/api/admin/break-glass/${grant.id}`, { disposition: 'appropriate' });
+    expect([early.statusCode, early.json().code]).toEqual([409, 'breakGlass.running']);
+    // Its holder ends it once she has what she needed: the record closes to her at once.
+    const ended = await glass.post(`/api/patients/${ids.patient}/break-glass/end`);
+    expect(ended.statusCode, ended.body).toBe(200);
+    expect(Date.parse(ended.json().expiresAt)).toBeLessThan(Date.parse(grant.expiresAt));
+    expect((await glass.get(`/api/patients/${ids.patient}`)).json().code).toBe('record.restricted');
+    expect((await glass.post(`/api/patients/${ids.patient}/break-glass/end`)).statusCode).toBe(404);
     const reviewed = await outsiders.admin.put(`/api/admin/break-glass/${grant.id}`, { disposition: 'appropriate', note: 'Called the team lead' });
     expect(reviewed.json()).toMatchObject({ disposition: 'appropriate', reviewNote: 'Called the team lead' });
     expect((await outsiders.admin.put(`/api/admin/break-glass/${grant.id}`, { disposition: 'inappropriate' })).statusCode).toBe(409);
     const open = (await outsiders.admin.get('/api/admin/break-glass')).json() as { id: string }[];
     expect(open.map((g) => g.id)).not.toContain(grant.id);
     expect((await outsiders.admin.get('/api/admin/audit/verify')).json().firstBroken).toBeNull();
+  });
+});
+
+describe('reviewing a use of break-glass (issue 47)', () => {
+  it("is another admin's: an admin who broke the glass cannot close her own use, even once it has ended; the queue says why", async () => {
+    const own = await signInAs(t, 'admin');
+    const setup = ZTotpSetup.parse((await own.post('/api/auth/factors/totp', {})).json());
+    await own.post(`/api/auth/factors/totp/${setup.factorId}/confirm`, { code: totpCodeAt(setup.secret, t.clock.now()) });
+    t.clock.advance(30_000);
+    const granted = await own.post(`/api/patients/${ids.patient}/break-glass`, {
+      reason: 'continuity_of_care',
+      justification: 'Covering the care team over the weekend',
+      minutes: 5,
+      proof: { method: 'totp', code: totpCodeAt(setup.secret, t.clock.now()) },
+    });
+    expect(granted.statusCode, granted.body).toBe(201);
+    const grantId = granted.json().id as string;
+    const review = (by: SignedIn) => by.put(`/api/admin/break-glass/${grantId}`, { disposition: 'appropriate' });
+
+    const running = await review(own);
+    expect([running.statusCode, running.json().code]).toEqual([403, 'breakGlass.ownUse']);
+    await endGrant(grantId);
+    const ended = await review(own);
+    expect([ended.statusCode, ended.json().code]).toEqual([403, 'breakGlass.ownUse']);
+    const [row] = await t.db.select().from(breakGlassGrants).where(eq(breakGlassGrants.id, grantId));
+    expect(row!.reviewedAt).toBeNull();
+    expect(((await own.get('/api/admin/break-glass')).json() as { id: string }[]).map((g) => g.id)).toContain(grantId);
+
+    const other = await review(outsiders.admin);
+    expect(other.statusCode, other.body).toBe(200);
+    expect(other.json()).toMatchObject({ disposition: 'appropriate', reviewedBy: expect.any(String) });
   });
 });
 

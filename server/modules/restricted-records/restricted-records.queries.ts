@@ -54,6 +54,18 @@ export async function insertGrant(
   return row!.id;
 }
 
+/** Ends the user's grant for the patient that runs now, at `now`; answers its id, or null when none runs. */
+export async function endRunningGrant(q: Queryable, patientId: string, userId: string, now: Date): Promise<string | null> {
+  const at = now.toISOString();
+  const [row] = await queryRows<{ id: string }>(
+    q,
+    sql`update break_glass_grants set expires_at = ${at}::timestamptz
+    where patient_id = ${patientId}::uuid and user_id = ${userId}::uuid and started_at <= ${at}::timestamptz and expires_at > ${at}::timestamptz
+    returning id`,
+  );
+  return row?.id ?? null;
+}
+
 /** Grants in the review queue (open: not yet reviewed), newest first, with how many accesses each recorded. */
 export function listGrants(q: Queryable, filter: { status: 'open' | 'closed' | 'all'; id?: string }): Promise<TBreakGlassGrant[]> {
   const status = filter.status === 'open' ? sql`g.reviewed_at is null` : filter.status === 'closed' ? sql`g.reviewed_at is not null` : sql`true`;

@@ -14,7 +14,7 @@ import type { Deps } from '../../deps.ts';
 import { errorResponses } from '../../http/error-body.ts';
 import { contextOf } from '../../http/request-context.ts';
 import { reader } from '../../scope/reader.ts';
-import { breakGlass, RESTRICTED_READS, reviewBreakGlass, setRestriction } from './restricted-records.service.ts';
+import { breakGlass, endBreakGlass, RESTRICTED_READS, reviewBreakGlass, setRestriction } from './restricted-records.service.ts';
 
 const ZPatientParams = z.object({ id: z.uuid('Invalid patient id') });
 const ZGrantParams = z.object({ id: z.uuid('Invalid id') });
@@ -64,6 +64,19 @@ export const restrictedRecordsRoutes: FastifyPluginAsyncZod<Deps> = async (app, 
     async (request, reply) => reply.code(201).send(await breakGlass(deps, contextOf(request), request.params.id, request.body)),
   );
 
+  app.post(
+    '/api/patients/:id/break-glass/end',
+    {
+      config: { access: 'patients.breakGlass', audit: { action: 'patient.break_glass_end', entityType: 'patient' } },
+      schema: {
+        description: 'Ends the caller’s running emergency access to this patient before its time: the record closes to her at once.',
+        params: ZPatientParams,
+        response: { 200: ZBreakGlassGrant, ...errorResponses },
+      },
+    },
+    async (request) => endBreakGlass(deps, contextOf(request), request.params.id),
+  );
+
   app.get(
     '/api/admin/break-glass',
     {
@@ -85,7 +98,7 @@ export const restrictedRecordsRoutes: FastifyPluginAsyncZod<Deps> = async (app, 
         description: 'Closes a break-glass use with a disposition: appropriate, inappropriate or follow-up (once).',
         params: ZGrantParams,
         body: ZBreakGlassReview,
-        response: { 200: ZBreakGlassGrant, ...errorResponses },
+        response: { 200: ZBreakGlassGrant, ...errorResponses, 409: ZErrorBody },
       },
     },
     async (request) => reviewBreakGlass(deps, contextOf(request), request.params.id, request.body),

@@ -1,6 +1,13 @@
 import { staffName } from '#domain/auth';
 import { BREAK_GLASS_REASON_LABELS, patientLabel } from '#domain/record-scope';
-import type { TBreakGlassGrant, TBreakGlassRequest, TBreakGlassReview, TRestriction, TSetRestriction } from '#domain/restricted-records';
+import {
+  breakGlassReviewHold,
+  type TBreakGlassGrant,
+  type TBreakGlassRequest,
+  type TBreakGlassReview,
+  type TRestriction,
+  type TSetRestriction,
+} from '#domain/restricted-records';
 import { recordAudit } from '../../audit/audit-writer.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Deps } from '../../deps.ts';
@@ -15,6 +22,7 @@ import {
   activeAdminIds,
   careTeamOf,
   closeReview,
+  endRunningGrant,
   eligibleMembers,
   findRestriction,
   insertGrant,
@@ -133,12 +141,35 @@ export async function breakGlass(deps: Deps, ctx: SignedInContext, patientId: st
   return (await listGrants(deps.db, { status: 'all', id: grantId }))[0]!;
 }
 
-/** An admin closes a use of break-glass with a disposition, once. */
+/**
+ * The holder ends her emergency access before its time, once she has what she needed: the record
+ * closes to her at once (her sessions re-read their reach), and the use can be reviewed now.
+ */
+export async function endBreakGlass(deps: Deps, ctx: SignedInContext, patientId: string): Promise<TBreakGlassGrant> {
+  const now = deps.config.now();
+  const grantId = await inTransaction(deps, async (tx, raise) => {
+    const id = await endRunningGrant(tx, patientId, ctx.user.id, now);
+    if (!id) throw notFound('No emergency access of yours is running for this patient');
+    await recordAudit(tx, ctx, { action: 'patient.break_glass_end', entityType: 'break_glass', entityId: id, patientId });
+    raise({ type: 'user.accessChanged', userId: ctx.user.id });
+    return id;
+  });
+  deps.sessions.forgetUser(ctx.user.id);
+  return (await listGrants(deps.db, { status: 'all', id: grantId }))[0]!;
+}
+
+/**
+ * An admin closes a use of break-glass with a disposition, once: after it has ended, and never
+ * her own (domain/restricted-records.ts `breakGlassReviewHold`).
+ */
 export async function reviewBreakGlass(deps: Deps, ctx: SignedInContext, grantId: string, input: TBreakGlassReview): Promise<TBreakGlassGrant> {
   const now = deps.config.now();
   await inTransaction(deps, async (tx) => {
     const [grant] = await listGrants(tx, { status: 'all', id: grantId });
     if (!grant) throw notFound('Emergency access not found');
+    const hold = breakGlassReviewHold(grant, ctx.user.id, now);
+    if (hold === 'own') throw new HttpError('breakGlass.ownUse');
+    if (hold === 'running') throw new HttpError('breakGlass.running');
     if (!(await closeReview(tx, grantId, { by: ctx.user.id, at: now, disposition: input.disposition, note: input.note || null }))) {
       throw new HttpError('record.conflict', { message: 'This emergency access was reviewed already' });
     }

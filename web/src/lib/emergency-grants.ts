@@ -13,6 +13,12 @@ export function rememberGrant(grant: TBreakGlassGrant): void {
   for (const listener of listeners) listener();
 }
 
+/** The grant is over (ended by its holder): the banner goes. */
+export function forgetGrant(patientId: string): void {
+  grants = grants.filter((g) => g.patientId !== patientId);
+  for (const listener of listeners) listener();
+}
+
 const subscribe = (listener: () => void) => {
   listeners.add(listener);
   return () => listeners.delete(listener);

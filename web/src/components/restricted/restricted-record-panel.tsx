@@ -3,7 +3,11 @@ import { ShieldAlert } from 'lucide-react';
 import type { TCurrentUser } from '#domain/auth';
 import { can } from '#domain/permissions';
 import type { TBreakGlassGrant } from '#domain/restricted-records';
+import { useEndBreakGlass } from '../../api/patients/break-glass.ts';
+import { reportMutationError } from '../../lib/mutation-errors.ts';
+import { toast } from '../../lib/toast.ts';
 import { Button } from '../ui/button.tsx';
+import { Spinner } from '../ui/spinner.tsx';
 
 // The dialog brings the second-factor proof with it; most who meet a restricted record never open it.
 const EmergencyAccessDialog = lazy(async () => ({ default: (await import('./emergency-access-dialog.tsx')).EmergencyAccessDialog }));
@@ -40,16 +44,32 @@ export function RestrictedRecordPanel({ patientId, user }: { patientId: string; 
 /** While emergency access runs: whose record this is not, until when, and that it is being recorded. */
 export function EmergencyAccessBanner({ grant, timeZone }: { grant: TBreakGlassGrant; timeZone: string | null }) {
   const until = new Date(grant.expiresAt).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit', ...(timeZone ? { timeZone } : {}) });
+  const end = useEndBreakGlass();
   return (
     <div
       role="status"
-      className="mb-4 flex items-center gap-2 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-900"
+      className="mb-4 flex flex-wrap items-center gap-2 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-900"
       data-testid="emergency-access-banner"
     >
       <ShieldAlert className="size-4 shrink-0" aria-hidden="true" />
-      <span>
+      <span className="min-w-0 flex-1">
         <strong>Emergency access</strong> to a restricted record until {until}. Every access is recorded and will be reviewed.
       </span>
+      <Button
+        type="button"
+        variant="outline"
+        size="sm"
+        disabled={end.isPending}
+        onClick={() =>
+          end.mutate(grant.patientId, {
+            onSuccess: () => toast({ title: 'Emergency access ended', description: 'The record is closed to you again.' }),
+            onError: (error) => reportMutationError(error, 'Could not end the emergency access', { withReason: true }),
+          })
+        }
+      >
+        {end.isPending && <Spinner className="size-4" />}
+        End access now
+      </Button>
     </div>
   );
 }

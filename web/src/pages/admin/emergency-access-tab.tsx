@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
 import { formatClinicTime } from '#domain/clinic-time';
 import { BREAK_GLASS_DISPOSITIONS, BREAK_GLASS_REASON_LABELS, type TBreakGlassDisposition } from '#domain/record-scope';
-import type { TBreakGlassGrant } from '#domain/restricted-records';
+import { BREAK_GLASS_HOLD_TEXT, breakGlassReviewHold, type TBreakGlassGrant } from '#domain/restricted-records';
 import { ROLE_LABELS } from '#domain/roles';
 import { useBreakGlassQueue, useReviewBreakGlass, type TQueueStatus } from '../../api/restricted/break-glass-queue.ts';
 import { useClinicTimeZone } from '../../api/settings/clinic.ts';
@@ -30,7 +30,7 @@ const DISPOSITION_LABELS: Record<TBreakGlassDisposition, string> = {
  * close it with a disposition. Each says who, which restricted record (by its reference, not its
  * name), why, for how long, and how many accesses it recorded, with the audit trail a click away.
  */
-export function EmergencyAccessTab(_props: { user: TCurrentUser }) {
+export function EmergencyAccessTab({ user }: { user: TCurrentUser }) {
   const [status, setStatus] = useState<TQueueStatus>('open');
   const queue = useBreakGlassQueue(status);
   const { timeZone } = useClinicTimeZone();
@@ -65,7 +65,7 @@ export function EmergencyAccessTab(_props: { user: TCurrentUser }) {
       ) : (
         <ul className="space-y-3">
           {queue.data.map((grant) => (
-            <GrantCard key={grant.id} grant={grant} timeZone={timeZone} />
+            <GrantCard key={grant.id} grant={grant} timeZone={timeZone} reviewerId={user.id} />
           ))}
         </ul>
       )}
@@ -73,10 +73,12 @@ export function EmergencyAccessTab(_props: { user: TCurrentUser }) {
   );
 }
 
-function GrantCard({ grant, timeZone }: { grant: TBreakGlassGrant; timeZone: string }) {
+function GrantCard({ grant, timeZone, reviewerId }: { grant: TBreakGlassGrant; timeZone: string; reviewerId: string }) {
   const review = useReviewBreakGlass();
   const [disposition, setDisposition] = useState<TBreakGlassDisposition | ''>('');
   const [note, setNote] = useState('');
+  // The server decides (the same rule); this only says why there is nothing to do here yet.
+  const hold = breakGlassReviewHold(grant, reviewerId, new Date());
   const close = () => {
     if (!disposition) return;
     review.mutate(
@@ -106,6 +108,10 @@ function GrantCard({ grant, timeZone }: { grant: TBreakGlassGrant; timeZone: str
         <p className="mt-3 text-sm text-slate-700" data-testid="glass-reviewed">
           {DISPOSITION_LABELS[grant.disposition!]}, by {grant.reviewedBy} on {formatClinicTime(grant.reviewedAt, timeZone)}
           {grant.reviewNote ? `: ${grant.reviewNote}` : ''}
+        </p>
+      ) : hold ? (
+        <p className="mt-3 text-sm font-medium text-amber-900" data-testid="glass-hold">
+          {BREAK_GLASS_HOLD_TEXT[hold]}
         </p>
       ) : (
         <div className="mt-3 grid gap-3 sm:grid-cols-[12rem_1fr_auto] sm:items-end">
