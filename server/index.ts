@@ -1,6 +1,8 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
+import { keepPrivate, privacyWarning } from './db/private-files.ts';
 import { buildApp } from './app.ts';
 import { seedDemoClinic } from './seed/demo-clinic.ts';
 import { createDatabaseEventBus, pruneLiveEvents } from './events/event-bus.ts';
@@ -10,6 +12,11 @@ import { deleteExpiredChallenges } from './modules/auth/second-factor.queries.ts
 import { deleteExpiredSessions } from './sessions/session-store.ts';
 
 const config = loadConfig();
+// DATA_DIR (database, attachments, keys) closed to the machine's other users before anything opens it.
+if (!config.databaseUrl || fs.existsSync(config.dataDir)) {
+  const warning = privacyWarning(keepPrivate(config.dataDir));
+  if (warning) console.warn(warning);
+}
 const database = await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pg') });
 if (config.demo && (await seedDemoClinic(database.db, config.clinicTimeZone, config.now()))) {
   console.log('Seeded the demo clinic (password for every demo user: demo-clinic-2026)');

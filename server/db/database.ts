@@ -6,6 +6,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect, type PgDatabase, type PgQueryResultHKT, type PgTransaction } from 'drizzle-orm/pg-core';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { lockDataDir } from './data-dir-lock.ts';
+import { keepEngineFilesPrivate, keepPrivate } from './private-files.ts';
 
 /** The query API every module uses; it does not reveal which engine is underneath. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -150,7 +151,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const { btree_gist } = await import('@electric-sql/pglite/contrib/btree_gist');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
-  if (options.pgliteDir) fs.mkdirSync(options.pgliteDir, { recursive: true });
+  // The database's files are the app's user's alone (private-files.ts), from the first byte.
+  if (options.pgliteDir) {
+    keepPrivate(options.pgliteDir);
+    keepEngineFilesPrivate(options.pgliteDir);
+  }
   // One process at a time on these files (data-dir-lock.ts); refused before anything is opened.
   const unlock = options.pgliteDir ? lockDataDir(options.pgliteDir) : () => {};
   const client = await PGlite.create({

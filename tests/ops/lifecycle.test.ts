@@ -83,3 +83,42 @@ describe('the app as a process on the embedded engine', () => {
     expect(await again.stop()).toBe(0);
   });
 });
+
+describe('DATA_DIR is closed to the machine’s other users (issue 47)', () => {
+  /** Every path under the directory whose mode lets a group or other user in at all. */
+  function openToOthers(dir: string): string[] {
+    const open: string[] = [];
+    const walk = (target: string) => {
+      const stat = fs.lstatSync(target);
+      if (stat.mode & 0o077) open.push(`${path.relative(dir, target) || '.'} ${(stat.mode & 0o777).toString(8)}`);
+      if (stat.isDirectory()) for (const name of fs.readdirSync(target)) walk(path.join(target, name));
+    };
+    walk(dir);
+    return open;
+  }
+
+  it('a new one is created 0700 with every file 0600; one an earlier release left open is tightened at start', async () => {
+    const fresh = path.join(root, 'fresh');
+    const app = await startServer({ DATA_DIR: fresh });
+    servers.push(app);
+    // An attachment too, so its directory and key are there.
+    const admin = await signIn(app.base, 'admin@demo.clinic');
+    expect((await admin('/api/objects/upload', { method: 'POST' })).status).toBe(200);
+    expect(fs.readdirSync(path.join(fresh, 'pg')).length).toBeGreaterThan(10);
+    expect(openToOthers(fresh)).toEqual([]);
+    expect(await app.stop()).toBe(0);
+
+    // As an earlier release left it: the directories 0755, the engine's files 0666.
+    const walk = (target: string) => {
+      const stat = fs.lstatSync(target);
+      fs.chmodSync(target, stat.isDirectory() ? 0o755 : 0o666);
+      if (stat.isDirectory()) for (const name of fs.readdirSync(target)) walk(path.join(target, name));
+    };
+    walk(fresh);
+    expect(openToOthers(fresh).length).toBeGreaterThan(100);
+    const again = await startServer({ DATA_DIR: fresh });
+    servers.push(again);
+    expect(openToOthers(fresh)).toEqual([]);
+    expect(await again.stop()).toBe(0);
+  });
+});
