@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZTotpSetup } from '#domain/second-factor';
 import { auditEvents } from '../../server/db/schema/auth.ts';
 import { patients } from '../../server/db/schema/clinical.ts';
-import { notifications } from '../../server/db/schema/collaboration.ts';
+import { chatMessages, notifications } from '../../server/db/schema/collaboration.ts';
 import { totpCodeAt } from '../../server/modules/auth/totp.ts';
 import { breakGlassGrants, patientCareTeam } from '../../server/db/schema/restricted-records.ts';
 import { appointmentInput, patientInput, unique } from '../helpers/factories.ts';
@@ -137,6 +137,14 @@ describe('a restricted patient', () => {
     expect(visit).toMatchObject({ patientRestricted: true, patientName: null, patientId: ids.patient, reason: null });
     const [row] = await t.db.select({ phone: patients.phone }).from(patients).where(eq(patients.id, ids.patient));
     expect(row!.phone).not.toBe('555-0177');
+  });
+
+  it("counts none of her room's unread messages for a member outside her care team, on the badge and the dashboard (issue 47)", async () => {
+    // Someone else writes in her room: her care team has one more unread message; the outsider, none.
+    await t.db.insert(chatMessages).values({ chatRoomId: ids.room, senderId: outsiders.admin.user.id, content: 'New labs are in' });
+    const counts = async (who: SignedIn) => [(await who.get('/api/chat/unread')).json().count, (await who.get('/api/dashboard/stats')).json().unreadMessages];
+    expect(await counts(outsiders.nurse)).toEqual([0, 0]);
+    expect(await counts(team)).toEqual([1, 1]);
   });
 
   it('opens to a break-glass grant for exactly that patient until it expires, then to nothing again', async () => {

@@ -17,14 +17,17 @@ const unreadWhere = (userId: SQL) => sql`m.sender_id <> ${userId} and not m.is_d
   and m.created_at > coalesce(cm.last_read_at, cm.joined_at)`;
 
 /** Every unread message of the user, across her rooms. */
-export async function unreadMessagesOf(q: Queryable, userId: string): Promise<number> {
+export async function unreadMessagesOf(q: Queryable, scope: Pick<ReadScope, 'viewer' | 'patientSeen' | 'restrictedReach'>): Promise<number> {
+  const userId = scope.viewer.id;
+  // Only rooms she may open: a restricted patient's room is not there for a member outside her reach (issue 47).
   const [row] = await preparedRows<{ n: number }>(
     q,
-    'unread_messages',
+    scope.restrictedReach ? 'unread_messages_reach' : 'unread_messages',
     sql`
     select count(*)::int as n from chat_messages m
     join chat_room_members cm on cm.chat_room_id = m.chat_room_id and cm.user_id = ${userId} and cm.is_active
-    where ${unreadWhere(sql`${userId}`)}`,
+    join patient_chat_rooms r on r.id = m.chat_room_id
+    where ${unreadWhere(sql`${userId}`)} and ${scope.patientSeen(sql`r.patient_id`)}`,
   );
   return row!.n;
 }

@@ -85,7 +85,7 @@ export const CHAT_READS = {
 };
 
 export async function unreadCountFor(deps: Deps, ctx: SignedInContext): Promise<{ count: number }> {
-  return { count: await unreadMessagesOf(deps.db, ctx.user.id) };
+  return { count: await unreadMessagesOf(deps.db, scopeOf(ctx, deps.config.now())) };
 }
 
 /**
