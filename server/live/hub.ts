@@ -20,6 +20,8 @@ interface Connection {
   alive: boolean;
   /** Arrival times of the client's recent messages, for the flood limit. */
   recent: number[];
+  /** Whether its session is now held to enrol a second factor: the socket closes then. */
+  held: () => boolean;
 }
 
 /** Missed events sent one by one at most; past this a reconnecting socket is told to resync. */
@@ -198,7 +200,7 @@ export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => v
 
   return {
     /** Takes an upgraded socket, or closes it with 1008 when its session or user is at the cap. */
-    add(ws: WebSocket, user: TCurrentUser, sessionId: string) {
+    add(ws: WebSocket, user: TCurrentUser, sessionId: string, held: () => boolean = () => false) {
       const refusal = overCap(user.id, sessionId);
       if (refusal) {
         const frame = JSON.stringify({ type: 'error', code: 'live.tooManySockets', message: ERRORS['live.tooManySockets'].message } satisfies TServerMessage);
@@ -208,7 +210,7 @@ export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => v
         ws.close(CLOSE.tooManySockets, refusal);
         return;
       }
-      const conn: Connection = { ws, user, sessionId, alive: true, recent: [] };
+      const conn: Connection = { ws, user, sessionId, alive: true, recent: [], held };
       if (!byUser.has(user.id)) byUser.set(user.id, new Set());
       byUser.get(user.id)!.add(conn);
       ws.on('message', (raw: Buffer, isBinary: boolean) => {
@@ -249,10 +251,19 @@ export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => v
             conn.ws.close(CLOSE.sessionEnded, 'Session ended');
             continue;
           }
+          if (conn.held()) {
+            conn.ws.close(CLOSE.sessionEnded, 'Second factor required');
+            continue;
+          }
           conn.alive = false;
           conn.ws.ping();
         }
       }
+    },
+
+    /** Closes the sockets whose sessions are now held to enrol (a policy just changed). */
+    closeHeld() {
+      for (const conns of byUser.values()) for (const conn of conns) if (conn.held()) conn.ws.close(CLOSE.sessionEnded, 'Second factor required');
     },
 
     count: () => [...byUser.values()].reduce((n, s) => n + s.size, 0),

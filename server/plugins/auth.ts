@@ -8,7 +8,7 @@ import type { Db } from '../db/database.ts';
 import { clearSignedInHint, SESSION_COOKIE, setSignedInHint } from '../http/cookies.ts';
 import { forbidden, HttpError, unauthorized } from '../http/errors.ts';
 import type { SessionCache, SignedInSession } from '../sessions/session-cache.ts';
-import { enrolmentOfSession } from '../sessions/session-enrolment.ts';
+import { heldToEnrol } from '../sessions/session-enrolment.ts';
 import { activeGrants } from '../scope/break-glass-grants.ts';
 import type { ClinicSettingsHolder } from '../clinic/clinic-settings.ts';
 import { resolveSession } from '../sessions/session-store.ts';
@@ -73,8 +73,7 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; config
   });
 
   // Past her grace, with no second factor, a user of a role that requires one may only enrol.
-  const mustEnrolFirst = (session: SignedInSession) =>
-    enrolmentOfSession(opts.settings.current().secondFactorPolicy, session, opts.config.now()).status === 'overdue';
+  const mustEnrolFirst = (session: SignedInSession) => heldToEnrol(opts.settings.current().secondFactorPolicy, session, opts.config.now());
 
   // Runs before the body is parsed, so a caller without the right gets 401/403 and never
   // learns anything from validation messages.

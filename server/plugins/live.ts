@@ -8,7 +8,7 @@ import type { Deps } from '../deps.ts';
 import { loggableError } from '../http/loggable-error.ts';
 import { createHub } from '../live/hub.ts';
 import { hashToken, resolveSession, sessionIsLive } from '../sessions/session-store.ts';
-import { enrolmentOfSession } from '../sessions/session-enrolment.ts';
+import { heldToEnrol } from '../sessions/session-enrolment.ts';
 import { SESSION_COOKIE } from '../http/cookies.ts';
 import { isOwnOrigin } from './security.ts';
 
@@ -46,10 +46,11 @@ export const livePlugin = fp(async (app: FastifyInstance, opts: { deps: Deps }) 
     const policy = { idleMs: deps.settings.current().sessionIdleMs, maxMs: deps.config.sessionMaxMs };
     const session = token ? await resolveSession(deps.db, deps.sessions, token, deps.config.now(), policy) : null;
     if (!token || !session) return reject(socket, 401, 'Unauthorized');
-    // Someone who must enrol a second factor first gets no live events either.
-    if (enrolmentOfSession(deps.settings.current().secondFactorPolicy, session, deps.config.now()).status === 'overdue')
-      return reject(socket, 403, 'Forbidden');
-    wss.handleUpgrade(request, socket, head, (ws) => hub.add(ws, session.user, hashToken(token)));
+    // Someone who must enrol a second factor first gets no live events either, and the socket
+    // closes when a hold begins later (a policy change, the grace running out).
+    const held = () => heldToEnrol(deps.settings.current().secondFactorPolicy, session, deps.config.now());
+    if (held()) return reject(socket, 403, 'Forbidden');
+    wss.handleUpgrade(request, socket, head, (ws) => hub.add(ws, session.user, hashToken(token), held));
   }
 
   app.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -59,7 +60,14 @@ export const livePlugin = fp(async (app: FastifyInstance, opts: { deps: Deps }) 
     });
   });
 
-  const unsubscribe = deps.events.subscribe((live) => hub.onEvent(live));
+  const unsubscribe = deps.events.subscribe(async (live) => {
+    if (live.event.type === 'settings.changed') {
+      // A policy now requiring a second factor holds some users at once: their sockets close.
+      await deps.settings.refresh();
+      hub.closeHeld();
+    }
+    return hub.onEvent(live);
+  });
   const runSweep = () => hub.sweep((conn) => sessionIsLive(deps.db, conn.sessionId, deps.config.now(), deps.settings.current().sessionIdleMs));
   const sweep = setInterval(() => {
     runSweep().catch((error: unknown) => app.log.error({ err: loggableError(error) }, 'live sweep failed'));

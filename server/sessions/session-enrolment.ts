@@ -9,3 +9,11 @@ export function enrolmentOfSession(policy: TStoredSecondFactorPolicy, session: S
   const { factor, user } = session;
   return enrolmentOf(policy[user.role], { hasFactor: factor.userHasOne || factor.thisSession === 'provider', createdAt: factor.userCreatedAt }, now);
 }
+
+/**
+ * Held to enrol: her role requires a second factor, her grace has passed and she has none. Such a
+ * session may only enrol: the API refuses it (403), and it gets no live socket, nor keeps one
+ * it opened before the hold began (issue 47).
+ */
+export const heldToEnrol = (policy: TStoredSecondFactorPolicy, session: SignedInSession, now: Date) =>
+  enrolmentOfSession(policy, session, now).status === 'overdue';

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIVE_CLOSE } from '#domain/live-events';
 import { RECOVERY_CODE_SHAPE, ZMyFactors, ZStoredSecondFactorPolicy, ZTotpSetup, type TSecondFactorPolicy } from '#domain/second-factor';
 import { auditEvents, users } from '../../server/db/schema/auth.ts';
 import { notifications } from '../../server/db/schema/collaboration.ts';
@@ -276,6 +277,18 @@ describe('the policy per role', () => {
     const kept = await supplier.post(`/api/auth/factors/${factor!.id}/remove`, { proof: { method: 'totp', code: codeOf(secret) } });
     expect([kept.statusCode, kept.json().code]).toEqual([409, 'secondFactor.lastRequired']);
     await setPolicy({ supplier: { mode: 'optional', graceDays: 7 } });
+  });
+
+  it('a hold that begins while her socket is open closes it, as a deactivation does (issue 47)', async () => {
+    const before = ZStoredSecondFactorPolicy.parse((await admin.get('/api/admin/settings/second-factor')).json()).scheduler;
+    const scheduler = await signInAs(t, 'scheduler');
+    const address = t.app.server.address();
+    const url = address && typeof address === 'object' ? `http://127.0.0.1:${address.port}` : await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const live = await openLive(url, { cookie: scheduler.cookie });
+    await setPolicy({ scheduler: { mode: 'required', graceDays: 0 } });
+    expect(await live.closed).toBe(LIVE_CLOSE.sessionEnded);
+    await expect(openLive(url, { cookie: scheduler.cookie })).rejects.toMatchObject({ status: 403 });
+    await setPolicy({ scheduler: { mode: before.mode, graceDays: before.graceDays } });
   });
 
   it('counts the grace from when the role became required, or from the account when it is newer', async () => {
