@@ -248,6 +248,46 @@ describe('results', () => {
     expect(await auditTrailOfPatient(t.db, patientId, 'lab.results_correct')).not.toHaveLength(0);
   });
 
+  it('corrected in their report text or files keep what was there before, as values do (issue 47)', async () => {
+    /** A confirmed PDF of the nurse's, as the results form attaches it. */
+    const reportFile = async () => {
+      const link = (await nurse.post('/api/objects/upload')).json().uploadURL as string;
+      const url = new URL(link);
+      const bytes = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from(unique('report'))]);
+      expect(
+        (await t.app.inject({ method: 'PUT', url: url.pathname + url.search, headers: { 'content-type': 'application/pdf' }, payload: bytes })).statusCode,
+      ).toBe(200);
+      return (await nurse.put('/api/patient-attachments', { fileURL: link })).json().objectPath as string;
+    };
+    const created = await order();
+    const first = await reportFile();
+    const entered = await nurse.put(`/api/lab-orders/${created.id}/results`, { results: [], resultsText: 'Smear: normal morphology.', attachments: [first] });
+    expect(entered.statusCode, entered.body).toBe(200);
+    expect((await nurse.post(`/api/lab-orders/${created.id}/review`, {})).statusCode).toBe(200);
+
+    const text = await nurse.put(`/api/lab-orders/${created.id}/results`, {
+      results: [],
+      resultsText: 'Smear: target cells seen.',
+      correctionReason: 'Pathologist addendum',
+    });
+    expect(text.statusCode, text.body).toBe(200);
+    const second = await reportFile();
+    const files = await nurse.put(`/api/lab-orders/${created.id}/results`, { results: [], attachments: [second], correctionReason: 'Wrong patient scanned' });
+    expect(files.statusCode, files.body).toBe(200);
+
+    const history = (await nurse.get(`/api/lab-orders/${created.id}/revisions`)).json();
+    expect(history).toEqual([
+      expect.objectContaining({
+        resultName: 'Report text',
+        valueBefore: 'Smear: normal morphology.',
+        valueAfter: 'Smear: target cells seen.',
+        reason: 'Pathologist addendum',
+      }),
+      expect.objectContaining({ resultName: 'Report files', valueBefore: expect.any(String), valueAfter: expect.any(String), reason: 'Wrong patient scanned' }),
+    ]);
+    expect(history[1].valueBefore).not.toBe(history[1].valueAfter);
+  });
+
   it("reach the patient's care-team rooms as a lab_result message linking the order, without the values", async () => {
     const room = await admin.post('/api/chat/rooms', { patientId, name: unique('Care team') });
     expect(room.statusCode, room.body).toBe(201);

@@ -106,8 +106,9 @@ export const labResultRevisions = pgTable(
     actorId: uuid('actor_id')
       .notNull()
       .references(() => users.id),
-    valueBefore: varchar('value_before', { length: 500 }),
-    valueAfter: varchar('value_after', { length: 500 }),
+    /** A value as shown, or a whole corrected report text, or the report files' names (issue 47): text, as long as the report. */
+    valueBefore: text('value_before'),
+    valueAfter: text('value_after'),
     flagBefore: varchar('flag_before', { length: 2, enum: LAB_FLAGS }),
     flagAfter: varchar('flag_after', { length: 2, enum: LAB_FLAGS }),
     reason: text('reason'),

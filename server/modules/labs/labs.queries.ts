@@ -170,6 +170,19 @@ export async function lockLabOrder(q: Queryable, id: string) {
 }
 export type TLabOrderRow = NonNullable<Awaited<ReturnType<typeof lockLabOrder>>>;
 
+/** Report files as people read them: their names, in order (the object path where a file has none). */
+export async function fileNamesOf(q: Queryable, paths: readonly string[]): Promise<string | null> {
+  if (paths.length === 0) return null;
+  const rows = await queryRows<{ name: string }>(
+    q,
+    sql`select coalesce(o.file_name, a.path) as name
+    from jsonb_array_elements_text(${JSON.stringify(paths)}::jsonb) with ordinality as a(path, n)
+    left join stored_objects o on o.id::text = replace(a.path, '/api/objects/', '')
+    order by a.n`,
+  );
+  return rows.map((r) => r.name).join(', ');
+}
+
 /** The corrections of an order's results, oldest first. */
 export function revisionsOf(q: Queryable, orderId: string): Promise<TLabResultRevision[]> {
   return queryRows<TLabResultRevision>(

@@ -32,7 +32,17 @@ import { postSystemMessage } from '../chat/system-messages.ts';
 import { claimObjects } from '../files/files.service.ts';
 import { findLabTest } from './lab-catalogue.queries.ts';
 import { noticeLabCollected, noticeLabCritical, noticeLabOrdered, noticeLabResults, resolveLabNotices, type TLabNotice } from './labs.notices.ts';
-import { assignedNurseToday, decodeLabCursor, listLabOrders, lockLabOrder, readLabOrder, revisionsOf, trendOf, type TLabOrderRow } from './labs.queries.ts';
+import {
+  assignedNurseToday,
+  decodeLabCursor,
+  fileNamesOf,
+  listLabOrders,
+  lockLabOrder,
+  readLabOrder,
+  revisionsOf,
+  trendOf,
+  type TLabOrderRow,
+} from './labs.queries.ts';
 
 const NOT_FOUND = 'Lab order not found';
 const STALE = 'This lab order was changed by someone else. Reload to see their changes, then try again.';
@@ -332,6 +342,22 @@ export async function enterLabResults(deps: Deps, ctx: SignedInContext, id: stri
           });
       }
       if (isCritical(result.flag)) changedCritical.push(`${result.name} ${shownValue(result)} (${result.flag})`);
+    }
+
+    // The report's text and files are corrected as values are: each keeps its before-value (issue 47).
+    if (correcting) {
+      const files = input.attachments && [...new Set(input.attachments)];
+      const report = [
+        ...(input.resultsText !== undefined && (input.resultsText ?? null) !== order.results
+          ? [{ resultName: 'Report text', valueBefore: order.results, valueAfter: input.resultsText ?? null }]
+          : []),
+        ...(files && files.join('\n') !== order.attachments.join('\n')
+          ? [{ resultName: 'Report files', valueBefore: await fileNamesOf(tx, order.attachments), valueAfter: await fileNamesOf(tx, files) }]
+          : []),
+      ];
+      for (const change of report) {
+        await tx.insert(labResultRevisions).values({ orderId: id, ...change, at: now, actorId: ctx.user.id, reason: input.correctionReason ?? null });
+      }
     }
 
     const all = [...existing.filter((r) => !planned.some((p) => p.position === r.position)), ...planned];
