@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractText, getDocumentProxy } from 'unpdf';
-import type { Bundle, CapabilityStatement, DocumentReference, OperationOutcome, Resource } from '@medplum/fhirtypes';
+import type { Appointment, Bundle, CapabilityStatement, DocumentReference, Encounter, OperationOutcome, Resource } from '@medplum/fhirtypes';
 import { FHIR_RESOURCE_TYPES, FHIR_RESOURCES, type TFhirResourceType } from '#domain/fhir';
 import type { TLabTest } from '#domain/labs';
 import { queryRows } from '../../server/db/database.ts';
@@ -166,7 +166,11 @@ beforeAll(async () => {
   // Another patient, restricted, with her care team of one nurse.
   const hidden = await insertPatient(t.db, { firstName: `Hid${marker}`, lastName: `${marker}son`, dateOfBirth: '1981-05-17' });
   restricted = hidden.id;
-  await insertAppointment(t.db, admin.user.id, { patientId: restricted, appointmentDate: new Date(Date.UTC(2026, 9, 20, 15, 0)) });
+  await insertAppointment(t.db, admin.user.id, {
+    patientId: restricted,
+    appointmentDate: new Date(Date.UTC(2026, 9, 20, 15, 0)),
+    assignedNurseId: careTeamNurse.user.id,
+  });
   await t.db.update(patients).set({ restrictedAt: t.clock.now(), restrictedBy: admin.user.id }).where(eq(patients.id, restricted));
   await t.db.insert(patientCareTeam).values({ patientId: restricted, userId: careTeamNurse.user.id, addedBy: admin.user.id });
   // Sessions read whether they reach a restricted patient when verified again.
@@ -307,7 +311,8 @@ describe('Appointment and Encounter', () => {
         (p) => p.actor,
       );
     expect(await actors(scheduler)).toEqual([{ reference: `Patient/${her.patient}` }, { reference: `Practitioner/${nurse.user.id}` }]);
-    expect(await actors(scribe)).toEqual([{ reference: `Patient/${her.patient}` }]);
+    // Not assigned, the scribe may not name the visit's patient: the app's 'Patient #' label, no reference (issue 47).
+    expect(await actors(scribe)).toEqual([{ display: `Patient #${her.patient.slice(-4)}` }]);
   });
 });
 
@@ -368,6 +373,23 @@ describe('who reads what', () => {
     expect(FHIR_RESOURCES.DocumentReference.capability).toBe('notes.read');
   });
 
+  it('a visit whose patient the reader may not name (not assigned) is tied to no patient, as in the app (issue 47)', async () => {
+    const [visit] = her.Encounter;
+    const patientOf = (a: Appointment) =>
+      a.participant.find((p) => p.actor?.reference?.startsWith('Patient/') || p.actor?.display?.startsWith('Patient #'))!.actor!;
+    // Her assigned nurse and the scheduler see whose visit it is.
+    expect(patientOf(await fhir<Appointment>(nurse, `Appointment/${visit}`))).toEqual({ reference: `Patient/${her.patient}` });
+    expect(idsOf(await fhir(scheduler, `Appointment?patient=${her.patient}`)).sort()).toEqual([...her.Appointment].sort());
+    // Another nurse sees the visit as the app shows it: 'Patient #' and four characters, no reference.
+    expect(patientOf(await fhir<Appointment>(nurse2, `Appointment/${visit}`))).toEqual({ display: `Patient #${her.patient.slice(-4)}` });
+    expect((await fhir<Encounter>(nurse2, `Encounter/${visit}`)).subject).toEqual({ display: `Patient #${her.patient.slice(-4)}` });
+    // And no search by patient ties a visit to her.
+    expect(idsOf(await fhir(nurse2, `Appointment?patient=${her.patient}`))).toEqual([]);
+    expect(idsOf(await fhir(nurse2, `Encounter?patient=${her.patient}`))).toEqual([]);
+    const everything = await fhir(nurse2, `Patient/${her.patient}/$everything`);
+    expect(JSON.stringify(everything)).not.toContain(visit);
+  });
+
   it('a restricted patient is absent from every search and read outside her care team, present within it', async () => {
     for (const type of PATIENT_TYPES) {
       const search = type === 'Patient' ? `_id=${restricted}` : `patient=${restricted}`;
@@ -386,9 +408,10 @@ describe('who reads what', () => {
         sql`select entity_id, patient_id, patient_ids from audit_events where actor_id = ${scribe.user.id} and action = ${action} order by seq`,
       );
     await fhir(scribe, `Patient/${her.patient}`);
-    await fhir(scribe, `Appointment?patient=${her.patient}`);
+    await fhir(scribe, `Appointment?_id=${her.Appointment.join(',')}`);
     await fhir(scribe, `Patient/${her.patient}/$everything`);
     expect((await rows('patient.read')).at(-1)).toMatchObject({ entity_id: `Patient/${her.patient}`, patient_id: her.patient });
+    // Her visits' rows name her, though the scribe (not assigned) was shown only their 'Patient #' labels.
     expect((await rows('appointment.list')).at(-1)!.patient_ids).toEqual([her.patient]);
     expect((await rows('patient.export')).at(-1)).toMatchObject({ entity_id: her.patient, patient_id: her.patient });
     // A refusal is recorded as the app's are.

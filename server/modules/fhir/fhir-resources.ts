@@ -14,6 +14,7 @@ import type {
   ServiceRequest,
 } from '@medplum/fhirtypes';
 import type { TAppointmentStatus } from '#domain/appointments';
+import { patientLabel } from '#domain/record-scope';
 import type { TLabFlag } from '#domain/lab-flags';
 import type { TLabOrderStatus } from '#domain/orders';
 import type { TLabPriority } from '#domain/labs';
@@ -138,7 +139,7 @@ export function toAppointmentResource(a: TAppointmentRow): Appointment {
     minutesDuration: a.duration,
     ...(a.notes ? { comment: a.notes } : {}),
     participant: [
-      { actor: ref('Patient', a.patientId), required: 'required', status: 'accepted' },
+      { actor: visitPatient(a), required: 'required', status: 'accepted' },
       ...assignedStaff(a).map((s) => ({
         actor: ref<Practitioner>('Practitioner', s.id),
         type: [{ text: s.role }],
@@ -150,6 +151,9 @@ export function toAppointmentResource(a: TAppointmentRow): Appointment {
   };
 }
 
+/** A visit's patient: her reference where the reader may name her, else the app's 'Patient #' label alone. */
+const visitPatient = (a: TAppointmentRow): Reference<Patient> => (a.patientId ? ref<Patient>('Patient', a.patientId) : { display: patientLabel(a.subjectId) });
+
 /** A completed visit. */
 export function toEncounterResource(a: TAppointmentRow): Encounter {
   return {
@@ -159,7 +163,7 @@ export function toEncounterResource(a: TAppointmentRow): Encounter {
     status: 'finished',
     class: { system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: 'AMB', display: 'ambulatory' },
     ...(a.appointmentType ? { type: [{ text: a.appointmentType }] } : {}),
-    subject: ref('Patient', a.patientId),
+    subject: visitPatient(a),
     participant: assignedStaff(a).map((s) => ({ individual: ref('Practitioner', s.id), type: [{ text: s.role }] })),
     appointment: [ref('Appointment', a.id)],
     period: { start: a.checkedInAt ?? a.start, ...(a.completedAt ? { end: a.completedAt } : {}) },

@@ -11,6 +11,7 @@ import { decodeNameCursor, patientIdsByName } from './fhir-patient-search.ts';
 import {
   allergyPage,
   appointmentPage,
+  appointmentPatientNamed,
   finalizedNotePage,
   idIn,
   labOrderPage,
@@ -214,18 +215,27 @@ function statusConditions(values: string[] | undefined): SQL[] {
   });
 }
 
+/**
+ * A search by patient lists only the visits whose patient the reader may name, as the app's own
+ * list by patient does: a visit she may see but not name must not be tied to the patient by the
+ * search that found it (issue 47).
+ */
+const namedWhenByPatient = (reading: Reading, search: TSearchBase): SQL[] =>
+  patientParam(search.params).given ? [appointmentPatientNamed(reading.scope)] : [];
+
 const appointmentType: TFhirType = {
   audit: { read: 'appointment.read', search: 'appointment.list', entityType: 'appointment' },
   async search(reading, search) {
     const where = and([
       ...common(search, sql`t.id`, sql`t.patient_id`),
+      ...namedWhenByPatient(reading, search),
       ...dateConditions(reading, search.params.get('date'), sql`t.appointment_date`),
       ...statusConditions(search.params.get('status')),
     ]);
-    return pageOf(await appointmentPage(reading.db, where, reading.scope, search.count, search.cursor), toAppointmentResource, (a) => a.patientId);
+    return pageOf(await appointmentPage(reading.db, where, reading.scope, search.count, search.cursor), toAppointmentResource, (a) => a.subjectId);
   },
   async read(reading, id) {
-    return one(await appointmentPage(reading.db, sql`t.id = ${id}::uuid`, reading.scope, 1, null), toAppointmentResource, (a) => a.patientId);
+    return one(await appointmentPage(reading.db, sql`t.id = ${id}::uuid`, reading.scope, 1, null), toAppointmentResource, (a) => a.subjectId);
   },
 };
 
@@ -236,13 +246,14 @@ const encounterType: TFhirType = {
     const where = and([
       COMPLETED,
       ...common(search, sql`t.id`, sql`t.patient_id`),
+      ...namedWhenByPatient(reading, search),
       // A visit's date is when it began: checked in, or its appointment's time.
       ...dateConditions(reading, search.params.get('date'), sql`coalesce(t.checked_in_at, t.appointment_date)`),
     ]);
-    return pageOf(await appointmentPage(reading.db, where, reading.scope, search.count, search.cursor), toEncounterResource, (a) => a.patientId);
+    return pageOf(await appointmentPage(reading.db, where, reading.scope, search.count, search.cursor), toEncounterResource, (a) => a.subjectId);
   },
   async read(reading, id) {
-    return one(await appointmentPage(reading.db, sql`${COMPLETED} and t.id = ${id}::uuid`, reading.scope, 1, null), toEncounterResource, (a) => a.patientId);
+    return one(await appointmentPage(reading.db, sql`${COMPLETED} and t.id = ${id}::uuid`, reading.scope, 1, null), toEncounterResource, (a) => a.subjectId);
   },
 };
 

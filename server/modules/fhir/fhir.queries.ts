@@ -92,7 +92,10 @@ export const staffPage = (q: Queryable, where: SQL, limit: number, cursor: strin
 
 export interface TAppointmentRow {
   id: string;
-  patientId: string;
+  /** The visit's patient, for its audit row: never sent where `patientId` is null. */
+  subjectId: string;
+  /** Null where the reader may not name the visit's patient (spec section 6, as the app's appointments): then only her 'Patient #' label goes. */
+  patientId: string | null;
   providerId: string;
   start: string;
   end: string;
@@ -112,7 +115,16 @@ export interface TAppointmentRow {
   sortKey: string;
 }
 
-const appointmentSelect = (scope: ReadScope) => sql`select t.id, t.patient_id as "patientId", t.provider_id as "providerId",
+/**
+ * Whether the reader may name the visit's patient: the app's own rule (`ReadScope.appointmentPatientNames`,
+ * written on the table's name), asked of this row.
+ */
+export const appointmentPatientNamed = (scope: ReadScope) =>
+  sql`exists (select 1 from appointments where appointments.id = t.id and ${scope.appointmentPatientNames})`;
+
+const appointmentSelect = (scope: ReadScope) => sql`select t.id, t.patient_id as "subjectId",
+  case when ${appointmentPatientNamed(scope)} then t.patient_id end as "patientId",
+  t.provider_id as "providerId",
   ${isoText(sql`t.appointment_date`)} as start, ${isoText(sql`t.ends_at`)} as "end", t.duration, t.appointment_type as "appointmentType",
   t.status, t.reason, t.notes, t.room_number as "roomNumber",
   ${scope.staffNames ? sql`t.assigned_nurse_id` : sql`null::uuid`} as "nurseId", ${scope.staffNames ? sql`t.assigned_scribe_id` : sql`null::uuid`} as "scribeId",
