@@ -3,6 +3,7 @@ import { ZFileName } from './files.ts';
 import { pageQuery } from './paging.ts';
 import { can } from './permissions.ts';
 import { ZRole, type TRole } from './roles.ts';
+import { lineString, textString } from './text.ts';
 
 export const CHAT_MESSAGE_TYPES = [
   'message',
@@ -55,8 +56,8 @@ export const ZChatRoomList = z.array(ZChatRoom);
 
 export const ZCreateChatRoom = z.object({
   patientId: z.string({ error: 'Patient is required' }).uuid('Patient is required'),
-  name: z.string({ error: 'Room name is required' }).trim().min(1, 'Room name is required').max(200, 'At most 200 characters'),
-  description: z.string().trim().max(2000, 'At most 2000 characters').nullish(),
+  name: lineString({ error: 'Room name is required' }).trim().min(1, 'Room name is required').max(200, 'At most 200 characters'),
+  description: textString().trim().max(2000, 'At most 2000 characters').nullish(),
 });
 export type TCreateChatRoom = z.infer<typeof ZCreateChatRoom>;
 
@@ -73,7 +74,7 @@ export const ZChatMemberList = z.array(ZChatMember);
 export const ZAddChatMember = z.object({ userId: z.string({ error: 'User is required' }).uuid('User is required') });
 
 /** A chat attachment as spec section 3 stores it: the url is the objectPath PUT /api/chat-attachments returned. */
-export const ZChatAttachmentRef = z.object({ name: ZFileName, size: z.number().int().min(0), url: z.string().max(200), type: z.string().max(200) });
+export const ZChatAttachmentRef = z.object({ name: ZFileName, size: z.number().int().min(0), url: lineString().max(200), type: lineString().max(200) });
 
 export const ZChatReaction = z.object({ reaction: z.string(), count: z.number().int(), mine: z.boolean() });
 
@@ -103,8 +104,7 @@ export const ZChatMessageList = z.array(ZChatMessage);
 export const CHAT_MESSAGE_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
 export const ZChatMessageQuery = pageQuery(CHAT_MESSAGE_PAGE);
 
-const ZMessageText = z
-  .string()
+const ZMessageText = textString()
   .max(10_000, 'At most 10000 characters')
   .transform((text) => text.trim());
 
@@ -116,8 +116,8 @@ export const ZPostChatMessage = z
     // writes them (a member must not post what the room shows as coming from the lab).
     messageType: z.literal('message', { error: "Only 'message' may be posted; the other types are written by the system" }).default('message'),
     attachments: z.array(ZChatAttachmentRef).max(MAX_CHAT_ATTACHMENTS, 'One file per message').default([]),
-    relatedEntityId: z.string().trim().max(100).nullish(),
-    relatedEntityType: z.string().trim().max(50).nullish(),
+    relatedEntityId: lineString().trim().max(100).nullish(),
+    relatedEntityType: lineString().trim().max(50).nullish(),
     mentionedUserIds: z.array(z.string().uuid()).max(50).default([]),
   })
   .refine((m) => m.content.length > 0 || m.attachments.length > 0, { path: ['content'], message: 'Message is required' });
@@ -125,6 +125,6 @@ export type TPostChatMessage = z.infer<typeof ZPostChatMessage>;
 
 export const ZEditChatMessage = z.object({ content: ZMessageText.refine((text) => text.length > 0, 'Message is required') });
 export const ZChatReactionInput = z.object({
-  reaction: z.string().trim().min(1, 'Reaction is required').max(MAX_REACTION_CHARS, `At most ${MAX_REACTION_CHARS} characters`),
+  reaction: lineString().trim().min(1, 'Reaction is required').max(MAX_REACTION_CHARS, `At most ${MAX_REACTION_CHARS} characters`),
 });
 export const ZUnreadCount = z.object({ count: z.number().int() });

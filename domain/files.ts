@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { singleLineReason } from './text.ts';
+import { lineString } from './text.ts';
 
 /**
  * Attachments (spec sections 5, 7 and 9): a file is uploaded to a signed URL, confirmed for a
@@ -89,19 +89,15 @@ export function objectIdOfPath(objectPath: string): string | null {
  * A file name as a user gave it: a name, never a path. Separators, dot-only names and control
  * characters are refused rather than cleaned, so what is stored is what was shown.
  */
-export const ZFileName = z
-  .string()
+// The single-line text rule of every name, checked as sent: no control, bidirectional or
+// invisible characters, so 'invoice\u202Efdp.exe' cannot display as 'invoiceexe.pdf'
+// (docs/decisions/input-text.md).
+export const ZFileName = lineString()
   .trim()
   .min(1, 'Required')
   .max(255, 'At most 255 characters')
   .refine((name) => !/[/\\]/.test(name), 'A file name, not a path')
-  .refine((name) => !/^\.+$/.test(name), 'A file name, not a path')
-  // The single-line text rule of every name: no control, bidirectional or invisible characters,
-  // so 'invoice\u202Efdp.exe' cannot display as 'invoiceexe.pdf' (docs/decisions/input-text.md).
-  .superRefine((name, ctx) => {
-    const reason = singleLineReason(name);
-    if (reason) ctx.addIssue({ code: 'custom', message: reason });
-  });
+  .refine((name) => !/^\.+$/.test(name), 'A file name, not a path');
 
 export const ZUploadURL = z.object({ uploadURL: z.string() });
 export type TUploadURL = z.infer<typeof ZUploadURL>;
@@ -134,14 +130,18 @@ export const MULTIPART_THRESHOLD_BYTES = 104_857_600;
 /** The companion's answer when a sign request lacks what it needs (spec section 8). */
 export const CANNOT_SIGN_MESSAGE = 'Cannot sign without a key, an uploadId, and a partNumber';
 
-export const ZMultipartCreate = z.object({ filename: ZFileName, type: z.string().max(200).optional(), metadata: z.record(z.string(), z.unknown()).optional() });
+export const ZMultipartCreate = z.object({
+  filename: ZFileName,
+  type: lineString().max(200).optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
 export const ZMultipartCreated = z.object({ uploadId: z.string(), key: z.string() });
 export const ZUploadedPart = z.object({ PartNumber: z.number().int(), Size: z.number().int(), ETag: z.string() });
 export type TUploadedPart = z.infer<typeof ZUploadedPart>;
 export const ZSignedPart = z.object({ url: z.string(), expires: z.number().int() });
 export const ZMultipartComplete = z.object({
   parts: z
-    .array(z.object({ PartNumber: z.number().int().min(1).max(MULTIPART_MAX_PARTS), ETag: z.string().max(100) }))
+    .array(z.object({ PartNumber: z.number().int().min(1).max(MULTIPART_MAX_PARTS), ETag: lineString().max(100) }))
     .min(1, 'At least one part')
     .max(MULTIPART_MAX_PARTS),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_UPLOAD_BYTES } from './files.ts';
 import { pageQuery } from './paging.ts';
+import { lineString, textString } from './text.ts';
 import { can } from './permissions.ts';
 import type { TRole } from './roles.ts';
 
@@ -106,9 +107,8 @@ export const ZNoteListQuery = pageQuery(NOTE_PAGE).extend({
 });
 export type TNoteListQuery = z.infer<typeof ZNoteListQuery>;
 
-const ZNoteType = z.string().trim().min(1, 'Note type is required').max(100, 'At most 100 characters');
-const ZContent = z
-  .string()
+const ZNoteType = lineString().trim().min(1, 'Note type is required').max(100, 'At most 100 characters');
+const ZContent = textString()
   .refine((text) => text.trim().length > 0, 'Content is required')
   .pipe(z.string().max(100_000, 'At most 100000 characters'));
 const ZAttachments = z.array(z.string().max(200)).max(MAX_NOTE_ATTACHMENTS, `At most ${MAX_NOTE_ATTACHMENTS} attachments`);

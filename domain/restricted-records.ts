@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BREAK_GLASS, BREAK_GLASS_DISPOSITIONS, BREAK_GLASS_REASONS } from './record-scope.ts';
 import { ZRole } from './roles.ts';
 import { ZFactorProof } from './second-factor.ts';
+import { textString } from './text.ts';
 
 /** Restricted records and break-glass (issue 33): the API's shapes; the rules are in record-scope.ts. */
 
@@ -79,7 +80,7 @@ export const BREAK_GLASS_HOLD_TEXT: Record<TBreakGlassReviewHold, string> = {
 export const ZBreakGlassReview = z
   .object({
     disposition: z.enum(BREAK_GLASS_DISPOSITIONS, { error: 'Choose appropriate, inappropriate or follow-up' }),
-    note: z.string().trim().max(2000).optional(),
+    note: textString().trim().max(2000).optional(),
   })
   .strict();
 export type TBreakGlassReview = z.infer<typeof ZBreakGlassReview>;

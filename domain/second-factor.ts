@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ROLES, type TRole } from './roles.ts';
+import { lineString } from './text.ts';
 
 /**
  * Second factors (issue 33; docs/decisions/second-factor.md): TOTP apps, passkeys and security
@@ -171,7 +172,7 @@ export const ZTotpSetup = z.object({
 });
 export type TTotpSetup = z.infer<typeof ZTotpSetup>;
 
-export const ZConfirmTotp = z.object({ code: ZTotpCode, label: z.string().trim().max(60).optional() }).strict();
+export const ZConfirmTotp = z.object({ code: ZTotpCode, label: lineString().trim().max(60).optional() }).strict();
 export type TConfirmTotp = z.infer<typeof ZConfirmTotp>;
 
 /** POST /api/auth/factors/webauthn and the sign-in's and proofs' WebAuthn options: what the browser passes to navigator.credentials. */
@@ -179,7 +180,7 @@ export const ZWebauthnOptions = z.object({ options: z.record(z.string(), z.unkno
 export const ZWebauthnSetup = ZWebauthnOptions.extend({ factorId: z.uuid() });
 export type TWebauthnSetup = z.infer<typeof ZWebauthnSetup>;
 
-export const ZConfirmWebauthn = z.object({ response: ZWebauthnRegistration, label: z.string().trim().max(60).optional() }).strict();
+export const ZConfirmWebauthn = z.object({ response: ZWebauthnRegistration, label: lineString().trim().max(60).optional() }).strict();
 export type TConfirmWebauthn = z.infer<typeof ZConfirmWebauthn>;
 
 /** Shown once: the first factor's, or a new set's. */

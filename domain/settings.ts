@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lineString } from './text.ts';
 
 /** The idle timeout's range (the database holds the same line: clinic_settings_idle_range). */
 export const SESSION_IDLE_MINUTES_MIN = 5;
@@ -76,8 +77,7 @@ export const LATE_CANCEL_HOURS_RANGE = { min: 1, max: 168 } as const;
 
 export const ZUpdateClinicSettings = z
   .object({
-    clinicName: z
-      .string({ error: 'Clinic name is required' })
+    clinicName: lineString({ error: 'Clinic name is required' })
       .trim()
       .min(1, 'Clinic name is required')
       .max(CLINIC_NAME_MAX, `At most ${CLINIC_NAME_MAX} characters`),

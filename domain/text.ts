@@ -44,7 +44,8 @@ export function singleLineReason(value: string): string | null {
   return null;
 }
 
-function multiLineReason(value: string): string | null {
+/** Why a string is not multi-line text (no bidirectional controls, no control characters but tab and newline), or null. */
+export function multiLineReason(value: string): string | null {
   const unstorable = unstorableTextReason(value);
   if (unstorable) return unstorable;
   if (CONTROL_EXCEPT_TAB_NEWLINE.test(value)) return 'Must not contain control characters';
@@ -53,6 +54,20 @@ function multiLineReason(value: string): string | null {
 }
 
 const tooLong = (max: number) => `Must be at most ${max} characters`;
+
+const checkedBy = (reason: (value: string) => string | null) => (value: string, ctx: z.RefinementCtx) => {
+  const why = reason(value);
+  if (why) ctx.addIssue({ code: 'custom', message: why });
+};
+
+/**
+ * A string under the single-line rule, checked as sent (before a trim, which would drop a
+ * byte-order mark unseen): for short technical texts that keep their own shape and messages
+ * (a MIME type, a label, a reaction). Chain `.trim()`, `.min()`, `.max()` after it.
+ */
+export const lineString = (params?: Parameters<typeof z.string>[0]) => z.string(params).superRefine(checkedBy(singleLineReason));
+/** A string under the multi-line rule, checked as sent: for texts that keep their own shape and messages. */
+export const textString = (params?: Parameters<typeof z.string>[0]) => z.string(params).superRefine(checkedBy(multiLineReason));
 
 /** One line of visible text (names, titles): trimmed, NFC, at least one visible character. */
 export const requiredLine = (label: string, max: number) => textSchema(max, label, singleLineReason, (v) => v.trim());
@@ -140,12 +155,16 @@ export const ZTimestamp = z.string({ error: 'Expected a timestamp' }).transform(
   return new Date(v).toISOString();
 });
 
+/** How the API document marks a field the server reads back and ignores (the hostile-input sweep knows it by this). */
+export const IGNORED_DESCRIPTION = 'Read back with the record and ignored: the server decides it.';
+
 /**
  * Sent by the spec's client (or read back with the record) but decided by the server:
  * accepted and never read, but still only what such a field can hold (a short text, a number,
  * a flag or null), so junk is refused rather than silently taken.
  */
 export const ZIgnored = z
-  .union([z.string().max(300, 'At most 300 characters'), z.number(), z.boolean(), z.null()], { error: 'Expected a text, a number or null' })
+  .union([textString().max(300, 'At most 300 characters'), z.number(), z.boolean(), z.null()], { error: 'Expected a text, a number or null' })
   .optional()
-  .transform(() => undefined);
+  .transform(() => undefined)
+  .describe(IGNORED_DESCRIPTION);

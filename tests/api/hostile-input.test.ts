@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TErrorCode, ZErrorBody } from '#domain/errors';
 import { CAPABILITIES, type TCapability } from '#domain/permissions';
 import type { TRole } from '#domain/roles';
+import { IGNORED_DESCRIPTION } from '#domain/text';
 import { queryRows } from '../../server/db/database.ts';
 import { MAX_JSON_DEPTH } from '../../server/http/json-depth.ts';
 import { openApiPath } from '../../server/plugins/openapi.ts';
@@ -181,6 +182,7 @@ interface TJsonSchema {
   const?: unknown;
   enum?: unknown[];
   format?: string;
+  description?: string;
   minimum?: number;
   maximum?: number;
   minItems?: number;
@@ -268,6 +270,27 @@ const PROTO_MEMBERS = [
   member('prototype', { role: 'admin' }),
 ];
 
+/**
+ * Text that displays otherwise than it is stored, or garbles what shows it (issue 47): refused in
+ * every free-text field by the one text rule (domain/text.ts), names and texts alike. Secrets are
+ * not shown to anyone, so they may hold any character.
+ */
+const TEXT_TRICKS: [string, string][] = [
+  ['a right-to-left override', 'invoice\u202Efdp.exe'],
+  ['an ANSI escape', 'plain \u001b[31mred'],
+  ['a bell', 'ring\u0007'],
+];
+/** And in a name (one line of visible text): line breaks, a byte-order mark, nothing visible. */
+const NAME_TRICKS: [string, string][] = [
+  ['a CRLF', 'first\r\nsecond'],
+  ['a byte-order mark', '\uFEFFname'],
+  ['only zero-width spaces', '\u200B\u200B\u200B'],
+];
+const NAME_FIELD = /(name|title|label)$/i;
+const SECRET_FIELD = /password|secret|token|code$/i;
+const isFreeText = (name: string, s: TJsonSchema) =>
+  typesOf(s).includes('string') && !s.enum && !('const' in s) && !formsOf(s).some((x) => x.format || x.enum) && !isDateLike(name) && !SECRET_FIELD.test(name);
+
 /** Text no JSON parser may accept, and JSON that holds nothing a route takes. */
 const BROKEN_JSON = ['{"a":', '{"a":1} trailing', '{"a":1}{"b":2}', 'hello', "{'a':1}", '{"a":"x\u0000y"}'];
 const NOT_AN_OBJECT = ['null', '"x"', '[]', '{}'];
@@ -275,8 +298,11 @@ const NOT_AN_OBJECT = ['null', '"x"', '[]', '{}'];
 interface THostileBody {
   label: string;
   text: string;
-  /** The refusal it must get, where only one is right (the parser's and the input guard's). */
-  refusal?: { code: TErrorCode; path?: string };
+  /**
+   * The refusal it must get, where only one is right (the parser's and the input guard's); with
+   * `orProtocol`, a route's own protocol refusal (OAuth's invalid_request) is right too.
+   */
+  refusal?: { code: TErrorCode; path?: string; orProtocol?: boolean };
 }
 
 /** The hostile bodies for one route: whole-body ones, then each field of its schema in turn. */
@@ -336,9 +362,17 @@ function hostileBodies(schema: TJsonSchema | null): THostileBody[] {
     if (items) values.push(['10,000 items', Array(10_000).fill(sampleOf(name, items))]);
     if (types.includes('number') || types.includes('integer')) for (const n of HUGE_NUMBERS) values.push([`the number ${toText(n)}`, n]);
     if (isDateLike(name) && !objectForm(field) && !items) for (const d of IMPOSSIBLE_DATES) values.push([`the date ${d}`, d]);
-    // The input guard finds a NUL before any schema, wherever it is.
-    const nulRefusal = { code: 'request.validation' as const, path: path.join('.') };
-    for (const [label, value] of values) add(`${path.join('.')} = ${label}`, toText(bodyWith(schema, path, value)), label === 'a NUL' ? nulRefusal : undefined);
+    // The input guard finds a NUL before any schema, wherever it is; the text rules (domain/text.ts) refuse the rest by field.
+    const refused = new Map([['a NUL', false]]);
+    if (isFreeText(name, field)) {
+      for (const [label, value] of TEXT_TRICKS) (values.push([label, value]), refused.set(label, true));
+      // A field the server reads back and ignores holds any one text it may be sent back with (its own rule is the multi-line one).
+      if (NAME_FIELD.test(name) && field.description !== IGNORED_DESCRIPTION)
+        for (const [label, value] of NAME_TRICKS) (values.push([label, value]), refused.set(label, true));
+    }
+    const refusalOf = (label: string) =>
+      refused.has(label) ? { code: 'request.validation' as const, path: path.join('.'), orProtocol: refused.get(label) } : undefined;
+    for (const [label, value] of values) add(`${path.join('.')} = ${label}`, toText(bodyWith(schema, path, value)), refusalOf(label));
   }
   return bodies;
 }
@@ -372,7 +406,8 @@ function faultOf(res: { statusCode: number; body: string }, refusal: THostileBod
   const { code, errors = [] } = parsed.data;
   const namesFields = errors.length > 0 && errors.every((e) => e.path && e.message);
   if (code === 'request.validation' && !namesFields) return `400 naming no field: ${res.body.slice(0, 200)}`;
-  if (refusal && (code !== refusal.code || (refusal.path !== undefined && errors[0]?.path !== refusal.path))) {
+  const protocolRefusal = refusal?.orProtocol && code !== 'request.validation';
+  if (refusal && !protocolRefusal && (code !== refusal.code || (refusal.path !== undefined && !errors.some((e) => e.path === refusal.path)))) {
     return `${res.body.slice(0, 200)}, not ${refusal.code}${refusal.path ? ` naming ${refusal.path}` : ''}`;
   }
   // A refusal names what was wrong; it never sends the input back.
