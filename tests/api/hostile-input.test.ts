@@ -364,11 +364,13 @@ function hostileBodies(schema: TJsonSchema | null): THostileBody[] {
     if (isDateLike(name) && !objectForm(field) && !items) for (const d of IMPOSSIBLE_DATES) values.push([`the date ${d}`, d]);
     // The input guard finds a NUL before any schema, wherever it is; the text rules (domain/text.ts) refuse the rest by field.
     const refused = new Map([['a NUL', false]]);
-    if (isFreeText(name, field)) {
-      for (const [label, value] of TEXT_TRICKS) (values.push([label, value]), refused.set(label, true));
-      // A field the server reads back and ignores holds any one text it may be sent back with (its own rule is the multi-line one).
-      if (NAME_FIELD.test(name) && field.description !== IGNORED_DESCRIPTION)
-        for (const [label, value] of NAME_TRICKS) (values.push([label, value]), refused.set(label, true));
+    const tricks = isFreeText(name, field)
+      ? // A field the server reads back and ignores holds any one text it may be sent back with (its own rule is the multi-line one).
+        [...TEXT_TRICKS, ...(NAME_FIELD.test(name) && field.description !== IGNORED_DESCRIPTION ? NAME_TRICKS : [])]
+      : [];
+    for (const [label, value] of tricks) {
+      values.push([label, value]);
+      refused.set(label, true);
     }
     const refusalOf = (label: string) =>
       refused.has(label) ? { code: 'request.validation' as const, path: path.join('.'), orProtocol: refused.get(label) } : undefined;
