@@ -4,7 +4,7 @@ import type { TCurrentUser } from '#domain/auth';
 import { ERRORS, type TErrorCode } from '#domain/errors';
 import { LIVE_CLOSE as CLOSE, LIVE_MAX_MESSAGE_BYTES, ZClientMessage, type TServerMessage } from '#domain/live-events';
 import { can } from '#domain/permissions';
-import type { Db } from '../db/database.ts';
+import { queryRows, type Db } from '../db/database.ts';
 import { users } from '../db/schema/auth.ts';
 import { notifications } from '../db/schema/collaboration.ts';
 import { eventsForUserSince, outboxBounds, type LiveEvent } from '../events/event-bus.ts';
@@ -73,6 +73,17 @@ export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => v
       );
     if (!row) return;
     sendAll(conns, { type: 'notification', eventId: live.seq, notificationId: live.event.notificationId, title: row.title, message: row.message ?? undefined });
+  }
+
+  /** Which of these users see the lab order's patient now (most orders are of unrestricted patients: one query either way). */
+  async function usersSeeingOrder(orderId: string, userIds: string[]): Promise<Set<string>> {
+    if (userIds.length === 0) return new Set();
+    const rows = await queryRows<{ id: string }>(
+      db,
+      sql`select u.id from unnest(${`{${userIds.join(',')}}`}::uuid[]) as u(id), lab_orders o
+      where o.id = ${orderId}::uuid and ${userSeesPatient(sql`u.id`, sql`o.patient_id`, now())}`,
+    );
+    return new Set(rows.map((r) => r.id));
   }
 
   /** Notifications of this user that someone's action resolved: ids only, and no toast. */
@@ -173,8 +184,11 @@ export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => v
       const conns = [...told].flatMap((userId) => [...(byUser.get(userId) ?? [])]);
       if (conns.length > 0) sendAll(conns, { type: 'room_changed', eventId: live.seq, roomId: event.roomId });
     } else if (event.type === 'lab.changed') {
-      // To whoever reads lab orders now (a role change closes her sockets first): ids only.
-      const conns = [...byUser.values()].flatMap((set) => [...set].filter((conn) => can(conn.user, 'labs.read')));
+      // To whoever reads lab orders now (a role change closes her sockets first), ids only, and
+      // only of an order she may see: a restricted patient's goes to her reach alone (issue 47).
+      const readers = [...byUser.values()].flatMap((set) => [...set].filter((conn) => can(conn.user, 'labs.read')));
+      const seeing = await usersSeeingOrder(event.orderId, [...new Set(readers.map((conn) => conn.user.id))]);
+      const conns = readers.filter((conn) => seeing.has(conn.user.id));
       if (conns.length > 0) sendAll(conns, { type: 'lab_changed', eventId: live.seq, orderId: event.orderId });
     } else if (event.type === 'supply.changed') {
       // An order: to the staff who see every order and to its supplier; stock alone: to those who keep it.

@@ -329,6 +329,26 @@ describe('live events about a restricted patient', () => {
     }
   });
 
+  it("tell only her care team that her lab order changed; another lab order's change still reaches the outsider (issue 47)", async () => {
+    const url = t.app.server.listening
+      ? `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`
+      : await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const outside = await signInAs(t, 'nurse');
+    const [outsideLive, teamLive] = await Promise.all([openLive(url, { cookie: outside.cookie }), openLive(url, { cookie: team.cookie })]);
+    try {
+      expect((await team.put(`/api/lab-orders/${ids.lab}`, { status: 'pending' })).statusCode).toBe(200);
+      const other = (
+        await outside.post('/api/lab-orders', { patientId: (await outside.post('/api/patients', patientInput())).json().id, orderName: 'CBC' })
+      ).json();
+      expect(await teamLive.next((m) => m.type === 'lab_changed' && m.orderId === ids.lab)).toBeTruthy();
+      await outsideLive.next((m) => m.type === 'lab_changed' && m.orderId === other.id);
+      expect(JSON.stringify(outsideLive.messages)).not.toContain(ids.lab);
+    } finally {
+      outsideLive.close();
+      teamLive.close();
+    }
+  });
+
   it('alerts an admin on her open socket the moment someone breaks the glass, without the name', async () => {
     const url = t.app.server.listening
       ? `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`

@@ -59,7 +59,8 @@ export async function endRunningGrant(q: Queryable, patientId: string, userId: s
   const at = now.toISOString();
   const [row] = await queryRows<{ id: string }>(
     q,
-    sql`update break_glass_grants set expires_at = ${at}::timestamptz
+    // A window is never empty (break_glass_grants_window): one ended the millisecond it began ends one later.
+    sql`update break_glass_grants set expires_at = greatest(${at}::timestamptz, started_at + interval '1 millisecond')
     where patient_id = ${patientId}::uuid and user_id = ${userId}::uuid and started_at <= ${at}::timestamptz and expires_at > ${at}::timestamptz
     returning id`,
   );
