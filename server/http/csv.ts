@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendDownload } from './download.ts';
 
@@ -23,6 +23,27 @@ export const csvLine = (cells: readonly (string | number | boolean | null | unde
 export interface TCsvFile {
   fileName: string;
   stream: Readable;
+}
+
+/** The last line of a streamed file whose source failed midway: its 200 and headers have gone, so this line says it. */
+export const INCOMPLETE_CSV_LINE = csvLine(['INCOMPLETE: this file stopped before its last record (the server gave up reading). Download it again.']);
+
+/**
+ * A CSV file of lines read lazily (`highWaterMark` lines ahead at most). A source that fails
+ * midway (a report past its time limit, the database gone) can no longer change the answer's
+ * status: the file then ends with INCOMPLETE_CSV_LINE, and the transfer is cut after it, so a
+ * browser marks the download failed and whoever keeps the part sees why it is short.
+ */
+export function csvFile(fileName: string, lines: () => AsyncIterable<string> | Iterable<string>, highWaterMark?: number): TCsvFile {
+  async function* marked() {
+    try {
+      yield* lines();
+    } catch (error) {
+      yield INCOMPLETE_CSV_LINE;
+      throw error;
+    }
+  }
+  return { fileName, stream: Readable.from(marked(), highWaterMark ? { highWaterMark } : {}) };
 }
 
 /** Streams a CSV file as a download that no cache keeps and no browser sniffs; a failure midway is logged. */

@@ -50,6 +50,8 @@ describe('GET /api/metrics', () => {
   it('answers only this machine without a token: another address, or a request through a proxy, is refused', async () => {
     expect((await scrape(t, { remoteAddress: '10.0.0.7' })).statusCode).toBe(403);
     expect((await scrape(t, { headers: { 'x-forwarded-for': '203.0.113.9' } })).statusCode).toBe(403);
+    // A proxy that says whom it forwards for by X-Real-IP alone (nginx's way) is a proxy too (issue 47).
+    expect((await scrape(t, { headers: { 'x-real-ip': '203.0.113.9' } })).statusCode).toBe(403);
     expect((await scrape(t, { remoteAddress: '::1' })).statusCode).toBe(200);
   });
 

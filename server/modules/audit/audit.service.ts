@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { addDays, startOfZonedDay, zonedDate } from '#domain/clinic-time';
 import type { TAuditFilters, TAuditListQuery, TAuditRow, TSignedAuditHead } from '#domain/audit';
@@ -10,7 +9,7 @@ import type { Db } from '../../db/database.ts';
 import { readOf } from '../../scope/reader.ts';
 import { sealCommitted } from '../../audit/audit-sealer.ts';
 import type { AuditHeadSigner } from '../../audit/audit-head.ts';
-import { csvLine } from '../../http/csv.ts';
+import { csvFile, csvLine, type TCsvFile } from '../../http/csv.ts';
 import { lastSealedRow, listAuditActions, listAuditRows, type TAuditRowRead, type TAuditWhere } from './audit.queries.ts';
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -146,7 +145,7 @@ function csvRow(r: TAuditRowRead, patientId: string | undefined): string {
 }
 
 /** The export's file: its name, and its lines read lazily as the client takes them. */
-function exportOf(db: Db, deps: Deps, filters: TAuditFilters): { fileName: string; stream: Readable } {
+function exportOf(db: Db, deps: Deps, filters: TAuditFilters): TCsvFile {
   const where = auditWhere(deps, filters);
   const day = zonedDate(deps.config.now(), deps.settings.current().timeZone).replaceAll('-', '');
   async function* lines() {
@@ -160,5 +159,5 @@ function exportOf(db: Db, deps: Deps, filters: TAuditFilters): { fileName: strin
       beforeSeq = Number(rows.at(-1)!.seq);
     }
   }
-  return { fileName: `audit-${day}.csv`, stream: Readable.from(lines()) };
+  return csvFile(`audit-${day}.csv`, lines);
 }

@@ -7,6 +7,7 @@ import { errorResponses } from '../../http/error-body.ts';
 import { forbidden } from '../../http/errors.ts';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+const PROXY_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip', 'x-forwarded-host', 'x-client-ip'] as const;
 
 /**
  * Who may scrape: with METRICS_TOKEN, whoever sends it as a bearer token; without, only a client
@@ -19,7 +20,8 @@ function mayScrape(request: FastifyRequest, token: string | undefined): boolean 
     const expected = Buffer.from(token);
     return sent.length === expected.length && timingSafeEqual(sent, expected);
   }
-  const forwarded = request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined;
+  // Any header a proxy adds to say whom it forwards for: nginx's X-Real-IP alone too (issue 47).
+  const forwarded = PROXY_HEADERS.some((header) => request.headers[header] !== undefined);
   return !forwarded && LOOPBACK.has(request.socket.remoteAddress ?? '');
 }
 

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows, withStatementTimeout } from '../../db/database.ts';
 import { fullName } from '../../db/user-name.ts';
 import type { Deps } from '../../deps.ts';
-import { csvLine, type TCsvFile } from '../../http/csv.ts';
+import { csvFile, csvLine, type TCsvFile } from '../../http/csv.ts';
 import { boundedReads } from '../../db/bounded-reads.ts';
 import { HttpError, invalid } from '../../http/errors.ts';
 import { LAB_TURNAROUND_REPORT } from './lab-turnaround-report.ts';
@@ -89,7 +89,7 @@ export async function reportCsv(deps: Deps, id: TReportId, query: TReportQuery, 
     yield csvLine(report.columns.map((c) => c.label));
     for (const row of report.rows) yield csvLine(report.columns.map((c) => row[c.key]));
   }
-  return { fileName: fileName(report, 'csv'), stream: Readable.from(lines()) };
+  return csvFile(fileName(report, 'csv'), lines);
 }
 
 /** The report as a PDF: its figures, chart, table and definitions, as the screen shows them. */
@@ -120,5 +120,5 @@ export function reportRecordsCsv(deps: Deps, id: TReportId, query: TReportQuery)
     for await (const batch of records!.batches(run)) yield batch.map(csvLine).join('');
   }
   // One batch read ahead of the client at most: memory stays flat however many records there are.
-  return { fileName: `${id}-records-${query.from}-to-${query.to}.csv`, stream: Readable.from(lines(), { highWaterMark: 1 }) };
+  return csvFile(`${id}-records-${query.from}-to-${query.to}.csv`, lines, 1);
 }

@@ -1,10 +1,9 @@
-import { Readable } from 'node:stream';
 import { zonedDate } from '#domain/clinic-time';
 import { can } from '#domain/permissions';
 import { SUPPLY_ORDER_PAGE, type TSuppliesSummary, type TSupplyItemListQuery, type TSupplyOrderListQuery } from '#domain/supplies';
 import { SUPPLY_STATUS_LABELS } from '#domain/orders';
 import type { Deps } from '../../deps.ts';
-import { csvLine, type TCsvFile } from '../../http/csv.ts';
+import { csvFile, csvLine, type TCsvFile } from '../../http/csv.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
 import { scopeOf } from '../../scope/read-scope.ts';
 import { allSupplyItems, supplyItemsFor } from './supply-items.service.ts';
@@ -71,7 +70,7 @@ export function supplyItemsCsv(deps: Deps, query: Omit<TSupplyItemListQuery, 'li
         .join('');
     }
   }
-  return { fileName: `supply-stock-${query.view}-${day(deps)}.csv`, stream: Readable.from(lines()) };
+  return csvFile(`supply-stock-${query.view}-${day(deps)}.csv`, lines);
 }
 
 /** GET /api/supply-orders/export.csv: orders in the caller's scope as CSV, one row per line. */
@@ -130,5 +129,5 @@ export function supplyOrdersCsv(deps: Deps, ctx: SignedInContext, query: Pick<TS
       cursor = page.nextCursor;
     } while (cursor);
   }
-  return { fileName: `supply-orders-${query.view}-${day(deps)}.csv`, stream: Readable.from(lines()) };
+  return csvFile(`supply-orders-${query.view}-${day(deps)}.csv`, lines);
 }
