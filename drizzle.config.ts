@@ -11,6 +11,7 @@ export default defineConfig({
     './server/db/schema/enums.ts',
     './server/db/schema/events.ts',
     './server/db/schema/files.ts',
+    './server/db/schema/key-fingerprints.ts',
     './server/db/schema/labs.ts',
     './server/db/schema/restricted-records.ts',
     './server/db/schema/second-factors.ts',

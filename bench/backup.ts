@@ -92,7 +92,7 @@ try {
   await new Promise((resolve) => setTimeout(resolve, 1000));
   while (loadRunning) {
     const started = performance.now();
-    const answer = await askRunningApp(dataDir, { op: 'backup', dest: path.join(root, 'backups'), includeKeys: false });
+    const answer = await askRunningApp(dataDir, { op: 'backup', dest: path.join(root, 'backups'), includeKeys: false, create: true });
     backups.push({ seconds: (performance.now() - started) / 1000, answer });
     if (!answer?.ok) break;
   }
@@ -102,7 +102,7 @@ try {
   if (!answer?.ok) throw new Error(`backup failed: ${JSON.stringify(answer)}`);
   // And one with nothing else running: the backup's own time.
   const quietStarted = performance.now();
-  const quiet = await askRunningApp(dataDir, { op: 'backup', dest: path.join(root, 'quiet'), includeKeys: false });
+  const quiet = await askRunningApp(dataDir, { op: 'backup', dest: path.join(root, 'quiet'), includeKeys: false, create: true });
   const quietSeconds = (performance.now() - quietStarted) / 1000;
   await app.close();
   const pgBytes = duSize(path.join(dataDir, 'pg'));

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 
 /** How a backup was started: the daily schedule, or `npm run backup` by whoever runs the server. */
-export const BACKUP_TRIGGERS = ['schedule', 'command'] as const;
+/**
+ * What started a backup: the daily schedule and Settings' 'Back up now' write into BACKUP_DIR, and
+ * only those count for the schedule; `npm run backup` writes wherever it is told (issue 48: one
+ * taken elsewhere reset the schedule and settled its overdue notices).
+ */
+export const BACKUP_TRIGGERS = ['schedule', 'settings', 'command'] as const;
+export const SCHEDULED_DIR_TRIGGERS = ['schedule', 'settings'] as const;
+export type TBackupTrigger = (typeof BACKUP_TRIGGERS)[number];
 export const BACKUP_OUTCOMES = ['succeeded', 'failed'] as const;
 
 /** One backup attempt, as the Settings tab shows it. */
@@ -26,6 +33,8 @@ export const ZBackupStatus = z.object({
    * see those backups, so it shows the advice instead of an age.
    */
   managedBy: z.enum(['app', 'operator']),
+  /** With 'operator': what to back up and with which tools, as `npm run backup` says it (issue 48). */
+  advice: z.string().nullable(),
   /** The daily schedule (BACKUP_DIR set), or null when none is set. */
   schedule: z.object({ everyHours: z.number().int(), keep: z.number().int() }).nullable(),
   lastSuccess: ZBackupRun.nullable(),

@@ -101,6 +101,11 @@ export const ERRORS = {
   'backup.failed': { status: 503, message: 'The backup failed' },
   'server.internal': { status: 500, message: 'Internal server error' },
   'server.unavailable': { status: 503, message: 'Database unavailable' },
+  /** The data directory's disk is full or cannot be written (issue 48): nothing is asked of the database until it can. */
+  'server.storage': {
+    status: 503,
+    message: 'The server cannot save anything right now: its disk is full or cannot be written. Your administrator has been told.',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type TErrorCode = keyof typeof ERRORS;

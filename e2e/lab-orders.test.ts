@@ -137,7 +137,8 @@ describe("the issue's journey: a critical potassium reaches its ordering nurse l
     const flagOf = (analyte: string) => line(analyte).getByTestId('live-flag');
     await line('Potassium').waitFor();
     expect(await form.getByTestId('result-line').count()).toBe(8);
-    expect(await line('Potassium').innerText()).toContain('Ref. 3.5–5.1, critical ≤ 2.5 or ≥ 6.5');
+    // The range is the patient's (her sex and age): it shows once her record has been read.
+    await line('Potassium').getByText('Ref. 3.5–5.1, critical ≤ 2.5 or ≥ 6.5').waitFor();
 
     // Each value's flag shows as it is typed, by the same rule as the server.
     const potassium = form.getByLabel('Potassium (mmol/L)');

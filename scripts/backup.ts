@@ -3,6 +3,7 @@
 // docs/production.md). With the app running, the app takes it (only its process can open the
 // embedded engine); with the app stopped, this command opens the data directory itself. On
 // PostgreSQL or with a bucket it refuses and says which tools to use instead.
+import fs from 'node:fs';
 import path from 'node:path';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
@@ -11,10 +12,14 @@ import { openDatabase } from '../server/db/database.ts';
 import { askRunningApp, type TControlAnswer, type TControlRequest } from '../server/modules/backups/control-socket.ts';
 import { readBackupCommand } from './backup-command.ts';
 
-const USAGE = 'Usage: npm run backup -- <destination directory> [--include-keys]';
+const USAGE = 'Usage: npm run backup -- <destination directory> [--include-keys] [--create]';
 
 /** With the app stopped: this process opens the data directory and asks itself, the same way. */
 async function backupStopped(config: ReturnType<typeof loadConfig>, request: TControlRequest): Promise<TControlAnswer | null> {
+  // A mistyped DATA_DIR must not become a new, empty clinic that is then "backed up" (issue 48).
+  if (!fs.existsSync(path.join(config.dataDir, 'pg', 'PG_VERSION'))) {
+    return { ok: false, message: `There is no embedded database in ${config.dataDir} (DATA_DIR). Point DATA_DIR at the app's data directory.` };
+  }
   const database = await openDatabase({ pgliteDir: path.join(config.dataDir, 'pg') });
   try {
     const app = await buildApp({ ...config, logLevel: 'warn' }, database.db, { databaseFiles: database.files! });
@@ -30,10 +35,15 @@ async function backupStopped(config: ReturnType<typeof loadConfig>, request: TCo
 }
 
 async function main(): Promise<number> {
-  const command = readBackupCommand(USAGE, { 'include-keys': { type: 'boolean' } }, 'backed up');
+  const command = readBackupCommand(USAGE, { 'include-keys': { type: 'boolean' }, create: { type: 'boolean' } }, 'backed up');
   if (typeof command === 'number') return command;
   const { config } = command;
-  const request: TControlRequest = { op: 'backup', dest: command.directory, includeKeys: command.flags['include-keys'] === true };
+  const request: TControlRequest = {
+    op: 'backup',
+    dest: command.directory,
+    includeKeys: command.flags['include-keys'] === true,
+    create: command.flags.create === true,
+  };
   let answer: TControlAnswer | null;
   try {
     answer = (await askRunningApp(config.dataDir, request)) ?? (await backupStopped(config, request));

@@ -6,8 +6,23 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** The sources of `npm run build`: the app's code and the files that configure how it is built. */
-export const BUILD_INPUTS = { dirs: ['server', 'domain', 'web'], files: ['package.json', 'package-lock.json', 'vite.config.ts', 'tsconfig.json'] };
+export const BUILD_INPUTS = {
+  dirs: ['server', 'domain', 'web'],
+  files: [
+    'package.json',
+    'package-lock.json',
+    'vite.config.ts',
+    'tsconfig.json',
+    // The admin commands, built beside the server (issue 48: they need no dev tools at run time).
+    'scripts/create-admin.ts',
+    'scripts/backup.ts',
+    'scripts/restore.ts',
+    'scripts/backup-command.ts',
+  ],
+};
 export const STAMP_FILE = 'dist/build-stamp.json';
+/** What a build must hold for `npm start` and the admin commands to run from it. */
+const BUILT_FILES = ['dist/server/index.js', 'dist/web/index.html', 'dist/scripts/create-admin.js', 'dist/scripts/backup.js', 'dist/scripts/restore.js'];
 
 function* filesUnder(root, dir) {
   const entries = readdirSync(path.join(root, dir), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
@@ -47,7 +62,7 @@ export function writeStamp(stamp, root = process.cwd()) {
 
 /** Why the build in `root` cannot be run as it is, or null when it is the build of these sources. */
 export function staleBuildReason(root = process.cwd(), current = sourceStamp(root)) {
-  if (!existsSync(path.join(root, 'dist/server/index.js')) || !existsSync(path.join(root, 'dist/web/index.html'))) return 'no build found';
+  if (BUILT_FILES.some((file) => !existsSync(path.join(root, file)))) return 'no build found';
   const stamp = readStamp(root);
   if (!stamp) return 'the build has no record of its sources';
   if (stamp.hash !== current.hash) return `the sources changed since it was built (${stamp.builtAt ?? 'at an unknown time'})`;

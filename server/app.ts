@@ -55,6 +55,8 @@ import { uploadRoutes } from './modules/uploads/uploads.routes.ts';
 import { multipartRoutes } from './modules/uploads/multipart.routes.ts';
 import { openFileStorage } from './storage/storage.ts';
 import { openSecretBox } from './secrets/secret-box.ts';
+import { storageGuard } from './db/storage-guard.ts';
+import { storageGuardPlugin } from './plugins/storage-guard.ts';
 
 /**
  * One log line per request, when it completes (with method, path, status and time), instead of
@@ -116,6 +118,8 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     // The first page at a size or two, and the searches being typed at the moment.
     maxKeys: 64,
   });
+  // The embedded engine's disk must take writes before the engine is asked anything (issue 48).
+  const storage = options.databaseFiles ? await storageGuard(config.dataDir, config.dataDirMinFreeBytes) : undefined;
   const deps: Deps = {
     db,
     config,
@@ -126,6 +130,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     secrets: openSecretBox(config.files),
     patientPages,
     settings,
+    storage,
   };
   // What this instance keeps in memory hears of every committed change, on any instance.
   events.subscribe(({ event }) => {
@@ -144,6 +149,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await app.register(metricsPlugin, { db, config, openSockets: () => app.live?.hub.count() ?? 0 });
   // Before sign-in: a shed request costs no session read.
   await app.register(loadSheddingPlugin, { config });
+  await app.register(storageGuardPlugin, { guard: storage });
   await app.register(authPlugin, { db, config, sessions, settings });
   // After sign-in: a user is limited as herself, a caller signed out by address.
   await app.register(rateLimitPlugin, { config });

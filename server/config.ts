@@ -126,6 +126,10 @@ const ZEnv = z.object({
   BACKUP_EVERY_HOURS: z.coerce.number().int().min(1).max(168).default(24),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(200).optional(),
+  // The embedded engine stops answering when its disk fills (issue 48): below this, nothing is asked of it.
+  DATA_DIR_MIN_FREE_MB: z.coerce.number().int().min(0).max(1_000_000).default(64),
+  // A process whose event loop has not turned for this long is stuck for good (server/loop-watchdog.ts); 0 is off.
+  LOOP_WATCHDOG_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
 });
 
 export interface Config {
@@ -176,6 +180,10 @@ export interface Config {
     /** The app backs itself up: the embedded engine with files on local disk (PostgreSQL and buckets have their own tools). */
     byApp: boolean;
   };
+  /** Free space DATA_DIR's disk must keep for the embedded engine to be asked anything (db/storage-guard.ts); 0 is off. */
+  dataDirMinFreeBytes: number;
+  /** Seconds without a turn of the event loop after which the process kills itself, for its supervisor to restart it; 0 is off. */
+  loopWatchdogSeconds: number;
   /** Requests a minute allowed to one signed-in user, and to one address signed out (plugins/rate-limit.ts); 0 is off. */
   rateLimit: { perUserPerMinute: number; publicPerMinute: number };
   /** The bearer token GET /api/metrics asks for; unset, it answers this machine only (plugins/metrics.ts). */
@@ -280,6 +288,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       graceMs: e.NODE_ENV === 'test' ? 0 : 15_000,
     },
     metricsToken: e.METRICS_TOKEN,
+    dataDirMinFreeBytes: e.DATA_DIR_MIN_FREE_MB * 1024 * 1024,
+    loopWatchdogSeconds: e.LOOP_WATCHDOG_SECONDS,
     rateLimit: {
       perUserPerMinute: e.RATE_LIMIT_USER_PER_MINUTE ?? (e.NODE_ENV === 'test' ? 0 : 1200),
       publicPerMinute: e.RATE_LIMIT_PUBLIC_PER_MINUTE ?? (e.NODE_ENV === 'test' ? 0 : 300),

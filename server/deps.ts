@@ -1,3 +1,4 @@
+import type { StorageGuard } from './db/storage-guard.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { EventBus } from './events/event-bus.ts';
@@ -31,4 +32,6 @@ export interface Deps {
   secrets: SecretBox;
   /** The unfiltered list's first page and search pages, shared for a few seconds by readers who reach no restricted patient (patients.service.ts). */
   patientPages: ShortLived<string, TSharedPatientPage>;
+  /** The embedded engine's disk, when it is on one (db/storage-guard.ts): health reports it. */
+  storage?: StorageGuard | undefined;
 }

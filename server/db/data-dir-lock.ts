@@ -15,7 +15,8 @@ export class DataDirInUseError extends Error {
     super(
       `The embedded database is in use by ${holder} (lock file ${lockFile}). ` +
         'Stop the app first: the embedded engine allows one process at a time. ' +
-        'If no such process is running, delete the lock file and try again.',
+        'If no such process is running, delete the lock file and try again ' +
+        `(one held from another host is taken over by itself once it has gone ${LOCK_STALE_MS / 1000} s without renewal).`,
     );
     this.name = 'DataDirInUseError';
   }
@@ -45,36 +46,68 @@ function readHolder(lockFile: string): Holder | null {
   }
 }
 
+/** How often a holder renews its lock, and how old a renewal may be before another machine may take it over. */
+export const LOCK_HEARTBEAT_MS = 5_000;
+export const LOCK_STALE_MS = 30_000;
+
 /**
- * Takes the lock on `dataDir` (the file `<dataDir>.lock`) and returns its release. A lock left
- * by a process that no longer runs on this machine (a crash, a kill -9), or one naming this very
- * process (a container restarted under the same pid), is taken over; a lock from another
- * machine cannot be checked and is respected.
+ * Whether a lock can be taken over: its holder is provably gone. On this machine, when no process
+ * has its pid (or it is this very process: a container restarted under the same pid). From
+ * another host name (a container recreated after a kill -9, on the same volume), its pid means
+ * nothing here, so only its heartbeat can tell: a holder renews the lock every few seconds, and
+ * one not renewed for LOCK_STALE_MS is gone (issue 48: that start used to need an operator to
+ * delete the file by hand).
+ */
+function isStale(lockFile: string, holder: Holder | null, me: Holder, now: number): boolean {
+  if (holder === null) return false;
+  if (holder.host === me.host) return holder.pid === me.pid || !alive(holder.pid);
+  const renewed = fs.statSync(lockFile, { throwIfNoEntry: false })?.mtimeMs ?? now;
+  return now - renewed > LOCK_STALE_MS;
+}
+
+/**
+ * Takes the lock on `dataDir` (the file `<dataDir>.lock`) and returns its release. A stale lock
+ * (isStale) is taken over; any other is respected, and the message says whose it is. While held,
+ * the lock is renewed; a holder that finds it taken over (it was frozen past LOCK_STALE_MS and
+ * another process started) stops at once rather than write beside it.
  */
 export function lockDataDir(dataDir: string): () => void {
   const lockFile = `${dataDir}.lock`;
   const me: Holder = { pid: process.pid, host: os.hostname() };
   for (let attempt = 0; ; attempt += 1) {
     try {
-      fs.writeFileSync(lockFile, JSON.stringify(me), { flag: 'wx' });
+      fs.writeFileSync(lockFile, JSON.stringify(me), { flag: 'wx', mode: 0o600 });
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = readHolder(lockFile);
-      const stale = holder !== null && holder.host === me.host && (holder.pid === me.pid || !alive(holder.pid));
-      if (!stale || attempt > 0) {
+      if (!isStale(lockFile, holder, me, Date.now()) || attempt > 0) {
         throw new DataDirInUseError(lockFile, holder ? `process ${holder.pid} on ${holder.host}` : 'another process');
       }
       fs.rmSync(lockFile, { force: true });
     }
   }
+  const heartbeat = setInterval(() => {
+    const holder = readHolder(lockFile);
+    if (holder?.pid !== me.pid || holder.host !== me.host) {
+      console.error(
+        `The lock on ${dataDir} was taken over by ${holder ? `process ${holder.pid} on ${holder.host}` : 'someone'}: stopping so as not to write beside it.`,
+      );
+      process.exit(1);
+    }
+    const now = new Date();
+    fs.utimesSync(lockFile, now, now);
+  }, LOCK_HEARTBEAT_MS);
+  heartbeat.unref();
   let released = false;
   const release = () => {
     if (released) return;
     released = true;
+    clearInterval(heartbeat);
     process.off('exit', release);
     // Only our own: never remove a lock another process took over after ours went stale.
-    if (readHolder(lockFile)?.pid === me.pid) fs.rmSync(lockFile, { force: true });
+    const holder = readHolder(lockFile);
+    if (holder?.pid === me.pid && holder.host === me.host) fs.rmSync(lockFile, { force: true });
   };
   // A process that exits without closing the database (process.exit) still leaves no lock.
   process.on('exit', release);

@@ -24,6 +24,8 @@ export interface Database {
    */
   listen(channel: string, onNotify: (payload: string) => void, onConnected: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /** The migrations this open applied, oldest first (the start log lists them). */
+  migrationsApplied: string[];
   /** PGlite only: the data directory as a tarball, for tests to start fresh copies from. */
   snapshot?: () => Promise<Blob>;
   /**
@@ -62,8 +64,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const newPool = (settings = '') => {
       const p = new pg.Pool({ connectionString: options.url, max: 10, options: `-c random_page_cost=${RANDOM_PAGE_COST}${settings}` });
-      // An idle client that loses its connection must not crash the process.
+      // A client that loses its connection must not crash the process, idle (the pool's event)
+      // or checked out (pg-pool drops its own listener then, and a server restart in the middle
+      // of a request emitted an unhandled 'error': issue 48). Its query fails instead, the
+      // request is answered 503, and the pool discards it and connects anew.
       p.on('error', () => {});
+      p.on('connect', (client) => client.on('error', () => {}));
       return p;
     };
     const pool = newPool();
@@ -99,7 +105,20 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await client.connect();
       return { db: drizzle(client) as unknown as Db, inProcess: false, lost: () => lost, close: () => client.end().catch(() => {}) };
     });
-    await migrate(db, { migrationsFolder: options.migrationsFolder ?? migrationsFolder });
+    let migrationsApplied: string[];
+    // Several instances may start at once on one database: one migrates while the others wait
+    // for its session lock, then find nothing left to do (two raced to CREATE the same table: issue 48).
+    const lock = new pg.Client({ connectionString: options.url, application_name: 'ehr-migrations' });
+    lock.on('error', () => {});
+    await lock.connect();
+    try {
+      await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      migrationsApplied = await migrateForward(db as unknown as Db, options.migrationsFolder ?? migrationsFolder, () =>
+        migrate(db, { migrationsFolder: options.migrationsFolder ?? migrationsFolder }),
+      );
+    } finally {
+      await lock.end().catch(() => {});
+    }
     const listen: Database['listen'] = async (channel, onNotify, onConnected) => {
       let client: InstanceType<typeof pg.Client> | null = null;
       let stopped = false;
@@ -107,6 +126,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       const retry = () => {
         if (stopped) return;
         client?.removeAllListeners();
+        // Ending a broken client can emit one more 'error': with no listener that ended the process.
+        client?.on('error', () => {});
         client?.end().catch(() => {});
         client = null;
         failures += 1;
@@ -138,13 +159,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         stopped = true;
         const c = client;
         client = null;
+        c?.removeAllListeners();
+        c?.on('error', () => {});
         await c?.end().catch(() => {});
       };
     };
     const close = async () => {
       await Promise.all([pool.end(), ...[...limitedPools.values()].map((p) => p.end())]);
     };
-    return { db: db as unknown as Db, engine: 'postgres', listen, close };
+    return { db: db as unknown as Db, engine: 'postgres', listen, close, migrationsApplied };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
@@ -168,11 +191,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   // Every statement timed for the metrics: each runs inside this lock (the wait for it not counted).
   const exclusive = client._runExclusiveQuery.bind(client);
   client._runExclusiveQuery = <T>(fn: () => Promise<T>) => exclusive(timedQuery(db as unknown as Db, fn));
-  await migrate(db, { migrationsFolder: options.migrationsFolder ?? migrationsFolder });
+  const migrationsApplied = await migrateForward(db as unknown as Db, options.migrationsFolder ?? migrationsFolder, () =>
+    migrate(db, { migrationsFolder: options.migrationsFolder ?? migrationsFolder }),
+  );
   let closed = false;
   return {
     db: db as unknown as Db,
     engine: 'pglite',
+    migrationsApplied,
     // In-process: the engine delivers a transaction's NOTIFYs when it commits.
     listen: async (channel, onNotify, onConnected) => {
       const unlisten = await client.listen(channel, onNotify);
@@ -306,9 +332,44 @@ function findPackageRoot(): string {
   return dir;
 }
 
+/** The session lock instances take to migrate one at a time (beside the audit's 727002 and the sealer's lease 727003). */
+const MIGRATION_LOCK = 727004;
+
+type TJournal = { entries: { tag: string; when: number }[] };
+const journalOf = (folder: string) => JSON.parse(fs.readFileSync(path.join(folder, 'meta/_journal.json'), 'utf8')) as TJournal;
+
+/** A database migrated by a newer release than this code: started on, it would be read by rules it does not know. */
+export class SchemaTooNewError extends Error {
+  constructor(databaseMigratedAt: string, codeLast: string) {
+    super(
+      `This database was migrated by a newer release (its last migration is from ${databaseMigratedAt}), ` +
+        `but this code knows migrations only up to ${codeLast}. Start the newer release again, or restore a backup taken before the upgrade.`,
+    );
+    this.name = 'SchemaTooNewError';
+  }
+}
+
+/**
+ * Applies this code's migrations, after refusing a database a newer release migrated (issue 48:
+ * older code on a newer schema reported its audit chain broken, and let a scheduler read a
+ * patient restricted under the newer release). Drizzle would apply nothing and start.
+ */
+async function migrateForward(db: Db, folder: string, migrate: () => Promise<void>): Promise<string[]> {
+  const journal = journalOf(folder);
+  const newestKnown = Math.max(...journal.entries.map((e) => e.when));
+  const [table] = await queryRows<{ found: boolean }>(db, sql`select to_regclass('drizzle.__drizzle_migrations') is not null as found`);
+  const [applied] = table?.found ? await queryRows<{ at: string | null }>(db, sql`select max(created_at)::text as at from drizzle.__drizzle_migrations`) : [];
+  const at = applied?.at;
+  if (at && Number(at) > newestKnown) {
+    throw new SchemaTooNewError(new Date(Number(at)).toISOString(), journal.entries.find((e) => e.when === newestKnown)!.tag);
+  }
+  await migrate();
+  return journal.entries.filter((e) => !at || e.when > Number(at)).map((e) => e.tag);
+}
+
 /** The tag of the last migration applied ('0025_backup_runs'), from drizzle's own record of them. */
 export async function lastMigrationTag(db: Db): Promise<string> {
   const [row] = await queryRows<{ created_at: string }>(db, sql`select created_at::text from drizzle.__drizzle_migrations order by created_at desc limit 1`);
-  const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder, 'meta/_journal.json'), 'utf8')) as { entries: { tag: string; when: number }[] };
+  const journal = journalOf(migrationsFolder);
   return journal.entries.find((e) => String(e.when) === row?.created_at)?.tag ?? `unknown (${row?.created_at ?? 'none'})`;
 }

@@ -4,6 +4,10 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERRORS, type TErrorBody, type TErrorCode, type TFieldError } from '#domain/errors';
 import { HttpError, shownKey } from '../http/errors.ts';
 import { loggableError } from '../http/loggable-error.ts';
+import { isDatabaseAway, isStorageFull } from '../db/sql-state.ts';
+
+/** How long a client waits before asking again while the database is away (a restart takes seconds). */
+const DATABASE_RETRY_AFTER_SECONDS = 2;
 
 /**
  * Every failure leaves as the contract's JSON: `{message, code}`, plus `errors` with one entry
@@ -25,6 +29,18 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) return send(reply, clientErrorCode(error));
+    // A disk full or read-only: nothing was saved, and the operator must act (issue 48).
+    if (isStorageFull(error)) {
+      request.log.error({ err: loggableError(error) }, 'storage full or read-only');
+      reply.header('retry-after', '30');
+      return send(reply, 'server.storage');
+    }
+    // The database restarting or out of reach: a moment's wait, not a fault of the request (issue 48).
+    if (isDatabaseAway(error)) {
+      request.log.warn({ err: loggableError(error) }, 'database unavailable');
+      reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+      return send(reply, 'server.unavailable');
+    }
     request.log.error({ err: loggableError(error) }, 'request failed');
     return send(reply, 'server.internal');
   });

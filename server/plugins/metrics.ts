@@ -23,6 +23,9 @@ declare module 'fastify' {
 export const metricsPlugin = fp(async (app: FastifyInstance, opts: { db: Db; config: Config; openSockets: () => number }) => {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // Gauges named like counters fail the standard linter (promtool check metrics): a scraper's
+  // rate() over them would be wrong. Dropped; the same counts are of no use to a clinic (issue 48).
+  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) registry.removeSingleMetric(name);
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time to answer a request, by route pattern, method and status',

@@ -72,6 +72,7 @@ const STATUS: Record<string, number> = {
   'apiClient.revoked': 409,
   'breakGlass.ownUse': 403,
   'breakGlass.running': 409,
+  'server.storage': 503,
   'audit.nothingSealed': 409,
   'backup.notHere': 409,
   'backup.notScheduled': 409,

@@ -62,3 +62,52 @@ describe('GET /api/metrics', () => {
     expect(ok.statusCode).toBe(200);
   });
 });
+
+/**
+ * What `promtool check metrics` checks of names and types (Prometheus's own linter, issue 48):
+ * every family has HELP and TYPE, a counter's name ends in `_total` and nothing else's does,
+ * names and label names are valid, and each sample belongs to a declared family.
+ */
+function lintProblems(text: string): string[] {
+  const problems: string[] = [];
+  const help = new Set<string>();
+  const types = new Map<string, string>();
+  const NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    const meta = /^# (HELP|TYPE) (\S+)(?: (.*))?$/.exec(line);
+    if (meta) {
+      const [, kind, name, rest] = meta;
+      if (!NAME.test(name!)) problems.push(`${name}: not a valid metric name`);
+      if (kind === 'HELP') help.add(name!);
+      else types.set(name!, rest ?? '');
+      continue;
+    }
+    const sample = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})? (\S+)/.exec(line);
+    if (!sample) {
+      problems.push(`unreadable line: ${line.slice(0, 80)}`);
+      continue;
+    }
+    const family = [...types.keys()].find((f) => sample[1] === f || (/_(bucket|sum|count)$/.test(sample[1]!.slice(f.length)) && sample[1]!.startsWith(f)));
+    if (!family) problems.push(`${sample[1]}: a sample of no declared family`);
+    for (const [, label] of (sample[2] ?? '').matchAll(/([^{,=]+)="/g))
+      if (!/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(label!)) problems.push(`${sample[1]}: label ${label}`);
+  }
+  for (const [name, type] of types) {
+    if (!help.has(name)) problems.push(`${name}: no HELP`);
+    if (type === 'counter' && !name.endsWith('_total')) problems.push(`${name}: a counter not ending in _total`);
+    if (type !== 'counter' && name.endsWith('_total')) problems.push(`${name}: a ${type} ending in _total`);
+  }
+  return problems;
+}
+
+describe('the metrics as Prometheus lints them', () => {
+  it("pass the standard linter's rules (gauges named like counters were dropped)", async () => {
+    const text = (await scrape(t)).body;
+    expect(lintProblems(text)).toEqual([]);
+    // The linter is not a test that cannot fail: it finds what promtool found before.
+    expect(lintProblems('# HELP nodejs_active_handles_total x\n# TYPE nodejs_active_handles_total gauge\nnodejs_active_handles_total 3\n')).toEqual([
+      'nodejs_active_handles_total: a gauge ending in _total',
+    ]);
+  });
+});

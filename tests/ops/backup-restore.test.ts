@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runScript, signIn, startServer, type ServerProcess } from './server-process.ts';
+import { runScript, signIn, spawnScript, startServer, type ServerProcess } from './server-process.ts';
 
 // Issue 36: a backup taken while the app writes restores to the writes acknowledged at its
 // moment, attachments decrypting byte for byte. Run as an operator would: the app in its own
@@ -64,6 +64,8 @@ describe('npm run backup and restore where the app does not back itself up', () 
     const onPostgres = await runScript(['scripts/backup.ts', path.join(root, 'nowhere')], { DATABASE_URL: 'postgres://ehr@db.internal/ehr' });
     expect(onPostgres.code).toBe(2);
     expect(onPostgres.output).toMatch(/pg_dump/);
+    // Without a bucket, attachments and keys are still on this machine: the advice says to copy them (issue 48).
+    expect(onPostgres.output).toMatch(/Attachments and the keys are not in the database: copy .* too/);
     const withBucket = await runScript(['scripts/restore.ts', path.join(root, 'nowhere')], { S3_BUCKET: 'clinic-files', S3_REGION: 'us-east-1' });
     expect(withBucket.code).toBe(2);
     expect(withBucket.output).toMatch(/versioning/);
@@ -92,7 +94,7 @@ describe('npm run backup while the app writes, then npm run restore', () => {
       };
     });
     const backupStarted = Date.now();
-    const backup = await runScript(['scripts/backup.ts', path.join(root, 'backups')], env);
+    const backup = await runScript(['scripts/backup.ts', path.join(root, 'backups'), '--create'], env);
     const backupEnded = Date.now();
     stopping = true;
     await Promise.all(writers);
@@ -114,7 +116,23 @@ describe('npm run backup while the app writes, then npm run restore', () => {
     expect(keyless.output).toMatch(/files key of this backup is not at hand/);
     expect(fs.existsSync(path.join(restoredDir, 'pg'))).toBe(false);
 
-    const restore = await runScript(['scripts/restore.ts', backupDir, '--keys-from', dataDir], { DATA_DIR: restoredDir });
+    // The app started while the restore writes is refused: the restore holds the data
+    // directory's lock from its first write to its last (issue 48; it used to seed a new clinic
+    // the restore then lost to). The restore is paused once it holds the lock, to try.
+    const restoring = spawnScript(['scripts/restore.ts', backupDir, '--keys-from', dataDir], { DATA_DIR: restoredDir });
+    const lock = path.join(restoredDir, 'pg.lock');
+    for (let waited = 0; !fs.existsSync(lock); waited += 5) {
+      expect(waited, 'the restore never took the lock').toBeLessThan(60_000);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    restoring.child.kill('SIGSTOP');
+    const early = await startServer({ DATA_DIR: restoredDir }).then(
+      (s) => (servers.push(s), 'started'),
+      (error: Error) => error.message,
+    );
+    restoring.child.kill('SIGCONT');
+    expect(early).toMatch(/The embedded database is in use by process \d+/);
+    const restore = await restoring.done;
     expect(restore.code, restore.output).toBe(0);
     // A second restore into what is no longer empty is refused.
     expect((await runScript(['scripts/restore.ts', backupDir, '--keys-from', dataDir], { DATA_DIR: restoredDir })).code).toBe(1);

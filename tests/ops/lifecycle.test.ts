@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -120,5 +121,49 @@ describe('DATA_DIR is closed to the machine’s other users (issue 47)', () => {
     servers.push(again);
     expect(openToOthers(fresh)).toEqual([]);
     expect(await again.stop()).toBe(0);
+  });
+});
+
+describe('npm start under a supervisor (issue 48)', () => {
+  it('stops, database closed, when SIGTERM reaches npm alone', async () => {
+    const dataDir = path.join(root, 'under-npm');
+    const app = await startServer({ DATA_DIR: dataDir, NODE_ENV: 'production', npm_config_loglevel: 'silent' }, ['npm', 'start']);
+    servers.push(app);
+    app.child.kill('SIGTERM');
+    await app.exited;
+    // The server npm started goes too: its port stops answering and its data directory is free.
+    for (
+      let waited = 0;
+      await fetch(`${app.base}/api/health`).then(
+        () => true,
+        () => false,
+      );
+      waited += 100
+    ) {
+      expect(waited, app.output()).toBeLessThan(15_000);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const again = await startServer({ DATA_DIR: dataDir });
+    servers.push(again);
+    expect(await again.stop()).toBe(0);
+  });
+});
+
+describe('SIGTERM with a client that never finishes its request (issue 48)', () => {
+  it('cuts that connection after a few seconds and still closes the database in order: exit 0', async () => {
+    const app = await startServer({ DATA_DIR: path.join(root, 'slow-client') });
+    servers.push(app);
+    const { port } = new URL(app.base);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    // Headers begun, never ended: the connection is busy, so a drain alone would wait on it for good.
+    socket.write('GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    socket.on('error', () => {});
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    const started = Date.now();
+    app.child.kill('SIGTERM');
+    expect(await app.exited, app.output()).toBe(0);
+    expect(Date.now() - started).toBeLessThan(9_000);
+    await closed;
   });
 });

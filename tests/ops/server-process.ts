@@ -27,22 +27,33 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-/** Runs a command of the repository (node with tsx) with the test's environment; its exit code and output. */
-export function runScript(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+/** Starts a command of the repository (node with tsx) with the test's environment: its process, and its exit code and output once it ends. */
+export function spawnScript(args: string[], env: Record<string, string>): { child: ChildProcess; done: Promise<{ code: number | null; output: string }> } {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout.on('data', (c) => (output += String(c)));
-  child.stderr.on('data', (c) => (output += String(c)));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, output })));
+  child.stdout!.on('data', (c) => (output += String(c)));
+  child.stderr!.on('data', (c) => (output += String(c)));
+  return { child, done: new Promise((resolve) => child.once('exit', (code) => resolve({ code, output }))) };
 }
 
-/** The server from its sources (`node --import tsx server/index.ts`), or another entry point: `['scripts/start.mjs']` is `npm start`. */
-export async function startServer(env: Record<string, string>, entry = ['--import', 'tsx', 'server/index.ts']): Promise<ServerProcess> {
+/** Runs a command of the repository to its end: its exit code and output. */
+export const runScript = (args: string[], env: Record<string, string>) => spawnScript(args, env).done;
+
+/** The server from its sources (`node --import tsx server/index.ts`), or another entry point: `['scripts/start.mjs']` is what `npm start` runs, `['npm', 'start']` npm itself. */
+export async function startServer(
+  env: Record<string, string>,
+  entry = ['--import', 'tsx', 'server/index.ts'],
+  /** Another account to run as (a root test process only): what a file's permissions stop, they stop for it. */
+  as?: { uid: number; gid: number },
+): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, entry, {
+  // `['npm', 'start']` runs npm itself, as an operator's supervisor would; anything else is node's arguments.
+  const [command, args] = entry[0] === 'npm' ? ['npm', entry.slice(1)] : [process.execPath, entry];
+  const child = spawn(command, args, {
     cwd: REPO,
     env: { ...process.env, NODE_ENV: 'test', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(as ?? {}),
   });
   let output = '';
   child.stdout!.on('data', (c) => (output += String(c)));

@@ -41,3 +41,9 @@ export async function disableDemoAccounts(db: Db, config: Pick<Config, 'demo' | 
     return disabled.map((u) => u.email);
   });
 }
+
+/** Whether anyone at all can sign in (an active account): a production start with none says how to make the first. */
+export async function anyActiveUser(db: Db): Promise<boolean> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.isActive, true)).limit(1);
+  return row !== undefined;
+}

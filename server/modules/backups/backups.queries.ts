@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
-import type { TBackupRun } from '#domain/backups';
+import type { TBackupRun, TBackupTrigger } from '#domain/backups';
 import type { Queryable } from '../../db/database.ts';
 import { backupRuns } from '../../db/schema/backups.ts';
 import { notifications } from '../../db/schema/collaboration.ts';
@@ -20,10 +20,16 @@ export async function insertBackupRun(q: Queryable, run: Omit<RunRow, 'id'>): Pr
   await q.insert(backupRuns).values(run);
 }
 
-/** The latest success, and the latest attempt (which may be that success). */
-export async function latestBackupRuns(q: Queryable): Promise<{ success: RunRow | null; latest: RunRow | null }> {
-  const [success] = await q.select().from(backupRuns).where(eq(backupRuns.outcome, 'succeeded')).orderBy(desc(backupRuns.finishedAt)).limit(1);
-  const [latest] = await q.select().from(backupRuns).orderBy(desc(backupRuns.finishedAt)).limit(1);
+/** The latest success, and the latest attempt (which may be that success), of backups started `by` these triggers. */
+export async function latestBackupRuns(q: Queryable, by: readonly TBackupTrigger[]): Promise<{ success: RunRow | null; latest: RunRow | null }> {
+  const started = inArray(backupRuns.trigger, [...by]);
+  const [success] = await q
+    .select()
+    .from(backupRuns)
+    .where(and(eq(backupRuns.outcome, 'succeeded'), started))
+    .orderBy(desc(backupRuns.finishedAt))
+    .limit(1);
+  const [latest] = await q.select().from(backupRuns).where(started).orderBy(desc(backupRuns.finishedAt)).limit(1);
   return { success: success ?? null, latest: latest ?? null };
 }
 

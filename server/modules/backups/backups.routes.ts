@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZBackupStatus } from '#domain/backups';
 import { errorResponses } from '../../http/error-body.ts';
-import { HttpError } from '../../http/errors.ts';
 import { contextOf } from '../../http/request-context.ts';
 import { loggableError } from '../../http/loggable-error.ts';
 import { runPeriodically } from '../../jobs/periodic.ts';
 import { serveControlSocket } from './control-socket.ts';
-import { COMMAND, backupStatus, runBackupSchedule, takeBackup, type BackupDeps } from './backups.service.ts';
+import { COMMAND, backUpNow, backupStatus, runBackupSchedule, takeBackup, type BackupDeps } from './backups.service.ts';
 
 export const BACKUP_JOB = 'scheduled backup';
 /** How often the schedule looks whether a backup is due (or overdue); the backup itself is daily. */
@@ -30,15 +29,7 @@ export const backupRoutes: FastifyPluginAsyncZod<BackupDeps> = async (app, deps)
       schema: { response: { 200: ZBackupStatus, ...errorResponses } },
     },
     async (request) => {
-      if (!deps.config.backup.byApp) throw new HttpError('backup.notHere');
-      if (!deps.config.backup.dir) throw new HttpError('backup.notScheduled');
-      try {
-        await takeBackup(deps, contextOf(request), { dest: deps.config.backup.dir, includeKeys: false, trigger: 'command' });
-      } catch (error) {
-        request.log.error({ err: loggableError(error) }, 'a backup failed');
-        // Recorded with its reason, which Settings shows (a path and an errno, never a record).
-        throw new HttpError('backup.failed', { message: `The backup failed: ${error instanceof Error ? error.message : String(error)}` });
-      }
+      await backUpNow(deps, contextOf(request), (error) => request.log.error({ err: loggableError(error) }, 'a backup failed'));
       return backupStatus(deps);
     },
   );
@@ -57,7 +48,7 @@ export const backupRoutes: FastifyPluginAsyncZod<BackupDeps> = async (app, deps)
     let close: (() => Promise<void>) | undefined;
     app.addHook('onReady', async () => {
       close = await serveControlSocket(deps.config.dataDir, async (request) => {
-        const result = await takeBackup(deps, COMMAND, { dest: request.dest, includeKeys: request.includeKeys, trigger: 'command' });
+        const result = await takeBackup(deps, COMMAND, { dest: request.dest, includeKeys: request.includeKeys, trigger: 'command', create: request.create });
         return { ok: true, dir: result.dir, bytes: result.bytes, objects: result.manifest.objects.count };
       });
     });

@@ -1,4 +1,4 @@
-import { backupOverdue, type TBackupStatus } from '#domain/backups';
+import { BACKUP_TRIGGERS, backupOverdue, SCHEDULED_DIR_TRIGGERS, type TBackupStatus, type TBackupTrigger } from '#domain/backups';
 import type { Deps } from '../../deps.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { activeUsersWith } from '../../db/users-with.ts';
@@ -31,6 +31,10 @@ export function backupAdvice(config: Deps['config']): string | null {
       'The database is PostgreSQL: back it up with its own tools, pg_dump for a nightly copy or continuous archiving (pg_basebackup and WAL archiving) to restore to any moment.',
     config.files.s3 &&
       'Attachments are in an S3 bucket: turn on the bucket’s versioning (or replication to a second bucket) so a deleted or overwritten object can be brought back.',
+    // On PostgreSQL without a bucket, part of the clinic's record is still on this machine (issue 48).
+    config.databaseUrl &&
+      !config.files.s3 &&
+      `Attachments and the keys are not in the database: copy ${config.dataDir} too (its objects/ directory, files.key and audit-head.key), with the dump, on the same schedule.`,
   ].filter(Boolean);
   return reasons.length > 0 ? `${reasons.join(' ')} See docs/production.md, "Backups".` : null;
 }
@@ -45,14 +49,14 @@ let running: Promise<unknown> = Promise.resolve();
 export async function takeBackup(
   deps: BackupDeps,
   ctx: RequestContext,
-  input: { dest: string; includeKeys: boolean; trigger: 'schedule' | 'command' },
+  input: { dest: string; includeKeys: boolean; trigger: TBackupTrigger; create?: boolean },
 ): Promise<BackupResult> {
   const source = deps.source;
   if (!source) throw new HttpError('backup.notHere', { message: backupAdvice(deps.config) ?? 'This server does not back itself up.' });
   const turn = running.then(async () => {
     const startedAt = deps.config.now();
     try {
-      const result = await writeBackup(source, input.dest, { now: startedAt, includeKeys: input.includeKeys });
+      const result = await writeBackup(source, input.dest, { now: startedAt, includeKeys: input.includeKeys, create: input.create ?? false });
       await inTransaction(deps, async (tx, raise) => {
         await insertBackupRun(tx, {
           startedAt,
@@ -64,7 +68,8 @@ export async function takeBackup(
           error: null,
         });
         await recordAudit(tx, ctx, { action: 'backup.create', entityType: 'backup', entityId: result.name });
-        const settled = await settleOverdueNotices(tx);
+        // Only a backup into BACKUP_DIR answers the schedule's overdue notices.
+        const settled = (SCHEDULED_DIR_TRIGGERS as readonly string[]).includes(input.trigger) ? await settleOverdueNotices(tx) : [];
         for (const userId of new Set(settled.map((n) => n.userId))) {
           raise({ type: 'notifications.resolved', userId, notificationIds: settled.filter((n) => n.userId === userId).map((n) => n.id) });
         }
@@ -88,14 +93,40 @@ export async function takeBackup(
   return turn;
 }
 
+/**
+ * Settings' 'Back up now': a backup into BACKUP_DIR, kept to BACKUP_KEEP as the schedule's are
+ * (issue 48). A failure is recorded with its reason (a path and an errno, never a record) and
+ * answered 503 `backup.failed`.
+ */
+export async function backUpNow(deps: BackupDeps, ctx: RequestContext, onFailure: (error: unknown) => void): Promise<void> {
+  if (!deps.config.backup.byApp) throw new HttpError('backup.notHere');
+  const dir = deps.config.backup.dir;
+  if (!dir) throw new HttpError('backup.notScheduled');
+  try {
+    await takeBackup(deps, ctx, { dest: dir, includeKeys: false, trigger: 'settings' });
+    await pruneBackups(dir, deps.config.backup.keep, isBackupName);
+  } catch (error) {
+    onFailure(error);
+    throw new HttpError('backup.failed', { message: `The backup failed: ${error instanceof Error ? error.message : String(error)}` });
+  }
+}
+
 export async function backupStatus(deps: BackupDeps): Promise<TBackupStatus> {
   const { backup } = deps.config;
   const managedBy = deps.config.backup.byApp ? 'app' : 'operator';
   const schedule = managedBy === 'app' && backup.dir ? { everyHours: backup.everyHours, keep: backup.keep } : null;
-  const { success, latest } = await latestBackupRuns(deps.db);
+  // With a schedule, what counts is what went into BACKUP_DIR; without one, any backup the app took.
+  const { success, latest } = await latestBackupRuns(deps.db, schedule ? SCHEDULED_DIR_TRIGGERS : BACKUP_TRIGGERS);
   const lastFailure = latest && latest.outcome === 'failed' ? latest : null;
   const overdue = schedule !== null && (lastFailure !== null || backupOverdue(schedule, success?.finishedAt ?? null, deps.startedAt, deps.config.now()));
-  return { managedBy, schedule, lastSuccess: success && toBackupRun(success), lastFailure: lastFailure && toBackupRun(lastFailure), overdue };
+  return {
+    managedBy,
+    advice: backupAdvice(deps.config),
+    schedule,
+    lastSuccess: success && toBackupRun(success),
+    lastFailure: lastFailure && toBackupRun(lastFailure),
+    overdue,
+  };
 }
 
 /**

@@ -213,6 +213,10 @@ export function runCopyWorker(job: CopyJob): { prepared: Promise<void>; finishCo
     worker.once('error', fail);
     worker.once('exit', (code) => (result ? resolve(result) : fail(new Error(`the backup's copy stopped (exit code ${code})`))));
   });
+  // A copy that fails before its caller waits for `done` (the disk filled during the first pass,
+  // so `prepared` failed first) must not end the process as an unhandled rejection (issue 48):
+  // the caller hears it from `prepared` or `copied`.
+  done.catch(() => {});
   const finishCopy = () => {
     worker.postMessage('locked');
     return copied.promise;

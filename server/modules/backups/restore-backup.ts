@@ -5,6 +5,7 @@ import readline from 'node:readline';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import { sql } from 'drizzle-orm';
+import { lockDataDir } from '../../db/data-dir-lock.ts';
 import { openDatabase, queryRows } from '../../db/database.ts';
 import { parseKey } from '../../secrets/key-file.ts';
 import { isObjectKey, keyFingerprint } from '../../storage/storage.ts';
@@ -113,9 +114,14 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
       throw new RestoreRefused(`${path.join(dataDir, name)} holds another key than this backup's: restore into an empty DATA_DIR.`);
     }
   }
+  // A key given but not this backup's is told as such, not as missing (issue 48).
+  const offered = options.envKeys.auditHead ?? keyFiles(AUDIT_HEAD_KEY_FILE).map(readKeyFile).find(Boolean);
   const warnings = headKey
     ? []
-    : ['The audit head key was not found: a new one is made at start, and audit heads saved before this backup can no longer be checked.'];
+    : [
+        `${offered ? 'The audit head key at hand is not the one of this backup' : 'The audit head key was not found'}: ` +
+          'a new one is made at start, and audit heads saved before this backup can no longer be checked.',
+      ];
 
   const databaseEntries: { kind: 'dir' | 'file'; relative: string }[] = [];
   for await (const line of readline.createInterface({ input: fs.createReadStream(path.join(src, DATABASE_LIST)), crlfDelay: Infinity })) {
@@ -148,46 +154,59 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
     throw new RestoreRefused(`${OBJECTS_LIST} lists ${objects.length} objects, the manifest ${manifest.objects.count}.`);
 
   await fs.promises.mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const pgPartial = `${pgDir}.restoring`;
-  const objectsPartial = `${objectsDir}.restoring`;
-  await fs.promises.rm(pgPartial, { recursive: true, force: true });
-  await fs.promises.rm(objectsPartial, { recursive: true, force: true });
-  await fs.promises.mkdir(pgPartial, { recursive: true, mode: 0o700 });
-  for (const entry of databaseEntries) {
-    const target = path.join(pgPartial, entry.relative);
-    if (entry.kind === 'dir') await fs.promises.mkdir(target, { recursive: true, mode: 0o700 });
-    else
-      await fs.promises.writeFile(target, zlib.gunzipSync(await fs.promises.readFile(path.join(src, DATABASE_DIR, `${entry.relative}.gz`))), { mode: 0o600 });
-  }
-  // Opened as the app opens it: the engine replays what the copy's moment left in its log, and
-  // the migrations of newer code apply.
-  const database = await openDatabase({ pgliteDir: pgPartial });
-  let patients: number;
-  let audit: RestoreResult['audit'];
+  // The data directory's lock, from the first write to the last: an app started meanwhile is
+  // refused, where it used to seed a new clinic that the restore then lost to (issue 48).
+  const unlock = lockDataDir(pgDir);
   try {
-    const [counted] = await queryRows<{ patients: number }>(database.db, sql`select count(*)::int as patients from patients`);
-    patients = counted?.patients ?? 0;
-    const chain = await verifyAuditChain(database.db);
-    if (chain.firstBroken !== null) throw new RestoreRefused(`The restored audit chain is broken at row ${chain.firstBroken.seq}: this backup was altered.`);
-    audit = { sealed: chain.rows, unsealed: chain.unsealed.rows };
+    return await writeRestore();
   } finally {
-    await database.close();
+    unlock();
   }
-  for (const { relative } of objects) {
-    await fs.promises.mkdir(path.join(objectsPartial, path.dirname(relative)), { recursive: true, mode: 0o700 });
-    await fs.promises.copyFile(path.join(src, OBJECTS_DIR, relative), path.join(objectsPartial, relative));
+
+  async function writeRestore(): Promise<RestoreResult> {
+    const pgPartial = `${pgDir}.restoring`;
+    const objectsPartial = `${objectsDir}.restoring`;
+    await fs.promises.rm(pgPartial, { recursive: true, force: true });
+    await fs.promises.rm(objectsPartial, { recursive: true, force: true });
+    await fs.promises.mkdir(pgPartial, { recursive: true, mode: 0o700 });
+    for (const entry of databaseEntries) {
+      const target = path.join(pgPartial, entry.relative);
+      if (entry.kind === 'dir') await fs.promises.mkdir(target, { recursive: true, mode: 0o700 });
+      else
+        await fs.promises.writeFile(target, zlib.gunzipSync(await fs.promises.readFile(path.join(src, DATABASE_DIR, `${entry.relative}.gz`))), { mode: 0o600 });
+    }
+    // Opened as the app opens it: the engine replays what the copy's moment left in its log, and
+    // the migrations of newer code apply.
+    const database = await openDatabase({ pgliteDir: pgPartial });
+    let patients: number;
+    let audit: RestoreResult['audit'];
+    try {
+      const [counted] = await queryRows<{ patients: number }>(database.db, sql`select count(*)::int as patients from patients`);
+      patients = counted?.patients ?? 0;
+      const chain = await verifyAuditChain(database.db);
+      // The app will make a new audit head key: the database must not hold it to the old one's fingerprint.
+      if (!headKey) await database.db.execute(sql`delete from key_fingerprints where name = 'audit head key'`);
+      if (chain.firstBroken !== null) throw new RestoreRefused(`The restored audit chain is broken at row ${chain.firstBroken.seq}: this backup was altered.`);
+      audit = { sealed: chain.rows, unsealed: chain.unsealed.rows };
+    } finally {
+      await database.close();
+    }
+    for (const { relative } of objects) {
+      await fs.promises.mkdir(path.join(objectsPartial, path.dirname(relative)), { recursive: true, mode: 0o700 });
+      await fs.promises.copyFile(path.join(src, OBJECTS_DIR, relative), path.join(objectsPartial, relative));
+    }
+    for (const [name, found] of [
+      [FILES_KEY_FILE, filesKey],
+      [AUDIT_HEAD_KEY_FILE, headKey],
+    ] as const) {
+      const file = path.join(dataDir, name);
+      if (found?.write && !fs.existsSync(file)) await fs.promises.writeFile(file, `${found.key.toString('base64')}\n`, { mode: 0o600 });
+    }
+    await fs.promises.rm(pgDir, { recursive: true, force: true });
+    await fs.promises.rename(pgPartial, pgDir);
+    await fs.promises.rm(objectsDir, { recursive: true, force: true });
+    await fs.promises.mkdir(objectsPartial, { recursive: true, mode: 0o700 });
+    await fs.promises.rename(objectsPartial, objectsDir);
+    return { manifest, patients, objects: objects.length, audit, warnings };
   }
-  for (const [name, found] of [
-    [FILES_KEY_FILE, filesKey],
-    [AUDIT_HEAD_KEY_FILE, headKey],
-  ] as const) {
-    const file = path.join(dataDir, name);
-    if (found?.write && !fs.existsSync(file)) await fs.promises.writeFile(file, `${found.key.toString('base64')}\n`, { mode: 0o600 });
-  }
-  await fs.promises.rm(pgDir, { recursive: true, force: true });
-  await fs.promises.rename(pgPartial, pgDir);
-  await fs.promises.rm(objectsDir, { recursive: true, force: true });
-  await fs.promises.mkdir(objectsPartial, { recursive: true, mode: 0o700 });
-  await fs.promises.rename(objectsPartial, objectsDir);
-  return { manifest, patients, objects: objects.length, audit, warnings };
 }

@@ -58,8 +58,15 @@ function freeName(dest: string, at: Date): string {
  * 4. the manifest is written last and the directory renamed from `.partial` to its name.
  * The keys are left out unless `includeKeys`: docs/production.md says where they belong.
  */
-export async function writeBackup(source: BackupSource, dest: string, options: { now: Date; includeKeys: boolean }): Promise<BackupResult> {
-  await fs.promises.mkdir(dest, { recursive: true, mode: 0o700 });
+export async function writeBackup(source: BackupSource, dest: string, options: { now: Date; includeKeys: boolean; create?: boolean }): Promise<BackupResult> {
+  // A destination that is not there is most often a backup disk that is not mounted: writing
+  // there would fill the disk the data is on, and call that a backup (issue 48).
+  if (options.create) await fs.promises.mkdir(dest, { recursive: true, mode: 0o700 });
+  else if (!fs.statSync(dest, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new Error(
+      `The backup directory ${dest} does not exist (is its disk mounted?). Create it, or ask for it to be created (npm run backup -- <dir> --create).`,
+    );
+  }
   const name = freeName(dest, options.now);
   const partial = path.join(dest, `${name}.partial`);
   await fs.promises.mkdir(partial, { mode: 0o700 });

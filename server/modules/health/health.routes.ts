@@ -12,8 +12,10 @@ export const healthRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       schema: { response: { 200: z.object({ status: z.literal('ok') }), 503: ZErrorBody.extend({ status: z.literal('unavailable') }) } },
     },
     async (_request, reply) => {
-      if (await ping(deps.db)) return { status: 'ok' as const };
-      return reply.code(503).send({ status: 'unavailable' as const, code: 'server.unavailable' as const, message: ERRORS['server.unavailable'].message });
+      // A database that answers but cannot write is not well (issue 48): the engine is not even asked.
+      const code = deps.storage?.problem() ? 'server.storage' : (await ping(deps.db)) ? null : 'server.unavailable';
+      if (!code) return { status: 'ok' as const };
+      return reply.code(503).send({ status: 'unavailable' as const, code, message: ERRORS[code].message });
     },
   );
 };

@@ -51,9 +51,10 @@ function BackupsState({ status }: { status: TBackupStatus }) {
     return (
       <CardContent>
         <p className="max-w-2xl text-sm text-slate-700" data-testid="backups-operator">
-          This installation runs on PostgreSQL or keeps attachments in a bucket: they are backed up with their own tools (pg_dump or continuous archiving,
-          bucket versioning), set up by whoever runs the server. The app cannot see those backups; ask them when the last one was tested.
+          This installation is backed up with its own tools, set up by whoever runs the server. The app cannot see those backups; ask them when the last one was
+          tested.
         </p>
+        {status.advice && <p className="mt-2 max-w-2xl text-sm text-slate-700">{status.advice}</p>}
       </CardContent>
     );
   }

@@ -1,0 +1,58 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// Issue 48: a production install (`npm ci --omit=dev`) has only `dependencies`. What the built
+// server and the admin commands import at run time must be among them, and the commands must run
+// from the build without tsx. Built here exactly as `npm run build:server` builds them.
+
+const REPO = path.resolve(import.meta.dirname, '../..');
+mkdirSync(path.join(REPO, 'node_modules', '.cache'), { recursive: true });
+// Inside the repository, so the bundles resolve its packages as dist/ does.
+const out = mkdtempSync(path.join(REPO, 'node_modules', '.cache', 'ehr-runtime-'));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+
+/** The package a bare import names ('@aws-sdk/client-s3/x' → '@aws-sdk/client-s3'). */
+const packageOf = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+
+describe('the built server and admin commands', () => {
+  it('import at run time only packages of `dependencies` (and Node itself)', async () => {
+    const result = await build({
+      absWorkingDir: REPO,
+      entryPoints: ['server/index.ts', 'scripts/create-admin.ts', 'scripts/backup.ts', 'scripts/restore.ts'],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node22',
+      packages: 'external',
+      outdir: out,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const external = new Set(
+      Object.values(result.metafile.outputs)
+        .flatMap((o) => o.imports)
+        .filter((i) => i.external)
+        .map((i) => i.path),
+    );
+    const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+    const notDependencies = [...external].filter((p) => !builtins.has(p) && !(packageOf(p) in pkg.dependencies));
+    expect(notDependencies).toEqual([]);
+    expect(external.size).toBeGreaterThan(10);
+  });
+
+  it('run from the build with Node alone: create-admin, backup and restore answer --help', () => {
+    for (const name of ['create-admin', 'backup', 'restore']) {
+      const output = execFileSync(process.execPath, [path.join(out, 'scripts', `${name}.js`), '--help'], { cwd: REPO, encoding: 'utf8' });
+      expect(output, name).toMatch(/^Usage: npm run /);
+    }
+  });
+});
