@@ -1,5 +1,8 @@
 import type { TReportCell, TReportValueKind } from './reports.ts';
 
+/** A count as people read it: '1,250'. The one place numbers get their separators, as times get theirs in clinic-time.ts. */
+export const formatCount = (n: number) => n.toLocaleString('en-US');
+
 /** What a report shows where a figure cannot be had (no visits to rate, no notes to time). */
 export const NO_FIGURE = '—';
 

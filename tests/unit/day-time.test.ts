@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDayTime, formatLongDate } from '../../web/src/components/appointments/appointment-time.ts';
+import { formatDayTime, formatLongDate } from '#domain/clinic-time';
 
 describe("chat times ('MMM d, h:mm a', spec section 9)", () => {
   it("are shown in the clinic's time zone, whatever the zone of the machine showing them", () => {

@@ -1,3 +1,4 @@
+import { formatZonedDateTime } from '#domain/clinic-time';
 import type { Queryable } from '../../db/database.ts';
 import type { Raise } from '../../db/transaction.ts';
 import { notify, resolveNotices } from '../notifications/notifications.service.ts';
@@ -11,27 +12,6 @@ import { visitsAwaitingNotesFrom } from './appointments.queries.ts';
  * missing notes, `visitation_expired` for a visit that never happened.
  */
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-/** "Mon, Mar 9, 2026, 10:30 AM EDT": the clinic's wall clock, with its zone so nobody guesses. */
-export function clinicDateTime(instant: Date, timeZone: string): string {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      weekday: 'short',
-      month: 'short',
-      day: 'numeric',
-      year: 'numeric',
-      hour: 'numeric',
-      minute: '2-digit',
-      timeZoneName: 'short',
-    });
-    formatters.set(timeZone, f);
-  }
-  return f.format(instant);
-}
-
 export type TStaffRole = 'nurse' | 'scribe';
 
 export interface TAppointmentNotice {
@@ -42,7 +22,7 @@ export interface TAppointmentNotice {
   timeZone: string;
 }
 
-const where = (n: TAppointmentNotice) => `${clinicDateTime(n.start, n.timeZone)}${n.roomNumber ? `, room ${n.roomNumber}` : ''}`;
+const where = (n: TAppointmentNotice) => `${formatZonedDateTime(n.start, n.timeZone)}${n.roomNumber ? `, room ${n.roomNumber}` : ''}`;
 
 /** A nurse or scribe was put on an appointment: they will owe its notes. */
 export function noticeAssigned(tx: Queryable, raise: Raise, userId: string, as: TStaffRole, n: TAppointmentNotice) {

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { TClinicInfo } from '#domain/settings';
 import { fetchQueryKey } from '../../lib/api-request.ts';
+import { runtimeTimeZone } from '#domain/clinic-time';
 
 const clinicKey = ['/api/clinic'] as const;
 
@@ -25,9 +26,7 @@ export function useClinic() {
  */
 export function useClinicTimeZone(): { timeZone: string; known: boolean; pending: boolean } {
   const { data, isPending } = useQuery(clinicQueryOptions());
-  return data
-    ? { timeZone: data.timeZone, known: true, pending: false }
-    : { timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, known: false, pending: isPending };
+  return data ? { timeZone: data.timeZone, known: true, pending: false } : { timeZone: runtimeTimeZone(), known: false, pending: isPending };
 }
 
 /** After the settings changed. */

@@ -1,7 +1,7 @@
 import { CalendarX2 } from 'lucide-react';
 import type { TAppointmentConflict, TAppointmentConflictKind } from '#domain/appointments';
 import { CONFLICT_KIND_LABELS } from './appointment-format.ts';
-import { clinicDayOf, formatDate, formatTimeRange } from './appointment-time.ts';
+import { clinicDayOf, formatDate, formatTimeRange } from '#domain/clinic-time';
 
 function clashText(kind: TAppointmentConflictKind, roomNumber: string | null | undefined): string {
   switch (kind) {

@@ -8,6 +8,7 @@ import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { toast } from '../../lib/toast.ts';
 import { Button } from '../ui/button.tsx';
 import { Spinner } from '../ui/spinner.tsx';
+import { formatTime } from '#domain/clinic-time';
 
 // The dialog brings the second-factor proof with it; most who meet a restricted record never open it.
 const EmergencyAccessDialog = lazy(async () => ({ default: (await import('./emergency-access-dialog.tsx')).EmergencyAccessDialog }));
@@ -42,8 +43,8 @@ export function RestrictedRecordPanel({ patientId, user }: { patientId: string; 
 }
 
 /** While emergency access runs: whose record this is not, until when, and that it is being recorded. */
-export function EmergencyAccessBanner({ grant, timeZone }: { grant: TBreakGlassGrant; timeZone: string | null }) {
-  const until = new Date(grant.expiresAt).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit', ...(timeZone ? { timeZone } : {}) });
+export function EmergencyAccessBanner({ grant, timeZone }: { grant: TBreakGlassGrant; timeZone: string }) {
+  const until = formatTime(grant.expiresAt, timeZone);
   const end = useEndBreakGlass();
   return (
     <div

@@ -3,10 +3,12 @@ import { Copy, Download } from 'lucide-react';
 import { Button } from '../ui/button.tsx';
 import { buttonClass } from '../ui/button-variants.ts';
 import { copyWithToast } from '../../lib/clipboard.ts';
+import { formatClinicTime } from '#domain/clinic-time';
+import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 
 /** The codes as a file to keep: one per line, with what they are for. */
-function codesFile(codes: string[]): string {
-  return [`Recovery codes, made ${new Date().toLocaleString()}`, 'Each works once, in place of a code from your app.', '', ...codes, ''].join('\n');
+function codesFile(codes: string[], timeZone: string): string {
+  return [`Recovery codes, made ${formatClinicTime(new Date(), timeZone)}`, 'Each works once, in place of a code from your app.', '', ...codes, ''].join('\n');
 }
 
 /**
@@ -14,8 +16,9 @@ function codesFile(codes: string[]): string {
  * before going on, because the server keeps only their hashes.
  */
 export function RecoveryCodesPanel({ codes, onDone, doneLabel = 'Continue' }: { codes: string[]; onDone: () => void; doneLabel?: string }) {
+  const { timeZone } = useClinicTimeZone();
   const [saved, setSaved] = useState(false);
-  const href = `data:text/plain;charset=utf-8,${encodeURIComponent(codesFile(codes))}`;
+  const href = `data:text/plain;charset=utf-8,${encodeURIComponent(codesFile(codes, timeZone))}`;
   const copy = () => copyWithToast(codes.join('\n'), 'Recovery codes copied', 'Download the file instead, or write the codes down.');
   return (
     <section aria-labelledby="recovery-codes-title" className="space-y-4" data-testid="recovery-codes">

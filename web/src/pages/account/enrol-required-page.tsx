@@ -8,12 +8,16 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader } from '../../components/ui/card.tsx';
 import { LOGOUT_PATH, PRODUCT_NAME } from '../../lib/brand.ts';
 import { checkSession, type TSessionUser } from '../../lib/session.ts';
+import { formatClinicTime } from '#domain/clinic-time';
+import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 
 /**
  * What a user sees while the clinic requires a second factor of her role and her grace has
  * passed: nothing but enrolling (the server refuses everything else) or signing out.
  */
 export function EnrolRequiredPage({ user }: { user: TSessionUser }) {
+  // Held to enrol, she cannot read the clinic's settings: the browser's zone stands in.
+  const { timeZone } = useClinicTimeZone();
   useEffect(() => {
     document.title = `Set up a second factor · ${PRODUCT_NAME}`;
   }, []);
@@ -27,8 +31,8 @@ export function EnrolRequiredPage({ user }: { user: TSessionUser }) {
           </h1>
           <CardDescription>
             Your clinic requires a second factor for {ROLE_LABELS[user.role]} accounts
-            {user.secondFactor?.deadline ? ` since ${new Date(user.secondFactor.deadline).toLocaleDateString()}` : ''}. Until you add one, you can only set it
-            up or sign out. You will then sign in with your password and your second factor.
+            {user.secondFactor?.deadline ? ` since ${formatClinicTime(user.secondFactor.deadline, timeZone, 'day')}` : ''}. Until you add one, you can only set
+            it up or sign out. You will then sign in with your password and your second factor.
           </CardDescription>
         </CardHeader>
         <CardContent className="space-y-6">

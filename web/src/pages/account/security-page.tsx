@@ -1,8 +1,10 @@
 import { useState, type ReactNode } from 'react';
 import { KeyRound, ShieldAlert, ShieldCheck, Smartphone, Trash2 } from 'lucide-react';
 import type { TCurrentUser } from '#domain/auth';
+import { formatClinicTime } from '#domain/clinic-time';
 import type { TEnrolment, TFactor, TFactorKind, TMyFactors } from '#domain/second-factor';
 import { useMyFactors, useRemoveFactor, useRenewRecoveryCodes } from '../../api/account/my-factors.ts';
+import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 import { ErrorState } from '../../components/error-state.tsx';
 import { PageHeader } from '../../components/layout/page-header.tsx';
 import { ProofDialog } from '../../components/second-factor/proof-dialog.tsx';
@@ -16,7 +18,7 @@ import { checkSession } from '../../lib/session.ts';
 import { ApiClientsCard } from './api-clients-card.tsx';
 import { toast } from '../../lib/toast.ts';
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
+const when = (iso: string | null, timeZone: string) => (iso ? formatClinicTime(iso, timeZone) : 'never');
 
 /** /account/security: the user's own second factors (issue 33), reached from her profile menu. */
 export function SecurityPage(_props: { user: TCurrentUser }) {
@@ -135,7 +137,8 @@ function FactorCard({
 
 /** Where she stands with the clinic's policy, in a line. */
 function Standing({ enrolment }: { enrolment: TEnrolment }) {
-  const deadline = enrolment.deadline ? new Date(enrolment.deadline).toLocaleDateString() : null;
+  const { timeZone } = useClinicTimeZone();
+  const deadline = enrolment.deadline ? formatClinicTime(enrolment.deadline, timeZone, 'day') : null;
   if (enrolment.status === 'enrolled') {
     return (
       <p className="flex items-center gap-2 text-sm font-medium text-green-800" data-testid="security-standing">
@@ -161,6 +164,7 @@ function Standing({ enrolment }: { enrolment: TEnrolment }) {
 }
 
 function FactorRow({ factor }: { factor: TFactor }) {
+  const { timeZone } = useClinicTimeZone();
   const remove = useRemoveFactor();
   const [confirming, setConfirming] = useState(false);
   return (
@@ -168,7 +172,7 @@ function FactorRow({ factor }: { factor: TFactor }) {
       <div>
         <p className="font-medium text-slate-900">{factor.label}</p>
         <p className="text-xs text-slate-600">
-          Added {when(factor.createdAt)} · last used {when(factor.lastUsedAt)}
+          Added {when(factor.createdAt, timeZone)} · last used {when(factor.lastUsedAt, timeZone)}
         </p>
       </div>
       <Button type="button" variant="outline" size="sm" onClick={() => setConfirming(true)}>

@@ -7,6 +7,8 @@ import { Button } from '../../components/ui/button.tsx';
 import { buttonClass } from '../../components/ui/button-variants.ts';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { describeApiError } from '../../lib/api-errors.ts';
+import { formatClinicTime } from '#domain/clinic-time';
+import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 
 /**
  * The chain's checks: every link recomputed on request; the head downloaded, signed by the
@@ -123,7 +125,8 @@ function UnsealedTail({ tail }: { tail: TAuditChainCheck['unsealed'] }) {
 
 /** What became of the saved head, in words an admin can act on. */
 function SavedHeadResult({ saved }: { saved: TSavedHeadCheck }) {
-  const signed = new Date(saved.signedAt).toLocaleString();
+  const { timeZone } = useClinicTimeZone();
+  const signed = formatClinicTime(saved.signedAt, timeZone, 'second');
   const found = saved.state === 'in chain';
   const text = {
     'in chain': `The saved head (row ${saved.seq}, signed ${signed}) is still in the chain: nothing up to it was cut or rewritten.`,

@@ -10,6 +10,8 @@ import { LoadingBlock, Spinner } from '../../components/ui/spinner.tsx';
 import { toast } from '../../lib/toast.ts';
 import { cn } from '../../lib/utils.ts';
 import { useAppForm } from '../../lib/use-app-form.ts';
+import { formatClinicTime } from '#domain/clinic-time';
+import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 
 const MODE_LABELS = { off: 'Off', optional: 'Optional', required: 'Required' } as const;
 const FIELDS = ROLES.flatMap((role) => [`${role}.mode`, `${role}.graceDays`] as const);
@@ -49,6 +51,7 @@ export function SecondFactorPolicyCard() {
 }
 
 function PolicyForm({ stored }: { stored: TStoredSecondFactorPolicy }) {
+  const { timeZone } = useClinicTimeZone();
   const save = useUpdateSecondFactorPolicy();
   const form = useAppForm<TSecondFactorPolicy>({ schema: ZSecondFactorPolicy, defaultValues: valuesOf(stored), fields: FIELDS });
   const submit = form.onSubmit((values) =>
@@ -86,7 +89,7 @@ function PolicyForm({ stored }: { stored: TStoredSecondFactorPolicy }) {
                   <th scope="row" className="py-2 pr-2 text-left font-medium text-slate-900">
                     {ROLE_LABELS[role]}
                     {stored[role].mode === 'required' && since && (
-                      <span className="block text-xs font-normal text-slate-600">required since {new Date(since).toLocaleDateString()}</span>
+                      <span className="block text-xs font-normal text-slate-600">required since {formatClinicTime(since, timeZone, 'day')}</span>
                     )}
                   </th>
                   <td className="py-2 pr-2">

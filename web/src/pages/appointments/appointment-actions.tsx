@@ -8,7 +8,7 @@ import { visitTimingRefusal } from '#domain/visit-timing';
 import { APPOINTMENT_WORKFLOW, movesFrom, type TMove } from '#domain/workflows';
 import { useUpdateAppointment } from '../../api/appointments/update-appointment.ts';
 import { knownStatus, patientShown } from '../../components/appointments/appointment-format.ts';
-import { formatTime } from '../../components/appointments/appointment-time.ts';
+import { formatTime } from '#domain/clinic-time';
 import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { toast } from '../../lib/toast.ts';

@@ -2,8 +2,9 @@ import { Clock, DoorOpen, Stethoscope, UserRound } from 'lucide-react';
 import type { TAppointment } from '#domain/appointments';
 import type { TCurrentUser } from '#domain/auth';
 import { appointmentTypeLabel, patientShown, roomLabel } from '../../components/appointments/appointment-format.ts';
-import { formatDate, formatTime } from '../../components/appointments/appointment-time.ts';
+import { formatDate, formatTime } from '#domain/clinic-time';
 import { AppointmentStatusBadge } from '../../components/appointments/status-badge.tsx';
+import { ListSkeleton } from '../../components/list-skeleton.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { Link } from 'wouter';
 import { cn } from '../../lib/utils.ts';
@@ -93,25 +94,23 @@ export function AppointmentRow({
 /** Spec section 9: skeleton rows (3 or 5) while appointments load, with a status line for screen readers. */
 export function AppointmentRowsSkeleton({ rows, label }: { rows: 3 | 5; label: string }) {
   return (
-    <div>
-      <p role="status" className="sr-only">
-        {label}
-      </p>
-      <ul className="space-y-3" aria-hidden="true">
-        {Array.from({ length: rows }, (_, i) => (
-          <li key={i} data-testid="appointment-row-skeleton" className="flex items-center gap-3 rounded-lg border bg-white p-4">
-            <div className="w-20 space-y-2">
-              <Skeleton className="h-4 w-16" />
-              <Skeleton className="h-3 w-10" />
-            </div>
-            <div className="flex-1 space-y-2">
-              <Skeleton className="h-4 w-1/2" />
-              <Skeleton className="h-3 w-1/3" />
-            </div>
-            <Skeleton className="hidden h-9 w-24 sm:block" />
-          </li>
-        ))}
-      </ul>
-    </div>
+    <ListSkeleton
+      rows={rows}
+      label={label}
+      testId="appointment-row-skeleton"
+      row={
+        <>
+          <div className="w-20 space-y-2">
+            <Skeleton className="h-4 w-16" />
+            <Skeleton className="h-3 w-10" />
+          </div>
+          <div className="flex-1 space-y-2">
+            <Skeleton className="h-4 w-1/2" />
+            <Skeleton className="h-3 w-1/3" />
+          </div>
+          <Skeleton className="hidden h-9 w-24 sm:block" />
+        </>
+      }
+    />
   );
 }

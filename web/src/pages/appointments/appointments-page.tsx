@@ -3,7 +3,7 @@ import { useLocation, useSearch } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
 import { useDayAppointments } from '../../api/appointments/appointments.ts';
 import { useClinicTimeZone } from '../../api/settings/clinic.ts';
-import { clinicToday } from '../../components/appointments/appointment-time.ts';
+import { clinicToday } from '#domain/clinic-time';
 import { AppointmentRowsSkeleton } from './appointment-row.tsx';
 import { AllTab } from './all-tab.tsx';
 import { AppointmentsHeader } from './appointments-header.tsx';

@@ -2,7 +2,7 @@ import type { TCurrentUser } from '#domain/auth';
 import { holdsItsTime } from '#domain/appointments';
 import { useDayAppointments } from '../../api/appointments/appointments.ts';
 import { useDayCounts } from '../../api/appointments/day-counts.ts';
-import { formatLongDay, monthGrid } from '../../components/appointments/appointment-time.ts';
+import { formatLongDay, monthGrid } from '#domain/clinic-time';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { cn } from '../../lib/utils.ts';

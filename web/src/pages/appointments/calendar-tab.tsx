@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
 import { can } from '#domain/permissions';
 import { useCheckMissingNotes } from '../../api/appointments/check-missing-notes.ts';
-import { addMonths, formatMonth } from '../../components/appointments/appointment-time.ts';
+import { addMonths, formatMonth } from '#domain/clinic-time';
 import { Button } from '../../components/ui/button.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';

@@ -46,7 +46,7 @@ export function PatientAppointments({ patientId, user, timeZone }: { patientId: 
           )
         }
       />
-      {grant && <EmergencyAccessBanner grant={grant} timeZone={timeZone} />}
+      {grant && timeZone && <EmergencyAccessBanner grant={grant} timeZone={timeZone} />}
       <section aria-labelledby="patient-appointments-heading">
         <div className="mb-4 flex flex-wrap items-center justify-between gap-2 rounded-lg border bg-blue-50 px-4 py-3">
           <h2 id="patient-appointments-heading" className="font-semibold text-blue-950" data-testid="patient-filter">

@@ -1,15 +1,15 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Controller } from 'react-hook-form';
-import { APPOINTMENT_DURATIONS, APPOINTMENT_LIMITS, type TAppointment, type TAppointmentConflict, type TUpdateAppointmentInput } from '#domain/appointments';
+import { APPOINTMENT_LIMITS, type TAppointment, type TAppointmentConflict, type TUpdateAppointmentInput } from '#domain/appointments';
 import type { TCurrentUser } from '#domain/auth';
 import { conflictsOfError, useConflicts, type TConflictQuestion } from '../../api/appointments/conflicts.ts';
 import { useUpdateAppointment } from '../../api/appointments/update-appointment.ts';
 import { patientShown } from '../../components/appointments/appointment-format.ts';
-import { clinicInstant, clinicToday, clinicWallClock, formatDate, formatTime } from '../../components/appointments/appointment-time.ts';
+import { clinicInstant, clinicToday, clinicWallClock, formatDate, formatTime } from '#domain/clinic-time';
 import { ConflictList } from '../../components/appointments/conflict-list.tsx';
 import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { StaffSelect } from '../../components/appointments/staff-select.tsx';
-import { SELECT_CLASS } from '../../components/ui/select.tsx';
+import { DurationSelect } from '../../components/appointments/duration-select.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { DialogFooter } from '../../components/ui/dialog.tsx';
 import { FormDialog } from '../../components/ui/form-dialog.tsx';
@@ -190,15 +190,7 @@ export function RescheduleDialog({
             {(c) => <Input {...c} type="time" required {...register('time', { required: 'Required' })} />}
           </FormField>
           <FormField id="reschedule-duration" label="Duration" error={errors.duration?.message}>
-            {(c) => (
-              <select {...c} className={SELECT_CLASS} {...register('duration')}>
-                {APPOINTMENT_DURATIONS.map((minutes) => (
-                  <option key={minutes} value={minutes}>
-                    {minutes} minutes
-                  </option>
-                ))}
-              </select>
-            )}
+            {(c) => <DurationSelect {...c} {...register('duration')} />}
           </FormField>
           <FormField id="reschedule-room" label="Room" error={errors.roomNumber?.message}>
             {(c) => <Input {...c} maxLength={APPOINTMENT_LIMITS.roomNumber} placeholder="e.g. 101" {...register('roomNumber')} />}

@@ -1,7 +1,7 @@
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import type { TCurrentUser } from '#domain/auth';
 import type { TAppointmentsPage } from '../../api/appointments/appointments.ts';
-import { formatLongDay } from '../../components/appointments/appointment-time.ts';
+import { formatLongDay } from '#domain/clinic-time';
 import { AppointmentList } from './appointment-list.tsx';
 
 /** Today's appointments in the clinic's day, in time order, each with the buttons its status and this user allow. */

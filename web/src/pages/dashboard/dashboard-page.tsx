@@ -1,7 +1,7 @@
 import type { TCurrentUser } from '#domain/auth';
 import { can } from '#domain/permissions';
 import { useClinicTimeZone } from '../../api/settings/clinic.ts';
-import { formatLongDate } from '../../components/appointments/appointment-time.ts';
+import { formatLongDate } from '#domain/clinic-time';
 import { LiveStatusDot } from '../../components/live-status-dot.tsx';
 import { PageHeader } from '../../components/layout/page-header.tsx';
 import { ActiveNotifications } from './active-notifications.tsx';

@@ -1,7 +1,7 @@
 import type { TCurrentUser } from '#domain/auth';
 import { can } from '#domain/permissions';
 import type { TClinicInfo } from '#domain/settings';
-import { clinicToday } from '../../components/appointments/appointment-time.ts';
+import { clinicToday } from '#domain/clinic-time';
 
 /** A supplier's dashboard: her orders instead of the clinic's patient figures (issue 31). */
 export const isSupplierDashboard = (user: TCurrentUser) => can(user, 'supplies.readOrders') && !can(user, 'patients.read');

@@ -3,7 +3,7 @@ import { Link } from 'wouter';
 import { supplyOrderHref } from '#domain/supply-links';
 import { useSupplyOrders } from '../../api/supplies/supply-orders.ts';
 import { useClinicTimeZone } from '../../api/settings/clinic.ts';
-import { formatDayTime } from '../../components/appointments/appointment-time.ts';
+import { formatDayTime } from '#domain/clinic-time';
 import { ErrorState } from '../../components/error-state.tsx';
 import { SupplyStatusBadge } from '../../components/supplies/supply-status-badge.tsx';
 import { Button } from '../../components/ui/button.tsx';

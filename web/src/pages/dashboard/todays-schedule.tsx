@@ -4,7 +4,7 @@ import { holdsItsTime, type TAppointment } from '#domain/appointments';
 import { useDayAppointments } from '../../api/appointments/appointments.ts';
 import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 import { appointmentTypeLabel, knownStatus, patientShown, STATUS_LABELS } from '../../components/appointments/appointment-format.ts';
-import { clinicToday, formatTime } from '../../components/appointments/appointment-time.ts';
+import { clinicToday, formatTime } from '#domain/clinic-time';
 import { ErrorState } from '../../components/error-state.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';

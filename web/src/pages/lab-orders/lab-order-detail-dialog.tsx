@@ -4,7 +4,7 @@ import type { TCurrentUser } from '#domain/auth';
 import { mayReviewLab, type TLabOrderDetail, type TLabResult } from '#domain/labs';
 import { useAcknowledgeLabCritical } from '../../api/labs/acknowledge-lab-critical.ts';
 import { useLabOrder } from '../../api/labs/lab-order.ts';
-import { formatDay, formatDayTime } from '../../components/appointments/appointment-time.ts';
+import { formatDay, formatDayTime } from '#domain/clinic-time';
 import { ErrorState } from '../../components/error-state.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';

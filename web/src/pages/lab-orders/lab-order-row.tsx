@@ -1,8 +1,9 @@
 import { CalendarClock, Clock, FlaskConical, Stethoscope, TriangleAlert } from 'lucide-react';
 import { useId } from 'react';
 import type { TLabOrder } from '#domain/labs';
-import { formatDay, formatDayTime } from '../../components/appointments/appointment-time.ts';
+import { formatDay, formatDayTime } from '#domain/clinic-time';
 import { Button } from '../../components/ui/button.tsx';
+import { ListSkeleton } from '../../components/list-skeleton.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { cn } from '../../lib/utils.ts';
 import { CriticalAlertMark, LabFlagBadge, LabPriorityBadge, LabStatusBadge } from './lab-badges.tsx';
@@ -111,26 +112,24 @@ export function LabOrderRow({
 /** Rows standing in while a list loads, with a status line for screen readers. */
 export function LabOrderRowsSkeleton({ rows = 4, label }: { rows?: number; label: string }) {
   return (
-    <div>
-      <p role="status" className="sr-only">
-        {label}
-      </p>
-      <ul className="space-y-3" aria-hidden="true">
-        {Array.from({ length: rows }, (_, i) => (
-          <li key={i} data-testid="lab-order-skeleton" className="flex items-center gap-3 rounded-lg border bg-white p-4">
-            <div className="flex-1 space-y-2">
-              <div className="flex gap-2">
-                <Skeleton className="h-5 w-40" />
-                <Skeleton className="h-5 w-16 rounded-full" />
-                <Skeleton className="h-5 w-20 rounded-full" />
-              </div>
-              <Skeleton className="h-4 w-1/3" />
-              <Skeleton className="h-3 w-1/2" />
+    <ListSkeleton
+      rows={rows}
+      label={label}
+      testId="lab-order-skeleton"
+      row={
+        <>
+          <div className="flex-1 space-y-2">
+            <div className="flex gap-2">
+              <Skeleton className="h-5 w-40" />
+              <Skeleton className="h-5 w-16 rounded-full" />
+              <Skeleton className="h-5 w-20 rounded-full" />
             </div>
-            <Skeleton className="hidden h-9 w-16 sm:block" />
-          </li>
-        ))}
-      </ul>
-    </div>
+            <Skeleton className="h-4 w-1/3" />
+            <Skeleton className="h-3 w-1/2" />
+          </div>
+          <Skeleton className="hidden h-9 w-16 sm:block" />
+        </>
+      }
+    />
   );
 }

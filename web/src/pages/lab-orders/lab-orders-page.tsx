@@ -11,7 +11,7 @@ import { patientLabel } from '#domain/record-scope';
 import { invalidateLabOrders } from '../../api/labs/lab-orders.ts';
 import { usePatient } from '../../api/patients/patient.ts';
 import { useClinicTimeZone } from '../../api/settings/clinic.ts';
-import { clinicToday } from '../../components/appointments/appointment-time.ts';
+import { clinicToday } from '#domain/clinic-time';
 import { Button } from '../../components/ui/button.tsx';
 import { useLiveMessages } from '../../live/live-provider.tsx';
 import { fullName } from '../../lib/patient-format.ts';

@@ -8,7 +8,7 @@ import { useEnterLabResults } from '../../api/labs/enter-lab-results.ts';
 import { reloadLabOrder } from '../../api/labs/lab-order.ts';
 import { isStaleLabOrder } from '../../api/labs/move-lab-order.ts';
 import { usePatient } from '../../api/patients/patient.ts';
-import { clinicToday } from '../../components/appointments/appointment-time.ts';
+import { clinicToday } from '#domain/clinic-time';
 import { FormErrorAlert } from '../../components/form-error-alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { StickyDialogFooter } from '../../components/ui/form-dialog.tsx';
@@ -156,14 +156,7 @@ export function LabResultsForm({
           onRemove={(i) => lines.remove(i)}
         />
       )}
-      {test && patient.isError && (
-        <p className="text-xs text-slate-600" data-testid="no-live-flags">
-          The patient's record could not be read, so flags are shown once the results are saved.
-        </p>
-      )}
-      {test && patient.data && patient.data.sex === null && (
-        <p className="text-xs text-slate-600">The patient's record gives no sex: only ranges for either sex apply.</p>
-      )}
+      {test && <SubjectNotice unread={patient.isError} sexUnknown={patient.data?.sex === null} />}
       {resultsError && (
         <p role="alert" data-testid="results-error" className="text-sm text-red-700">
           {resultsError}
@@ -183,39 +176,7 @@ export function LabResultsForm({
         )}
       </FormField>
 
-      <fieldset className="space-y-2">
-        <legend className="text-sm font-medium">Report files</legend>
-        {kept.length > 0 && (
-          <ul className="space-y-2" aria-label="Files attached" data-testid="kept-report-files">
-            {kept.map((path, i) => (
-              <li key={path} className="flex items-center gap-2 rounded-md border p-2 text-sm">
-                <Paperclip className="size-4 shrink-0 text-slate-500" aria-hidden="true" />
-                <a href={path} target="_blank" rel="noopener noreferrer" className="min-w-0 flex-1 truncate font-medium text-blue-800 hover:underline">
-                  Report file {i + 1}
-                  <span className="sr-only"> (opens in a new tab)</span>
-                </a>
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  disabled={busy}
-                  aria-label={`Remove report file ${i + 1}`}
-                  onClick={() => setKept(kept.filter((other) => other !== path))}
-                >
-                  <X aria-hidden="true" />
-                  <span className="sr-only sm:not-sr-only">Remove</span>
-                </Button>
-              </li>
-            ))}
-          </ul>
-        )}
-        <FileUpload
-          uploader={uploader}
-          purpose="patient-attachment"
-          label="Attach report"
-          hint={UPLOAD_HINT}
-          disabled={busy || kept.length + uploader.entries.length >= MAX_FILES}
-        />
-      </fieldset>
+      <ReportFiles uploader={uploader} kept={kept} onKept={setKept} busy={busy} />
 
       {correcting && (
         <FormField id="lab-correction-reason" label="Reason for the correction" required error={errors.correctionReason?.message} testId="correctionReason">
@@ -246,6 +207,67 @@ export function LabResultsForm({
       </StickyDialogFooter>
     </form>
   );
+}
+
+/** The report files: those the order keeps (each removable) and new uploads, five in all. */
+function ReportFiles({
+  uploader,
+  kept,
+  onKept,
+  busy,
+}: {
+  uploader: ReturnType<typeof useFileUploader>;
+  kept: string[];
+  onKept: (kept: string[]) => void;
+  busy: boolean;
+}) {
+  return (
+    <fieldset className="space-y-2">
+      <legend className="text-sm font-medium">Report files</legend>
+      {kept.length > 0 && (
+        <ul className="space-y-2" aria-label="Files attached" data-testid="kept-report-files">
+          {kept.map((path, i) => (
+            <li key={path} className="flex items-center gap-2 rounded-md border p-2 text-sm">
+              <Paperclip className="size-4 shrink-0 text-slate-500" aria-hidden="true" />
+              <a href={path} target="_blank" rel="noopener noreferrer" className="min-w-0 flex-1 truncate font-medium text-blue-800 hover:underline">
+                Report file {i + 1}
+                <span className="sr-only"> (opens in a new tab)</span>
+              </a>
+              <Button
+                variant="ghost"
+                size="sm"
+                disabled={busy}
+                aria-label={`Remove report file ${i + 1}`}
+                onClick={() => onKept(kept.filter((other) => other !== path))}
+              >
+                <X aria-hidden="true" />
+                <span className="sr-only sm:not-sr-only">Remove</span>
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <FileUpload
+        uploader={uploader}
+        purpose="patient-attachment"
+        label="Attach report"
+        hint={UPLOAD_HINT}
+        disabled={busy || kept.length + uploader.entries.length >= MAX_FILES}
+      />
+    </fieldset>
+  );
+}
+
+/** Why flags may not show as values are typed: the record could not be read, or gives no sex. */
+function SubjectNotice({ unread, sexUnknown }: { unread: boolean; sexUnknown: boolean }) {
+  if (unread) {
+    return (
+      <p className="text-xs text-slate-600" data-testid="no-live-flags">
+        The patient's record could not be read, so flags are shown once the results are saved.
+      </p>
+    );
+  }
+  return sexUnknown ? <p className="text-xs text-slate-600">The patient's record gives no sex: only ranges for either sex apply.</p> : null;
 }
 
 /** The flag override's choices: a number may take any flag; text only normal or abnormal. */

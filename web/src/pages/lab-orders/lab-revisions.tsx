@@ -1,7 +1,7 @@
 import { ArrowRight } from 'lucide-react';
 import type { TLabFlag } from '#domain/lab-flags';
 import { useLabOrderRevisions } from '../../api/labs/lab-order-revisions.ts';
-import { formatDayTime } from '../../components/appointments/appointment-time.ts';
+import { formatDayTime } from '#domain/clinic-time';
 import { ErrorState } from '../../components/error-state.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { FLAG_WORDS } from './lab-format.ts';

@@ -6,7 +6,7 @@ import { LinePath } from '@visx/shape';
 import { useEffect, useId, useRef } from 'react';
 import type { TLabResult } from '#domain/labs';
 import { useLabTrend, type TLabTrendPoint } from '../../api/labs/lab-trend.ts';
-import { formatDate, formatDayTime } from '../../components/appointments/appointment-time.ts';
+import { formatDate, formatDayTime, formatMonthDay } from '#domain/clinic-time';
 import { ErrorState } from '../../components/error-state.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { FLAG_WORDS, flagTone, formatNumber, formatReference } from './lab-format.ts';
@@ -86,7 +86,7 @@ function TrendBody({
       </p>
       {/* Its height kept from the start, so the section is its full size before the width is measured. */}
       <div ref={parentRef} className="mt-2 w-full" style={{ minHeight: HEIGHT }}>
-        {width > 0 && <Line points={points} width={width} range={range} labelledBy={`${titleId} ${summaryId}`} />}
+        {width > 0 && <Line points={points} width={width} range={range} labelledBy={`${titleId} ${summaryId}`} timeZone={timeZone} />}
       </div>
       {/* A table ignores the 1 px width sr-only gives it: its box does not. */}
       <div className="sr-only">
@@ -112,7 +112,19 @@ function TrendBody({
   );
 }
 
-function Line({ points, width, range, labelledBy }: { points: TLabTrendPoint[]; width: number; range: TLabResult['range']; labelledBy: string }) {
+function Line({
+  points,
+  width,
+  range,
+  labelledBy,
+  timeZone,
+}: {
+  points: TLabTrendPoint[];
+  width: number;
+  range: TLabResult['range'];
+  labelledBy: string;
+  timeZone: string;
+}) {
   const innerWidth = Math.max(0, width - MARGIN.left - MARGIN.right);
   const innerHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
   const times = points.map((p) => new Date(p.at));
@@ -163,7 +175,7 @@ function Line({ points, width, range, labelledBy }: { points: TLabTrendPoint[]; 
           numTicks={Math.max(2, Math.min(5, Math.floor(innerWidth / 90)))}
           stroke="#cbd5e1"
           tickStroke="#cbd5e1"
-          tickFormat={(d) => (d as Date).toLocaleDateString('en-US', { month: 'short', day: 'numeric' })}
+          tickFormat={(d) => formatMonthDay(d as Date, timeZone)}
           tickLabelProps={() => ({ ...label, textAnchor: 'middle' })}
         />
       </Group>

@@ -1,16 +1,15 @@
-import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useCallback } from 'react';
 import { useController } from 'react-hook-form';
 import { z, type ZodType } from 'zod';
 import { LAB_LIMITS, LAB_PRIORITIES, LAB_PRIORITY_LABELS, ZCreateLabOrder, type TLabOrderDetail, type TLabPriority } from '#domain/labs';
 import { ZDate } from '#domain/text';
 import { useCreateLabOrder } from '../../api/labs/create-lab-order.ts';
 import { useLabTests } from '../../api/labs/lab-tests.ts';
-import { patientQueryOptions } from '../../api/patients/patient.ts';
 import { useClinicTimeZone } from '../../api/settings/clinic.ts';
-import { clinicToday, formatDay } from '../../components/appointments/appointment-time.ts';
+import { clinicToday, formatDay } from '#domain/clinic-time';
 import { FormErrorAlert } from '../../components/form-error-alert.tsx';
-import { PatientPicker, type TChosenPatient } from '../../components/patient-picker.tsx';
+import type { TChosenPatient } from '../../components/patient-picker.tsx';
+import { PresetPatientField } from '../../components/preset-patient-field.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { DialogFooter } from '../../components/ui/dialog.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
@@ -227,27 +226,18 @@ function PatientField({
   disabled: boolean;
 }) {
   const { field, fieldState } = useController({ control: form.control, name: 'patient' });
-  const preset = useQuery({ ...patientQueryOptions(presetPatientId ?? ''), enabled: Boolean(presetPatientId) });
-  const presetApplied = useRef(false);
   const { getValues, setValue } = form;
-  useEffect(() => {
-    if (!preset.data || presetApplied.current) return;
-    presetApplied.current = true;
-    if (getValues('patient') === null) setValue('patient', preset.data);
-  }, [preset.data, getValues, setValue]);
-  const loading = Boolean(presetPatientId) && field.value === null && preset.isPending;
+  const onPreset = useCallback((patient: TChosenPatient) => getValues('patient') === null && setValue('patient', patient), [getValues, setValue]);
   return (
-    <FormField id="lab-patient" label="Patient" required error={fieldState.error?.message} testId="patientId">
-      {(control) =>
-        loading ? (
-          <p className="flex h-10 items-center gap-2 text-sm text-slate-600" role="status">
-            <Spinner className="size-4" />
-            Loading patient…
-          </p>
-        ) : (
-          <PatientPicker control={control} value={field.value} disabled={disabled} onChange={field.onChange} onBlur={field.onBlur} />
-        )
-      }
-    </FormField>
+    <PresetPatientField
+      id="lab-patient"
+      presetPatientId={presetPatientId}
+      value={field.value}
+      error={fieldState.error?.message}
+      disabled={disabled}
+      onChange={field.onChange}
+      onBlur={field.onBlur}
+      onPreset={onPreset}
+    />
   );
 }

@@ -1,14 +1,12 @@
-import { useQuery } from '@tanstack/react-query';
 import { Paperclip, X } from 'lucide-react';
-import { useEffect, useRef } from 'react';
+import { useCallback } from 'react';
 import { Controller, useController, type Control } from 'react-hook-form';
 import { MAX_NOTE_ATTACHMENTS, NOTE_TYPES, type TNote } from '#domain/notes';
-import { patientQueryOptions } from '../../api/patients/patient.ts';
-import { PatientPicker } from '../../components/patient-picker.tsx';
+import type { TChosenPatient } from '../../components/patient-picker.tsx';
+import { PresetPatientField } from '../../components/preset-patient-field.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { SELECT_CLASS } from '../../components/ui/select.tsx';
-import { Spinner } from '../../components/ui/spinner.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { FileUpload } from '../../components/upload/file-upload.tsx';
 import type { TFileUploader } from '../../components/upload/use-file-uploader.ts';
@@ -100,29 +98,19 @@ function FixedPatient({ note }: { note: TNote }) {
 /** A new note's patient: searched for, or the screen's patient once read (until the user changes it). */
 function PatientField({ form, presetPatientId, disabled }: { form: TNoteForm; presetPatientId: string | undefined; disabled: boolean }) {
   const { field, fieldState } = useController({ control: form.control, name: 'patient' });
-  const preset = useQuery({ ...patientQueryOptions(presetPatientId ?? ''), enabled: Boolean(presetPatientId) });
-  const presetApplied = useRef(false);
   const { getValues, setValue } = form;
-  useEffect(() => {
-    if (!preset.data || presetApplied.current) return;
-    presetApplied.current = true;
-    if (getValues('patient') === null) setValue('patient', preset.data);
-  }, [preset.data, getValues, setValue]);
-  const loading = Boolean(presetPatientId) && field.value === null && preset.isPending;
-
+  const onPreset = useCallback((patient: TChosenPatient) => getValues('patient') === null && setValue('patient', patient), [getValues, setValue]);
   return (
-    <FormField id="note-patient" label="Patient" required error={fieldState.error?.message} testId="patientId">
-      {(control) =>
-        loading ? (
-          <p className="flex h-10 items-center gap-2 text-sm text-slate-600" role="status">
-            <Spinner className="size-4" />
-            Loading patient…
-          </p>
-        ) : (
-          <PatientPicker control={control} value={field.value} disabled={disabled} onChange={field.onChange} onBlur={field.onBlur} />
-        )
-      }
-    </FormField>
+    <PresetPatientField
+      id="note-patient"
+      presetPatientId={presetPatientId}
+      value={field.value}
+      error={fieldState.error?.message}
+      disabled={disabled}
+      onChange={field.onChange}
+      onBlur={field.onBlur}
+      onPreset={onPreset}
+    />
   );
 }
 

@@ -3,7 +3,7 @@ import type { TNote, TNoteStatus } from '#domain/notes';
 import { patientLabel } from '#domain/record-scope';
 import type { TRole } from '#domain/roles';
 import { movesFrom, NOTE_WORKFLOW, type TMove } from '#domain/workflows';
-import { formatDate, formatTime } from '../../components/appointments/appointment-time.ts';
+import { formatDate, formatTime } from '#domain/clinic-time';
 
 export type TNoteMove = TMove<TNoteStatus, 'scribeId' | 'reviewedAt' | 'finalizedAt'>;
 

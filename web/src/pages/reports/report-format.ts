@@ -1,4 +1,5 @@
 // Types only from domain/reports: its schemas would otherwise ride along into the chart's chunk.
+import { formatCalendarMonthDay } from '#domain/clinic-time';
 import { formatReportValue, NO_FIGURE } from '#domain/report-format';
 import type { TReport, TReportCell, TReportGrouping, TReportValueKind } from '#domain/reports';
 
@@ -12,16 +13,13 @@ export const NO_DATA_LABEL = 'no data';
  */
 export { formatReportValue };
 
-const SHORT_DAY = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
-
 /**
  * A row's label where room is short (the chart's axis): a day as 'Mar 4'; anything else as the
  * table writes it. The bar's own tooltip and the table keep the full value.
  */
 export function shortLabel(value: TReportCell, kind: TReportValueKind): string {
-  const match = kind === 'day' && typeof value === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(value) : null;
-  if (!match) return formatReportValue(value, kind);
-  return SHORT_DAY.format(new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))));
+  const day = kind === 'day' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : null;
+  return day ? formatCalendarMonthDay(day) : formatReportValue(value, kind);
 }
 
 /** The Group by choices' names. */

@@ -4,7 +4,6 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Controller, type Path } from 'react-hook-form';
 import { useLocation } from 'wouter';
 import {
-  APPOINTMENT_DURATIONS,
   APPOINTMENT_LIMITS,
   APPOINTMENT_TYPES,
   DEFAULT_APPOINTMENT_DURATION,
@@ -16,12 +15,13 @@ import { conflictsOfError, useConflicts, type TConflictQuestion } from '../../ap
 import { useCreateAppointment } from '../../api/appointments/create-appointment.ts';
 import { patientQueryOptions } from '../../api/patients/patient.ts';
 import { appointmentTypeLabel } from '../../components/appointments/appointment-format.ts';
-import { clinicInstant, clinicToday } from '../../components/appointments/appointment-time.ts';
+import { clinicInstant, clinicToday } from '#domain/clinic-time';
 import { ConflictList } from '../../components/appointments/conflict-list.tsx';
 import { PatientPicker, type TChosenPatient } from '../../components/patient-picker.tsx';
 import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { StaffSelect } from '../../components/appointments/staff-select.tsx';
 import { SELECT_CLASS } from '../../components/ui/select.tsx';
+import { DurationSelect } from '../../components/appointments/duration-select.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
@@ -204,15 +204,7 @@ export function ScheduleForm({ user, timeZone, initialPatientId }: { user: TCurr
             {(c) => <Input {...c} type="time" required {...register('time', { required: 'Required' })} />}
           </FormField>
           <FormField id="schedule-duration" label="Duration" error={errors.duration?.message} testId="duration">
-            {(c) => (
-              <select {...c} className={SELECT_CLASS} {...register('duration')}>
-                {APPOINTMENT_DURATIONS.map((minutes) => (
-                  <option key={minutes} value={minutes}>
-                    {minutes} minutes
-                  </option>
-                ))}
-              </select>
-            )}
+            {(c) => <DurationSelect {...c} {...register('duration')} />}
           </FormField>
           <FormField id="schedule-type" label="Appointment type" error={errors.appointmentType?.message} testId="appointmentType">
             {(c) => (

@@ -1,6 +1,7 @@
+import { formatCount } from '#domain/report-format';
 import { SUPPLY_COUNT_REASON_LABELS, SUPPLY_MOVEMENT_LABELS, type TSupplyItem, type TSupplyMovement } from '#domain/supplies';
 import { useSupplyMovements } from '../../api/supplies/supply-movements.ts';
-import { formatDayTime } from '../../components/appointments/appointment-time.ts';
+import { formatDayTime } from '#domain/clinic-time';
 import { ErrorState } from '../../components/error-state.tsx';
 import { LoadMore } from '../../components/load-more.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
@@ -76,9 +77,9 @@ export function MovementsDialog({ item, timeZone, onClose }: { item: TSupplyItem
                     </th>
                     <td className={cn('py-2 pr-2 text-right font-semibold tabular-nums', movement.quantity < 0 ? 'text-red-800' : 'text-green-800')}>
                       {movement.quantity > 0 ? '+' : movement.quantity < 0 ? '−' : ''}
-                      {Math.abs(movement.quantity).toLocaleString('en-US')}
+                      {formatCount(Math.abs(movement.quantity))}
                     </td>
-                    <td className="py-2 text-right tabular-nums">{movement.balanceAfter.toLocaleString('en-US')}</td>
+                    <td className="py-2 text-right tabular-nums">{formatCount(movement.balanceAfter)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -1,3 +1,4 @@
+import { formatCount } from '#domain/report-format';
 import { Minus, Plus, Search, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useFieldArray, type FieldError } from 'react-hook-form';
@@ -299,15 +300,15 @@ function OrderLine({
             </div>
             <div className="flex gap-1">
               <dt>On order</dt>
-              <dd className="font-medium text-slate-900">{item.onOrder.toLocaleString('en-US')}</dd>
+              <dd className="font-medium text-slate-900">{formatCount(item.onOrder)}</dd>
             </div>
             <div className="flex gap-1">
               <dt>Reorder at</dt>
-              <dd className="font-medium text-slate-900">{item.reorderPoint.toLocaleString('en-US')}</dd>
+              <dd className="font-medium text-slate-900">{formatCount(item.reorderPoint)}</dd>
             </div>
             <div className="flex gap-1">
               <dt>Par</dt>
-              <dd className="font-medium text-slate-900">{item.parLevel.toLocaleString('en-US')}</dd>
+              <dd className="font-medium text-slate-900">{formatCount(item.parLevel)}</dd>
             </div>
           </dl>
           {otherSupplier && <p className="mt-1 text-xs text-amber-900">Usually ordered from {otherSupplier}</p>}

@@ -1,3 +1,4 @@
+import { formatCount } from '#domain/report-format';
 import { useId, useState } from 'react';
 import type { Path } from 'react-hook-form';
 import { z } from 'zod';
@@ -25,7 +26,7 @@ const ZReceived = ZPickUpSupplyOrder.shape.lines.unwrap().element.shape.received
 /** The form's rules for this order: each line's count, and no more than that line ordered. */
 function pickupSchema(order: TSupplyOrder): z.ZodType<TPickupValues, TPickupValues> {
   const lines = order.items.map((line) =>
-    z.object({ received: ZReceived.refine((n) => n <= line.quantity, `At most the ${line.quantity.toLocaleString('en-US')} ordered`) }),
+    z.object({ received: ZReceived.refine((n) => n <= line.quantity, `At most the ${formatCount(line.quantity)} ordered`) }),
   );
   return z.object({ lines: z.tuple(lines as unknown as [z.ZodType<{ received: number }>]) }) as unknown as z.ZodType<TPickupValues, TPickupValues>;
 }
@@ -130,7 +131,7 @@ export function PickupDialog({ order, onClose }: { order: TSupplyOrder; onClose:
                     </label>
                     <span className="block text-xs font-normal text-slate-600">per {line.unit}</span>
                   </th>
-                  <td className="py-2 pr-2 text-right tabular-nums">{line.quantity.toLocaleString('en-US')}</td>
+                  <td className="py-2 pr-2 text-right tabular-nums">{formatCount(line.quantity)}</td>
                   <td className="w-32 py-2 sm:w-40">
                     <Input
                       id={id}
@@ -155,7 +156,7 @@ export function PickupDialog({ order, onClose }: { order: TSupplyOrder; onClose:
                         className={cn('mt-1 text-xs', short > 0 ? 'font-semibold text-amber-900' : 'text-slate-600')}
                         data-testid="pickup-line-note"
                       >
-                        {short > 0 ? `${short.toLocaleString('en-US')} short` : 'In full'}
+                        {short > 0 ? `${formatCount(short)} short` : 'In full'}
                       </p>
                     )}
                   </td>

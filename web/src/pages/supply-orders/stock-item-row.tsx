@@ -1,3 +1,4 @@
+import { formatCount } from '#domain/report-format';
 import { ClipboardList, History, Minus, Pencil, ShoppingCart } from 'lucide-react';
 import { useId } from 'react';
 import { formatCents, type TSupplyItem } from '#domain/supplies';
@@ -37,8 +38,8 @@ export function StockItemRow({
       className: item.isLow ? 'font-bold text-red-800' : 'font-bold text-slate-900',
       testId: 'on-hand',
     },
-    { label: 'On order', value: item.onOrder.toLocaleString('en-US'), testId: 'on-order' },
-    { label: 'Reorder at / par', value: `${item.reorderPoint.toLocaleString('en-US')} / ${item.parLevel.toLocaleString('en-US')}` },
+    { label: 'On order', value: formatCount(item.onOrder), testId: 'on-order' },
+    { label: 'Reorder at / par', value: `${formatCount(item.reorderPoint)} / ${formatCount(item.parLevel)}` },
     { label: 'Lot', value: item.lot ?? '—' },
     { label: 'Expires', value: item.expiresOn ? expiryText(item.expiresOn, today) : '—', className: tone ? EXPIRY_STYLES[tone] : undefined, testId: 'expires' },
   ];

@@ -1,3 +1,4 @@
+import { formatCount } from '#domain/report-format';
 import { ListChecks, ShoppingCart, X } from 'lucide-react';
 import { useId, useState } from 'react';
 import { formatCents, type TSupplyOrder, type TSupplySuggestion } from '#domain/supplies';
@@ -182,9 +183,9 @@ function SuggestionLine({ line, disabled }: { line: TSupplySuggestion; disabled:
   const dismiss = useDismissSupplySuggestion();
   const facts: [string, string][] = [
     ['On hand', units(line.onHand, line.unit)],
-    ['On order', line.onOrder.toLocaleString('en-US')],
-    ['Reorder at', line.reorderPoint.toLocaleString('en-US')],
-    ['Par', line.parLevel.toLocaleString('en-US')],
+    ['On order', formatCount(line.onOrder)],
+    ['Reorder at', formatCount(line.reorderPoint)],
+    ['Par', formatCount(line.parLevel)],
   ];
   return (
     <li data-testid="suggestion-line" data-item-id={line.itemId} className="flex flex-col gap-2 p-3 sm:flex-row sm:items-center">

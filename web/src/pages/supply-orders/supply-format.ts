@@ -1,10 +1,6 @@
-import { addDays } from '#domain/clinic-time';
+import { addDays, formatCalendarDate } from '#domain/clinic-time';
+import { formatCount } from '#domain/report-format';
 import { SUPPLY_EXPIRY_WINDOWS, SUPPLY_LIMITS, type TSupplyItem } from '#domain/supplies';
-
-const calendarDate = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
-
-/** A calendar day (YYYY-MM-DD) as 'Mar 4, 2027': an expiry is a day, whatever the zone. */
-export const formatCalendarDate = (date: string) => calendarDate.format(new Date(`${date}T00:00:00Z`));
 
 /** Days counted as 'soon' for an expiry: the Stock tab's first window. */
 export const EXPIRY_SOON_DAYS = SUPPLY_EXPIRY_WINDOWS[0];
@@ -25,7 +21,7 @@ export function expiryText(expiresOn: string, today: string): string {
 }
 
 /** A count of an item's unit: '12 box', '1 each', as stock lists write them. */
-export const units = (quantity: number, unit: string) => `${quantity.toLocaleString('en-US')} ${unit}`;
+export const units = (quantity: number, unit: string) => `${formatCount(quantity)} ${unit}`;
 
 /** 'box of 10', or the unit alone when it comes one at a time. */
 export const packText = (item: Pick<TSupplyItem, 'unit' | 'packSize'>) => (item.packSize > 1 ? `packs of ${item.packSize}` : `by the ${item.unit}`);

@@ -1,9 +1,10 @@
+import { formatCount } from '#domain/report-format';
 import { Check, Circle } from 'lucide-react';
 import { useId } from 'react';
 import type { TCurrentUser } from '#domain/auth';
 import { formatCents, type TSupplyOrder } from '#domain/supplies';
 import { useSupplyOrder } from '../../api/supplies/supply-order.ts';
-import { formatDayTime } from '../../components/appointments/appointment-time.ts';
+import { formatDayTime } from '#domain/clinic-time';
 import { ErrorState } from '../../components/error-state.tsx';
 import { SupplyStatusBadge } from '../../components/supplies/supply-status-badge.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
@@ -126,12 +127,12 @@ function OrderLines({ order }: { order: TSupplyOrder }) {
                   {received && line.receivedQuantity !== null && (
                     <span className={cn('block text-xs font-normal', short ? 'font-semibold text-amber-900' : 'text-slate-600')} data-testid="received">
                       {short
-                        ? `Received ${line.receivedQuantity.toLocaleString('en-US')} of ${line.quantity.toLocaleString('en-US')}: ${(line.quantity - line.receivedQuantity).toLocaleString('en-US')} short`
+                        ? `Received ${formatCount(line.receivedQuantity)} of ${formatCount(line.quantity)}: ${formatCount(line.quantity - line.receivedQuantity)} short`
                         : 'Received in full'}
                     </span>
                   )}
                 </th>
-                <td className="py-2 pr-2 text-right tabular-nums">{line.quantity.toLocaleString('en-US')}</td>
+                <td className="py-2 pr-2 text-right tabular-nums">{formatCount(line.quantity)}</td>
                 <td className="hidden py-2 pr-2 text-right tabular-nums sm:table-cell">{formatCents(line.unitPriceCents)}</td>
                 <td className="py-2 text-right tabular-nums">{formatCents(line.lineTotalCents)}</td>
               </tr>

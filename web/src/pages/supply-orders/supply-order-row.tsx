@@ -2,9 +2,10 @@ import { CalendarClock, Truck, User } from 'lucide-react';
 import { useId } from 'react';
 import type { TCurrentUser } from '#domain/auth';
 import { formatCents, type TSupplyOrder } from '#domain/supplies';
-import { formatDayTime } from '../../components/appointments/appointment-time.ts';
+import { formatDayTime } from '#domain/clinic-time';
 import { SupplyStatusBadge } from '../../components/supplies/supply-status-badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { ListSkeleton } from '../../components/list-skeleton.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { SupplyOrderActions } from './supply-order-actions.tsx';
 
@@ -99,25 +100,23 @@ export function SupplyOrderRow({
 /** Rows standing in while a list loads, with a status line for screen readers. */
 export function SupplyRowsSkeleton({ rows = 3, label }: { rows?: number; label: string }) {
   return (
-    <div>
-      <p role="status" className="sr-only">
-        {label}
-      </p>
-      <ul className="space-y-3" aria-hidden="true">
-        {Array.from({ length: rows }, (_, i) => (
-          <li key={i} data-testid="supply-skeleton" className="flex items-center gap-3 rounded-lg border bg-white p-4">
-            <div className="flex-1 space-y-2">
-              <div className="flex gap-2">
-                <Skeleton className="h-5 w-36" />
-                <Skeleton className="h-5 w-20 rounded-full" />
-              </div>
-              <Skeleton className="h-4 w-1/2" />
-              <Skeleton className="h-3 w-1/3" />
+    <ListSkeleton
+      rows={rows}
+      label={label}
+      testId="supply-skeleton"
+      row={
+        <>
+          <div className="flex-1 space-y-2">
+            <div className="flex gap-2">
+              <Skeleton className="h-5 w-36" />
+              <Skeleton className="h-5 w-20 rounded-full" />
             </div>
-            <Skeleton className="hidden h-9 w-16 sm:block" />
-          </li>
-        ))}
-      </ul>
-    </div>
+            <Skeleton className="h-4 w-1/2" />
+            <Skeleton className="h-3 w-1/3" />
+          </div>
+          <Skeleton className="hidden h-9 w-16 sm:block" />
+        </>
+      }
+    />
   );
 }

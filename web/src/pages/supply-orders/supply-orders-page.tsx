@@ -8,7 +8,7 @@ import { type TSupplyItem, type TSupplyOrder } from '#domain/supplies';
 import { OPEN_SUPPLY_STATUSES } from '#domain/orders';
 import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 import { useSuppliesSummary } from '../../api/supplies/supplies-summary.ts';
-import { clinicToday } from '../../components/appointments/appointment-time.ts';
+import { clinicToday } from '#domain/clinic-time';
 import { Button } from '../../components/ui/button.tsx';
 import { NewSupplyOrderDialog } from './new-supply-order-dialog.tsx';
 import { OrdersTab, type TOpenStatus } from './orders-tab.tsx';

@@ -8,7 +8,7 @@ import { can } from '#domain/permissions';
 import { useDeleteChatMessage } from '../../api/chat/delete-chat-message.ts';
 import { useEditChatMessage } from '../../api/chat/edit-chat-message.ts';
 import { useToggleChatReaction } from '../../api/chat/toggle-chat-reaction.ts';
-import { formatDayTime } from '../../components/appointments/appointment-time.ts';
+import { formatDayTime } from '#domain/clinic-time';
 import { Button } from '../../components/ui/button.tsx';
 import { Popover, PopoverClose, PopoverContent, PopoverTrigger } from '../../components/ui/popover.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';

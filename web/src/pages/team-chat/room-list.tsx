@@ -3,7 +3,7 @@ import { MessageSquare, Plus } from 'lucide-react';
 import { Link } from 'wouter';
 import type { TChatRoom } from '#domain/chat';
 import { useClinicTimeZone } from '../../api/settings/clinic.ts';
-import { formatDayTime } from '../../components/appointments/appointment-time.ts';
+import { formatDayTime } from '#domain/clinic-time';
 import { ErrorState } from '../../components/error-state.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
