@@ -100,6 +100,10 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     // N hops: the client is the address the Nth nearest proxy reports (never one it passed on).
     trustProxy: typeof config.trustProxy === 'number' ? (_address: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // While SIGTERM drains, a request already on an open connection is served (with Connection:
+    // close), not refused with a 503 outside the error contract: a small clinic has no second
+    // instance to send it to, and the database stays open until the drain ends (issue 49).
+    return503OnClosing: false,
     // A malformed URL is refused before any hook runs: same body and headers as any other 400.
     frameworkErrors: frameworkErrorHandler(securityHeaders(config)),
   }).withTypeProvider<ZodTypeProvider>();
@@ -132,12 +136,15 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     settings,
     storage,
   };
-  // What this instance keeps in memory hears of every committed change, on any instance.
-  events.subscribe(({ event }) => {
+  // What this instance keeps in memory hears of every committed change, on any instance: the
+  // caches as each commits (event-bus.ts, onCommit); nothing clears a cache anywhere else.
+  events.onCommit((event) => {
     if (event.type === 'session.ended') sessions.forget(event.sessionId);
     if (event.type === 'user.accessChanged') sessions.forgetUser(event.userId);
     if (event.type === 'patient.created' || event.type === 'patient.updated') forgetPatientReads(deps);
-    if (event.type === 'appointment.changed') counts.clear();
+    if (event.type === 'appointment.changed' || event.type === 'lab.changed') counts.clear();
+  });
+  events.subscribe(({ event }) => {
     if (event.type === 'settings.changed') void settings.refresh();
   });
   app.decorate('jobs', new Map());

@@ -24,6 +24,14 @@ export interface EventBus {
   committed(events: readonly LiveEvent[]): void;
   /** Returns the unsubscribe function. */
   subscribe(handler: EventHandler): () => void;
+  /**
+   * For what an instance keeps in memory (its caches): told of each committed event at once, on
+   * the raising instance as its transaction commits (so the writer's next read sees the change)
+   * and on every other instance as the event reaches it. Never inside a transaction: a rollback
+   * would have cleared for nothing, and a read before the commit would cache the old value. Must
+   * be cheap and synchronous. Returns the unsubscribe function.
+   */
+  onCommit(forget: (event: TDomainEvent) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -49,15 +57,33 @@ async function writeOutbox(tx: Queryable, events: readonly TDomainEvent[]): Prom
  */
 function createDispatcher(onHandlerError: (error: unknown, event: LiveEvent) => void) {
   const handlers = new Set<EventHandler>();
+  const forgetters = new Set<(event: TDomainEvent) => void>();
+  const added = <H>(set: Set<H>, handler: H) => {
+    set.add(handler);
+    return () => {
+      set.delete(handler);
+    };
+  };
+  /** The caches first, synchronously: a request that follows sees them forgotten. */
+  const forget = (events: readonly LiveEvent[]) => {
+    for (const event of events) {
+      for (const forgetter of forgetters) {
+        try {
+          forgetter(event.event);
+        } catch (error) {
+          onHandlerError(error, event);
+        }
+      }
+    }
+  };
   return {
-    subscribe(handler: EventHandler) {
-      handlers.add(handler);
-      return () => {
-        handlers.delete(handler);
-      };
-    },
+    subscribe: (handler: EventHandler) => added(handlers, handler),
+    onCommit: (forgetter: (event: TDomainEvent) => void) => added(forgetters, forgetter),
+    forget,
     dispatch(events: readonly LiveEvent[]) {
-      if (events.length === 0 || handlers.size === 0) return;
+      if (events.length === 0) return;
+      forget(events);
+      if (handlers.size === 0) return;
       const snapshot = [...handlers];
       setImmediate(() => {
         for (const event of events) {
@@ -77,7 +103,13 @@ function createDispatcher(onHandlerError: (error: unknown, event: LiveEvent) => 
 /** One instance on its own: committed events go straight to this instance's subscribers. */
 export function createInProcessEventBus(onHandlerError: (error: unknown, event: LiveEvent) => void = () => {}): EventBus {
   const dispatcher = createDispatcher(onHandlerError);
-  return { stage: writeOutbox, committed: (events) => dispatcher.dispatch(events), subscribe: dispatcher.subscribe, close: async () => {} };
+  return {
+    stage: writeOutbox,
+    committed: (events) => dispatcher.dispatch(events),
+    subscribe: dispatcher.subscribe,
+    onCommit: dispatcher.onCommit,
+    close: async () => {},
+  };
 }
 
 /**
@@ -133,9 +165,11 @@ export async function createDatabaseEventBus(database: Database, onHandlerError:
       if (staged.length > 0) await tx.execute(sql`select pg_notify(${CHANNEL}, ${JSON.stringify(staged.map((e) => e.seq))})`);
       return staged;
     },
-    // The NOTIFY reaches this instance's listener too, so there is nothing more to do here.
-    committed: () => {},
+    // The NOTIFY reaches this instance's listener too (and its caches are told again then, which
+    // costs nothing): only the caches are told now, before the writer's next request.
+    committed: (events) => dispatcher.forget(events),
     subscribe: dispatcher.subscribe,
+    onCommit: dispatcher.onCommit,
     close: stop,
   };
 }

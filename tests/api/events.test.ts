@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TDomainEvent } from '#domain/live-events';
 import { inTransaction } from '../../server/db/transaction.ts';
 import { patients } from '../../server/db/schema/clinical.ts';
-import { createInProcessEventBus } from '../../server/events/event-bus.ts';
+import { createDatabaseEventBus, createInProcessEventBus } from '../../server/events/event-bus.ts';
 import { patientInput } from '../helpers/factories.ts';
 import { signInAs, type SignedIn } from '../helpers/sign-in.ts';
 import { buildTestApp, eventsDelivered, type TestApp } from '../helpers/test-app.ts';
@@ -75,6 +75,34 @@ describe('events raised in a transaction', () => {
     expect(seen).toHaveLength(1);
     expect(errors).toHaveLength(1);
   });
+});
+
+describe('caches told at commit (onCommit, issue 49)', () => {
+  it.each(['in-process', 'database'] as const)(
+    '%s bus: hear of a committed event before inTransaction returns, never inside it, never on a rollback',
+    async (kind) => {
+      const bus = kind === 'database' ? await createDatabaseEventBus(t.database) : createInProcessEventBus();
+      const forgotten: TDomainEvent[] = [];
+      bus.onCommit((e) => forgotten.push(e));
+      let insideTransaction = -1;
+      await inTransaction({ db: t.db, events: bus }, async (tx, raise) => {
+        raise(event());
+        await tx.insert(patients).values({ firstName: 'Ev', lastName: 'Cache' });
+        insideTransaction = forgotten.length;
+      });
+      // At once: the writer's next request finds the cache forgotten, with no wait for delivery.
+      expect([insideTransaction, forgotten]).toEqual([0, [event()]]);
+      await expect(
+        inTransaction({ db: t.db, events: bus }, async (_tx, raise) => {
+          raise(event('00000000-0000-4000-8000-0000000000e2'));
+          throw new Error('refused');
+        }),
+      ).rejects.toThrow('refused');
+      await eventsDelivered();
+      expect(forgotten.every((e) => e.type === 'patient.updated' && e.patientId === ID)).toBe(true);
+      await bus.close();
+    },
+  );
 });
 
 describe('services raise their events through the seam', () => {

@@ -13,7 +13,7 @@ import { auditTrailOfPatient } from '../../server/modules/audit/audit.queries.ts
 import { insertPatient, unique } from '../helpers/factories.ts';
 import { openLive } from '../helpers/live-client.ts';
 import { anonymous, signInAs, type SignedIn } from '../helpers/sign-in.ts';
-import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
+import { buildTestApp, eventsDelivered, type TestApp } from '../helpers/test-app.ts';
 
 // Lab orders end to end through the API (issue 30): the workflow by every role, results flagged
 // from the catalogue, corrections, review, the critical alert live and its escalation once, and
@@ -150,7 +150,11 @@ describe('every move, by every role', () => {
     for (const from of LAB_ORDER_STATUSES) {
       for (const to of LAB_ORDER_STATUSES.filter((s) => s !== from)) {
         const created = await order(admin);
-        await t.db.update(labOrders).set({ status: from }).where(eq(labOrders.id, created.id));
+        // A received order has its results' time, as entering results sets it (the lists sort by it).
+        await t.db
+          .update(labOrders)
+          .set({ status: from, ...(from === 'received' ? { receivedAt: new Date() } : {}) })
+          .where(eq(labOrders.id, created.id));
         const before = await stored(created.id);
         const res = await client.put(`/api/lab-orders/${created.id}`, { status: to, ...(to === 'cancelled' ? { statusReason: 'Duplicate order' } : {}) });
         const allowed = LEGAL[`${from}>${to}`];
@@ -483,3 +487,27 @@ describe('the catalogue', () => {
 
 /** Moves used by other suites: a lab order status the table names. */
 export type { TLabOrderStatus };
+
+describe('the clinic counts of another instance', () => {
+  it("hear of a lab order at once, through the event bus (issue 49): not at their cache's expiry", async () => {
+    const one = await buildTestApp({}, { bus: 'database' });
+    const two = await buildTestApp({}, { sharing: one, bus: 'database' });
+    try {
+      const [orderer, reader] = [await signInAs(one, 'nurse'), await signInAs(two, 'admin')];
+      const pending = async () => ((await reader.get('/api/dashboard/stats')).json() as { pendingLabResults: number }).pendingLabResults;
+      const before = await pending();
+      const patient = await insertPatient(one.db);
+      expect((await orderer.post('/api/lab-orders', { patientId: patient.id, orderName: 'CBC' })).statusCode).toBe(201);
+      // The other instance cached its counts for 5 s: the event clears them well within that.
+      const started = Date.now();
+      while ((await pending()) === before) {
+        expect(Date.now() - started, 'the count changed only when the cache expired').toBeLessThan(2_000);
+        await eventsDelivered();
+      }
+      expect(await pending()).toBe(before + 1);
+    } finally {
+      await two.close();
+      await one.close();
+    }
+  });
+});

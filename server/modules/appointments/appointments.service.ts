@@ -151,7 +151,7 @@ export async function createAppointment(deps: Deps, ctx: SignedInContext, input:
     assignedNurseId: fields.assignedNurseId,
     assignedScribeId: fields.assignedScribeId,
   };
-  const created = await withConflictRefusal(
+  return withConflictRefusal(
     deps.db,
     () => placement,
     null,
@@ -179,8 +179,6 @@ export async function createAppointment(deps: Deps, ctx: SignedInContext, input:
         return (await readAppointment(tx, scopeOf(ctx, deps.config.now()), id))!.appointment;
       }),
   );
-  deps.counts.clear();
-  return created;
 }
 
 /**
@@ -200,8 +198,7 @@ export async function updateAppointment(deps: Deps, ctx: SignedInContext, id: st
   const sent = bookingFieldsOf(rest);
   const now = deps.config.now();
   let placement: TPlacement | null = null;
-  let changed = false;
-  const result = await withConflictRefusal(
+  return withConflictRefusal(
     deps.db,
     () => placement,
     id,
@@ -256,12 +253,9 @@ export async function updateAppointment(deps: Deps, ctx: SignedInContext, id: st
         if (move || placementChanged) await resolveOnMove(tx, raise, id, move?.to ?? null);
         if (placementChanged) await noticeStaffOfMove(deps, tx, raise, current, row!, changedNames);
         raise({ type: 'appointment.changed', appointmentId: id, actorId: ctx.user.id });
-        changed = true;
         return (await readAppointment(tx, scopeOf(ctx, deps.config.now()), id))!.appointment;
       }),
   );
-  if (changed) deps.counts.clear();
-  return result;
 }
 
 /**

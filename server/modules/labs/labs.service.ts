@@ -15,7 +15,7 @@ import {
 } from '#domain/labs';
 import { can } from '#domain/permissions';
 import { LAB_ORDER_WORKFLOW } from '#domain/workflows';
-import type { Queryable } from '../../db/database.ts';
+import type { Queryable, Tx } from '../../db/database.ts';
 import { labOrders } from '../../db/schema/clinical.ts';
 import { labCriticalAlerts, labResultRevisions, labResults } from '../../db/schema/labs.ts';
 import { inTransaction, type Raise } from '../../db/transaction.ts';
@@ -148,7 +148,6 @@ export async function createLabOrder(deps: Deps, ctx: SignedInContext, input: TC
     const collector = await assignedNurseToday(tx, input.patientId, zonedDayRange(zonedDate(now, timeZone), timeZone));
     await noticeLabOrdered(tx, raise, collector, noticeOf(ctx, row!, patient!));
     raise({ type: 'lab.changed', orderId: row!.id, actorId: ctx.user.id });
-    deps.counts.clear();
     return written(tx, ctx, row!.id);
   });
 }
@@ -189,7 +188,6 @@ export async function moveLabOrder(deps: Deps, ctx: SignedInContext, id: string,
     if (move.to === 'pending') await noticeLabCollected(tx, raise, order.providerId, noticeOf(ctx, order, patient));
     if (move.to === 'cancelled') await resolveLabNotices(tx, raise, id, ['lab_ordered', 'lab_pending']);
     raise({ type: 'lab.changed', orderId: id, actorId: ctx.user.id });
-    deps.counts.clear();
     return written(tx, ctx, id);
   });
 }
@@ -275,127 +273,147 @@ const rankOf = (flag: TLabFlag | null) => (isCritical(flag) ? 2 : isAbnormal(fla
  *   if nobody acknowledges it in time.
  */
 export async function enterLabResults(deps: Deps, ctx: SignedInContext, id: string, input: TEnterLabResults): Promise<TLabOrderDetail> {
-  const timeZone = deps.settings.current().timeZone;
   return inTransaction(deps, async (tx, raise) => {
     const writer = writerOf(tx, ctx, deps.config.now());
     const order = await lockForChange(tx, writer, id, input.updatedAt);
-    const correcting = order.status === 'received';
-    if (order.status === 'cancelled') throw new HttpError('workflow.illegalMove', { message: 'A cancelled order takes no results' });
-    const move = correcting ? null : decideMove(LAB_ORDER_WORKFLOW, ctx.user, order.status, 'received');
-    if (correcting && !input.correctionReason) throw invalid('correctionReason', 'Say why the results are corrected');
-    if (!correcting && input.correctionReason) throw invalid('correctionReason', 'Only a correction takes a reason');
-    const now = nextVersion(deps, order);
-    const patient = (await writer.patient(order.patientId))!;
-    const test = order.testId ? await findLabTest(tx, order.testId) : null;
-    const planned = planResults(input.results, test, { sex: patient.sex, ageYears: ageInYears(patient.dateOfBirth, zonedDate(now, timeZone)) });
-    if (!correcting && planned.length === 0 && !input.resultsText && !input.attachments?.length) {
-      throw invalid('results', 'Enter at least one result, the report text or the report file');
-    }
-
-    const existing = await tx.select().from(labResults).where(eq(labResults.orderId, id));
-    const changedCritical: string[] = [];
-    for (const result of planned) {
-      const before = existing.find((r) => r.position === result.position);
-      const values = {
-        analyteId: result.analyteId,
-        name: result.name,
-        valueNumeric: result.valueNumeric,
-        valueText: result.valueText,
-        unit: result.unit,
-        refLow: result.range?.low ?? null,
-        refHigh: result.range?.high ?? null,
-        criticalLow: result.range?.criticalLow ?? null,
-        criticalHigh: result.range?.criticalHigh ?? null,
-        flag: result.flag,
-        flagSource: result.flagSource,
-      };
-      if (before && before.valueNumeric === result.valueNumeric && before.valueText === result.valueText && before.flag === result.flag) continue;
-      let resultId: string;
-      if (before) {
-        await tx
-          .update(labResults)
-          .set({ ...values, enteredById: ctx.user.id, correctedAt: now })
-          .where(eq(labResults.id, before.id));
-        resultId = before.id;
-      } else {
-        resultId = (
-          await tx
-            .insert(labResults)
-            .values({ ...values, orderId: id, position: result.position, enteredById: ctx.user.id, enteredAt: now, correctedAt: correcting ? now : null })
-            .returning({ id: labResults.id })
-        )[0]!.id;
-      }
-      if (correcting) {
-        await tx
-          .insert(labResultRevisions)
-          .values({
-            orderId: id,
-            resultId,
-            resultName: result.name,
-            at: now,
-            actorId: ctx.user.id,
-            valueBefore: before ? shownValue(before) : null,
-            valueAfter: shownValue(result),
-            flagBefore: before?.flag ?? null,
-            flagAfter: result.flag,
-            reason: input.correctionReason ?? null,
-          });
-      }
-      if (isCritical(result.flag)) changedCritical.push(`${result.name} ${shownValue(result)} (${result.flag})`);
-    }
-
-    // The report's text and files are corrected as values are: each keeps its before-value (issue 47).
-    if (correcting) {
-      const files = input.attachments && [...new Set(input.attachments)];
-      const report = [
-        ...(input.resultsText !== undefined && (input.resultsText ?? null) !== order.results
-          ? [{ resultName: 'Report text', valueBefore: order.results, valueAfter: input.resultsText ?? null }]
-          : []),
-        ...(files && files.join('\n') !== order.attachments.join('\n')
-          ? [{ resultName: 'Report files', valueBefore: await fileNamesOf(tx, order.attachments), valueAfter: await fileNamesOf(tx, files) }]
-          : []),
-      ];
-      for (const change of report) {
-        await tx.insert(labResultRevisions).values({ orderId: id, ...change, at: now, actorId: ctx.user.id, reason: input.correctionReason ?? null });
-      }
-    }
-
-    const all = [...existing.filter((r) => !planned.some((p) => p.position === r.position)), ...planned];
-    const worst = all.reduce<TLabFlag | null>((w, r) => (rankOf(r.flag) > rankOf(w) ? r.flag : w), null);
-    if (input.attachments) await claimObjects(tx, ctx, input.attachments, { type: 'lab_order', id }, now);
-    await tx
-      .update(labOrders)
-      .set({
-        ...(move ? { status: move.to, receivedAt: now } : { reviewedAt: null, reviewedById: null }),
-        ...(input.resultsText !== undefined ? { results: input.resultsText } : {}),
-        ...(input.attachments ? { attachments: [...new Set(input.attachments)] } : {}),
-        worstFlag: worst,
-        flagRank: rankOf(worst),
-        updatedAt: now,
-      })
-      .where(eq(labOrders.id, id));
-    await recordAudit(tx, ctx, {
-      action: correcting ? 'lab.results_correct' : 'lab.results_enter',
-      entityType: 'lab_order',
-      entityId: id,
-      patientId: order.patientId,
-    });
-
-    const notice = noticeOf(ctx, order, patient);
-    await noticeLabResults(tx, raise, order.providerId, notice, { abnormal: rankOf(worst) > 0, corrected: correcting });
-    if (changedCritical.length > 0) await raiseCriticalAlert(tx, raise, order, notice, changedCritical.join('; '), now);
-    // The patient's care-team rooms hear that results are in (spec section 4's lab_result message), without the values.
-    await postSystemMessage(tx, raise, {
-      patientId: order.patientId,
-      senderId: ctx.user.id,
-      messageType: 'lab_result',
-      content: `${correcting ? 'Lab results corrected' : 'Lab results in'}: ${order.orderName}. See Lab Orders.`,
-      related: { type: 'lab_order', id },
-      at: now,
-    });
+    const plan = await planEntry(deps, ctx, tx, writer, order, input);
+    const { worst, critical } = await writeEntry(tx, ctx, order, input, plan);
+    await noticeEntry(tx, raise, ctx, order, plan, { worst, critical });
     raise({ type: 'lab.changed', orderId: id, actorId: ctx.user.id });
-    deps.counts.clear();
     return written(tx, ctx, id);
+  });
+}
+
+type TEntryPlan = Awaited<ReturnType<typeof planEntry>>;
+
+/** What an entry of results will do, checked before anything is written: the move or correction, and the results with their flags. */
+async function planEntry(deps: Deps, ctx: SignedInContext, tx: Tx, writer: ScopedWriter, order: TLabOrderRow, input: TEnterLabResults) {
+  const correcting = order.status === 'received';
+  if (order.status === 'cancelled') throw new HttpError('workflow.illegalMove', { message: 'A cancelled order takes no results' });
+  const move = correcting ? null : decideMove(LAB_ORDER_WORKFLOW, ctx.user, order.status, 'received');
+  if (correcting && !input.correctionReason) throw invalid('correctionReason', 'Say why the results are corrected');
+  if (!correcting && input.correctionReason) throw invalid('correctionReason', 'Only a correction takes a reason');
+  const now = nextVersion(deps, order);
+  const patient = (await writer.patient(order.patientId))!;
+  const test = order.testId ? await findLabTest(tx, order.testId) : null;
+  const today = zonedDate(now, deps.settings.current().timeZone);
+  const planned = planResults(input.results, test, { sex: patient.sex, ageYears: ageInYears(patient.dateOfBirth, today) });
+  if (!correcting && planned.length === 0 && !input.resultsText && !input.attachments?.length) {
+    throw invalid('results', 'Enter at least one result, the report text or the report file');
+  }
+  return { correcting, move, now, patient, planned };
+}
+
+/**
+ * Writes the results that changed (each correction with its before-value, the report's text and
+ * files too), the order's worst flag, text, files and move. Answers the worst flag and the
+ * critical values that changed, for the notices.
+ */
+async function writeEntry(tx: Tx, ctx: SignedInContext, order: TLabOrderRow, input: TEnterLabResults, plan: TEntryPlan) {
+  const { correcting, move, now, planned } = plan;
+  const revision = { orderId: order.id, at: now, actorId: ctx.user.id, reason: input.correctionReason ?? null };
+  const existing = await tx.select().from(labResults).where(eq(labResults.orderId, order.id));
+  const critical: string[] = [];
+  for (const result of planned) {
+    const before = existing.find((r) => r.position === result.position);
+    if (before && before.valueNumeric === result.valueNumeric && before.valueText === result.valueText && before.flag === result.flag) continue;
+    const resultId = await writeResult(tx, ctx, order.id, result, before, plan);
+    if (correcting) {
+      const values = {
+        valueBefore: before ? shownValue(before) : null,
+        valueAfter: shownValue(result),
+        flagBefore: before?.flag ?? null,
+        flagAfter: result.flag,
+      };
+      await tx.insert(labResultRevisions).values({ ...revision, resultId, resultName: result.name, ...values });
+    }
+    if (isCritical(result.flag)) critical.push(`${result.name} ${shownValue(result)} (${result.flag})`);
+  }
+  // The report's text and files are corrected as values are: each keeps its before-value (issue 47).
+  if (correcting) for (const change of await reportChanges(tx, order, input)) await tx.insert(labResultRevisions).values({ ...revision, ...change });
+
+  const all = [...existing.filter((r) => !planned.some((p) => p.position === r.position)), ...planned];
+  const worst = all.reduce<TLabFlag | null>((w, r) => (rankOf(r.flag) > rankOf(w) ? r.flag : w), null);
+  if (input.attachments) await claimObjects(tx, ctx, input.attachments, { type: 'lab_order', id: order.id }, now);
+  await tx
+    .update(labOrders)
+    .set({
+      ...(move ? { status: move.to, receivedAt: now } : { reviewedAt: null, reviewedById: null }),
+      ...(input.resultsText !== undefined ? { results: input.resultsText } : {}),
+      ...(input.attachments ? { attachments: [...new Set(input.attachments)] } : {}),
+      worstFlag: worst,
+      flagRank: rankOf(worst),
+      updatedAt: now,
+    })
+    .where(eq(labOrders.id, order.id));
+  const action = correcting ? 'lab.results_correct' : 'lab.results_enter';
+  await recordAudit(tx, ctx, { action, entityType: 'lab_order', entityId: order.id, patientId: order.patientId });
+  return { worst, critical };
+}
+
+/** One result, new or changed: its row's id. */
+async function writeResult(tx: Tx, ctx: SignedInContext, orderId: string, result: TPlannedResult, before: { id: string } | undefined, plan: TEntryPlan) {
+  const values = {
+    analyteId: result.analyteId,
+    name: result.name,
+    valueNumeric: result.valueNumeric,
+    valueText: result.valueText,
+    unit: result.unit,
+    refLow: result.range?.low ?? null,
+    refHigh: result.range?.high ?? null,
+    criticalLow: result.range?.criticalLow ?? null,
+    criticalHigh: result.range?.criticalHigh ?? null,
+    flag: result.flag,
+    flagSource: result.flagSource,
+  };
+  if (before) {
+    await tx
+      .update(labResults)
+      .set({ ...values, enteredById: ctx.user.id, correctedAt: plan.now })
+      .where(eq(labResults.id, before.id));
+    return before.id;
+  }
+  const entered = { orderId, position: result.position, enteredById: ctx.user.id, enteredAt: plan.now, correctedAt: plan.correcting ? plan.now : null };
+  const [row] = await tx
+    .insert(labResults)
+    .values({ ...values, ...entered })
+    .returning({ id: labResults.id });
+  return row!.id;
+}
+
+/** A correction's changes to the report's text and files, each as a revision's name and values. */
+async function reportChanges(tx: Tx, order: TLabOrderRow, input: TEnterLabResults) {
+  const files = input.attachments && [...new Set(input.attachments)];
+  return [
+    ...(input.resultsText !== undefined && (input.resultsText ?? null) !== order.results
+      ? [{ resultName: 'Report text', valueBefore: order.results, valueAfter: input.resultsText ?? null }]
+      : []),
+    ...(files && files.join('\n') !== order.attachments.join('\n')
+      ? [{ resultName: 'Report files', valueBefore: await fileNamesOf(tx, order.attachments), valueAfter: await fileNamesOf(tx, files) }]
+      : []),
+  ];
+}
+
+/** Who hears of an entry: the ordering provider, a critical alert, and the patient's care-team rooms (without the values). */
+async function noticeEntry(
+  tx: Tx,
+  raise: Raise,
+  ctx: SignedInContext,
+  order: TLabOrderRow,
+  plan: TEntryPlan,
+  found: { worst: TLabFlag | null; critical: string[] },
+) {
+  const notice = noticeOf(ctx, order, plan.patient);
+  await noticeLabResults(tx, raise, order.providerId, notice, { abnormal: rankOf(found.worst) > 0, corrected: plan.correcting });
+  if (found.critical.length > 0) await raiseCriticalAlert(tx, raise, order, notice, found.critical.join('; '), plan.now);
+  // The spec's lab_result chat message (section 4).
+  await postSystemMessage(tx, raise, {
+    patientId: order.patientId,
+    senderId: ctx.user.id,
+    messageType: 'lab_result',
+    content: `${plan.correcting ? 'Lab results corrected' : 'Lab results in'}: ${order.orderName}. See Lab Orders.`,
+    related: { type: 'lab_order', id: order.id },
+    at: plan.now,
   });
 }
 

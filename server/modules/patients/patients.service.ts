@@ -193,9 +193,9 @@ async function firstPageFor(deps: Deps, scope: ReadScope, limit: number): Promis
 }
 
 /**
- * Forgets what is shared about patients (the first page, the clinic's counts). The service calls
- * it right after its own commit, so the user's next list (a moment later) shows the change; the
- * patient events call it on every instance.
+ * Forgets what is shared about patients (the first page, the clinic's counts): the patient
+ * events call it as they commit, on every instance (app.ts), so the writer's next list shows
+ * the change and no other instance keeps the old one.
  */
 export function forgetPatientReads(deps: Pick<Deps, 'patientPages' | 'counts'>): void {
   deps.patientPages.clear();
@@ -213,7 +213,7 @@ export async function createPatient(deps: Deps, ctx: SignedInContext, input: TCr
   const now = deps.config.now();
   const likely = await reader(deps, ctx)(PATIENT_READS.duplicates, { ...fields, confirmed: Boolean(confirmDuplicate) });
   if (!confirmDuplicate && likely.shown.length > 0) throw new HttpError('patient.duplicate', { extra: { duplicates: likely.shown } });
-  const created = await inTransaction(deps, async (tx, raise) => {
+  return inTransaction(deps, async (tx, raise) => {
     const [row] = await tx
       .insert(patients)
       .values({ ...fields, createdAt: now, updatedAt: now })
@@ -223,8 +223,6 @@ export async function createPatient(deps: Deps, ctx: SignedInContext, input: TCr
     raise({ type: 'patient.created', patientId: row!.id, actorId: ctx.user.id });
     return toPatient(row!);
   });
-  forgetPatientReads(deps);
-  return created;
 }
 
 type TPatientChanges = Partial<Pick<TPatient, TPatientFieldName | 'isActive'>>;
@@ -238,8 +236,7 @@ export async function updatePatient(deps: Deps, ctx: SignedInContext, id: string
   const { id: sentId, createdAt: _ignored, updatedAt: version, restricted: _restricted, ...fields } = input;
   if (sentId !== undefined && sentId !== id) throw invalid('id', 'Must be the id of the patient in the path');
   const now = deps.config.now();
-  let changed = false;
-  const result = await inTransaction(deps, async (tx, raise) => {
+  return inTransaction(deps, async (tx, raise) => {
     const current = await writerOf(tx, ctx, now).patient(id);
     if (!current) throw notFound(NOT_FOUND);
     const changes = changedFields(toPatient(current), fields);
@@ -256,11 +253,8 @@ export async function updatePatient(deps: Deps, ctx: SignedInContext, id: string
     const action = changes.isActive === false ? 'patient.deactivate' : changes.isActive === true ? 'patient.reactivate' : 'patient.update';
     await recordAudit(tx, ctx, { action, entityType: 'patient', entityId: id, patientId: id });
     raise({ type: 'patient.updated', patientId: id, actorId: ctx.user.id });
-    changed = true;
     return toPatient(row);
   });
-  if (changed) forgetPatientReads(deps);
-  return result;
 }
 
 function changedFields(current: TPatient, sent: TPatientChanges): TPatientChanges {

@@ -17,7 +17,6 @@ import { writerOf } from '../../scope/writer.ts';
 import { readOf } from '../../scope/reader.ts';
 import { requireFreshFactor } from '../auth/second-factor.service.ts';
 import { notify } from '../notifications/notifications.service.ts';
-import { forgetPatientReads } from '../patients/patients.service.ts';
 import {
   activeAdminIds,
   careTeamOf,
@@ -67,7 +66,7 @@ export const RESTRICTED_READS = {
 export async function setRestriction(deps: Deps, ctx: SignedInContext, patientId: string, input: TSetRestriction): Promise<TRestriction> {
   const now = deps.config.now();
   const team = [...new Set(input.careTeam)];
-  const touched = await inTransaction(deps, async (tx, raise) => {
+  await inTransaction(deps, async (tx, raise) => {
     const current = await findRestriction(tx, patientId, true);
     if (!current) throw notFound(NOT_FOUND);
     const eligible = new Set(await eligibleMembers(tx, team));
@@ -90,13 +89,9 @@ export async function setRestriction(deps: Deps, ctx: SignedInContext, patientId
       await replaceCareTeam(tx, patientId, after, ctx.user.id);
       await recordAudit(tx, ctx, { action: 'patient.care_team', entityType: 'patient', entityId: patientId, patientId });
     }
-    const users = [...new Set([...before, ...after])];
-    for (const userId of users) raise({ type: 'user.accessChanged', userId });
+    for (const userId of new Set([...before, ...after])) raise({ type: 'user.accessChanged', userId });
     raise({ type: 'patient.updated', patientId, actorId: ctx.user.id });
-    return users;
   });
-  for (const userId of touched) deps.sessions.forgetUser(userId);
-  forgetPatientReads(deps);
   return (await restrictionOf(deps.db, patientId))!;
 }
 
@@ -137,7 +132,6 @@ export async function breakGlass(deps: Deps, ctx: SignedInContext, patientId: st
     raise({ type: 'user.accessChanged', userId: ctx.user.id });
     return id;
   });
-  deps.sessions.forgetUser(ctx.user.id);
   return (await listGrants(deps.db, { status: 'all', id: grantId }))[0]!;
 }
 
@@ -154,7 +148,6 @@ export async function endBreakGlass(deps: Deps, ctx: SignedInContext, patientId:
     raise({ type: 'user.accessChanged', userId: ctx.user.id });
     return id;
   });
-  deps.sessions.forgetUser(ctx.user.id);
   return (await listGrants(deps.db, { status: 'all', id: grantId }))[0]!;
 }
 
