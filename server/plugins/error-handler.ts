@@ -2,7 +2,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERRORS, type TErrorBody, type TErrorCode, type TFieldError } from '#domain/errors';
-import { HttpError, shownKey } from '../http/errors.ts';
+import { HttpError } from '../http/errors.ts';
+import { schemaFieldErrors } from '../http/validation-errors.ts';
 import { loggableError } from '../http/loggable-error.ts';
 import { isDatabaseAway, isStorageFull } from '../db/sql-state.ts';
 
@@ -23,10 +24,7 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
         .headers(error.headers)
         .send({ message: error.message, code: error.code, ...error.extra });
     }
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const context = (error as { validationContext?: string }).validationContext ?? 'body';
-      return send(reply, 'request.validation', { errors: fieldErrors(error.validation, context) });
-    }
+    if (hasZodFastifySchemaValidationErrors(error)) return send(reply, 'request.validation', { errors: schemaFieldErrors(error) });
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) return send(reply, clientErrorCode(error));
     // A disk full or read-only: nothing was saved, and the operator must act (issue 48).
@@ -44,9 +42,11 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
     request.log.error({ err: loggableError(error) }, 'request failed');
     return send(reply, 'server.internal');
   });
-
-  app.setNotFoundHandler((request, reply) => send(reply, 'route.notFound', { message: `Route ${request.method} ${request.url.split('?')[0]} not found` }));
 });
+
+/** The answer to a path no route serves (set by the rate-limit plugin, which counts such requests too). */
+export const replyNotFound = (request: FastifyRequest, reply: FastifyReply) =>
+  send(reply, 'route.notFound', { message: `Route ${request.method} ${request.url.split('?')[0]} not found` });
 
 /**
  * Fastify's `frameworkErrors`: what it refuses before routing (a malformed URL such as `/x%`, a
@@ -65,18 +65,6 @@ export function frameworkErrorHandler(headers: Record<string, string>) {
 function send(reply: FastifyReply, code: TErrorCode, fields: { message?: string; errors?: TFieldError[] } = {}) {
   const body: TErrorBody = { message: fields.message ?? ERRORS[code].message, code, ...(fields.errors ? { errors: fields.errors } : {}) };
   return reply.code(ERRORS[code].status).send(body);
-}
-
-function fieldErrors(validation: FastifyError['validation'] & object, context: string): TFieldError[] {
-  return validation.flatMap((v) => {
-    // Keys come from the client: each is named as shownKey bounds it, never echoed whole.
-    const at = v.instancePath.slice(1).split('/').filter(Boolean).map(shownKey).join('.');
-    const prefix = at ? `${at}.` : '';
-    // An unknown field is named itself, so the caller sees which one to drop.
-    const unknownKeys = v.keyword === 'unrecognized_keys' ? ((v.params as { keys?: string[] }).keys ?? []) : [];
-    if (unknownKeys.length > 0) return unknownKeys.map((k) => ({ path: prefix + shownKey(k), message: 'Unknown field' }));
-    return [{ path: at || context, message: v.message ?? 'Invalid value' }];
-  });
 }
 
 /** Fastify's own 4xx refusals, by their codes; their messages can echo input, so the table's text is sent. */

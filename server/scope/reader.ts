@@ -44,6 +44,19 @@ export interface ReadOf<A, R, D = Deps> {
 export const readOf = <A, R, D = Deps>(read: ReadOf<A, R, D>): ReadOf<A, R, D> => read;
 
 /**
+ * A read that shows no patient (the staff directory, the clinic itself): run by the reader in the
+ * caller's scope like any other, and writing no audit row. `shows` says what it shows instead,
+ * so a reviewer sees the choice was made, not forgotten.
+ */
+export interface PlainReadOf<A, R, D = Deps> {
+  shows: 'no patient data';
+  notFound?: string;
+  run(reading: Reading<D>, args: A): Promise<R | null>;
+}
+
+export const plainReadOf = <A, R, D = Deps>(read: PlainReadOf<A, R, D>): PlainReadOf<A, R, D> => read;
+
+/**
  * The caller's reader (Medplum's repository is the model): `read(NOTE_READS.get, id)` runs the
  * read in her scope, then writes its audit row (with those of other requests reading at the same
  * moment: server/audit/audit-writer.ts) before anything is returned: nothing is sent unless its
@@ -51,7 +64,7 @@ export const readOf = <A, R, D = Deps>(read: ReadOf<A, R, D>): ReadOf<A, R, D> =
  */
 export function reader<D extends { db: Db; config?: { now(): Date } }>(deps: D, ctx: SignedInContext) {
   const scope = scopeOf(ctx, deps.config?.now() ?? new Date());
-  return async function read<A, R>(def: ReadOf<A, R, D>, args: A): Promise<R> {
+  return async function read<A, R>(def: ReadOf<A, R, D> | PlainReadOf<A, R, D>, args: A): Promise<R> {
     let recordedInStatement = false;
     const result = await def.run(
       {
@@ -59,6 +72,7 @@ export function reader<D extends { db: Db; config?: { now(): Date } }>(deps: D, 
         deps,
         scope,
         auditInStatement() {
+          if (def.shows === 'no patient data') throw new Error('A read of no patient data writes no audit row');
           recordedInStatement = true;
           return auditColumns(ctx, def.action, def.entityType);
         },
@@ -66,6 +80,7 @@ export function reader<D extends { db: Db; config?: { now(): Date } }>(deps: D, 
       args,
     );
     if (result === null) throw notFound(def.notFound);
+    if (def.shows === 'no patient data') return result;
     const subject = recordedInStatement ? null : def.shows(result, args);
     if (subject) await writeAuditRows(deps.db, ctx, [{ action: def.action, entityType: def.entityType, ...subject }]);
     return result;

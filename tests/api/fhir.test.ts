@@ -453,6 +453,12 @@ describe('$everything', () => {
       `${amendedNote}-v1`,
     ]);
     await fhir(admin, `Patient/${UNKNOWN}/$everything`, 404);
+    await fhir(admin, `Patient/not-an-id/$everything`, 404);
+  });
+
+  it('refuses a parameter it does not serve, naming it, rather than answer as if it were not given', async () => {
+    const outcome = await fhir<OperationOutcome>(admin, `Patient/${her.patient}/$everything?_since=2026-01-01`, 400);
+    expect(outcome.issue!.map((i) => [i.code, i.expression])).toEqual([['invalid', ['_since']]]);
   });
 });
 

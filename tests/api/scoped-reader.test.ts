@@ -6,7 +6,7 @@ import { queryRows } from '../../server/db/database.ts';
 import { sealCommitted } from '../../server/audit/audit-sealer.ts';
 import { HttpError } from '../../server/http/errors.ts';
 import type { SignedInContext } from '../../server/http/request-context.ts';
-import { reader, readOf } from '../../server/scope/reader.ts';
+import { plainReadOf, reader, readOf } from '../../server/scope/reader.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
 
 // The scoped reader's contract (server/scope/reader.ts), which every read of patient data relies
@@ -61,6 +61,19 @@ describe('the scoped reader', () => {
     );
     expect(answer).toEqual({ id: patientId });
     expect(await rowsOf(ctx.user.id)).toEqual([{ action: 'patient.read', patient_id: patientId, patient_ids: null, outcome: 'allowed' }]);
+  });
+
+  it('runs a read of no patient data in the same scope, writes no row, and refuses to let it write one (issue 49)', async () => {
+    const ctx = ctxOf('scribe');
+    const read = reader({ db: t.db }, ctx);
+    const staff = plainReadOf({ shows: 'no patient data', run: async ({ scope }) => ({ viewer: scope.viewer }) });
+    expect(await read(staff, undefined)).toEqual({ viewer: { id: ctx.user.id, role: 'scribe' } });
+    const sneaky = plainReadOf({ shows: 'no patient data', run: async ({ auditInStatement }) => auditInStatement() });
+    await expect(read(sneaky, undefined)).rejects.toThrow('A read of no patient data writes no audit row');
+    await expect(read(plainReadOf({ shows: 'no patient data', notFound: 'Staff not found', run: async () => null }), undefined)).rejects.toSatisfy(
+      (e: unknown) => e instanceof HttpError && e.code === 'record.notFound' && e.message === 'Staff not found',
+    );
+    expect(await rowsOf(ctx.user.id)).toEqual([]);
   });
 
   it('answers a read that found nothing in scope with a 404, and records no allowed read', async () => {

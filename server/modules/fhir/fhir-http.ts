@@ -5,6 +5,7 @@ import { ERRORS, type TErrorCode } from '#domain/errors';
 import { FHIR_CONTENT_TYPE } from '#domain/fhir';
 import { HttpError } from '../../http/errors.ts';
 import { loggableError } from '../../http/loggable-error.ts';
+import { schemaFieldErrors } from '../../http/validation-errors.ts';
 import { originOf } from '../../http/public-origin.ts';
 import type { Deps } from '../../deps.ts';
 import { CURSOR_PARAM } from './fhir-params.ts';
@@ -56,7 +57,7 @@ export function useOperationOutcomes(app: FastifyInstance) {
       const fields = (error.extra as { errors?: { path: string; message: string }[] }).errors;
       return sendOutcome(reply, error.code, { message: error.message, ...(fields ? { fields } : {}) });
     }
-    if (hasZodFastifySchemaValidationErrors(error)) return sendOutcome(reply, 'request.validation');
+    if (hasZodFastifySchemaValidationErrors(error)) return sendOutcome(reply, 'request.validation', { fields: schemaFieldErrors(error) });
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) return sendOutcome(reply, 'request.invalid', { status });
     request.log.error({ err: loggableError(error) }, 'request failed');

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { FHIR_COMMON_SEARCH, FHIR_PAGE, FHIR_RESOURCES, type TFhirResourceType } from '#domain/fhir';
 import { addDays, startOfZonedDay } from '#domain/clinic-time';
 import { realDate } from '#domain/text';
-import { invalid } from '../../http/errors.ts';
+import { HttpError, invalid } from '../../http/errors.ts';
 
 /**
  * A FHIR search's query string, checked. Handling is strict: a parameter this server does not
@@ -61,6 +61,24 @@ export function parseSearch(type: TFhirResourceType, query: TRawQuery): TSearchB
   const cursor = one(CURSOR_PARAM);
   for (const own of ['_count', '_id', CURSOR_PARAM]) params.delete(own);
   return { ids, count, cursor, params };
+}
+
+/**
+ * A type's search query as a route schema: the raw strings, then parseSearch's FHIR rules (its
+ * refusals become the schema's issues, one per parameter, so every 400 is the schema's).
+ */
+export function fhirSearchQuery(type: TFhirResourceType) {
+  return z.record(z.string(), z.union([z.string(), z.array(z.string())])).transform((query, ctx): TSearchBase => {
+    try {
+      return parseSearch(type, query);
+    } catch (error) {
+      if (!(error instanceof HttpError) || error.code !== 'request.validation') throw error;
+      for (const field of (error.extra as { errors: { path: string; message: string }[] }).errors) {
+        ctx.addIssue({ code: 'custom', path: [field.path], message: field.message });
+      }
+      return z.NEVER;
+    }
+  });
 }
 
 /**

@@ -1,16 +1,23 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { FHIR_RESOURCES, FHIR_RESOURCE_TYPES, scopesAllow, type TFhirResourceType } from '#domain/fhir';
 import type { Deps } from '../../deps.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
-import { contextOf } from '../../http/request-context.ts';
-import { reader, readOf, type Reading } from '../../scope/reader.ts';
-import { scopeOf } from '../../scope/read-scope.ts';
-import { capabilityStatement, smartConfiguration } from './capability-statement.ts';
 import { originOf } from '../../http/public-origin.ts';
-import { everythingBundle, PATIENT_EVERYTHING } from './fhir-everything.ts';
+import { contextOf } from '../../http/request-context.ts';
+import { reader } from '../../scope/reader.ts';
+import { capabilityStatement, smartConfiguration } from './capability-statement.ts';
+import { everythingBundle } from './fhir-everything.ts';
 import { fhirBase, FHIR_BASE_PATH, notServed, searchBundle, sendFhir, useOperationOutcomes } from './fhir-http.ts';
-import { parseSearch, type TRawQuery, type TSearchBase } from './fhir-params.ts';
-import { FHIR_TYPES, UUID_ID, type TFhirType } from './fhir-types.ts';
+import { fhirSearchQuery } from './fhir-params.ts';
+import { FHIR_TYPES, UUID_ID } from './fhir-types.ts';
+import { FHIR_READS, PATIENT_EVERYTHING } from './fhir.service.ts';
+
+/** `{id}` of a read: an id the type could not hold is a 404 without a query (FHIR's answer for an unknown id), so it parses to null. */
+const idParams = (ids: RegExp) => z.object({ id: z.string().transform((id) => (ids.test(id) ? id : null)) });
+/** $everything takes no parameters of its own: anything given is refused, not ignored. */
+const ZNoQuery = z.object({}).strict();
 
 /**
  * The FHIR R4 read API (issue 35; docs/decisions/fhir.md) at /fhir/R4: `metadata`, read and
@@ -18,7 +25,7 @@ import { FHIR_TYPES, UUID_ID, type TFhirType } from './fhir-types.ts';
  * declare the capability of the app's screen for the same data, and read through the scoped
  * reader, so roles, record scope, restricted patients and the audit trail apply unchanged.
  */
-export async function fhirRoutes(app: FastifyInstance, deps: Deps) {
+export const fhirRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   useOperationOutcomes(app);
   const base = (request: FastifyRequest) => fhirBase(deps, request);
 
@@ -29,89 +36,57 @@ export async function fhirRoutes(app: FastifyInstance, deps: Deps) {
   app.get(`${FHIR_BASE_PATH}/.well-known/smart-configuration`, { config: { access: 'public' } }, async (request) => smartConfiguration(tokenEndpoint(request)));
 
   for (const type of FHIR_RESOURCE_TYPES) {
-    const handler = FHIR_TYPES[type];
-    const reads = typeReads(type, handler);
+    const reads = FHIR_READS[type];
     const access = FHIR_RESOURCES[type].capability;
-    const audit = handler.audit;
+    const audit = FHIR_TYPES[type].audit;
     app.get(
       `${FHIR_BASE_PATH}/${type}`,
-      { config: { access, bearer: true, ...(audit ? { audit: { action: audit.search, entityType: audit.entityType } } : {}) } },
+      {
+        config: { access, bearer: true, ...(audit ? { audit: { action: audit.search, entityType: audit.entityType } } : {}) },
+        schema: { description: `Search ${type}: a searchset Bundle, paged by its next link.`, querystring: fhirSearchQuery(type) },
+      },
       async (request, reply) => {
         requireScope(request, type);
-        const search = parseSearch(type, request.query as TRawQuery);
-        const found = await readAs(request, reads.search, search);
+        const found = await reader(deps, contextOf(request))(reads.search, request.query);
         return sendFhir(reply, searchBundle(base(request), request, type, found.resources, found.nextCursor));
       },
     );
-    app.get<{ Params: { id: string } }>(
+    app.get(
       `${FHIR_BASE_PATH}/${type}/:id`,
-      { config: { access, bearer: true, ...(audit ? { audit: { action: audit.read, entityType: audit.entityType } } : {}) } },
+      {
+        config: { access, bearer: true, ...(audit ? { audit: { action: audit.read, entityType: audit.entityType } } : {}) },
+        schema: { description: `Read one ${type}.`, params: idParams(FHIR_TYPES[type].ids ?? UUID_ID) },
+      },
       async (request, reply) => {
         requireScope(request, type);
-        if (!(handler.ids ?? UUID_ID).test(request.params.id)) throw notFound(`${type} not found`);
-        const found = await readAs(request, reads.read, request.params.id);
+        if (request.params.id === null) throw notFound(`${type} not found`);
+        const found = await reader(deps, contextOf(request))(reads.read, request.params.id);
         return sendFhir(reply, found.resource);
       },
     );
   }
 
-  app.get<{ Params: { id: string } }>(
+  app.get(
     `${FHIR_BASE_PATH}/Patient/:id/$everything`,
-    { config: { access: FHIR_RESOURCES.Patient.capability, bearer: true, audit: { action: 'patient.export', entityType: 'patient' } } },
+    {
+      config: { access: FHIR_RESOURCES.Patient.capability, bearer: true, audit: { action: 'patient.export', entityType: 'patient' } },
+      schema: { description: 'The patient and everything about her the caller may read.', params: idParams(UUID_ID), querystring: ZNoQuery },
+    },
     async (request, reply) => {
       requireScope(request, 'Patient');
-      if (!UUID_ID.test(request.params.id)) throw notFound('Patient not found');
-      const everything = await readAs(request, PATIENT_EVERYTHING, { id: request.params.id, allows: (type) => scopeAllows(request, type) });
-      return sendFhir(reply, everythingBundle(base(request), everything));
+      if (request.params.id === null) throw notFound('Patient not found');
+      const args = { id: request.params.id, allows: (type: TFhirResourceType) => scopeAllows(request, type) };
+      return sendFhir(reply, everythingBundle(base(request), await reader(deps, contextOf(request))(PATIENT_EVERYTHING, args)));
     },
   );
 
   // Anything else under the base (another type, an operation, a write) is not served.
   app.all(`${FHIR_BASE_PATH}/*`, { config: { access: 'public' } }, async (request, reply) => notServed(reply, request));
   app.all(FHIR_BASE_PATH, { config: { access: 'public' } }, async (request, reply) => notServed(reply, request));
-
-  /** A read in the caller's scope: audited through the reader, or (staff, the clinic: no patient data) read plainly. */
-  function readAs<A, R>(request: FastifyRequest, def: TFhirRead<A, R>, args: A): Promise<R> {
-    const ctx = contextOf(request);
-    if ('action' in def) return reader(deps, ctx)(def, args);
-    const unaudited = () => {
-      throw new Error('A read of no patient data writes no audit row');
-    };
-    const reading: Reading = { db: deps.db, deps, scope: scopeOf(ctx, deps.config.now()), auditInStatement: unaudited };
-    return def.run(reading, args).then((result) => {
-      if (result === null) throw notFound();
-      return result;
-    });
-  }
-}
+};
 
 /** An API client reads only the types its scopes name; a session, all its role reads. */
 const scopeAllows = (request: FastifyRequest, type: TFhirResourceType) => !request.apiCaller || scopesAllow(request.apiCaller.client.scopes, type);
 function requireScope(request: FastifyRequest, type: TFhirResourceType) {
   if (!scopeAllows(request, type)) throw new HttpError('oauth.insufficientScope');
-}
-
-type TFhirRead<A, R> = ReturnType<typeof readOf<A, R>> | { run(reading: Reading, args: A): Promise<R | null> };
-
-/** A type's read and search, as reads the reader audits when the type holds patient data. */
-function typeReads(type: TFhirResourceType, handler: TFhirType) {
-  const audit = handler.audit;
-  const search = (reading: Reading, args: TSearchBase) => handler.search(reading, args);
-  const read = (reading: Reading, id: string) => handler.read(reading, id);
-  if (!audit) return { search: { run: search }, read: { run: read } };
-  return {
-    search: readOf({
-      action: audit.search,
-      entityType: audit.entityType,
-      run: search,
-      shows: (found) => (found.patientIds.length ? { patientIds: found.patientIds } : null),
-    }),
-    read: readOf({
-      action: audit.read,
-      entityType: audit.entityType,
-      notFound: `${type} not found`,
-      run: read,
-      shows: (found, id) => ({ entityId: `${type}/${id}`, patientId: found.patientId }),
-    }),
-  };
 }
