@@ -1,8 +1,9 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { RELEASED_APPOINTMENT_STATUSES, type TAppointment, type TDayCount } from '#domain/appointments';
+import { RELEASED_APPOINTMENT_STATUSES, ZAppointment, ZDayCount, type TAppointment, type TDayCount } from '#domain/appointments';
 import type { TRole } from '#domain/roles';
-import { preparedRows, queryRows, type Queryable } from '../../db/database.ts';
+import type { Queryable } from '../../db/database.ts';
+import { preparedRowsOf, rowId, rowsOf } from '../../db/typed-rows.ts';
 import { cursorInstantText, isoText } from '../../db/instant-text.ts';
 import { after, decodeCursor, takePage, ZCursorInstant, ZCursorUuid } from '../../db/keyset.ts';
 import { users } from '../../db/schema/auth.ts';
@@ -56,13 +57,13 @@ function visibleAppointment(scope: ReadScope): { columns: SQL; joins: SQL } {
   return { columns, joins };
 }
 
+/** visibleAppointment's row: the appointment as the API sends it, and whose it is (`subject_id`, for the audit row). */
+const ZAppointmentRow = ZAppointment.extend({ subject_id: rowId });
+
 /** One appointment as the caller may see it, and whose it is (for the audit row), or null. */
 export async function readAppointment(q: Queryable, scope: ReadScope, id: string): Promise<{ appointment: TAppointment; subjectId: string } | null> {
   const { columns, joins } = visibleAppointment(scope);
-  const [row] = await queryRows<TAppointment & { subject_id: string }>(
-    q,
-    sql`select ${columns} from appointments ${joins} where appointments.id = ${id}::uuid`,
-  );
+  const [row] = await rowsOf(q, ZAppointmentRow, sql`select ${columns} from appointments ${joins} where appointments.id = ${id}::uuid`);
   if (!row) return null;
   const { subject_id: subjectId, ...appointment } = row;
   return { appointment, subjectId };
@@ -94,7 +95,7 @@ function matching(scope: ReadScope, filter: TAppointmentFilter): SQL {
   return sql.join(conditions, sql` and `);
 }
 
-type TListedRow = TAppointment & { subject_id: string; sort_time: unknown; sort_at: string; total: number | null };
+const ZListedRow = ZAppointmentRow.extend({ sort_time: z.unknown(), sort_at: z.string(), total: z.number().nullable() });
 
 /**
  * One page of appointments in time order, as `viewer` may see them; on the first page the
@@ -136,8 +137,8 @@ export async function listAppointmentsAudited(
   // The plan is the time-order index walk whatever the values, except for one patient's
   // appointments, which its own index serves better.
   const rows = opts.filter.patientId
-    ? await queryRows<TListedRow>(q, statement)
-    : await preparedRows<TListedRow>(q, `appointments_page_${opts.order}${scope.restrictedReach ? '_reach' : ''}`, statement);
+    ? await rowsOf(q, ZListedRow, statement)
+    : await preparedRowsOf(q, ZListedRow, `appointments_page_${opts.order}${scope.restrictedReach ? '_reach' : ''}`, statement);
   const { page, nextCursor } = takePage(rows, opts.limit, (r) => [r.sort_at, r.id]);
   return {
     items: page.map(({ subject_id: _subject, sort_time: _time, sort_at: _at, total: _total, ...item }): TAppointment => item),
@@ -173,8 +174,9 @@ export async function findUsers(q: Queryable, ids: string[]): Promise<{ id: stri
  * writes then answers, by check-missing-notes' own rule.
  */
 export async function visitsAwaitingNotesFrom(q: Queryable, note: { patientId: string; authorId: string; at: Date }): Promise<string[]> {
-  const rows = await queryRows<{ id: string }>(
+  const rows = await rowsOf(
     q,
+    z.object({ id: rowId }),
     sql`select appointments.id from appointments
     where appointments.patient_id = ${note.patientId}::uuid and appointments.assigned_nurse_id = ${note.authorId}::uuid
       and ${holdsItsTimeSql(sql`appointments.status`)}
@@ -199,8 +201,9 @@ export async function activeUserIds(q: Queryable, role: TRole): Promise<string[]
  * database (an index range scan of `appointments_date_idx`), however many a month holds.
  */
 export async function countAppointmentsByDay(q: Queryable, range: { from: Date; to: Date; timeZone: string }): Promise<TDayCount[]> {
-  return queryRows<TDayCount>(
+  return rowsOf(
     q,
+    ZDayCount,
     sql`
     select to_char(appointment_date at time zone ${range.timeZone}, 'YYYY-MM-DD') as date, count(*)::int as count
     from appointments

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import type { TAppointmentConflict } from '#domain/appointments';
-import { queryRows, type Queryable } from '../../db/database.ts';
+import { ZAppointmentConflict, type TAppointmentConflict } from '#domain/appointments';
+import type { Queryable } from '../../db/database.ts';
+import { rowsOf } from '../../db/typed-rows.ts';
 import { HttpError } from '../../http/errors.ts';
 import { isoText } from '../../db/instant-text.ts';
 import { holdsItsTimeSql } from './appointments.queries.ts';
@@ -30,8 +31,9 @@ export const endOf = (p: Pick<TPlacement, 'start' | 'durationMinutes'>) => new D
 export async function findConflicts(q: Queryable, placement: TPlacement, excludeId: string | null): Promise<TAppointmentConflict[]> {
   const uuid = (v: string | null) => sql`${v}::uuid`;
   const room = sql`lower(${placement.roomNumber}::text)`;
-  return queryRows<TAppointmentConflict>(
+  return rowsOf(
     q,
+    ZAppointmentConflict,
     sql`
     select kind.name as kind, appointments.id as "appointmentId",
       ${isoText(sql`appointments.appointment_date`)} as start, ${isoText(sql`appointments.ends_at`)} as "end"

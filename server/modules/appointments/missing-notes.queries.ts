@@ -1,5 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Queryable } from '../../db/database.ts';
+import { z } from 'zod';
+import type { Queryable } from '../../db/database.ts';
+import { rowId, rowsOf } from '../../db/typed-rows.ts';
 import { isoText } from '../../db/instant-text.ts';
 
 /**
@@ -8,15 +10,16 @@ import { isoText } from '../../db/instant-text.ts';
  * moment (or two clicks) claim each appointment once, and its notices go out once.
  */
 
-export interface TClaimed {
-  id: string;
-  patientId: string;
-  patientName: string;
-  start: string;
-  roomNumber: string | null;
-  assignedNurseId: string | null;
-  assignedScribeId: string | null;
-}
+const ZClaimed = z.object({
+  id: rowId,
+  patientId: rowId,
+  patientName: z.string(),
+  start: z.string(),
+  roomNumber: z.string().nullable(),
+  assignedNurseId: rowId.nullable(),
+  assignedScribeId: rowId.nullable(),
+});
+export type TClaimed = z.infer<typeof ZClaimed>;
 
 /**
  * A completed appointment whose assigned nurse has written no note for its patient since the
@@ -37,8 +40,9 @@ async function claim(q: Queryable, due: SQL, order: SQL, marker: 'notes_reminder
   const column = sql.raw(marker);
   // `due` is repeated on the update: a row another run claimed (or checked in) while this one
   // waited for its lock is looked at again, and left alone.
-  return queryRows<TClaimed>(
+  return rowsOf(
     q,
+    ZClaimed,
     sql`
     with due as (
       select appointments.id from appointments where ${due} order by ${order} limit ${limit}
@@ -61,8 +65,9 @@ export const claimVisitsMissed = (q: Queryable, now: Date, limit: number) =>
 
 /** Whether anything is still due after a run that took a full batch. */
 export async function anyStillDue(q: Queryable, now: Date): Promise<boolean> {
-  const [row] = await queryRows<{ due: boolean }>(
+  const [row] = await rowsOf(
     q,
+    z.object({ due: z.boolean() }),
     sql`select exists (select 1 from appointments where ${NOTES_MISSING})
     or exists (select 1 from appointments where ${visitMissed(now)}) as due`,
   );

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { queryRows, type Queryable } from '../../db/database.ts';
+import type { Queryable } from '../../db/database.ts';
+import { rowId, rowsOf } from '../../db/typed-rows.ts';
 import { after, decodeCursor, takePage, ZCursorText, ZCursorUuid } from '../../db/keyset.ts';
 import { escapeLike } from '../../db/like.ts';
 import { FIRST_KEY, LAST_KEY } from '../patients/patients.queries.ts';
@@ -60,8 +61,9 @@ export async function patientIdsByName(
     const { where, keys } = list[tier]!;
     const resume =
       cursor && cursor[0] === tier ? sql`and ${after([keys[0], keys[1], sql`t.id`], [sql`${cursor[1]}`, sql`${cursor[2]}`, sql`${cursor[3]}::uuid`])}` : sql``;
-    const rows = await queryRows<{ k1: string; k2: string; id: string }>(
+    const rows = await rowsOf(
       q,
+      z.object({ k1: z.string(), k2: z.string(), id: rowId }),
       sql`select ${keys[0]} as k1, ${keys[1]} as k2, t.id from patients t
         where t.is_active and ${where} and ${filter} ${resume}
         order by ${keys[0]}, ${keys[1]}, t.id limit ${limit + 1 - found.length}`,

@@ -1,11 +1,12 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import type { TAppointmentStatus } from '#domain/appointments';
-import type { TLabFlag } from '#domain/lab-flags';
-import type { TLabOrderStatus } from '#domain/orders';
-import type { TLabPriority } from '#domain/labs';
-import type { TRole } from '#domain/roles';
-import { queryRows, type Queryable } from '../../db/database.ts';
+import { APPOINTMENT_STATUSES } from '#domain/appointments';
+import { LAB_FLAGS, LAB_SEXES } from '#domain/lab-flags';
+import { LAB_ORDER_STATUSES } from '#domain/orders';
+import { LAB_PRIORITIES } from '#domain/labs';
+import { ROLES } from '#domain/roles';
+import type { Queryable } from '../../db/database.ts';
+import { rowDay, rowId, rowsOf } from '../../db/typed-rows.ts';
 import { isoText } from '../../db/instant-text.ts';
 import { after, decodeCursor, takePage, ZCursorInstant, ZCursorUuid } from '../../db/keyset.ts';
 import { cursorInstantText } from '../../db/instant-text.ts';
@@ -27,9 +28,16 @@ const ZIdCursor = z.tuple([ZCursorUuid]);
 const ZTimeCursor = z.tuple([ZCursorInstant, ZCursorUuid]);
 
 /** A page in id order: `where` on the alias `t`, from the cursor on. */
-async function byId<R extends { id: string }>(q: Queryable, select: SQL, where: SQL, limit: number, cursor: string | null): Promise<TPage<R>> {
+async function byId<S extends z.ZodType<{ id: string }>>(
+  q: Queryable,
+  row: S,
+  select: SQL,
+  where: SQL,
+  limit: number,
+  cursor: string | null,
+): Promise<TPage<z.output<S>>> {
   const from = cursor ? sql`and t.id > ${decodeCursor(cursor, ZIdCursor)[0]}::uuid` : sql``;
-  const rows = await queryRows<R>(q, sql`${select} where ${where} ${from} order by t.id limit ${limit + 1}`);
+  const rows = await rowsOf(q, row, sql`${select} where ${where} ${from} order by t.id limit ${limit + 1}`);
   const { page, nextCursor } = takePage(rows, limit, (r) => [r.id]);
   return { rows: page, nextCursor };
 }
@@ -38,23 +46,24 @@ export const idIn = (column: SQL, ids: readonly string[]) => sql`${column} = any
 
 // Patients ------------------------------------------------------------------------------------
 
-export interface TPatientRow {
-  id: string;
-  firstName: string;
-  lastName: string;
-  dateOfBirth: string | null;
-  email: string | null;
-  phone: string | null;
-  address: string | null;
-  emergencyContact: string | null;
-  emergencyPhone: string | null;
-  insuranceProvider: string | null;
-  insuranceNumber: string | null;
-  allergies: string | null;
-  sex: 'female' | 'male' | null;
-  isActive: boolean;
-  updatedAt: string;
-}
+const ZPatientRow = z.object({
+  id: rowId,
+  firstName: z.string(),
+  lastName: z.string(),
+  dateOfBirth: rowDay.nullable(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  address: z.string().nullable(),
+  emergencyContact: z.string().nullable(),
+  emergencyPhone: z.string().nullable(),
+  insuranceProvider: z.string().nullable(),
+  insuranceNumber: z.string().nullable(),
+  allergies: z.string().nullable(),
+  sex: z.enum(LAB_SEXES).nullable(),
+  isActive: z.boolean(),
+  updatedAt: z.string(),
+});
+export type TPatientRow = z.infer<typeof ZPatientRow>;
 
 const PATIENT_SELECT = sql`select t.id, t.first_name as "firstName", t.last_name as "lastName", t.date_of_birth::text as "dateOfBirth",
   t.email, t.phone, t.address, t.emergency_contact as "emergencyContact", t.emergency_phone as "emergencyPhone",
@@ -62,58 +71,60 @@ const PATIENT_SELECT = sql`select t.id, t.first_name as "firstName", t.last_name
   t.is_active as "isActive", ${isoText(sql`t.updated_at`)} as "updatedAt" from patients t`;
 
 export const patientsWhere = (q: Queryable, where: SQL, scope: ReadScope) =>
-  queryRows<TPatientRow>(q, sql`${PATIENT_SELECT} where ${where} and ${scope.patientRowSeen(sql`t`)}`);
+  rowsOf(q, ZPatientRow, sql`${PATIENT_SELECT} where ${where} and ${scope.patientRowSeen(sql`t`)}`);
 
 export const patientPage = (q: Queryable, where: SQL, scope: ReadScope, limit: number, cursor: string | null) =>
-  byId<TPatientRow>(q, PATIENT_SELECT, sql`t.is_active and ${where} and ${scope.patientRowSeen(sql`t`)}`, limit, cursor);
+  byId(q, ZPatientRow, PATIENT_SELECT, sql`t.is_active and ${where} and ${scope.patientRowSeen(sql`t`)}`, limit, cursor);
 
 /** Allergies are recorded as text on the patient: a resource for each patient with some. */
 export const allergyPage = (q: Queryable, where: SQL, scope: ReadScope, limit: number, cursor: string | null) =>
-  byId<TPatientRow>(q, PATIENT_SELECT, sql`nullif(btrim(t.allergies), '') is not null and ${where} and ${scope.patientRowSeen(sql`t`)}`, limit, cursor);
+  byId(q, ZPatientRow, PATIENT_SELECT, sql`nullif(btrim(t.allergies), '') is not null and ${where} and ${scope.patientRowSeen(sql`t`)}`, limit, cursor);
 
 // Staff and the clinic ------------------------------------------------------------------------
 
-export interface TStaffRow {
-  id: string;
-  firstName: string | null;
-  lastName: string | null;
-  email: string;
-  role: TRole;
-  isActive: boolean;
-  updatedAt: string;
-}
+const ZStaffRow = z.object({
+  id: rowId,
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  isActive: z.boolean(),
+  updatedAt: z.string(),
+});
+export type TStaffRow = z.infer<typeof ZStaffRow>;
 
 const STAFF_SELECT = sql`select t.id, t.first_name as "firstName", t.last_name as "lastName", t.email, t.role, t.is_active as "isActive",
   ${isoText(sql`t.updated_at`)} as "updatedAt" from users t`;
 
-export const staffPage = (q: Queryable, where: SQL, limit: number, cursor: string | null) => byId<TStaffRow>(q, STAFF_SELECT, where, limit, cursor);
+export const staffPage = (q: Queryable, where: SQL, limit: number, cursor: string | null) => byId(q, ZStaffRow, STAFF_SELECT, where, limit, cursor);
 
 // Appointments and visits ---------------------------------------------------------------------
 
-export interface TAppointmentRow {
-  id: string;
+const ZAppointmentRow = z.object({
+  id: rowId,
   /** The visit's patient, for its audit row: never sent where `patientId` is null. */
-  subjectId: string;
+  subjectId: rowId,
   /** Null where the reader may not name the visit's patient (spec section 6, as the app's appointments): then only her 'Patient #' label goes. */
-  patientId: string | null;
-  providerId: string;
-  start: string;
-  end: string;
-  duration: number;
-  appointmentType: string | null;
-  status: TAppointmentStatus;
-  reason: string | null;
-  notes: string | null;
-  roomNumber: string | null;
+  patientId: rowId.nullable(),
+  providerId: rowId,
+  start: z.string(),
+  end: z.string(),
+  duration: z.number(),
+  appointmentType: z.string().nullable(),
+  status: z.enum(APPOINTMENT_STATUSES),
+  reason: z.string().nullable(),
+  notes: z.string().nullable(),
+  roomNumber: z.string().nullable(),
   /** Only for a reader who sees staff assignments (ReadScope.staffNames). */
-  nurseId: string | null;
-  scribeId: string | null;
-  checkedInAt: string | null;
-  completedAt: string | null;
-  statusReason: string | null;
-  updatedAt: string;
-  sortKey: string;
-}
+  nurseId: rowId.nullable(),
+  scribeId: rowId.nullable(),
+  checkedInAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
+  statusReason: z.string().nullable(),
+  updatedAt: z.string(),
+  sortKey: z.string(),
+});
+export type TAppointmentRow = z.infer<typeof ZAppointmentRow>;
 
 /**
  * Whether the reader may name the visit's patient: the app's own rule (`ReadScope.appointmentPatientNames`,
@@ -136,8 +147,9 @@ const appointmentSelect = (scope: ReadScope) => sql`select t.id, t.patient_id as
 export async function appointmentPage(q: Queryable, where: SQL, scope: ReadScope, limit: number, cursor: string | null): Promise<TPage<TAppointmentRow>> {
   const key = cursor ? decodeCursor(cursor, ZTimeCursor) : null;
   const from = key ? sql`and ${after([sql`t.appointment_date`, sql`t.id`], [sql`${key[0]}::timestamptz`, sql`${key[1]}::uuid`])}` : sql``;
-  const rows = await queryRows<TAppointmentRow>(
+  const rows = await rowsOf(
     q,
+    ZAppointmentRow,
     sql`${appointmentSelect(scope)} where ${where} and ${scope.patientSeen(sql`t.patient_id`)} ${from} order by t.appointment_date, t.id limit ${limit + 1}`,
   );
   const { page, nextCursor } = takePage(rows, limit, (r) => [r.sortKey, r.id]);
@@ -146,19 +158,20 @@ export async function appointmentPage(q: Queryable, where: SQL, scope: ReadScope
 
 // Notes ---------------------------------------------------------------------------------------
 
-export interface TNoteRow {
-  id: string;
-  patientId: string;
-  authorId: string;
-  noteType: string;
-  content: string;
-  finalizedAt: string | null;
-  amendedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
+const ZNoteRow = z.object({
+  id: rowId,
+  patientId: rowId,
+  authorId: rowId,
+  noteType: z.string(),
+  content: z.string(),
+  finalizedAt: z.string().nullable(),
+  amendedAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
   /** Its amendments, oldest first: what it said before each, and when each was made. */
-  amendments: { at: string; contentBefore: string | null; noteTypeBefore: string | null }[];
-}
+  amendments: z.array(z.object({ at: z.string(), contentBefore: z.string().nullable(), noteTypeBefore: z.string().nullable() })),
+});
+export type TNoteRow = z.infer<typeof ZNoteRow>;
 
 // The notes' scope (ReadScope.notes) names `patient_notes` itself, so the table keeps its name.
 const NOTE_SELECT = sql`select patient_notes.id, patient_notes.patient_id as "patientId", patient_notes.author_id as "authorId",
@@ -172,8 +185,9 @@ const NOTE_SELECT = sql`select patient_notes.id, patient_notes.patient_id as "pa
 /** Finalized notes the reader may see (the note scope, which also leaves out restricted patients she does not reach). */
 export async function finalizedNotePage(q: Queryable, where: SQL, scope: ReadScope, limit: number, cursor: string | null): Promise<TPage<TNoteRow>> {
   const from = cursor ? sql`and patient_notes.id > ${decodeCursor(cursor, ZIdCursor)[0]}::uuid` : sql``;
-  const rows = await queryRows<TNoteRow>(
+  const rows = await rowsOf(
     q,
+    ZNoteRow,
     sql`${NOTE_SELECT} where patient_notes.status = 'finalized' and ${scope.notes} and ${where} ${from} order by patient_notes.id limit ${limit + 1}`,
   );
   const { page, nextCursor } = takePage(rows, limit, (r) => [r.id]);
@@ -182,24 +196,25 @@ export async function finalizedNotePage(q: Queryable, where: SQL, scope: ReadSco
 
 // Lab orders and results ----------------------------------------------------------------------
 
-export interface TLabOrderRow {
-  id: string;
-  patientId: string;
-  providerId: string | null;
-  orderName: string;
-  description: string | null;
-  status: TLabOrderStatus;
-  priority: TLabPriority;
-  orderedAt: string;
-  receivedAt: string | null;
-  results: string | null;
-  statusReason: string | null;
-  loinc: string | null;
-  updatedAt: string;
+const ZLabOrderRow = z.object({
+  id: rowId,
+  patientId: rowId,
+  providerId: rowId.nullable(),
+  orderName: z.string(),
+  description: z.string().nullable(),
+  status: z.enum(LAB_ORDER_STATUSES),
+  priority: z.enum(LAB_PRIORITIES),
+  orderedAt: z.string(),
+  receivedAt: z.string().nullable(),
+  results: z.string().nullable(),
+  statusReason: z.string().nullable(),
+  loinc: z.string().nullable(),
+  updatedAt: z.string(),
   /** Its results' ids in order, and whether any was corrected (for the report). */
-  resultIds: string[];
-  corrected: boolean;
-}
+  resultIds: z.array(rowId),
+  corrected: z.boolean(),
+});
+export type TLabOrderRow = z.infer<typeof ZLabOrderRow>;
 
 // The lab scope (ReadScope.labOrders) names `lab_orders` itself.
 const LAB_ORDER_SELECT = sql`select lab_orders.id, lab_orders.patient_id as "patientId", lab_orders.provider_id as "providerId",
@@ -213,30 +228,28 @@ const LAB_ORDER_SELECT = sql`select lab_orders.id, lab_orders.patient_id as "pat
 
 export async function labOrderPage(q: Queryable, where: SQL, scope: ReadScope, limit: number, cursor: string | null): Promise<TPage<TLabOrderRow>> {
   const from = cursor ? sql`and lab_orders.id > ${decodeCursor(cursor, ZIdCursor)[0]}::uuid` : sql``;
-  const rows = await queryRows<TLabOrderRow>(
-    q,
-    sql`${LAB_ORDER_SELECT} where ${scope.labOrders} and ${where} ${from} order by lab_orders.id limit ${limit + 1}`,
-  );
+  const rows = await rowsOf(q, ZLabOrderRow, sql`${LAB_ORDER_SELECT} where ${scope.labOrders} and ${where} ${from} order by lab_orders.id limit ${limit + 1}`);
   const { page, nextCursor } = takePage(rows, limit, (r) => [r.id]);
   return { rows: page, nextCursor };
 }
 
-export interface TLabResultRow {
-  id: string;
-  orderId: string;
-  patientId: string;
-  name: string;
-  loinc: string | null;
-  valueNumeric: number | null;
-  valueText: string | null;
-  unit: string | null;
-  refLow: number | null;
-  refHigh: number | null;
-  flag: TLabFlag | null;
-  effectiveAt: string;
-  enteredAt: string;
-  correctedAt: string | null;
-}
+const ZLabResultRow = z.object({
+  id: rowId,
+  orderId: rowId,
+  patientId: rowId,
+  name: z.string(),
+  loinc: z.string().nullable(),
+  valueNumeric: z.number().nullable(),
+  valueText: z.string().nullable(),
+  unit: z.string().nullable(),
+  refLow: z.number().nullable(),
+  refHigh: z.number().nullable(),
+  flag: z.enum(LAB_FLAGS).nullable(),
+  effectiveAt: z.string(),
+  enteredAt: z.string(),
+  correctedAt: z.string().nullable(),
+});
+export type TLabResultRow = z.infer<typeof ZLabResultRow>;
 
 const LAB_RESULT_SELECT = sql`select t.id, t.order_id as "orderId", lab_orders.patient_id as "patientId", t.name,
   (select a.loinc from lab_analytes a where a.id = t.analyte_id) as loinc,
@@ -246,4 +259,4 @@ const LAB_RESULT_SELECT = sql`select t.id, t.order_id as "orderId", lab_orders.p
   from lab_results t join lab_orders on lab_orders.id = t.order_id`;
 
 export const labResultPage = (q: Queryable, where: SQL, scope: ReadScope, limit: number, cursor: string | null) =>
-  byId<TLabResultRow>(q, LAB_RESULT_SELECT, sql`${scope.labOrders} and ${where}`, limit, cursor);
+  byId(q, ZLabResultRow, LAB_RESULT_SELECT, sql`${scope.labOrders} and ${where}`, limit, cursor);

@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { TLabTest } from '#domain/labs';
-import { queryRows, type Queryable } from '../../db/database.ts';
+import { ZLabTest, type TLabTest } from '#domain/labs';
+import type { Queryable } from '../../db/database.ts';
+import { rowsOf } from '../../db/typed-rows.ts';
 import { isoText } from '../../db/instant-text.ts';
 import { labAnalytes, labRanges, labTests } from '../../db/schema/labs.ts';
 
@@ -8,8 +9,9 @@ import { labAnalytes, labRanges, labTests } from '../../db/schema/labs.ts';
 export function listLabTests(q: Queryable, opts: { activeOnly: boolean; ids?: readonly string[] }): Promise<TLabTest[]> {
   const where = [opts.activeOnly ? sql`t.is_active` : sql`true`];
   if (opts.ids) where.push(sql`t.id = any(${`{${opts.ids.join(',')}}`}::uuid[])`);
-  return queryRows<TLabTest>(
+  return rowsOf(
     q,
+    ZLabTest,
     sql`
     select t.id, t.name, t.loinc, t.is_active as "isActive", ${isoText(sql`t.updated_at`)} as "updatedAt",
       coalesce((

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { zonedDate } from '#domain/clinic-time';
-import type { TLabPriority } from '#domain/labs';
-import { queryRows } from '../../db/database.ts';
+import { z } from 'zod';
+import { LAB_PRIORITIES } from '#domain/labs';
+import { rowDay, rowId, rowsOf } from '../../db/typed-rows.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Deps } from '../../deps.ts';
 import { noticeLabEscalated, noticeLabOverdue } from './labs.notices.ts';
@@ -13,14 +14,14 @@ export const LAB_JOBS = { escalation: 'lab critical escalation', overdue: 'lab o
 /** One run's most; the next continues (a long gap after downtime stays a short transaction). */
 const BATCH = 200;
 
-interface TClaimedOrder {
-  id: string;
-  orderName: string;
-  priority: TLabPriority;
-  patientName: string;
-  providerId: string | null;
-  expectedOn: string | null;
-}
+const ZClaimedOrder = z.object({
+  id: rowId,
+  orderName: z.string(),
+  priority: z.enum(LAB_PRIORITIES),
+  patientName: z.string(),
+  providerId: rowId.nullable(),
+  expectedOn: rowDay.nullable(),
+});
 
 /**
  * Critical results nobody acknowledged within the clinic's escalation time (Settings, 30 minutes
@@ -33,8 +34,9 @@ export async function escalateCriticalAlerts(deps: Deps): Promise<number> {
   return inTransaction(deps, async (tx, raise) => {
     const now = deps.config.now();
     const due = new Date(now.getTime() - minutes * 60_000);
-    const claimed = await queryRows<TClaimedOrder>(
+    const claimed = await rowsOf(
       tx,
+      ZClaimedOrder,
       sql`
       with due as (
         select id from lab_critical_alerts
@@ -69,8 +71,9 @@ export async function noticeOverdueLabOrders(deps: Deps): Promise<number> {
   return inTransaction(deps, async (tx, raise) => {
     const now = deps.config.now();
     const today = zonedDate(now, deps.settings.current().timeZone);
-    const claimed = await queryRows<TClaimedOrder>(
+    const claimed = await rowsOf(
       tx,
+      ZClaimedOrder,
       sql`
       with due as (
         select id from lab_orders

@@ -1,8 +1,18 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import type { TLabFlag } from '#domain/lab-flags';
-import type { TLabOrder, TLabOrderDetail, TLabResult, TLabResultRevision, TLabView } from '#domain/labs';
-import { queryRows, type Queryable } from '../../db/database.ts';
+import {
+  ZLabOrder,
+  ZLabResult,
+  ZLabResultRevision,
+  ZLabTrendPoint,
+  type TLabOrder,
+  type TLabOrderDetail,
+  type TLabResult,
+  type TLabResultRevision,
+  type TLabView,
+} from '#domain/labs';
+import type { Queryable } from '../../db/database.ts';
+import { rowId, rowsOf } from '../../db/typed-rows.ts';
 import { cursorInstantText, isoText } from '../../db/instant-text.ts';
 import { after, afterMixed, decodeCursor, takePage, ZCursorInstant, ZCursorUuid } from '../../db/keyset.ts';
 import { labOrders } from '../../db/schema/clinical.ts';
@@ -116,36 +126,31 @@ export async function listLabOrders(
     sql`, `,
   );
   const sortKey = sql.join(
-    view.order.map((o, i) => sql`${CURSOR_TEXT[o.cursor](o.column)} as ${sql.raw(`sort_${i}`)}`),
+    view.order.map((o) => CURSOR_TEXT[o.cursor](o.column)),
     sql`, `,
   );
-  const rows = await queryRows<TLabOrder & Record<string, unknown> & { total: number | null }>(
+  // The order, its sort keys (the cursor: text and numbers, so a json array) and, on a first page, the total.
+  const row = ZLabOrder.extend({ sorts: z.array(z.union([z.string(), z.number()])), total: z.number().nullable() });
+  const rows = await rowsOf(
     q,
+    row,
     sql`
-    select ${ORDER_COLUMNS}, ${sortKey},
+    select ${ORDER_COLUMNS}, json_build_array(${sortKey}) as sorts,
       ${opts.after ? sql`null::int` : sql`(select count(*)::int from lab_orders where ${filter})`} as total
     from lab_orders ${ORDER_JOINS}
     where ${filter}${keyset}
     order by ${orderBy}
     limit ${opts.limit + 1}`,
   );
-  const { page, nextCursor } = takePage(rows, opts.limit, (r) => view.order.map((_, i) => r[`sort_${i}`] as string | number));
-  return {
-    items: page.map((row) => {
-      const order = { ...row } as Record<string, unknown>;
-      for (let i = 0; i < view.order.length; i++) delete order[`sort_${i}`];
-      delete order.total;
-      return order as TLabOrder;
-    }),
-    total: opts.after ? null : ((rows[0]?.total as number | undefined) ?? 0),
-    nextCursor,
-  };
+  const { page, nextCursor } = takePage(rows, opts.limit, (r) => r.sorts);
+  return { items: page.map(({ sorts: _sorts, total: _total, ...order }): TLabOrder => order), total: opts.after ? null : (rows[0]?.total ?? 0), nextCursor };
 }
 
 /** One order with its results, in the caller's scope, or null. */
 export async function readLabOrder(q: Queryable, scope: ReadScope, id: string): Promise<TLabOrderDetail | null> {
-  const [order] = await queryRows<TLabOrder>(
+  const [order] = await rowsOf(
     q,
+    ZLabOrder,
     sql`select ${ORDER_COLUMNS} from lab_orders ${ORDER_JOINS} where lab_orders.id = ${id}::uuid and ${scope.labOrders}`,
   );
   return order ? { ...order, resultRows: await resultsOf(q, id) } : null;
@@ -153,8 +158,9 @@ export async function readLabOrder(q: Queryable, scope: ReadScope, id: string): 
 
 /** An order's results, in the catalogue's order. */
 export function resultsOf(q: Queryable, orderId: string): Promise<TLabResult[]> {
-  return queryRows<TLabResult>(
+  return rowsOf(
     q,
+    ZLabResult,
     sql`select id, analyte_id as "analyteId", name, value_numeric as "valueNumeric", value_text as "valueText", unit,
       case when ref_low is null and ref_high is null and critical_low is null and critical_high is null then null
         else json_build_object('low', ref_low, 'high', ref_high, 'criticalLow', critical_low, 'criticalHigh', critical_high) end as range,
@@ -173,8 +179,9 @@ export type TLabOrderRow = NonNullable<Awaited<ReturnType<typeof lockLabOrder>>>
 /** Report files as people read them: their names, in order (the object path where a file has none). */
 export async function fileNamesOf(q: Queryable, paths: readonly string[]): Promise<string | null> {
   if (paths.length === 0) return null;
-  const rows = await queryRows<{ name: string }>(
+  const rows = await rowsOf(
     q,
+    z.object({ name: z.string() }),
     sql`select coalesce(o.file_name, a.path) as name
     from jsonb_array_elements_text(${JSON.stringify(paths)}::jsonb) with ordinality as a(path, n)
     left join stored_objects o on o.id::text = replace(a.path, '/api/objects/', '')
@@ -185,8 +192,9 @@ export async function fileNamesOf(q: Queryable, paths: readonly string[]): Promi
 
 /** The corrections of an order's results, oldest first. */
 export function revisionsOf(q: Queryable, orderId: string): Promise<TLabResultRevision[]> {
-  return queryRows<TLabResultRevision>(
+  return rowsOf(
     q,
+    ZLabResultRevision,
     sql`select r.id, r.result_name as "resultName", ${isoText(sql`r.at`)} as at, coalesce(${fullName('actor')}, actor.email) as "actorName",
       r.value_before as "valueBefore", r.value_after as "valueAfter", r.flag_before as "flagBefore", r.flag_after as "flagAfter", r.reason
     from lab_result_revisions r join users actor on actor.id = r.actor_id
@@ -196,8 +204,9 @@ export function revisionsOf(q: Queryable, orderId: string): Promise<TLabResultRe
 
 /** One analyte's numeric values for a patient, oldest first (the latest 50): the trend chart. */
 export async function trendOf(q: Queryable, scope: ReadScope, patientId: string, analyteId: string) {
-  const rows = await queryRows<{ orderId: string; at: string; value: number; flag: TLabFlag | null }>(
+  const rows = await rowsOf(
     q,
+    ZLabTrendPoint,
     sql`select lab_orders.id as "orderId", ${isoText(sql`coalesce(lab_orders.received_at, r.entered_at)`)} as at, r.value_numeric as value, r.flag
     from lab_results r join lab_orders on lab_orders.id = r.order_id
     where r.analyte_id = ${analyteId}::uuid and lab_orders.patient_id = ${patientId}::uuid and r.value_numeric is not null
@@ -209,8 +218,9 @@ export async function trendOf(q: Queryable, scope: ReadScope, patientId: string,
 
 /** Today's visit of the patient and its assigned nurse: who collects a specimen ordered now. */
 export async function assignedNurseToday(q: Queryable, patientId: string, day: { start: Date; end: Date }): Promise<string | null> {
-  const [row] = await queryRows<{ nurse: string | null }>(
+  const [row] = await rowsOf(
     q,
+    z.object({ nurse: rowId.nullable() }),
     sql`select assigned_nurse_id as nurse from appointments
     where patient_id = ${patientId}::uuid and appointment_date >= ${day.start.toISOString()}::timestamptz and appointment_date < ${day.end.toISOString()}::timestamptz
       and status not in ('cancelled', 'no_show') and assigned_nurse_id is not null

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { queryRows, type Queryable } from '../../db/database.ts';
+import type { Queryable } from '../../db/database.ts';
+import { rowCount, rowId, rowsOf } from '../../db/typed-rows.ts';
 import { decodeCursor, ZCursorText, ZCursorUuid } from '../../db/keyset.ts';
 import { andAfterName, FIRST_KEY, LAST_KEY } from './patients.queries.ts';
 import { escapeLike } from '../../db/like.ts';
@@ -76,7 +77,8 @@ export function nameBreaks(term: string): { end: string; start: string }[] {
 /** The rows after `key` in name order, for the tier the previous page ended in. */
 const afterKey = (key: TSearchKey | null) => andAfterName(key && [key[1], key[2], key[3]]);
 
-type TKeyRow = { last: string; first: string; id: string };
+/** A tier's key: its name-order sort keys and id. */
+const ZKeyRow = z.object({ last: z.string(), first: z.string(), id: rowId });
 
 /**
  * The next `limit` keys of one tier, after `key` when the previous page ended inside this tier.
@@ -147,8 +149,9 @@ export async function searchPageKeys(q: Queryable, term: string, after: TSearchK
     const statement = tierKeys(tier, term, after && after[0] === tier ? after : null, wanted, seen);
     if (tier === 0 && countUpTo !== null) {
       // The count's one row, joined to the tier's rows (alone, with null keys, when it has none).
-      const rows = await queryRows<Partial<TKeyRow> & { counted: number }>(
+      const rows = await rowsOf(
         q,
+        z.object({ last: z.string().nullable(), first: z.string().nullable(), id: rowId.nullable(), counted: rowCount }),
         sql`
         select k.*, c.counted
         from (select count(*)::int as counted from (${tierMembers(0, term, seen)} limit ${countUpTo + 1}) s) c
@@ -158,7 +161,7 @@ export async function searchPageKeys(q: Queryable, term: string, after: TSearchK
       tierZeroCount = rows[0]!.counted;
       for (const r of rows) if (r.id) keys.push([tier, r.last!, r.first!, r.id]);
     } else {
-      for (const r of await queryRows<TKeyRow>(q, statement)) keys.push([tier, r.last, r.first, r.id]);
+      for (const r of await rowsOf(q, ZKeyRow, statement)) keys.push([tier, r.last, r.first, r.id]);
     }
   }
   return { keys, tierZeroCount };
@@ -205,8 +208,9 @@ export async function countSearchCapped(
   let counted = tierZero ?? 0;
   for (const tier of tiersOf(term).filter((t) => tierZero === null || t > 0)) {
     if (counted > cap) break;
-    const [row] = await queryRows<{ n: number }>(
+    const [row] = await rowsOf(
       q,
+      z.object({ n: rowCount }),
       sql`
       select count(*)::int as n from (${tierMembers(tier, term, seen)} limit ${cap + 1 - counted}) s`,
     );

@@ -1,20 +1,39 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { LAB_SEXES } from '#domain/lab-flags';
 import type { TPatient } from '#domain/patients';
 import { z } from 'zod';
-import { preparedRows, queryRows, type Queryable } from '../../db/database.ts';
+import type { Queryable } from '../../db/database.ts';
+import { preparedRowsOf, rowDay, rowId, rowsOf, rowTimestamp } from '../../db/typed-rows.ts';
 import { after, decodeCursor, takePage, ZCursorText, ZCursorUuid } from '../../db/keyset.ts';
 import { patients } from '../../db/schema/clinical.ts';
 import type { ReadScope } from '../../scope/read-scope.ts';
 
-/**
- * A patients row, as the query builder reads it or as a hand-written query does (which selects
- * PATIENT_SQL_COLUMNS, under the same names; its timestamps may arrive as text).
- */
-type PatientRow = Omit<typeof patients.$inferSelect, 'createdAt' | 'updatedAt' | 'restrictedAt' | 'restrictedBy'> & {
-  createdAt: Date | string;
-  updatedAt: Date | string;
-  restrictedAt?: Date | string | null;
-};
+/** A patients row, as the query builder reads it or as a hand-written query does (PATIENT_SQL_COLUMNS, under the same names). */
+type PatientRow = Omit<typeof patients.$inferSelect, 'restrictedAt' | 'restrictedBy'> & { restrictedAt?: Date | null };
+
+const text = z.string().nullable();
+/** PATIENT_SQL_COLUMNS' row, checked (server/db/typed-rows.ts). */
+const ZPatientRow = z.object({
+  id: rowId,
+  firstName: z.string(),
+  lastName: z.string(),
+  dateOfBirth: rowDay.nullable(),
+  email: text,
+  phone: text,
+  address: text,
+  emergencyContact: text,
+  emergencyPhone: text,
+  insuranceProvider: text,
+  insuranceNumber: text,
+  medicalHistory: text,
+  allergies: text,
+  currentMedications: text,
+  sex: z.enum(LAB_SEXES).nullable(),
+  isActive: z.boolean(),
+  createdAt: rowTimestamp,
+  updatedAt: rowTimestamp,
+  restrictedAt: rowTimestamp.nullable(),
+}) satisfies z.ZodType<PatientRow>;
 
 /** The patients columns under their field names; the date as text, since a driver may turn a bare date into a local-midnight Date. */
 const PATIENT_SQL_COLUMNS = sql.raw(`id, first_name as "firstName", last_name as "lastName",
@@ -23,8 +42,6 @@ const PATIENT_SQL_COLUMNS = sql.raw(`id, first_name as "firstName", last_name as
   insurance_number as "insuranceNumber", medical_history as "medicalHistory", allergies,
   current_medications as "currentMedications", sex, is_active as "isActive", created_at as "createdAt",
   updated_at as "updatedAt", restricted_at as "restrictedAt"`);
-
-const isoOf = (v: Date | string) => new Date(v).toISOString();
 
 export const toPatient = (r: PatientRow): TPatient => ({
   id: r.id,
@@ -43,8 +60,8 @@ export const toPatient = (r: PatientRow): TPatient => ({
   currentMedications: r.currentMedications,
   sex: r.sex,
   isActive: r.isActive,
-  createdAt: isoOf(r.createdAt),
-  updatedAt: isoOf(r.updatedAt),
+  createdAt: r.createdAt.toISOString(),
+  updatedAt: r.updatedAt.toISOString(),
   restricted: r.restrictedAt !== null && r.restrictedAt !== undefined,
 });
 
@@ -73,7 +90,7 @@ export async function listPatients(
   scope: Pick<ReadScope, 'patientRowSeen' | 'restrictedReach'>,
   opts: { limit: number; after?: TPatientCursor | null },
 ) {
-  type TRow = PatientRow & { sort_last: string; sort_first: string };
+  const row = ZPatientRow.extend({ sort_last: z.string(), sort_first: z.string() });
   const statement = sql`
     select ${PATIENT_SQL_COLUMNS}, ${LAST_KEY} as sort_last, ${FIRST_KEY} as sort_first from patients
     where is_active and ${scope.patientRowSeen(sql`patients`)} ${andAfterName(opts.after ?? null)}
@@ -81,7 +98,7 @@ export async function listPatients(
     limit ${opts.limit + 1}`;
   // The plan is always the index walk whatever the values, so it is prepared once per connection
   // (for a reader who reaches restricted patients the statement differs: planned each time).
-  const rows = scope.restrictedReach ? await queryRows<TRow>(q, statement) : await preparedRows<TRow>(q, 'patients_page', statement);
+  const rows = scope.restrictedReach ? await rowsOf(q, row, statement) : await preparedRowsOf(q, row, 'patients_page', statement);
   return takePage(rows, opts.limit, (r) => [r.sort_last, r.sort_first, r.id]);
 }
 
@@ -99,8 +116,9 @@ const idArrayOf = (ids: string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`;
  */
 export async function readPatients(q: Queryable, ids: string[], seen: ReadScope['patientRowSeen']): Promise<PatientRow[]> {
   if (ids.length === 0) return [];
-  const rows = await queryRows<PatientRow>(
+  const rows = await rowsOf(
     q,
+    ZPatientRow,
     sql`select ${PATIENT_SQL_COLUMNS} from patients where id = any(${idArrayOf(ids)}) and is_active and ${seen(sql`patients`)}`,
   );
   return inOrderOf(ids, rows);
@@ -118,8 +136,9 @@ export async function readPatientsAudited(
 ): Promise<PatientRow[]> {
   if (ids.length === 0) return [];
   const idArray = idArrayOf(ids);
-  const rows = await queryRows<PatientRow>(
+  const rows = await rowsOf(
     q,
+    ZPatientRow,
     sql`
     with shown as (select ${PATIENT_SQL_COLUMNS} from patients where id = any(${idArray}) and is_active and ${seen(sql`patients`)}),
     recorded as (
@@ -135,7 +154,7 @@ export async function readPatientsAudited(
 
 /** Whether a patient exists and is restricted: the answer to someone outside her reach (403, not 404: she may break the glass). */
 export async function isRestrictedPatient(q: Queryable, id: string): Promise<boolean> {
-  const rows = await queryRows<{ one: number }>(q, sql`select 1 as one from patients where id = ${id}::uuid and restricted_at is not null`);
+  const rows = await rowsOf(q, z.object({ one: z.number() }), sql`select 1 as one from patients where id = ${id}::uuid and restricted_at is not null`);
   return rows.length > 0;
 }
 
@@ -162,8 +181,9 @@ export async function findPossibleDuplicates(
   p: { firstName: string; lastName: string; dateOfBirth: string | null },
 ): Promise<{ shown: TPossibleDuplicate[]; unseen: string[] }> {
   if (!p.dateOfBirth) return { shown: [], unseen: [] };
-  const rows = await queryRows<TPossibleDuplicate & { seen: boolean }>(
+  const rows = await rowsOf(
     q,
+    z.object({ id: rowId, firstName: z.string(), lastName: z.string(), dateOfBirth: rowDay.nullable(), seen: z.boolean() }),
     sql`
     select p.id, p.first_name as "firstName", p.last_name as "lastName", p.date_of_birth::text as "dateOfBirth", ${seen(sql`p`)} as seen
     from patients p
