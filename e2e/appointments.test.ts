@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { TMissingNotesResult } from '#domain/appointments';
 import { addDays, zonedDate } from '#domain/clinic-time';
 import { patientLabel } from '#domain/record-scope';
-import { clinicInstant, clinicWallClock } from '../web/src/components/appointments/appointment-time.ts';
+import { clinicInstant, clinicWallClock } from '#domain/clinic-time';
 import { api } from './helpers/api.ts';
 import { signInAs } from './helpers/auth.ts';
 import { seriousA11yViolations } from './helpers/axe.ts';

@@ -269,11 +269,13 @@ describe('the note form', () => {
         return original(input, init);
       };
     });
-    // The first term's answer is slow, so the next term overtakes it.
+    // The first term's answer is held until the next term's has come, so the next term overtakes it.
+    let overtaken = () => {};
+    const held = new Promise<void>((resolve) => (overtaken = resolve));
     await page.route(
       (url) => url.pathname === '/api/patients' && url.searchParams.get('search') === 'Oli',
       async (route) => {
-        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await held;
         await route.continue().catch(() => undefined);
       },
     );
@@ -286,6 +288,7 @@ describe('the note form', () => {
     const next = page.waitForResponse((response) => new URL(response.url()).searchParams.get('search') === 'Olivia');
     await input.pressSequentially('via');
     await next;
+    overtaken();
     await expect.poll(() => page.getByTestId('patient-option').allInnerTexts()).toEqual([expect.stringMatching(/^Olivia Hart #/)]);
     const aborted = await page.evaluate(() => (window as unknown as { abortedFetches: string[] }).abortedFetches);
     expect(aborted.map((url) => new URL(url, 'http://x').searchParams.get('search'))).toEqual(['Oli']);

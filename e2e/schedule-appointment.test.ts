@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { addDays, zonedDate } from '#domain/clinic-time';
-import { clinicInstant } from '../web/src/components/appointments/appointment-time.ts';
+import { clinicInstant } from '#domain/clinic-time';
 import { api } from './helpers/api.ts';
 import { signInAs } from './helpers/auth.ts';
 import { seriousA11yViolations } from './helpers/axe.ts';

@@ -220,12 +220,14 @@ describe('creating a room and talking in it', () => {
     expect(await seen.getByTestId('message-content').locator('b, script, img').count()).toBe(0);
     expect(await nurse.evaluate(() => (window as unknown as { __x?: unknown }).__x)).toBeUndefined();
 
-    // Blank text sends nothing.
+    // Blank text sends nothing: a message typed after it arrives alone.
     await box(page).fill('   ');
     expect(await page.getByRole('button', { name: 'Send message' }).isDisabled()).toBe(true);
     await box(page).press('Enter');
-    await page.waitForTimeout(300);
-    expect(await messages(page).count()).toBe(1);
+    await box(page).fill('after the blank');
+    await box(page).press('Enter');
+    await messageWith(page, 'after the blank').waitFor();
+    expect(await messages(page).count()).toBe(2);
   });
 });
 
@@ -323,10 +325,11 @@ describe('unread counts', () => {
     await poll(() => roomUnread(entry)).toBe(0);
     await poll(() => sidebarUnread(nurse)).toBe(before);
 
-    // A message arriving while the room is open is read at once.
+    // A message arriving while the room is open is read at once: once her page has said so, nothing is unread.
+    const marked = nurse.waitForResponse((res) => res.url().endsWith(`/api/chat/rooms/${room.id}/read`) && res.request().method() === 'POST');
     expect((await api(page, 'POST', `/api/chat/rooms/${room.id}/messages`, { content: `Third ${word}` })).status).toBe(201);
     await messageWith(nurse, `Third ${word}`).waitFor();
-    await nurse.waitForTimeout(500);
+    expect((await marked).status()).toBe(200);
     await poll(() => roomUnread(entry)).toBe(0);
     await poll(() => sidebarUnread(nurse)).toBe(before);
   });

@@ -4,6 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { Config } from '../config.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { HttpError } from '../http/errors.ts';
+import { replyNotFound } from './error-handler.ts';
 
 /** What is counted: the API's and FHIR's routes. Health and metrics answer monitors, whatever their rate. */
 const counted = (url: string) => (url.startsWith('/api/') || url.startsWith('/fhir/')) && !url.startsWith('/api/health') && !url.startsWith('/api/metrics');
@@ -20,7 +21,10 @@ const counted = (url: string) => (url.startsWith('/api/') || url.startsWith('/fh
  */
 export const rateLimitPlugin = fp(async (app: FastifyInstance, opts: { config: Config }) => {
   const { perUserPerMinute, publicPerMinute } = opts.config.rateLimit;
-  if (perUserPerMinute === 0 && publicPerMinute === 0) return;
+  if (perUserPerMinute === 0 && publicPerMinute === 0) {
+    app.setNotFoundHandler(replyNotFound);
+    return;
+  }
   const keyOf = (request: FastifyRequest) => (request.user ? `user:${request.user.id}` : `address:${clientAddress(request)}`);
   await app.register(rateLimit, {
     global: true,
@@ -33,4 +37,6 @@ export const rateLimitPlugin = fp(async (app: FastifyInstance, opts: { config: C
     errorResponseBuilder: (_request, context) =>
       new HttpError('rate.limited', { headers: { 'retry-after': String(Math.max(1, Math.ceil(context.ttl / 1000))) } }),
   });
+  // Probing for paths no route serves is counted like any request (fastify/demo does the same, issue 49).
+  app.setNotFoundHandler({ preHandler: app.rateLimit() }, replyNotFound);
 });

@@ -21,11 +21,7 @@ afterAll(async () => {
 const concrete = (url: string) => url.replace(/:[a-zA-Z]+/g, randomUUID());
 
 describe('access rules', () => {
-  it('every /api route declares one', () => {
-    expect(t.app.apiRoutes.length).toBeGreaterThan(5);
-    for (const route of t.app.apiRoutes) expect(route.access, `${route.method} ${route.url}`).toBeTruthy();
-  });
-
+  // That every route has one needs no test of its own: the app would not start (this one).
   it('an /api route without one stops the app from starting', async () => {
     const app = Fastify();
     const config = loadConfig({ LOG_LEVEL: 'silent' });

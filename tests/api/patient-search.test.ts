@@ -370,10 +370,12 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a search that cannot finish (Post
         await tx.execute(sql`lock table patients in access exclusive mode`);
         const request = http.get(`${base}/api/patients?search=outer`, { headers: { cookie: `sid=${staff.cookie}` } });
         request.on('error', () => {});
-        await until(async () => (await waiting()).length === 1);
+        expect(await until(async () => (await waiting()).length === 1), 'the search never waited on the lock').toBe(true);
+        const gone = Date.now();
         request.destroy();
         // Well before its 60 s timeout, the statement is gone while the lock is still held.
-        await until(async () => (await waiting()).length === 0);
+        expect(await until(async () => (await waiting()).length === 0), 'the statement ran on after its client left').toBe(true);
+        expect(Date.now() - gone).toBeLessThan(5_000);
       });
     } finally {
       await patient.close();
@@ -381,10 +383,12 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a search that cannot finish (Post
   });
 });
 
-async function until(condition: () => Promise<boolean>, timeoutMs = 5000) {
+/** Whether the condition came true within the time, asked every 20 ms. */
+async function until(condition: () => Promise<boolean>, timeoutMs = 5000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
+    if (Date.now() > deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+  return true;
 }

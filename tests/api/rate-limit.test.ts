@@ -47,4 +47,15 @@ describe('rate limits', () => {
     expect(limited.json().code).toBe('rate.limited');
     expect((await from('198.51.100.8')).json().code).not.toBe('rate.limited');
   });
+
+  it('count probes for paths no route serves, like any request (issue 49)', async () => {
+    const probe = (n: number) => t.app.inject({ method: 'GET', url: `/api/admin/${'x'.repeat(n)}`, remoteAddress: '198.51.100.9' });
+    const statuses: number[] = [];
+    for (let i = 1; i <= 4; i += 1) statuses.push((await probe(i)).statusCode);
+    expect(statuses).toEqual([404, 404, 404, 404]);
+    const limited = await probe(5);
+    expect([limited.statusCode, limited.json().code]).toEqual([429, 'rate.limited']);
+    // Another address probes on.
+    expect((await t.app.inject({ method: 'GET', url: '/api/admin/elsewhere', remoteAddress: '198.51.100.10' })).statusCode).toBe(404);
+  });
 });
