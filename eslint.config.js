@@ -24,6 +24,37 @@ const NO_AUDIT_ROWS = {
   importNames: ['writeAuditRows', 'auditColumns'],
   message: 'a read is audited by the scoped reader (server/scope/reader.ts): declare it with readOf',
 };
+const NO_UNCHECKED_ROWS = {
+  group: ['**/db/database*'],
+  importNames: ['queryRows', 'preparedRows'],
+  message: "a hand-written query's rows are checked against a row schema: rowsOf / preparedRowsOf (server/db/typed-rows.ts)",
+};
+/** Modules whose raw queries predate row schemas (issue 49): this list only shrinks. */
+const UNCHECKED_ROWS_LEFT = [
+  'analytics/analytics.queries.ts',
+  'api-clients/api-clients.queries.ts',
+  'audit/audit-chain.ts',
+  'audit/audit.queries.ts',
+  'backups/restore-backup.ts',
+  'chat/chat.queries.ts',
+  'chat/patient-room-members.ts',
+  'notes/notes.queries.ts',
+  'notifications/notifications.queries.ts',
+  'reports/lab-turnaround-report.ts',
+  'reports/no-shows-report.ts',
+  'reports/note-turnaround-report.ts',
+  'reports/reports.service.ts',
+  'reports/schedule-use-report.ts',
+  'reports/staff-activity-report.ts',
+  'reports/supply-report.ts',
+  'restricted-records/restricted-records.queries.ts',
+  'staff/staff.queries.ts',
+  'supplies/supplies.notices.ts',
+  'supplies/supply-items.queries.ts',
+  'supplies/supply-orders.queries.ts',
+  'supplies/supply-suggestions.queries.ts',
+  'users/users.queries.ts',
+].map((file) => `server/modules/${file}`);
 const AUDIT_ROW_WRITERS = ['server/scope/reader.ts', 'server/audit/audit-writer.ts'];
 const COMPOSERS = ['server/app.ts', 'server/index.ts', 'server/seed/**'];
 const patternsRule = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
@@ -31,7 +62,8 @@ const patternsRule = (patterns) => ({ 'no-restricted-imports': ['error', { patte
 function serverRules() {
   return [
     { files: ['server/**'], rules: patternsRule([NOT_WEB_OR_TESTS, NO_MODULES, NO_AUDIT_ROWS]) },
-    { files: ['server/modules/**'], rules: patternsRule([NOT_WEB_OR_TESTS, NO_AUDIT_ROWS]) },
+    { files: ['server/modules/**'], rules: patternsRule([NOT_WEB_OR_TESTS, NO_AUDIT_ROWS, NO_UNCHECKED_ROWS]) },
+    { files: UNCHECKED_ROWS_LEFT, rules: patternsRule([NOT_WEB_OR_TESTS, NO_AUDIT_ROWS]) },
     { files: COMPOSERS, rules: patternsRule([NOT_WEB_OR_TESTS, NO_AUDIT_ROWS]) },
     { files: AUDIT_ROW_WRITERS, rules: patternsRule([NOT_WEB_OR_TESTS, NO_MODULES]) },
   ];
@@ -57,6 +89,28 @@ export default tseslint.config(
   // The server: never the web or the tests; below the modules, nothing imports a module (app.ts,
   // index.ts and the seed compose them); an allowed read's audit row is the scoped reader's alone.
   ...serverRules(),
+  // Time is written one way, on the clinic's clock (domain/clinic-time.ts; counts in domain/report-format.ts):
+  // nothing else formats a date in the machine's or the browser's zone (issue 49).
+  {
+    // Tests may compute what they expect with Intl themselves: an oracle independent of the code.
+    files: ['server/**', 'web/**', 'scripts/**', 'bench/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.property.name=/^toLocale(Date|Time)?String$/]',
+          message: 'format times with domain/clinic-time.ts (the clinic’s zone) and counts with formatCount (domain/report-format.ts)',
+        },
+        { selector: "MemberExpression[object.name='Intl'][property.name='DateTimeFormat']", message: 'format times with domain/clinic-time.ts' },
+      ],
+    },
+  },
+  // Size (issue 49): no function grows past today's longest or most branching. The ceilings only
+  // go down: when a split brings the worst below them, lower them to the new worst.
+  {
+    files: ['server/**', 'web/**', 'domain/**', 'scripts/**', 'bench/**'],
+    rules: { 'max-lines-per-function': ['error', { max: 210, skipBlankLines: true, skipComments: true, IIFEs: true }], complexity: ['error', 28] },
+  },
   // Inside the web: lib is the bottom; components are generic; a page does not import another.
   forbid(
     ['web/src/lib/**'],

@@ -194,7 +194,6 @@ export type TAppointmentConflict = z.infer<typeof ZAppointmentConflict>;
 
 /** The 409 `appointment.conflict` body: the standard error plus every clash found. */
 export const ZAppointmentConflictBody = ZErrorBody.extend({ conflicts: z.array(ZAppointmentConflict) });
-export type TAppointmentConflictBody = z.infer<typeof ZAppointmentConflictBody>;
 
 /**
  * GET /api/appointments/conflicts: the question a create or a reschedule would ask, asked before

@@ -22,7 +22,6 @@ export const staffName = (user: Pick<TCurrentUser, 'email' | 'firstName' | 'last
 
 /** GET /api/auth/user: the current user, and where she stands with the clinic's second-factor policy. */
 export const ZSignedInUser = ZCurrentUser.extend({ secondFactor: ZEnrolment });
-export type TSignedInUser = z.infer<typeof ZSignedInUser>;
 
 /** Demo accounts offered for one-click sign-in, only in demo mode. */
 export const ZDemoAccounts = z.object({

@@ -121,10 +121,6 @@ export type TFieldError = z.infer<typeof ZFieldError>;
 export const ZErrorBody = z.object({ message: z.string(), code: z.enum(ERROR_CODES), errors: z.array(ZFieldError).optional() });
 export type TErrorBody = z.infer<typeof ZErrorBody>;
 
-export function errorStatus(code: TErrorCode): number {
-  return ERRORS[code].status;
-}
-
 export function tooManyAttemptsMessage(retryAfterSeconds: number): string {
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
   return `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;

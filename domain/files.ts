@@ -111,7 +111,6 @@ export const ZChatAttachment = z
     fileSize: z.number().int().min(0).max(MAX_UPLOAD_BYTES, `At most ${MAX_UPLOAD_BYTES} bytes`),
   })
   .strict();
-export type TChatAttachment = z.infer<typeof ZChatAttachment>;
 
 export const ZObjectPath = z.object({ objectPath: z.string() });
 export type TObjectPath = z.infer<typeof ZObjectPath>;

@@ -16,8 +16,7 @@
 export const LAB_FLAGS = ['N', 'L', 'H', 'LL', 'HH', 'A'] as const;
 export type TLabFlag = (typeof LAB_FLAGS)[number];
 
-/** Flags that need a clinician now: the critical alert, escalated if nobody acknowledges it. */
-export const CRITICAL_FLAGS: readonly TLabFlag[] = ['LL', 'HH'];
+/** Flags that need a clinician now (LL, HH): the critical alert, escalated if nobody acknowledges it. */
 export const isCritical = (flag: TLabFlag | null | undefined) => flag === 'LL' || flag === 'HH';
 /** Anything but normal: shown first in the review queue, and coloured. */
 export const isAbnormal = (flag: TLabFlag | null | undefined) => flag !== null && flag !== undefined && flag !== 'N';

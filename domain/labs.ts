@@ -32,7 +32,6 @@ export type TLabValueKind = (typeof LAB_VALUE_KINDS)[number];
 
 /** Where a result's flag came from: the catalogue's range, the person entering it, or the lab's report. */
 export const LAB_FLAG_SOURCES = ['computed', 'entered', 'lab'] as const;
-export type TLabFlagSource = (typeof LAB_FLAG_SOURCES)[number];
 
 export const LAB_LIMITS = {
   testName: 200,
@@ -80,7 +79,6 @@ export const ZLabRange = z
     if (r.ageFrom !== null && r.ageTo !== null && r.ageTo <= r.ageFrom)
       ctx.addIssue({ code: 'custom', path: ['ageTo'], message: 'Must be above the age it starts at' });
   });
-export type TLabRangeInput = z.infer<typeof ZLabRange>;
 
 export const ZLabAnalyteInput = z.object({
   /** Present when editing an analyte that exists; its results keep pointing at it. */

@@ -38,7 +38,6 @@ export const ZDomainEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('settings.changed'), actorId: id }),
 ]);
 export type TDomainEvent = z.infer<typeof ZDomainEvent>;
-export type TDomainEventType = TDomainEvent['type'];
 
 /**
  * The live socket's messages (spec section 4). The client sends `auth` on open (with the last

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { MAX_UPLOAD_BYTES } from './files.ts';
 import { pageQuery } from './paging.ts';
 import { lineString, textString } from './text.ts';
 import { can } from './permissions.ts';
@@ -22,7 +21,6 @@ export const NOTE_TYPES = [
 
 /** Spec section 9: at most 5 attachments per note, each at most 10 MB. */
 export const MAX_NOTE_ATTACHMENTS = 5;
-export const MAX_NOTE_ATTACHMENT_BYTES = MAX_UPLOAD_BYTES;
 
 /** The badge text per status (spec section 2's Workflow tab names the stages). */
 export const NOTE_STATUS_LABELS: Record<TNoteStatus, string> = {

@@ -19,7 +19,6 @@ export const normalizeRecoveryCode = (code: string): string => {
 };
 
 export const POLICY_MODES = ['off', 'optional', 'required'] as const;
-export type TPolicyMode = (typeof POLICY_MODES)[number];
 export const GRACE_DAYS_MAX = 90;
 
 export const ZRolePolicy = z
@@ -65,7 +64,6 @@ export const everyRoleOptional = (): TStoredSecondFactorPolicy =>
  * nothing but enrol).
  */
 export const ENROLMENT_STATUSES = ['enrolled', 'off', 'optional', 'due', 'overdue'] as const;
-export type TEnrolmentStatus = (typeof ENROLMENT_STATUSES)[number];
 export const ZEnrolment = z.object({ status: z.enum(ENROLMENT_STATUSES), deadline: z.string().nullable() });
 export type TEnrolment = z.infer<typeof ZEnrolment>;
 
@@ -154,7 +152,6 @@ export const ZFactorProof = z.discriminatedUnion('method', [
   z.object({ method: z.literal('webauthn'), response: ZWebauthnAssertion }).strict(),
 ]);
 export type TFactorProof = z.infer<typeof ZFactorProof>;
-export type TFactorProofInput = z.input<typeof ZFactorProof>;
 
 /** POST /api/auth/login when a second factor is needed: 202, no session yet, and how it may be given. */
 export const ZSecondFactorNeeded = z.object({ secondFactor: z.object({ methods: z.array(z.enum(['totp', 'webauthn', 'recovery'])) }) });
@@ -185,11 +182,9 @@ export type TConfirmWebauthn = z.infer<typeof ZConfirmWebauthn>;
 
 /** Shown once: the first factor's, or a new set's. */
 export const ZRecoveryCodes = z.object({ recoveryCodes: z.array(z.string()) });
-export type TRecoveryCodes = z.infer<typeof ZRecoveryCodes>;
 
 export const ZConfirmedFactor = z.object({ factor: ZFactor, recoveryCodes: z.array(z.string()).nullable() });
 export type TConfirmedFactor = z.infer<typeof ZConfirmedFactor>;
 
 /** Bodies that carry only a proof (removing a factor, new recovery codes, resetting someone's factors). */
 export const ZWithProof = z.object({ proof: ZFactorProof }).strict();
-export type TWithProof = z.infer<typeof ZWithProof>;

@@ -108,7 +108,6 @@ export const ZUpdateClinicSettings = z
   })
   .strict();
 export type TUpdateClinicSettings = z.infer<typeof ZUpdateClinicSettings>;
-export type TUpdateClinicSettingsInput = z.input<typeof ZUpdateClinicSettings>;
 
 const ZSettingValues = z.object({
   clinicName: z.string(),

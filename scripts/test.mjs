@@ -21,13 +21,14 @@ if (!existsSync(CHROMIUM)) {
 
 // Types, formatting and the layers (eslint.config.js) are checked by tools before anything runs:
 // a broken one fails the run first.
-console.log('Checking types (tsc), formatting (prettier) and layers (eslint)...');
+console.log('Checking types (tsc), formatting (prettier), layers and size (eslint) and dead code (knip)...');
 if (run('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']) !== 0) process.exit(1);
 if (run('npx', ['prettier', '--check', '--log-level', 'warn', '.']) !== 0) {
   console.error('Formatting differs from Prettier: run `npm run format`.');
   process.exit(1);
 }
 if (run('npx', ['eslint', '.']) !== 0) process.exit(1);
+if (run('npx', ['knip', '--no-config-hints']) !== 0) process.exit(1);
 
 // The browser tests run against the built SPA served by the real server.
 if (run('npx', ['vite', 'build', '--logLevel', 'warn']) !== 0) process.exit(1);

@@ -287,5 +287,3 @@ export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => v
     },
   };
 }
-
-export type Hub = ReturnType<typeof createHub>;

@@ -8,7 +8,7 @@ import type { BlobStore, ObjectStorage } from './object-storage.ts';
 import { sealedStorage } from './sealed-storage.ts';
 
 export type { BlobStore, ByteRange, ObjectStorage } from './object-storage.ts';
-export { checkedKey, isObjectKey, OBJECT_KEY_PATTERN } from './object-key.ts';
+export { isObjectKey, OBJECT_KEY_PATTERN } from './object-key.ts';
 export { ObjectTooLargeError } from './meter.ts';
 export { CorruptObjectError } from './encrypted-records.ts';
 

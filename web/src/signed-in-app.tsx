@@ -28,6 +28,7 @@ export const firstScreenLoaded: Promise<unknown> =
 /**
  * The app for a signed-in user, loaded only after the sign-in check found one. `user` is null
  * once the session is gone while the page is open: the toast, then the login path.
+ * @public app.tsx draws it from the module `signedInApp` loads (signed-in-start.ts).
  */
 export function SignedInApp({ user }: { user: TSessionUser | null }) {
   return (

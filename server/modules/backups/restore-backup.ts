@@ -85,63 +85,91 @@ const isEmptyDir = (dir: string) => !fs.existsSync(dir) || fs.readdirSync(dir).l
  */
 export async function restoreBackup(options: RestoreOptions): Promise<RestoreResult> {
   const { src, dataDir } = options;
+  const manifest = readManifest(src);
+  const pgDir = path.join(dataDir, 'pg');
+  if (!isEmptyDir(pgDir) || !isEmptyDir(path.join(dataDir, 'objects')) || fs.existsSync(`${pgDir}.lock`)) {
+    throw new RestoreRefused(`${dataDir} already holds a database or files: restore into an empty DATA_DIR (move the old one aside first).`);
+  }
+  const keys = keysFor(manifest, options);
+  const checked = { manifest, keys, database: await checkedDatabaseList(src, manifest), objects: await checkedObjectList(src, manifest) };
+
+  await fs.promises.mkdir(dataDir, { recursive: true, mode: 0o700 });
+  // The data directory's lock, from the first write to the last: an app started meanwhile is
+  // refused, where it used to seed a new clinic that the restore then lost to (issue 48).
+  const unlock = lockDataDir(pgDir);
+  try {
+    return await writeRestore(options, checked);
+  } finally {
+    unlock();
+  }
+}
+
+function readManifest(src: string): TBackupManifest {
   const manifestFile = path.join(src, MANIFEST_FILE);
   if (!fs.existsSync(manifestFile)) throw new RestoreRefused(`${src} is not a complete backup: it has no ${MANIFEST_FILE}.`);
   const parsed = ZBackupManifest.safeParse(JSON.parse(fs.readFileSync(manifestFile, 'utf8')));
   if (!parsed.success) throw new RestoreRefused(`${manifestFile} is not a manifest this version reads.`);
-  const manifest = parsed.data;
-  const pgDir = path.join(dataDir, 'pg');
-  const objectsDir = path.join(dataDir, 'objects');
-  if (!isEmptyDir(pgDir) || !isEmptyDir(objectsDir) || fs.existsSync(`${pgDir}.lock`)) {
-    throw new RestoreRefused(`${dataDir} already holds a database or files: restore into an empty DATA_DIR (move the old one aside first).`);
-  }
+  return parsed.data;
+}
 
+/** The backup's keys at hand: the files key (refused without it), the audit head key if found, and what to warn of. */
+function keysFor(manifest: TBackupManifest, options: RestoreOptions) {
+  const { src, dataDir } = options;
   const keyFiles = (name: string) => [path.join(src, KEYS_DIR, name), ...(options.keysFrom ? [path.join(options.keysFrom, name)] : [])];
-  const filesKey = findKey(manifest.keys.files, options.envKeys.files, keyFiles(FILES_KEY_FILE));
-  if (!filesKey) {
+  const files = findKey(manifest.keys.files, options.envKeys.files, keyFiles(FILES_KEY_FILE));
+  if (!files) {
     throw new RestoreRefused(
       'The files key of this backup is not at hand, and without it no attachment can be read. ' +
         'Give the directory holding its copy with --keys-from <dir> (a files.key), or set FILES_KEY to it.',
     );
   }
-  const headKey = findKey(manifest.keys.auditHead, options.envKeys.auditHead, keyFiles(AUDIT_HEAD_KEY_FILE));
-  for (const [name, found] of [
-    [FILES_KEY_FILE, filesKey],
-    [AUDIT_HEAD_KEY_FILE, headKey],
-  ] as const) {
+  const auditHead = findKey(manifest.keys.auditHead, options.envKeys.auditHead, keyFiles(AUDIT_HEAD_KEY_FILE));
+  const found = [
+    [FILES_KEY_FILE, files],
+    [AUDIT_HEAD_KEY_FILE, auditHead],
+  ] as const;
+  for (const [name, key] of found) {
     const present = readKeyFile(path.join(dataDir, name));
-    if (present && found?.write && !present.equals(found.key)) {
+    if (present && key?.write && !present.equals(key.key)) {
       throw new RestoreRefused(`${path.join(dataDir, name)} holds another key than this backup's: restore into an empty DATA_DIR.`);
     }
   }
   // A key given but not this backup's is told as such, not as missing (issue 48).
   const offered = options.envKeys.auditHead ?? keyFiles(AUDIT_HEAD_KEY_FILE).map(readKeyFile).find(Boolean);
-  const warnings = headKey
+  const warnings = auditHead
     ? []
     : [
         `${offered ? 'The audit head key at hand is not the one of this backup' : 'The audit head key was not found'}: ` +
           'a new one is made at start, and audit heads saved before this backup can no longer be checked.',
       ];
+  return { found, auditHead, warnings };
+}
 
-  const databaseEntries: { kind: 'dir' | 'file'; relative: string }[] = [];
+/** The database's directories and files, each file's checksum checked. */
+async function checkedDatabaseList(src: string, manifest: TBackupManifest) {
+  const entries: { kind: 'dir' | 'file'; relative: string }[] = [];
   for await (const line of readline.createInterface({ input: fs.createReadStream(path.join(src, DATABASE_LIST)), crlfDelay: Infinity })) {
     if (!line) continue;
     const [kind, relative = '', , sha256 = ''] = line.split('\t');
     // Paths inside the engine's directory only: no way out of it, whatever the list says.
     if (relative.split('/').some((part) => part === '' || part === '.' || part === '..'))
       throw new RestoreRefused(`${DATABASE_LIST} names a path outside the database: ${relative}`);
-    if (kind === 'dir') databaseEntries.push({ kind, relative });
+    if (kind === 'dir') entries.push({ kind, relative });
     else if (kind === 'file') {
       if ((await sha256Of(path.join(src, DATABASE_DIR, `${relative}.gz`))) !== sha256)
         throw new RestoreRefused(`The database file ${relative} does not match its checksum: this backup is damaged.`);
-      databaseEntries.push({ kind, relative });
+      entries.push({ kind, relative });
     } else throw new RestoreRefused(`${DATABASE_LIST} has a line this version does not read.`);
   }
-  if (databaseEntries.filter((e) => e.kind === 'file').length !== manifest.database.files)
+  if (entries.filter((e) => e.kind === 'file').length !== manifest.database.files)
     throw new RestoreRefused(`${DATABASE_LIST} does not list the files the manifest counts: this backup is damaged.`);
+  return entries;
+}
+
+/** The attachments, each one's checksum checked. */
+async function checkedObjectList(src: string, manifest: TBackupManifest) {
   const objects: { relative: string; bytes: number; sha256: string }[] = [];
-  const lines = readline.createInterface({ input: fs.createReadStream(path.join(src, OBJECTS_LIST)), crlfDelay: Infinity });
-  for await (const line of lines) {
+  for await (const line of readline.createInterface({ input: fs.createReadStream(path.join(src, OBJECTS_LIST)), crlfDelay: Infinity })) {
     if (!line) continue;
     const [relative = '', bytes = '', sha256 = ''] = line.split('\t');
     const [shard = '', key = ''] = relative.split('/');
@@ -152,61 +180,63 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
   }
   if (objects.length !== manifest.objects.count)
     throw new RestoreRefused(`${OBJECTS_LIST} lists ${objects.length} objects, the manifest ${manifest.objects.count}.`);
+  return objects;
+}
 
-  await fs.promises.mkdir(dataDir, { recursive: true, mode: 0o700 });
-  // The data directory's lock, from the first write to the last: an app started meanwhile is
-  // refused, where it used to seed a new clinic that the restore then lost to (issue 48).
-  const unlock = lockDataDir(pgDir);
-  try {
-    return await writeRestore();
-  } finally {
-    unlock();
+type TChecked = {
+  manifest: TBackupManifest;
+  keys: ReturnType<typeof keysFor>;
+  database: Awaited<ReturnType<typeof checkedDatabaseList>>;
+  objects: Awaited<ReturnType<typeof checkedObjectList>>;
+};
+
+/** Writes what was checked, under temporary names renamed last, and opens the database as the app will. */
+async function writeRestore(options: RestoreOptions, checked: TChecked): Promise<RestoreResult> {
+  const { src, dataDir } = options;
+  const [pgDir, objectsDir] = [path.join(dataDir, 'pg'), path.join(dataDir, 'objects')];
+  const pgPartial = `${pgDir}.restoring`;
+  const objectsPartial = `${objectsDir}.restoring`;
+  await fs.promises.rm(pgPartial, { recursive: true, force: true });
+  await fs.promises.rm(objectsPartial, { recursive: true, force: true });
+  await fs.promises.mkdir(pgPartial, { recursive: true, mode: 0o700 });
+  for (const entry of checked.database) {
+    const target = path.join(pgPartial, entry.relative);
+    if (entry.kind === 'dir') await fs.promises.mkdir(target, { recursive: true, mode: 0o700 });
+    else
+      await fs.promises.writeFile(target, zlib.gunzipSync(await fs.promises.readFile(path.join(src, DATABASE_DIR, `${entry.relative}.gz`))), { mode: 0o600 });
   }
+  const { patients, audit } = await openRestored(pgPartial, checked.keys.auditHead !== null);
+  for (const { relative } of checked.objects) {
+    await fs.promises.mkdir(path.join(objectsPartial, path.dirname(relative)), { recursive: true, mode: 0o700 });
+    await fs.promises.copyFile(path.join(src, OBJECTS_DIR, relative), path.join(objectsPartial, relative));
+  }
+  for (const [name, found] of checked.keys.found) {
+    const file = path.join(dataDir, name);
+    if (found?.write && !fs.existsSync(file)) await fs.promises.writeFile(file, `${found.key.toString('base64')}\n`, { mode: 0o600 });
+  }
+  await fs.promises.rm(pgDir, { recursive: true, force: true });
+  await fs.promises.rename(pgPartial, pgDir);
+  await fs.promises.rm(objectsDir, { recursive: true, force: true });
+  await fs.promises.mkdir(objectsPartial, { recursive: true, mode: 0o700 });
+  await fs.promises.rename(objectsPartial, objectsDir);
+  return { manifest: checked.manifest, patients, objects: checked.objects.length, audit, warnings: checked.keys.warnings };
+}
 
-  async function writeRestore(): Promise<RestoreResult> {
-    const pgPartial = `${pgDir}.restoring`;
-    const objectsPartial = `${objectsDir}.restoring`;
-    await fs.promises.rm(pgPartial, { recursive: true, force: true });
-    await fs.promises.rm(objectsPartial, { recursive: true, force: true });
-    await fs.promises.mkdir(pgPartial, { recursive: true, mode: 0o700 });
-    for (const entry of databaseEntries) {
-      const target = path.join(pgPartial, entry.relative);
-      if (entry.kind === 'dir') await fs.promises.mkdir(target, { recursive: true, mode: 0o700 });
-      else
-        await fs.promises.writeFile(target, zlib.gunzipSync(await fs.promises.readFile(path.join(src, DATABASE_DIR, `${entry.relative}.gz`))), { mode: 0o600 });
-    }
-    // Opened as the app opens it: the engine replays what the copy's moment left in its log, and
-    // the migrations of newer code apply.
-    const database = await openDatabase({ pgliteDir: pgPartial });
-    let patients: number;
-    let audit: RestoreResult['audit'];
-    try {
-      const [counted] = await queryRows<{ patients: number }>(database.db, sql`select count(*)::int as patients from patients`);
-      patients = counted?.patients ?? 0;
-      const chain = await verifyAuditChain(database.db);
-      // The app will make a new audit head key: the database must not hold it to the old one's fingerprint.
-      if (!headKey) await database.db.execute(sql`delete from key_fingerprints where name = 'audit head key'`);
-      if (chain.firstBroken !== null) throw new RestoreRefused(`The restored audit chain is broken at row ${chain.firstBroken.seq}: this backup was altered.`);
-      audit = { sealed: chain.rows, unsealed: chain.unsealed.rows };
-    } finally {
-      await database.close();
-    }
-    for (const { relative } of objects) {
-      await fs.promises.mkdir(path.join(objectsPartial, path.dirname(relative)), { recursive: true, mode: 0o700 });
-      await fs.promises.copyFile(path.join(src, OBJECTS_DIR, relative), path.join(objectsPartial, relative));
-    }
-    for (const [name, found] of [
-      [FILES_KEY_FILE, filesKey],
-      [AUDIT_HEAD_KEY_FILE, headKey],
-    ] as const) {
-      const file = path.join(dataDir, name);
-      if (found?.write && !fs.existsSync(file)) await fs.promises.writeFile(file, `${found.key.toString('base64')}\n`, { mode: 0o600 });
-    }
-    await fs.promises.rm(pgDir, { recursive: true, force: true });
-    await fs.promises.rename(pgPartial, pgDir);
-    await fs.promises.rm(objectsDir, { recursive: true, force: true });
-    await fs.promises.mkdir(objectsPartial, { recursive: true, mode: 0o700 });
-    await fs.promises.rename(objectsPartial, objectsDir);
-    return { manifest, patients, objects: objects.length, audit, warnings };
+/**
+ * Opens the restored database as the app opens it (the engine replays what the copy's moment
+ * left in its log, and the migrations of newer code apply), counts its patients and verifies its
+ * audit chain.
+ */
+async function openRestored(pgDir: string, headKeyFound: boolean): Promise<Pick<RestoreResult, 'patients' | 'audit'>> {
+  const database = await openDatabase({ pgliteDir: pgDir });
+  try {
+    const [counted] = await queryRows<{ patients: number }>(database.db, sql`select count(*)::int as patients from patients`);
+    const chain = await verifyAuditChain(database.db);
+    if (chain.firstBroken !== null) throw new RestoreRefused(`The restored audit chain is broken at row ${chain.firstBroken.seq}: this backup was altered.`);
+    // The app will make a new audit head key: the database must not hold it to the old one's fingerprint.
+    if (!headKeyFound) await database.db.execute(sql`delete from key_fingerprints where name = 'audit head key'`);
+    return { patients: counted?.patients ?? 0, audit: { sealed: chain.rows, unsealed: chain.unsealed.rows } };
+  } finally {
+    await database.close();
   }
 }

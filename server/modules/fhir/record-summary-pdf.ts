@@ -28,7 +28,24 @@ export function renderRecordSummaryPdf(record: TEverything, context: { clinic: s
     .fontSize(9)
     .fillColor(MUTED)
     .text(`${context.clinic}. Printed ${formatClinicTime(context.printedAt, context.timeZone)} (${context.timeZone}). Record number ${patient.id}.`);
+  patientSection(doc, patient);
+  heading(doc, 'Allergies');
+  const allergies = of<AllergyIntolerance>('AllergyIntolerance');
+  body(doc, allergies.length ? allergies.map((a) => a.code?.text ?? '').join('; ') : 'None recorded.');
+  appointmentsSection(doc, of<Appointment>('Appointment'), when);
+  notesSection(
+    doc,
+    of<DocumentReference>('DocumentReference').filter((d) => d.status === 'current'),
+    when,
+  );
+  resultsSection(doc, of<Observation>('Observation'), when);
+  doc.end();
+  return doc;
+}
 
+type TWhen = (instant: string | undefined) => string;
+
+function patientSection(doc: TDoc, patient: Patient) {
   heading(doc, 'Patient');
   const phone = patient.telecom?.find((t) => t.system === 'phone')?.value;
   const email = patient.telecom?.find((t) => t.system === 'email')?.value;
@@ -39,16 +56,17 @@ export function renderRecordSummaryPdf(record: TEverything, context: { clinic: s
   if (patient.address?.[0]?.text) line(doc, 'Address', patient.address[0].text);
   const contact = patient.contact?.[0];
   if (contact) line(doc, 'Emergency contact', [contact.name?.text, contact.telecom?.[0]?.value].filter(Boolean).join(', '));
+}
 
-  heading(doc, 'Allergies');
-  const allergies = of<AllergyIntolerance>('AllergyIntolerance');
-  body(doc, allergies.length ? allergies.map((a) => a.code?.text ?? '').join('; ') : 'None recorded.');
+function appointmentsSection(doc: TDoc, appointments: Appointment[], when: TWhen) {
+  heading(doc, `Appointments (${appointments.length})`);
+  for (const a of appointments) {
+    const reason = a.reasonCode?.[0]?.text ? `: ${a.reasonCode[0].text}` : '';
+    body(doc, `${when(a.start)}  ${a.appointmentType?.text ?? 'Visit'}, ${a.status}${reason}`);
+  }
+}
 
-  heading(doc, `Appointments (${of<Appointment>('Appointment').length})`);
-  for (const a of of<Appointment>('Appointment'))
-    body(doc, `${when(a.start)}  ${a.appointmentType?.text ?? 'Visit'}, ${a.status}${a.reasonCode?.[0]?.text ? `: ${a.reasonCode[0].text}` : ''}`);
-
-  const notes = of<DocumentReference>('DocumentReference').filter((d) => d.status === 'current');
+function notesSection(doc: TDoc, notes: DocumentReference[], when: TWhen) {
   heading(doc, `Clinical notes (${notes.length})`);
   for (const n of notes) {
     doc
@@ -59,8 +77,9 @@ export function renderRecordSummaryPdf(record: TEverything, context: { clinic: s
       .text(`${n.type?.text ?? 'Note'}, ${when(n.date)}${n.docStatus === 'amended' ? ' (amended)' : ''}`);
     body(doc, Buffer.from(n.content[0]?.attachment.data ?? '', 'base64').toString('utf8'));
   }
+}
 
-  const results = of<Observation>('Observation');
+function resultsSection(doc: TDoc, results: Observation[], when: TWhen) {
   heading(doc, `Lab results (${results.length})`);
   for (const o of results) {
     const value = o.valueQuantity ? `${o.valueQuantity.value} ${o.valueQuantity.unit ?? ''}`.trim() : (o.valueString ?? '—');
@@ -69,8 +88,6 @@ export function renderRecordSummaryPdf(record: TEverything, context: { clinic: s
     const flag = o.interpretation?.[0]?.coding?.[0]?.display;
     body(doc, `${when(o.effectiveDateTime)}  ${o.code.text}: ${value}${ref}${flag && flag !== 'Normal' ? `, ${flag}` : ''}`);
   }
-  doc.end();
-  return doc;
 }
 
 function heading(doc: TDoc, text: string) {

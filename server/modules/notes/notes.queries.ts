@@ -4,7 +4,7 @@ import type { TNote, TNoteAwaitingReview, TNoteRevision, TNoteStatus } from '#do
 import { queryRows, type Queryable } from '../../db/database.ts';
 import { decodeCursor, takePage, ZCursorInstant, ZCursorUuid } from '../../db/keyset.ts';
 import { users } from '../../db/schema/auth.ts';
-import { noteRevisions, patientNotes, patients } from '../../db/schema/clinical.ts';
+import { noteRevisions, patientNotes } from '../../db/schema/clinical.ts';
 import { cursorInstantText, isoText } from '../../db/instant-text.ts';
 import type { ReadScope } from '../../scope/read-scope.ts';
 import { fullName } from '../../db/user-name.ts';
@@ -124,11 +124,6 @@ export async function findActiveScribe(q: Queryable, id: string): Promise<{ id: 
 /** The note row, locked until the transaction ends, so concurrent edits queue and each sees the last. */
 export async function lockNote(q: Queryable, id: string): Promise<NoteRow | undefined> {
   const [row] = await q.select().from(patientNotes).where(eq(patientNotes.id, id)).for('update');
-  return row;
-}
-
-export async function findPatientForNote(q: Queryable, id: string): Promise<{ id: string; isActive: boolean } | undefined> {
-  const [row] = await q.select({ id: patients.id, isActive: patients.isActive }).from(patients).where(eq(patients.id, id));
   return row;
 }
 

@@ -1,7 +1,6 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import type { TAuditFilters, TAuditRow } from '#domain/audit';
-import type { TPage } from '#domain/paging';
-import { fetchPage, pagedQueryOptions } from '../../lib/paged-query.ts';
+import { pagedQueryOptions } from '../../lib/paged-query.ts';
 
 /** Rows per request: a screenful and a half on a wide screen. */
 export const AUDIT_PAGE_SIZE = 50;
@@ -11,11 +10,6 @@ export type TAuditFilterValues = { [K in keyof TAuditFilters]?: string };
 
 const auditRootKey = ['/api/admin/audit'] as const;
 const auditListKey = (filters: TAuditFilterValues) => [...auditRootKey, { ...filters, limit: AUDIT_PAGE_SIZE }] as const;
-
-/** GET /api/admin/audit: one page of the trail, newest first. */
-export function fetchAuditPage(filters: TAuditFilterValues, cursor: string | null, signal?: AbortSignal): Promise<TPage<TAuditRow>> {
-  return fetchPage<TAuditRow>(auditListKey(filters), cursor, signal);
-}
 
 export function auditEventsQueryOptions(filters: TAuditFilterValues) {
   return infiniteQueryOptions({

@@ -1,7 +1,6 @@
 import { useInfiniteQuery, type QueryClient } from '@tanstack/react-query';
 import type { TChatMessage } from '#domain/chat';
-import type { TPage } from '#domain/paging';
-import { fetchPage, pagedQueryOptions } from '../../lib/paged-query.ts';
+import { pagedQueryOptions } from '../../lib/paged-query.ts';
 import { chatRoomsKey, invalidateChatRooms } from './rooms.ts';
 
 /** Messages per request; scrolling up to the oldest shown reads the page before. */
@@ -9,11 +8,6 @@ export const CHAT_MESSAGES_PAGE_SIZE = 50;
 
 const chatMessagesRootKey = (roomId: string) => [...chatRoomsKey, roomId, 'messages'] as const;
 const messagesKey = (roomId: string) => [...chatMessagesRootKey(roomId), { limit: CHAT_MESSAGES_PAGE_SIZE }] as const;
-
-/** GET /api/chat/rooms/{id}/messages?limit=&cursor=: one page, newest first; the next in `x-next-cursor`. */
-export function fetchChatMessagesPage(roomId: string, cursor: string | null, signal?: AbortSignal): Promise<TPage<TChatMessage>> {
-  return fetchPage<TChatMessage>(messagesKey(roomId), cursor, signal);
-}
 
 export function chatMessagesQueryOptions(roomId: string) {
   return pagedQueryOptions<TChatMessage>(messagesKey(roomId));

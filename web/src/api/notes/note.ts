@@ -1,4 +1,4 @@
-import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { TNote } from '#domain/notes';
 import { fetchQueryKey } from '../../lib/api-request.ts';
 import { notesRootKey } from './notes.ts';
@@ -12,10 +12,6 @@ export function fetchNote(id: string): Promise<TNote> {
 
 export function noteQueryOptions(id: string) {
   return queryOptions({ queryKey: noteKey(id), queryFn: () => fetchNote(id) });
-}
-
-export function useNote(id: string) {
-  return useQuery(noteQueryOptions(id));
 }
 
 /** Reads one note afresh, whatever is cached (after someone else changed it). */

@@ -1,7 +1,6 @@
 import { keepPreviousData, useInfiniteQuery, type QueryClient } from '@tanstack/react-query';
-import type { TPage } from '#domain/paging';
 import type { TPatient } from '#domain/patients';
-import { fetchPage, pagedQueryOptions } from '../../lib/paged-query.ts';
+import { pagedQueryOptions } from '../../lib/paged-query.ts';
 
 /**
  * Cards per request. Divisible by 1, 2 and 3 so every page ends on a full row of the grid.
@@ -13,15 +12,6 @@ export const PATIENTS_PAGE_SIZE = 24;
 /** Every patient read (the lists and single records) starts with this segment. */
 const patientsRootKey = ['/api/patients'] as const;
 const patientsListKey = (search: string) => [...patientsRootKey, { search: search || undefined, limit: PATIENTS_PAGE_SIZE }] as const;
-
-/**
- * GET /api/patients?search=&limit=&cursor=: one page of active patients, in the server's order
- * (by name, or for a search its best matches first), with the total (capped for a search at
- * PATIENT_PAGE.totalCap). `signal` cancels a search typed past.
- */
-export function fetchPatientsPage(search: string, cursor: string | null, signal?: AbortSignal): Promise<TPage<TPatient>> {
-  return fetchPage<TPatient>(patientsListKey(search), cursor, signal);
-}
 
 /** `search` is the trimmed term; '' lists everyone. The term is part of the key, so each search caches apart. */
 export function patientsQueryOptions(search: string) {

@@ -1,8 +1,7 @@
 import { useInfiniteQuery, type QueryClient } from '@tanstack/react-query';
-import type { TPage } from '#domain/paging';
 import type { TRole } from '#domain/roles';
 import type { TAdminUser, TUserStatus } from '#domain/users';
-import { fetchPage, pagedQueryOptions } from '../../lib/paged-query.ts';
+import { pagedQueryOptions } from '../../lib/paged-query.ts';
 
 /** Rows per request on the user-management tab. */
 export const USERS_PAGE_SIZE = 100;
@@ -17,11 +16,6 @@ export interface TUserFilters {
 // so invalidating it after a change refreshes the pickers too.
 const adminUsersRootKey = ['/api/admin/users'] as const;
 const usersListKey = (filters: TUserFilters) => [...adminUsersRootKey, { ...filters, limit: USERS_PAGE_SIZE }] as const;
-
-/** GET /api/admin/users with filters: one page, the next page's cursor in x-next-cursor. */
-export function fetchUsersPage(filters: TUserFilters, cursor: string | null, signal?: AbortSignal): Promise<TPage<TAdminUser>> {
-  return fetchPage<TAdminUser>(usersListKey(filters), cursor, signal);
-}
 
 export function adminUsersQueryOptions(filters: TUserFilters) {
   return pagedQueryOptions<TAdminUser>(usersListKey(filters));
