@@ -44,9 +44,10 @@ export function noteVisibleTo(user: { id: string; role: TRole }, note: { authorI
 /**
  * Spec section 6: an appointment's patient name goes to those who see every patient's name
  * (`appointments.seeAllPatientNames`: scheduler and admin), and to the nurse or scribe assigned
- * to that appointment; everyone else sees 'Patient #' and the id's last four.
+ * to that appointment; everyone else sees 'Patient #' and the id's last four. The server adds
+ * a restricted patient's care team and grant holders, for all her visits (ReadScope,
+ * appointmentPatientNames).
  */
-
 export function seesAppointmentPatientName(
   user: { id: string; role: TRole },
   appointment: { assignedNurseId: string | null; assignedScribeId: string | null },

@@ -22,13 +22,26 @@ describe('restricted records and emergency access', () => {
     const dialog = admin.getByTestId('restriction-dialog');
     await dialog.getByRole('group', { name: 'Care team' }).waitFor();
     expect(await dialog.getByRole('checkbox', { name: /\(you\)/ }).isChecked()).toBe(true);
+    // Everyone who reads patient records may be on it: a scheduler too, not only nurses and scribes (issue 50).
+    await dialog.getByRole('group', { name: 'Care team' }).getByText('Scheduler').first().waitFor();
     expect(await seriousA11yViolations(admin)).toEqual([]);
     await dialog.getByRole('button', { name: 'Restrict', exact: true }).click();
     await admin.locator(`[data-patient-id="${patientId}"]`).getByTestId('restricted-badge').waitFor();
 
-    // A nurse (with a second factor, which emergency access asks for) finds nothing of her.
+    // The admin keeps the emergency-access queue open: nothing waits for review yet.
+    await admin.goto('/admin?tab=emergency-access');
+    await admin.getByTestId('glass-empty').getByText('Nothing waiting for review').waitFor();
+
+    // A nurse finds nothing of her. Emergency access asks for a second factor: without one, she is
+    // told so before she fills anything in (issue 50); she sets one up, then finds nothing still.
     const nurse = await e2e.newPage({ viewport: MOBILE_VIEWPORT });
     await signInAs(nurse, 'nurse');
+    await nurse.goto(`/appointments?patientId=${patientId}`);
+    await nurse.getByTestId('restricted-record').getByRole('button', { name: 'Emergency access' }).click();
+    const none = nurse.getByTestId('emergency-access-no-factor');
+    await none.getByRole('link', { name: 'Set up a second factor' }).waitFor();
+    expect(await nurse.getByTestId('emergency-access-dialog').getByLabel('Justification').count()).toBe(0);
+    await none.getByRole('button', { name: 'Close' }).click();
     const setup = (await api<TTotpSetup>(nurse, 'POST', '/api/auth/factors/totp', {})).json;
     await api(nurse, 'POST', `/api/auth/factors/totp/${setup.factorId}/confirm`, { code: totpCodeAt(setup.secret, new Date()) });
     await nurse.goto('/patients');
@@ -52,9 +65,12 @@ describe('restricted records and emergency access', () => {
     await glass.getByRole('button', { name: 'Open the record' }).click();
     await nurse.getByTestId('emergency-access-banner').waitFor();
     await nurse.getByTestId('patient-filter').getByText(name).waitFor();
+    // Her visits are all there, named, as her care team sees them (issue 50: not 'No appointments').
+    await nurse.getByTestId('appointment-row').first().waitFor();
+    expect(await nurse.getByText('No appointments for this patient').count()).toBe(0);
 
-    // The admin was told; while the access runs, its review waits (issue 47).
-    await admin.goto('/admin?tab=emergency-access');
+    // The admin was told, and her open queue shows it without a reload (issue 50); while the
+    // access runs, its review waits (issue 47).
     const grant = admin.getByTestId('glass-grant').first();
     await grant.getByText(/Emergency care/).waitFor();
     expect(await grant.textContent()).not.toContain(name);

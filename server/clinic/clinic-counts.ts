@@ -1,9 +1,13 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import { can } from '#domain/permissions';
 import { zonedDate, zonedDayRange } from '#domain/clinic-time';
 import type { TDashboardStats } from '#domain/dashboard';
 import { shortLived } from '../cache/short-lived.ts';
 import type { Config } from '../config.ts';
-import { queryRows, type Db, type Queryable } from '../db/database.ts';
+import type { Db, Queryable } from '../db/database.ts';
+import { rowsOf } from '../db/typed-rows.ts';
+import type { ReadScope } from '../scope/read-scope.ts';
 
 export interface ClinicCounts {
   /** The clinic-wide figures for the clinic's today. */
@@ -45,19 +49,57 @@ export function createClinicCounts(db: Db, config: Config, clinicTimeZone: () =>
 
 export type TClinicCounts = Omit<TDashboardStats, 'unreadMessages'>;
 
-/** The clinic-wide dashboard figures in one round trip; "today" is the clinic's day. */
+/**
+ * The clinic-wide dashboard figures in one round trip; "today" is the clinic's day. Restricted
+ * patients and their lab orders are left out: they are what every reader sees (issue 50), and
+ * one who reaches some adds hers (countsFor). Their visits count: the schedule shows them, as
+ * 'Restricted patient', to everyone.
+ */
 async function clinicCounts(q: Queryable, day: { start: Date; end: Date }): Promise<TClinicCounts> {
-  const [counts] = await queryRows<TClinicCounts>(
+  const [counts] = await rowsOf(
     q,
+    ZClinicCounts,
     sql`
     select
       (select count(*) from appointments
         where appointment_date >= ${day.start.toISOString()}::timestamptz
           and appointment_date < ${day.end.toISOString()}::timestamptz
           and status not in ('cancelled', 'no_show'))::int as "todayAppointments",
-      (select count(*) from patients where is_active)::int as "activePatients",
-      (select count(*) from lab_orders where status in ('ordered', 'pending'))::int as "pendingLabResults",
-      (select count(*) from lab_orders where status in ('ordered', 'pending') and priority <> 'routine')::int as "urgentLabResults"`,
+      (select count(*) from patients where is_active and restricted_at is null)::int as "activePatients",
+      ${labCounts(sql`p.restricted_at is null`)}`,
   );
   return counts!;
+}
+
+const ZClinicCounts = z.object({ todayAppointments: z.number(), activePatients: z.number(), pendingLabResults: z.number(), urgentLabResults: z.number() });
+
+/** Outstanding lab orders of the patients `whose` picks (on the alias p), and of them the urgent and STAT ones. */
+const labCounts = (whose: SQL) => sql`
+  (select count(*) from lab_orders o join patients p on p.id = o.patient_id
+    where o.status in ('ordered', 'pending') and ${whose})::int as "pendingLabResults",
+  (select count(*) from lab_orders o join patients p on p.id = o.patient_id
+    where o.status in ('ordered', 'pending') and o.priority <> 'routine' and ${whose})::int as "urgentLabResults"`;
+
+/**
+ * The figures as this reader may see them: the shared ones, plus, for one who reaches restricted
+ * patients (care team, running grant), those patients and their lab orders (only for one who
+ * reads lab orders). So 'N patients' is the number of cards she can page through.
+ */
+export async function countsFor(counts: ClinicCounts, q: Queryable, scope: ReadScope): Promise<TClinicCounts> {
+  const shared = await counts.get();
+  if (!scope.restrictedReach) return shared;
+  const reached = sql`p.restricted_at is not null and ${scope.patientRowSeen(sql`p`)}`;
+  const [extra] = await rowsOf(
+    q,
+    ZClinicCounts.omit({ todayAppointments: true }),
+    sql`
+    select (select count(*) from patients p where p.is_active and ${reached})::int as "activePatients",
+      ${labCounts(can(scope.viewer, 'labs.read') ? reached : sql`false`)}`,
+  );
+  return {
+    todayAppointments: shared.todayAppointments,
+    activePatients: shared.activePatients + extra!.activePatients,
+    pendingLabResults: shared.pendingLabResults + extra!.pendingLabResults,
+    urgentLabResults: shared.urgentLabResults + extra!.urgentLabResults,
+  };
 }

@@ -25,7 +25,11 @@ export interface ReadScope {
   readonly viewer: Viewer;
   /** The notes she may see (NOTE_SCOPE, of patients she sees), as a condition on `patient_notes`. */
   readonly notes: SQL;
-  /** The appointments whose patient she may name (spec section 6), as a condition on `appointments`. */
+  /**
+   * The appointments whose patient she may name, as a condition on `appointments`: spec section
+   * 6 (her assigned visits, or all for schedulers and admins), and every visit of a restricted
+   * patient she reaches (care team, running grant).
+   */
   readonly appointmentPatientNames: SQL;
   /** Whether she reads patient records, and so patients' names beside notes and rooms. */
   readonly patientNames: boolean;
@@ -79,7 +83,12 @@ export function scopeOf({ user: viewer, restrictedReach = false }: ScopeViewer, 
         : sql`${alias}.restricted_at is null`,
     // A restricted patient's notes and lab orders are not there for those outside her reach.
     notes: sql`(${visibleNotes(viewer)}) and ${patientSeen(sql`patient_notes.patient_id`)}`,
-    appointmentPatientNames: seesPatientName(viewer),
+    // Spec section 6's rule, and (issue 50) a restricted patient's care team and those under a
+    // grant running now: entrusted with her whole record, they see her name on all her visits.
+    appointmentPatientNames: restrictedReach
+      ? sql`(${seesPatientName(viewer)} or exists (select 1 from patients rp where rp.id = appointments.patient_id and rp.restricted_at is not null
+          and ${reachesPatient(sql`${viewer.id}::uuid`, sql`rp.id`, now)}))`
+      : seesPatientName(viewer),
     patientNames: can(viewer, 'patients.read'),
     staffNames: can(viewer, 'appointments.seeStaffNames'),
     labOrders: can(viewer, 'labs.read') ? patientSeen(sql`lab_orders.patient_id`) : sql`false`,

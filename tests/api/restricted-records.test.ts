@@ -147,6 +147,24 @@ describe('a restricted patient', () => {
     expect(await counts(team)).toEqual([1, 1]);
   });
 
+  it('counts her only for those who see her: the Patients total and the dashboard figures (issue 50)', async () => {
+    const listed = async (who: SignedIn) => {
+      const res = await who.get('/api/patients?limit=200');
+      return { total: Number(res.headers['x-total-count']), cards: (res.json() as unknown[]).length };
+    };
+    const figures = async (who: SignedIn) => {
+      const { activePatients, pendingLabResults } = (await who.get('/api/dashboard/stats')).json() as { activePatients: number; pendingLabResults: number };
+      return [activePatients, pendingLabResults];
+    };
+    const outside = await listed(outsiders.nurse);
+    expect(outside.total).toBe(outside.cards);
+    const inside = await listed(team);
+    expect(inside).toEqual({ total: outside.total + 1, cards: outside.cards + 1 });
+    const [patientsOutside, labsOutside] = await figures(outsiders.nurse);
+    expect(await figures(team)).toEqual([patientsOutside! + 1, labsOutside! + 1]);
+    expect((await figures(outsiders.admin))[0]).toBe(patientsOutside);
+  });
+
   it('opens to a break-glass grant for exactly that patient until it expires, then to nothing again', async () => {
     const other = (await outsiders.admin.post('/api/patients', patientInput())).json().id as string;
     await t.db.update(patients).set({ restrictedAt: t.clock.now() }).where(eq(patients.id, other));
@@ -167,10 +185,17 @@ describe('a restricted patient', () => {
     expect(open.json().lastName).toBe(patient.lastName);
     expect((await glass.get(`/api/lab-orders/${ids.lab}`)).json().orderName).toBe(`${marker} panel`);
     expect((await glass.get(`/api/patients/${other}`)).json().code).toBe('record.restricted');
+    // Her visits, named, as her care team sees them, though neither is assigned to them (issue 50).
+    const visitsOf = async (who: SignedIn) =>
+      ((await who.get(`/api/appointments?patientId=${ids.patient}`)).json() as { id: string; patientName: string | null }[]).map((a) => [a.id, a.patientName]);
+    const named = [[ids.appointment, `${patient.firstName} ${patient.lastName}`]];
+    expect(await visitsOf(glass)).toEqual(named);
+    expect(await visitsOf(team)).toEqual(named);
 
     t.clock.advance(10 * 60_000 + 1);
     expect((await glass.get(`/api/patients/${ids.patient}`)).json().code).toBe('record.restricted');
     expect((await glass.get(`/api/lab-orders/${ids.lab}`)).statusCode).toBe(404);
+    expect(await visitsOf(glass)).toEqual([]);
   });
 });
 

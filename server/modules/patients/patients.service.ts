@@ -11,6 +11,7 @@ import {
 } from '#domain/patients';
 import type { TPage } from '#domain/paging';
 import { mayChangePatientField } from '#domain/record-scope';
+import { countsFor } from '../../clinic/clinic-counts.ts';
 import type { Deps, TSharedPatientPage } from '../../deps.ts';
 import { boundedReads } from '../../db/bounded-reads.ts';
 import { takePage } from '../../db/keyset.ts';
@@ -172,7 +173,7 @@ const encodeOnce = (page: TPage<TPatient>): TSharedPatientPage => ({ ...page, en
 async function pageFor(deps: Deps, scope: ReadScope, query: TListQuery): Promise<TServedPage<TPatient>> {
   const after = query.cursor ? decodePatientCursor(query.cursor) : null;
   const { page, nextCursor } = await listPatients(deps.db, scope, { limit: query.limit, after });
-  return { items: page.map(toPatient), total: after ? null : (await deps.counts.get()).activePatients, nextCursor };
+  return { items: page.map(toPatient), total: after ? null : (await countsFor(deps.counts, deps.db, scope)).activePatients, nextCursor };
 }
 
 /**

@@ -6,6 +6,7 @@ import { invalidateAllChat, invalidateChatRooms } from '../api/chat/rooms.ts';
 import { invalidateDashboardStats } from '../api/dashboard/dashboard-stats.ts';
 import { invalidateLabOrders } from '../api/labs/lab-orders.ts';
 import { invalidateNotifications } from '../api/notifications/notifications.ts';
+import { invalidateBreakGlassQueue } from '../api/restricted/break-glass-queue.ts';
 import { invalidateSupplies } from '../api/supplies/supply-keys.ts';
 import { toast } from '../lib/toast.ts';
 
@@ -14,10 +15,15 @@ export const LIVE_NOTIFICATION_DEFAULTS = { title: 'New Notification', message: 
 
 type TLiveNotification = Extract<TServerMessage, { type: 'notification' }>;
 
-/** A notification arrived: the bell, the dashboard panel and the figures re-read; a toast says so. */
+/**
+ * A notification arrived: the bell, the dashboard panel and the figures re-read, and a list the
+ * notice is about (an emergency access for an admin's review queue; only a list on screen is
+ * read again); a toast says so.
+ */
 export function onLiveNotification(client: QueryClient, message: TLiveNotification): void {
   void invalidateNotifications(client);
   void invalidateDashboardStats(client);
+  void invalidateBreakGlassQueue(client);
   toast({ title: message.title?.trim() || LIVE_NOTIFICATION_DEFAULTS.title, description: message.message?.trim() || LIVE_NOTIFICATION_DEFAULTS.message });
 }
 

@@ -1,9 +1,11 @@
 import { useState } from 'react';
 import type { TCurrentUser } from '#domain/auth';
+import { can } from '#domain/permissions';
 import { ROLE_LABELS } from '#domain/roles';
 import type { TRestriction } from '#domain/restricted-records';
 import { useRestriction, useSetRestriction } from '../../api/patients/restriction.ts';
-import { useAssignableStaff, staffName } from '../../api/staff/staff.ts';
+import { useChatStaff } from '../../api/chat/chat-staff.ts';
+import { staffName } from '../../api/staff/staff.ts';
 import { ErrorState } from '../error-state.tsx';
 import { FormErrorAlert } from '../form-error-alert.tsx';
 import { Button } from '../ui/button.tsx';
@@ -40,16 +42,17 @@ export function RestrictionDialog({ patientId, name, user, onClose }: { patientI
 
 function RestrictionForm({ patientId, current, user, onClose }: { patientId: string; current: TRestriction; user: TCurrentUser; onClose: () => void }) {
   const save = useSetRestriction();
-  const nurses = useAssignableStaff(user, 'nurse');
-  const scribes = useAssignableStaff(user, 'scribe');
+  // Everyone who reads patient records may be on the team (the server's rule): schedulers and
+  // admins too, not only the nurses and scribes a visit is assigned to (issue 50).
+  const staff = useChatStaff(true);
   const [restricted, setRestricted] = useState<boolean>(true);
   // The admin who restricts is on the team unless she takes herself off.
   const [team, setTeam] = useState<Set<string>>(new Set(current.restricted ? current.careTeam.map((m) => m.id) : [user.id]));
   const candidates = [
     { id: user.id, name: `${[user.firstName, user.lastName].filter(Boolean).join(' ') || user.email} (you)`, role: user.role },
     ...current.careTeam.filter((m) => m.id !== user.id),
-    ...[...(nurses.data ?? []), ...(scribes.data ?? [])]
-      .filter((m) => m.id !== user.id && !current.careTeam.some((c) => c.id === m.id))
+    ...(staff.data ?? [])
+      .filter((m) => can(m, 'patients.read') && m.id !== user.id && !current.careTeam.some((c) => c.id === m.id))
       .map((m) => ({ id: m.id, name: staffName(m), role: m.role })),
   ];
   const toggle = (id: string) =>
@@ -97,6 +100,8 @@ function RestrictionForm({ patientId, current, user, onClose }: { patientId: str
               </li>
             ))}
           </ul>
+          {staff.isPending && <p className="text-xs text-slate-600">Loading the staff…</p>}
+          {staff.isError && <p className="text-sm text-red-700">Could not load the staff: only the people above can be chosen now.</p>}
           <p className="text-xs text-slate-600">
             {team.size} {team.size === 1 ? 'person' : 'people'} on the care team. Anyone else needs emergency access.
           </p>

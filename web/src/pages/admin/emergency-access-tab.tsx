@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ShieldAlert } from 'lucide-react';
 import { Link } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
@@ -77,7 +77,15 @@ function GrantCard({ grant, timeZone, reviewerId }: { grant: TBreakGlassGrant; t
   const review = useReviewBreakGlass();
   const [disposition, setDisposition] = useState<TBreakGlassDisposition | ''>('');
   const [note, setNote] = useState('');
-  // The server decides (the same rule); this only says why there is nothing to do here yet.
+  // The server decides (the same rule); this only says why there is nothing to do here yet. The
+  // card is drawn again when the access runs out, so its review opens then without a reload.
+  const [, redraw] = useState(0);
+  useEffect(() => {
+    const wait = Date.parse(grant.expiresAt) - Date.now();
+    if (wait <= 0 || wait > 2 ** 31 - 1) return;
+    const timer = setTimeout(() => redraw((n) => n + 1), wait + 250);
+    return () => clearTimeout(timer);
+  }, [grant.expiresAt]);
   const hold = breakGlassReviewHold(grant, reviewerId, new Date());
   const close = () => {
     if (!disposition) return;

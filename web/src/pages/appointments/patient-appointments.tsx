@@ -30,10 +30,14 @@ export function PatientAppointments({ patientId, user, timeZone }: { patientId: 
   // Until the record is read, no label that the name would then replace.
   const name = patient.data ? `${patient.data.firstName} ${patient.data.lastName}` : patient.isPending ? 'this patient' : patientLabel(patientId);
   const total = query.data?.pages[0]?.total;
+  // Spec section 6: a nurse or scribe is shown only her own visits of an unrestricted patient (the
+  // name-hiding rule); a restricted patient's care team and grant holders see all (issue 50).
+  const onlyAssigned = !can(user, 'appointments.seeAllPatientNames') && patient.data !== undefined && !patient.data.restricted;
+  const counted = (n: number) => `${n} ${n === 1 ? 'appointment' : 'appointments'} of this patient${onlyAssigned ? ' assigned to you' : ''}, in time order`;
   return (
     <>
       <AppointmentsHeader
-        subtitle={total !== undefined && total !== null ? `${total} ${total === 1 ? 'appointment' : 'appointments'} of this patient, in time order` : undefined}
+        subtitle={total !== undefined && total !== null ? counted(total) : undefined}
         actions={
           can(user, 'appointments.schedule') &&
           patient.data && (
@@ -59,6 +63,12 @@ export function PatientAppointments({ patientId, user, timeZone }: { patientId: 
             </Link>
           </Button>
         </div>
+        {onlyAssigned && (
+          <p className="mb-3 text-sm text-slate-600" data-testid="assigned-only">
+            You see the visits of this patient that you are assigned to: the patient of any other visit is shown only to its assigned staff, schedulers and
+            admins.
+          </p>
+        )}
         {timeZone === null ? (
           <AppointmentRowsSkeleton rows={5} label="Loading appointments" />
         ) : (
@@ -69,7 +79,11 @@ export function PatientAppointments({ patientId, user, timeZone }: { patientId: 
             showDate
             loadingLabel={`Loading the appointments of ${name}`}
             errorTitle="Could not load this patient's appointments"
-            empty={<p className="font-medium text-slate-900">No appointments for this patient</p>}
+            empty={
+              <p className="font-medium text-slate-900">
+                {onlyAssigned ? 'None of this patient’s visits are assigned to you' : 'No appointments for this patient'}
+              </p>
+            }
           />
         )}
       </section>
