@@ -62,6 +62,10 @@ describe('second factor: enrolment, the sign-in step, recovery codes', () => {
     await page.getByLabel('I have saved these codes').check();
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByTestId('factor-row').waitFor();
+    // Dates as the rest of the app writes them, in the clinic's zone, not the browser's '11/27/2026' (issue 50).
+    const added = await page.getByTestId('factor-row').innerText();
+    expect(added).toMatch(/[A-Z][a-z]{2} \d{1,2}, \d{4}/);
+    expect(added).not.toMatch(/\d{1,2}\/\d{1,2}\/\d{4}/);
     expect(await page.getByTestId('security-standing').textContent()).toContain('protected by a second factor');
     expect(await page.getByTestId('recovery-codes-left').textContent()).toContain('10 of 10 left');
 
@@ -108,6 +112,7 @@ describe('second factor: enrolment, the sign-in step, recovery codes', () => {
     const scribe = await e2e.newPage();
     await passwordStep(scribe, DEMO_EMAILS.scribe);
     await scribe.getByTestId('enrol-required').waitFor();
+    expect(await scribe.getByTestId('enrol-required').innerText()).toMatch(/since [A-Z][a-z]{2} \d{1,2}, \d{4}/);
     expect((await api(scribe, 'GET', '/api/notes')).status).toBe(403);
     expect(await seriousA11yViolations(scribe)).toEqual([]);
     await enrolOnPage(scribe);
@@ -162,8 +167,13 @@ describe("passkeys and security keys (WebAuthn), with Chromium's virtual authent
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL(`${origin}/`);
     await passwordStep(page, DEMO_EMAILS.scheduler, origin);
-    await page.getByTestId('second-factor-step').waitFor();
+    const step = page.getByTestId('second-factor-step');
+    await step.waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
+    // She has a passkey and recovery codes, no app: no app code is asked for (issue 50).
+    expect(await step.getByText('Authenticator app').count()).toBe(0);
+    expect(await step.getByLabel('6-digit code from your app').count()).toBe(0);
+    expect(await step.getByLabel('Recovery code').isVisible()).toBe(true);
     await page.getByRole('button', { name: 'Use a passkey or security key' }).click();
     await page.waitForURL(`${origin}/`);
     await page.getByTestId('user-summary').waitFor();
@@ -171,6 +181,7 @@ describe("passkeys and security keys (WebAuthn), with Chromium's virtual authent
     // A sensitive step proved with the passkey: new recovery codes.
     await page.goto(`${origin}/account/security`);
     await page.getByRole('button', { name: 'Make new codes' }).click();
+    expect(await page.getByRole('dialog').getByLabel('6-digit code from your app').count()).toBe(0);
     await page.getByRole('dialog').getByRole('button', { name: 'Use a passkey or security key' }).click();
     await page.getByTestId('recovery-codes').waitFor();
   });

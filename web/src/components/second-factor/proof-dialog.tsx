@@ -9,10 +9,17 @@ import type { TFactorProof } from '#domain/second-factor';
 import { useMyFactors, webauthnProof } from '../../api/account/my-factors.ts';
 import { describeFactorError } from './passkey-errors.ts';
 import type { TDisplayError } from '../../lib/api-errors.ts';
-import { FactorProofFields, useFactorProofForm } from './factor-proof-fields.tsx';
+import { CODE_METHODS, FactorProofFields, useFactorProofForm, type TProofValues } from './factor-proof-fields.tsx';
 
 /** Whether the signed-in user has a passkey or security key to prove herself with. */
 export const useHasPasskey = () => useMyFactors().data?.factors.some((factor) => factor.kind === 'webauthn') ?? false;
+
+/** The codes the signed-in user can type: her app's, her recovery codes (both while her factors load). */
+export function useCodeMethods(): readonly TProofValues['method'][] {
+  const mine = useMyFactors().data;
+  if (!mine) return CODE_METHODS;
+  return CODE_METHODS.filter((method) => (method === 'totp' ? mine.factors.some((factor) => factor.kind === 'totp') : mine.recoveryCodesLeft > 0));
+}
 
 /**
  * 'Use a passkey or security key', for a signed-in user who has one (nothing otherwise): the
@@ -80,6 +87,7 @@ export function ProofDialog({
   const failed = (error: unknown) => form.showServerError(describeFactorError(error));
   const submit = form.onSubmit((proof) => onProof(proof, failed));
   const hasPasskey = useHasPasskey();
+  const codeMethods = useCodeMethods();
   return (
     <FormDialog onClose={onClose} title={title} description={description} className="max-w-md" testId={testId}>
       <form onSubmit={submit} noValidate className="space-y-4">
@@ -92,7 +100,7 @@ export function ProofDialog({
           }}
           onFailed={failed}
         />
-        <FactorProofFields form={form} idPrefix="proof" autoFocus={!hasPasskey} />
+        {codeMethods.length > 0 && <FactorProofFields form={form} idPrefix="proof" autoFocus={!hasPasskey} methods={codeMethods} />}
         <DialogFooter>
           <Button type="button" variant="outline" onClick={onClose}>
             Cancel

@@ -27,8 +27,8 @@ export function RecoveryCodesPanel({ codes, onDone, doneLabel = 'Continue' }: { 
           Save your recovery codes
         </h3>
         <p className="text-sm text-slate-600">
-          If you lose your phone, each code signs you in once instead of a code from your app. They are shown only now: keep them somewhere safe, away from your
-          phone.
+          If you lose your phone or your passkey, each code signs you in once in its place. They are shown only now: keep them somewhere safe, away from the
+          device you sign in with.
         </p>
       </div>
       <ol className="grid grid-cols-1 gap-2 rounded-md border bg-slate-50 p-3 font-mono text-sm sm:grid-cols-2" aria-label="Recovery codes">

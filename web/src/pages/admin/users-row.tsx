@@ -97,7 +97,7 @@ function ResetFactorsButton({ row, name }: { row: TAdminUser; name: string }) {
       {open && (
         <ProofDialog
           title={`Reset ${name}'s second factor?`}
-          description={`${row.email} loses every authenticator app and recovery code and is signed out everywhere, then signs in with a password and sets up a new one. Confirm with your own code.`}
+          description={`${row.email} loses every second factor (authenticator apps, passkeys and security keys) and every recovery code, and is signed out everywhere; then signs in with a password and sets up a new one. Confirm it is you.`}
           confirmLabel="Reset"
           destructive
           pending={reset.isPending}

@@ -3,7 +3,7 @@ import { KeyRound } from 'lucide-react';
 import type { TSecondFactorNeeded } from '#domain/second-factor';
 import { usePasskeySignIn, useSecondFactorStep } from '../../api/auth/second-factor-step.ts';
 import { describeFactorError } from '../../components/second-factor/passkey-errors.ts';
-import { FactorProofFields, useFactorProofForm } from '../../components/second-factor/factor-proof-fields.tsx';
+import { CODE_METHODS, FactorProofFields, useFactorProofForm } from '../../components/second-factor/factor-proof-fields.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { describeApiError } from '../../lib/api-errors.ts';
@@ -27,7 +27,9 @@ export function SecondFactorStep({ methods, onStartOver }: { methods: TSecondFac
   const expired = error?.code === 'signIn.noChallenge';
   // Unknown after an identity provider's sign-in: every way is offered.
   const offersPasskey = methods === null || methods.includes('webauthn');
-  const offersCodes = methods === null || methods.includes('totp') || methods.includes('recovery');
+  // Only the codes she has: a passkey user is not asked for an app's code (issue 50).
+  const codeMethods = methods === null ? CODE_METHODS : CODE_METHODS.filter((method) => methods.includes(method));
+  const offersCodes = codeMethods.length > 0;
   const signedIn = () => navigate(pathAfterSignIn(), { replace: true });
 
   const submit = form.onSubmit((proof) => {
@@ -66,10 +68,14 @@ export function SecondFactorStep({ methods, onStartOver }: { methods: TSecondFac
               Use a passkey or security key
             </Button>
           )}
-          {offersPasskey && offersCodes && <p className="text-center text-xs uppercase tracking-wide text-slate-500">or enter a code</p>}
+          {offersPasskey && offersCodes && (
+            <p className="text-center text-xs uppercase tracking-wide text-slate-500">
+              {codeMethods.includes('totp') ? 'or enter a code' : 'or a recovery code'}
+            </p>
+          )}
           {offersCodes && (
             <>
-              <FactorProofFields form={form} idPrefix="sign-in" autoFocus={!offersPasskey} />
+              <FactorProofFields form={form} idPrefix="sign-in" autoFocus={!offersPasskey} methods={codeMethods} />
               <Button type="submit" className="w-full" disabled={step.isPending}>
                 {step.isPending && <Spinner className="size-4 text-white" />}
                 {step.isPending ? 'Checking...' : 'Verify'}
