@@ -233,6 +233,9 @@ export const ZLabOrder = z.object({
   orderedAt: z.string(),
   expectedOn: z.string().nullable(),
   receivedAt: z.string().nullable(),
+  /** When and by whom the specimen was marked collected (null for one never marked). */
+  collectedAt: z.string().nullable(),
+  collectedByName: z.string().nullable(),
   results: z.string().nullable(),
   attachments: z.array(z.string()),
   /** Each attachment (the lab's report) with what its stored file says it is, as a note's. */

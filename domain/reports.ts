@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { APPOINTMENT_TYPES } from './appointments.ts';
+import type { TCapability } from './permissions.ts';
 import { ZDate } from './text.ts';
 
 /**
@@ -18,6 +19,18 @@ export type TReportGrouping = (typeof REPORT_GROUPINGS)[number];
 /** The filters a report may take beyond its date range. */
 export const REPORT_FILTERS = ['provider', 'appointmentType'] as const;
 export type TReportFilter = (typeof REPORT_FILTERS)[number];
+
+/**
+ * What 'provider' means in each report that takes one (issue 50): who booked the visit, who wrote
+ * the note, who ordered the test. The filter lists only staff whose role can be that person, and
+ * says so under it.
+ */
+export const REPORT_PROVIDERS: Partial<Record<TReportId, { capability: TCapability; help: string }>> = {
+  'no-shows': { capability: 'appointments.schedule', help: 'Who booked the visit: schedulers and admins.' },
+  'note-turnaround': { capability: 'notes.create', help: "The note's author: nurses and admins." },
+  'lab-turnaround': { capability: 'labs.order', help: 'Who ordered the test: nurses and admins.' },
+  'staff-activity': { capability: 'notes.read', help: 'Whose visits and notes are counted: clinical and front-desk staff.' },
+};
 
 /** An appointment with no type is shown as 'General' (spec); as a filter value it is 'general'. */
 export const REPORT_APPOINTMENT_TYPES = [...APPOINTMENT_TYPES, 'general'] as const;

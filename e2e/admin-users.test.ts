@@ -228,4 +228,28 @@ describe('Admin Panel, API Clients', () => {
     await row.getByText('Revoked', { exact: true }).waitFor();
     expect((await page.request.get('/fhir/R4/Patient?_count=1', { headers: bearer })).status()).toBe(401);
   });
+
+  it('fits 375 px: a name wraps whole, an id may break but a date never does, nothing scrolls sideways (issue 50)', async () => {
+    const page = await e2e.newPage({ viewport: MOBILE_VIEWPORT });
+    await signInAs(page, 'admin');
+    await page.goto('/admin?tab=api-clients');
+    const row = page.getByTestId('api-client').filter({ hasText: 'Riverside Hospital referrals' });
+    await row.waitFor();
+    const name = row.getByTestId('api-client-name');
+    expect(await name.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    expect(await name.innerText()).toBe('Riverside Hospital referrals');
+    const facts = await row
+      .getByTestId('api-client-facts')
+      .locator('li')
+      .evaluateAll((items) =>
+        items.map((li) => ({
+          text: (li as HTMLElement).innerText,
+          lines: Math.round(li.getBoundingClientRect().height / parseFloat(getComputedStyle(li).lineHeight)),
+        })),
+      );
+    for (const fact of facts.slice(1)) expect(fact, fact.text).toMatchObject({ lines: 1 });
+    expect(facts[1]!.text).toMatch(/^Created [A-Z][a-z]{2} \d{1,2}, \d{4}/);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
 });

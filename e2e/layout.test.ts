@@ -99,6 +99,8 @@ describe('sidebar by role', () => {
       expect(hue, `role badge hue ${hue}`).toBeLessThanOrEqual(role.hue[1]);
 
       expect(await page.getByTestId('user-summary').innerText()).toContain(role.label);
+      // The top bar's patient search only for those who read patient records (issue 50: a supplier saw it).
+      expect(await page.getByPlaceholder('Search patients, appointments...').count()).toBe(role.patients ? 1 : 0);
       await page.waitForLoadState('networkidle');
       expect(refused).toEqual([]);
     });

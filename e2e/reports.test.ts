@@ -84,11 +84,20 @@ describe('Reports', () => {
     await page.locator('#report-group-by').selectOption('type');
     await page.waitForURL(/groupBy=type/);
     expect((await expectSameFigures(page)).query.groupBy).toBe('type');
+    // 'Provider' is who booked the visit here: schedulers and admins only, and it says so (issue 50).
+    const roles = async () => {
+      await page.locator('#report-provider option[value]:not([value=""])').first().waitFor({ state: 'attached' });
+      return new Set((await page.locator('#report-provider option:not([value=""])').allInnerTexts()).map((label) => /\((\w+)\)$/.exec(label)?.[1]));
+    };
+    expect([...(await roles())].sort()).toEqual(['admin', 'scheduler']);
+    expect(await page.getByTestId('provider-help').innerText()).toBe('Who booked the visit: schedulers and admins.');
 
     for (const id of ['schedule-use', 'staff-activity', 'note-turnaround', 'lab-turnaround', 'supply'] as const) {
       await page.getByTestId(`report-link-${id}`).click();
       await page.locator(`[data-testid="report"][data-report-id="${id}"]`).waitFor();
       expect((await expectSameFigures(page)).id).toBe(id);
+      // The lab's ordering provider: nurses and admins, never a supplier or a scribe.
+      if (id === 'lab-turnaround') expect([...(await roles())].sort()).toEqual(['admin', 'nurse']);
     }
     expect(await seriousA11yViolations(page)).toEqual([]);
   });

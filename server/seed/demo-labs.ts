@@ -238,6 +238,8 @@ export async function seedDemoLabs(tx: Tx, people: TDemoLabPeople, now: Date, ti
         orderedAt: ago(o.orderedHoursAgo),
         expectedOn,
         receivedAt,
+        // The specimen was taken an hour after the order, by the nurse who ordered it.
+        ...(o.status === 'pending' || o.status === 'received' ? { collectedAt: ago(o.orderedHoursAgo - 1), collectedById: providerId } : {}),
         results: o.results ?? null,
         reviewedAt,
         reviewedById: reviewedAt ? providerId : null,

@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { staffName } from '#domain/auth';
 import { LAB_ORDER_STATUSES, type TLabOrderStatus } from '#domain/orders';
 import type { TLabOrderDetail, TLabTest } from '#domain/labs';
 import type { TServerMessage } from '#domain/live-events';
@@ -173,6 +174,9 @@ describe('every move, by every role', () => {
     expect((await nurse.put(`/api/lab-orders/${created.id}`, { status: 'received' })).json().message).toBe('Enter its results to mark it received');
     const moved = await nurse.put(`/api/lab-orders/${created.id}`, { status: 'pending', updatedAt: created.updatedAt });
     expect(moved.statusCode).toBe(200);
+    // The order says when and by whom the specimen was taken (issue 50).
+    expect(moved.json()).toMatchObject({ collectedAt: moved.json().updatedAt, collectedByName: staffName(nurse.user) });
+    expect(created.collectedAt).toBeNull();
     const late = await otherNurse.put(`/api/lab-orders/${created.id}`, { status: 'cancelled', statusReason: 'x', updatedAt: created.updatedAt });
     expect(late.statusCode).toBe(409);
     expect(late.json().code).toBe('record.stale');
@@ -328,6 +332,9 @@ describe('review', () => {
     expect((await otherNurse.post(`/api/lab-orders/${created.id}/review`, {})).statusCode).toBe(403);
     expect((await otherNurse.get('/api/lab-orders?view=review')).json().map((o: { id: string }) => o.id)).not.toContain(created.id);
     expect((await admin.get('/api/lab-orders?view=review&limit=200')).json().map((o: { id: string }) => o.id)).toContain(created.id);
+    // A scribe reviews nobody's: she reads what is waiting, everyone's, not an always-empty list of her own (issue 50).
+    expect((await scribe.get('/api/lab-orders?view=review&limit=200')).json().map((o: { id: string }) => o.id)).toContain(created.id);
+    expect((await scribe.post(`/api/lab-orders/${created.id}/review`, {})).statusCode).toBe(403);
     expect((await admin.post(`/api/lab-orders/${created.id}/review`, {})).statusCode).toBe(200);
     expect((await nurse.post(`/api/lab-orders/${created.id}/review`, {})).statusCode).toBe(409);
   });

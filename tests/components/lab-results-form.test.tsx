@@ -72,6 +72,8 @@ function order(overrides: Partial<TLabOrderDetail> = {}): TLabOrderDetail {
     orderedAt: '2026-03-04T09:30:00.000Z',
     expectedOn: null,
     receivedAt: null,
+    collectedAt: null,
+    collectedByName: null,
     results: null,
     attachments: [],
     attachmentFiles: [],

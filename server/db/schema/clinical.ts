@@ -160,6 +160,9 @@ export const labOrders = pgTable(
     orderedAt: at('ordered_at').notNull().defaultNow(),
     expectedAt: at('expected_at'),
     receivedAt: at('received_at'),
+    /** When and by whom the specimen was marked collected (the move to pending; issue 50). */
+    collectedAt: at('collected_at'),
+    collectedById: uuid('collected_by_id').references(() => users.id),
     results: text('results'),
     attachments: jsonb('attachments').notNull().default([]).$type<string[]>(),
     isUrgent: boolean('is_urgent').notNull().default(false),

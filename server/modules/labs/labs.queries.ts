@@ -24,7 +24,8 @@ const ORDER_COLUMNS = sql`lab_orders.id, lab_orders.patient_id as "patientId", c
   lab_orders.provider_id as "providerId", ${fullName('provider')} as "providerName", lab_orders.test_id as "testId",
   lab_orders.order_name as "orderName", lab_orders.description, lab_orders.status, lab_orders.status_reason as "statusReason",
   lab_orders.priority, lab_orders.is_urgent as "isUrgent", ${isoText(sql`lab_orders.ordered_at`)} as "orderedAt",
-  lab_orders.expected_on::text as "expectedOn", ${isoText(sql`lab_orders.received_at`)} as "receivedAt", lab_orders.results,
+  lab_orders.expected_on::text as "expectedOn", ${isoText(sql`lab_orders.received_at`)} as "receivedAt",
+  ${isoText(sql`lab_orders.collected_at`)} as "collectedAt", ${fullName('collector')} as "collectedByName", lab_orders.results,
   lab_orders.attachments,
   coalesce((
     select json_agg(json_build_object('objectPath', a.path, 'fileName', o.file_name, 'size', o.size, 'contentType', o.content_type) order by a.n)
@@ -37,7 +38,8 @@ const ORDER_COLUMNS = sql`lab_orders.id, lab_orders.patient_id as "patientId", c
   ${isoText(sql`lab_orders.updated_at`)} as "updatedAt"`;
 const ORDER_JOINS = sql`join patients patient on patient.id = lab_orders.patient_id
   left join users provider on provider.id = lab_orders.provider_id
-  left join users reviewer on reviewer.id = lab_orders.reviewed_by_id`;
+  left join users reviewer on reviewer.id = lab_orders.reviewed_by_id
+  left join users collector on collector.id = lab_orders.collected_by_id`;
 
 /**
  * Each list's order and the sort key its cursor holds (docs/decisions/labs.md): outstanding by

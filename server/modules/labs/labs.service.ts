@@ -24,7 +24,7 @@ import { forbidden, HttpError, invalid, invalidFields, notFound, stale } from '.
 import type { TServedPage } from '../../http/paging.ts';
 import type { SignedInContext } from '../../http/request-context.ts';
 import { recordAudit } from '../../audit/audit-writer.ts';
-import { scopeOf } from '../../scope/read-scope.ts';
+import { scopeOf, type ReadScope } from '../../scope/read-scope.ts';
 import { writerOf, type ScopedWriter, type TPatientRow } from '../../scope/writer.ts';
 import { readOf } from '../../scope/reader.ts';
 import { decideMove } from '../../workflows/decide-move.ts';
@@ -47,9 +47,15 @@ import {
 const NOT_FOUND = 'Lab order not found';
 const STALE = 'This lab order was changed by someone else. Reload to see their changes, then try again.';
 
+const reviewsOwnOnly = (viewer: ReadScope['viewer']) => can(viewer, 'labs.review') && !can(viewer, 'labs.reviewAny');
+
 /** The reads of lab orders, each in the caller's scope (clinical roles only) and audited with the patients shown. */
 export const LAB_READS = {
-  /** A list (outstanding, results to review, all), a page at a time; review is the caller's own orders unless she reviews anyone's. */
+  /**
+   * A list (outstanding, results to review, all), a page at a time. Review is the caller's own
+   * orders when she reviews only those; everyone's for one who reviews any, and for one who
+   * reviews none (a scribe reads what is waiting, issue 50).
+   */
   list: readOf({
     action: 'lab.list',
     entityType: 'lab_order',
@@ -57,7 +63,7 @@ export const LAB_READS = {
       listLabOrders(db, scope, {
         view: query.view,
         patientId: query.patientId,
-        providerId: query.view === 'review' && !can(scope.viewer, 'labs.reviewAny') ? scope.viewer.id : undefined,
+        providerId: query.view === 'review' && reviewsOwnOnly(scope.viewer) ? scope.viewer.id : undefined,
         limit: query.limit,
         after: query.cursor ? decodeLabCursor(query.view, query.cursor) : null,
       }),
@@ -181,7 +187,12 @@ export async function moveLabOrder(deps: Deps, ctx: SignedInContext, id: string,
     const now = nextVersion(deps, order);
     await tx
       .update(labOrders)
-      .set({ status: move.to, statusReason: move.takesReason ? (input.statusReason ?? null) : order.statusReason, updatedAt: now })
+      .set({
+        status: move.to,
+        statusReason: move.takesReason ? (input.statusReason ?? null) : order.statusReason,
+        ...(move.to === 'pending' ? { collectedAt: now, collectedById: ctx.user.id } : {}),
+        updatedAt: now,
+      })
       .where(eq(labOrders.id, id));
     await recordAudit(tx, ctx, { action: `lab.${move.to}`, entityType: 'lab_order', entityId: id, patientId: order.patientId });
     const patient = (await writer.patient(order.patientId))!;

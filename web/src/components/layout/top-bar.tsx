@@ -2,6 +2,7 @@ import { LogOut, Menu, Search, ShieldCheck, Stethoscope } from 'lucide-react';
 import type { Ref } from 'react';
 import { Link } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
+import { can } from '#domain/permissions';
 import { ROLE_LABELS } from '#domain/roles';
 import { useClinic } from '../../api/settings/clinic.ts';
 import { LOGOUT_PATH, PRODUCT_NAME } from '../../lib/brand.ts';
@@ -50,7 +51,8 @@ export function TopBar({ user, sidebarOpen, onToggleSidebar, toggleButtonRef, he
         </span>
       </Link>
 
-      <SearchBox />
+      {/* Only for those who read patient records: for a supplier it would search nothing (issue 50). */}
+      {can(user, 'patients.read') ? <SearchBox /> : null}
 
       <div className="ml-auto flex items-center gap-1 sm:gap-3">
         <NotificationBell />

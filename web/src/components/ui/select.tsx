@@ -22,6 +22,7 @@ export function FilterSelect({
   choices,
   onChange,
   busy,
+  describedBy,
   children,
 }: {
   id: string;
@@ -32,12 +33,21 @@ export function FilterSelect({
   onChange: (value: string) => void;
   /** The choices are still loading. */
   busy?: boolean;
+  /** The id of a hint under it, read with the select. */
+  describedBy?: string | undefined;
   children?: ReactNode;
 }) {
   return (
     <div className="space-y-1.5">
       <Label htmlFor={id}>{label}</Label>
-      <select id={id} className={SELECT_CLASS} value={value} onChange={(e) => onChange(e.target.value)} aria-busy={busy || undefined}>
+      <select
+        id={id}
+        className={SELECT_CLASS}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-busy={busy || undefined}
+        aria-describedby={describedBy}
+      >
         <option value="">{allLabel}</option>
         {choices.map((c) => (
           <option key={c.value} value={c.value}>

@@ -83,11 +83,14 @@ function ApiClientRow({ client, timeZone }: { client: TApiClient; timeZone: stri
     });
   return (
     <li className="rounded-lg border bg-white p-4" data-testid="api-client" data-client-id={client.id}>
-      <div className="flex flex-wrap items-start justify-between gap-2">
-        <div className="min-w-0">
-          <p className="flex items-center gap-2 font-semibold text-slate-900">
+      {/* On a phone the button goes under the text, and the name wraps rather than being cut (issue 50). */}
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+        <div className="min-w-0 flex-1">
+          <p className="flex flex-wrap items-center gap-x-2 gap-y-1 font-semibold text-slate-900">
             <KeyRound className="size-4 shrink-0 text-slate-500" aria-hidden="true" />
-            <span className="truncate">{client.name}</span>
+            <span className="min-w-0 break-words" data-testid="api-client-name">
+              {client.name}
+            </span>
             <ApiClientStandingBadge client={client} />
           </p>
           <p className="mt-1 text-sm text-slate-700">
@@ -99,15 +102,19 @@ function ApiClientRow({ client, timeZone }: { client: TApiClient; timeZone: stri
               Takes no token until {client.actingUser.name} accepts it in Security (her profile menu).
             </p>
           )}
-          <p className="mt-0.5 break-all text-xs text-slate-500">
-            Client id <span className="font-mono">{client.id}</span> · created {formatClinicTime(client.createdAt, timeZone)} ·{' '}
-            {client.lastUsedAt ? `last token ${formatClinicTime(client.lastUsedAt, timeZone)}` : 'never used'}
-            {client.revokedAt && ` · revoked ${formatClinicTime(client.revokedAt, timeZone)}`}
-          </p>
+          {/* Each fact whole on its line: an id may break anywhere, a date never. */}
+          <ul className="mt-1 flex flex-wrap gap-x-3 gap-y-0.5 text-xs text-slate-500" aria-label="About this client" data-testid="api-client-facts">
+            <li className="min-w-0">
+              Client id <span className="break-all font-mono">{client.id}</span>
+            </li>
+            <li className="whitespace-nowrap">Created {formatClinicTime(client.createdAt, timeZone)}</li>
+            <li className="whitespace-nowrap">{client.lastUsedAt ? `Last token ${formatClinicTime(client.lastUsedAt, timeZone)}` : 'Never used'}</li>
+            {client.revokedAt && <li className="whitespace-nowrap">Revoked {formatClinicTime(client.revokedAt, timeZone)}</li>}
+          </ul>
         </div>
         {!revoked &&
           (confirming ? (
-            <div className="flex items-center gap-2">
+            <div className="flex shrink-0 items-center gap-2">
               <Button variant="ghost" size="sm" onClick={() => setConfirming(false)}>
                 Keep
               </Button>
@@ -117,7 +124,7 @@ function ApiClientRow({ client, timeZone }: { client: TApiClient; timeZone: stri
               </Button>
             </div>
           ) : (
-            <Button variant="outline" size="sm" onClick={() => setConfirming(true)}>
+            <Button variant="outline" size="sm" className="self-start" onClick={() => setConfirming(true)}>
               Revoke<span className="sr-only"> {client.name}</span>
             </Button>
           ))}

@@ -51,3 +51,14 @@ export function reviewWait(receivedAt: string, now: Date): { age: 'fresh' | 'amb
   const over = age === 'red' ? `, over ${LAB_REVIEW_AGE_DAYS.red} days` : age === 'amber' ? `, over ${LAB_REVIEW_AGE_DAYS.amber} days` : '';
   return { age, text: `Waiting ${waited} for review${over}` };
 }
+
+/**
+ * What happens after a critical value is saved, said to whoever saved it (issue 50): the alert's
+ * banner waits on the order for its ordering provider (for her own order, that is her: no notice
+ * goes to the one who acted), and the admins are told if nobody acknowledges it in time.
+ */
+export function criticalNextStep(order: { providerId: string | null; providerName: string | null }, actorId: string | null): string {
+  const escalation = 'if nobody acknowledges it in time, the admins are told.';
+  if (order.providerId !== null && order.providerId === actorId) return `Acknowledge it in the alert on the order: ${escalation}`;
+  return `${order.providerName ?? 'The ordering provider'} is alerted; ${escalation}`;
+}

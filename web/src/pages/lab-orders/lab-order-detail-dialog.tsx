@@ -24,6 +24,25 @@ const LabTrendChart = lazy(async () => ({ default: (await import('./lab-trend-ch
 
 const VALUE_TONES = { critical: 'font-bold text-red-800', abnormal: 'font-semibold text-amber-900', normal: 'text-slate-900' } as const;
 
+/** The order's story as label and text (and a class for what needs attention): ordered, collected, results in, reviewed... */
+function orderFacts(order: TLabOrderDetail, timeZone: string, today: string | null): [string, string, string?][] {
+  const byWhom = (at: string, name: string | null) => `${formatDayTime(at, timeZone)}${name ? ` by ${name}` : ''}`;
+  const overdue = today !== null && isOverdue(order, today);
+  const waiting = order.status === 'received' && !order.reviewedAt && order.receivedAt ? reviewWait(order.receivedAt, new Date()) : null;
+  const facts: [string, string, string?][] = [['Ordered', byWhom(order.orderedAt, order.providerName)]];
+  if (order.expectedOn)
+    facts.push(['Expected', `${formatDay(order.expectedOn)}${overdue ? ' (overdue)' : ''}`, overdue ? 'font-semibold text-red-800' : undefined]);
+  if (order.collectedAt) facts.push(['Collected', byWhom(order.collectedAt, order.collectedByName)]);
+  if (order.receivedAt) facts.push(['Results in', formatDayTime(order.receivedAt, timeZone)]);
+  if (waiting) facts.push(['Review', waiting.text, REVIEW_AGE_CLASS[waiting.age]]);
+  if (order.reviewedAt) facts.push(['Reviewed', byWhom(order.reviewedAt, order.reviewedByName)]);
+  if (order.status === 'cancelled') facts.push(['Cancelled', order.statusReason ?? 'No reason given']);
+  if (order.description) facts.push(['Description', order.description]);
+  return facts;
+}
+
+const REVIEW_AGE_CLASS = { red: 'font-semibold text-red-800', amber: 'font-semibold text-amber-900', fresh: undefined } as const;
+
 /**
  * One lab order (issue 30): its facts, an open critical alert with its acknowledgement, the
  * results with each value, unit, reference range and flag (coloured, letters and words
@@ -105,23 +124,7 @@ function OrderBody({
   onCancelOrder: () => void;
 }) {
   const [trendOf, setTrendOf] = useState<TLabResult | null>(null);
-  const overdue = today !== null && isOverdue(order, today);
-  const waiting = order.status === 'received' && !order.reviewedAt && order.receivedAt ? reviewWait(order.receivedAt, new Date()) : null;
-  const facts: [string, string, string?][] = [
-    ['Ordered', `${formatDayTime(order.orderedAt, timeZone)}${order.providerName ? ` by ${order.providerName}` : ''}`],
-  ];
-  if (order.expectedOn)
-    facts.push(['Expected', `${formatDay(order.expectedOn)}${overdue ? ' (overdue)' : ''}`, overdue ? 'font-semibold text-red-800' : undefined]);
-  if (order.receivedAt) facts.push(['Results in', formatDayTime(order.receivedAt, timeZone)]);
-  if (waiting)
-    facts.push([
-      'Review',
-      waiting.text,
-      waiting.age === 'red' ? 'font-semibold text-red-800' : waiting.age === 'amber' ? 'font-semibold text-amber-900' : undefined,
-    ]);
-  if (order.reviewedAt) facts.push(['Reviewed', `${formatDayTime(order.reviewedAt, timeZone)}${order.reviewedByName ? ` by ${order.reviewedByName}` : ''}`]);
-  if (order.status === 'cancelled') facts.push(['Cancelled', order.statusReason ?? 'No reason given']);
-  if (order.description) facts.push(['Description', order.description]);
+  const facts = orderFacts(order, timeZone, today);
 
   return (
     <div className="min-w-0 space-y-5">

@@ -143,7 +143,9 @@ export function LabOrdersPage({ user }: { user: TCurrentUser }) {
                     <p>
                       {can(user, 'labs.reviewAny')
                         ? 'Results that come in show here until someone reviews them, critical first.'
-                        : 'Results of the tests you order show here until you review them, critical first.'}
+                        : can(user, 'labs.review')
+                          ? 'Results of the tests you order show here until you review them, critical first.'
+                          : 'Results that come in show here until their ordering provider or an admin reviews them, critical first.'}
                     </p>
                   </>
                 }

@@ -21,11 +21,12 @@ import { Textarea } from '../../components/ui/textarea.tsx';
 import { FileUpload } from '../../components/upload/file-upload.tsx';
 import { useFileUploader } from '../../components/upload/use-file-uploader.ts';
 import { describeApiError, isUnauthorizedError } from '../../lib/api-errors.ts';
+import { signedInUserId } from '../../lib/session.ts';
 import { toast } from '../../lib/toast.ts';
 import { useAppForm, type TAppForm } from '../../lib/use-app-form.ts';
 import { cn } from '../../lib/utils.ts';
 import { LabFlagBadge } from './lab-badges.tsx';
-import { FLAG_WORDS, formatCritical, formatReference } from './lab-format.ts';
+import { criticalNextStep, FLAG_WORDS, formatCritical, formatReference } from './lab-format.ts';
 import {
   blankLine,
   isCorrection,
@@ -112,7 +113,7 @@ export function LabResultsForm({
           toast({
             title: correcting ? 'Results corrected' : 'Results saved',
             description: saved.criticalAlertId
-              ? `${saved.orderName} for ${saved.patientName}: a critical value. ${saved.providerName ?? 'The ordering provider'} is alerted.`
+              ? `${saved.orderName} for ${saved.patientName}: a critical value. ${criticalNextStep(saved, signedInUserId())}`
               : `${saved.orderName} for ${saved.patientName}`,
             variant: 'success',
           });

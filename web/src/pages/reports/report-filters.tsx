@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { REPORT_APPOINTMENT_TYPES, type TReportFilter, type TReportGrouping } from '#domain/reports';
+import { can } from '#domain/permissions';
+import { REPORT_APPOINTMENT_TYPES, REPORT_PROVIDERS, type TReportFilter, type TReportGrouping, type TReportId } from '#domain/reports';
 import { useReportProviders } from '../../api/reports/report-providers.ts';
 import { staffName } from '../../api/staff/staff.ts';
 import { appointmentTypeLabel } from '../../components/appointments/appointment-format.ts';
@@ -21,6 +22,7 @@ export interface TReportShape {
  * its answer (null before the first: the days alone). Every change goes to the address.
  */
 export function ReportFilters({
+  report,
   address,
   range,
   shape,
@@ -28,6 +30,7 @@ export function ReportFilters({
   serverErrors,
   onChange,
 }: {
+  report: TReportId;
   address: TReportAddress;
   /** The days in force: the address's, or the default range. */
   range: { from: string; to: string };
@@ -51,7 +54,9 @@ export function ReportFilters({
       data-testid="report-filters"
     >
       <DateRange range={range} serverErrors={serverErrors} onCommit={(days) => set(days)} />
-      {takesProvider && <ProviderFilter value={address.providerId ?? ''} onChange={(providerId) => set({ providerId: providerId || undefined })} />}
+      {takesProvider && (
+        <ProviderFilter report={report} value={address.providerId ?? ''} onChange={(providerId) => set({ providerId: providerId || undefined })} />
+      )}
       {takesType && (
         <div className="col-span-2 sm:col-span-1">
           <FilterSelect
@@ -166,10 +171,17 @@ function DateField({
   );
 }
 
-/** Every active staff member; one the address names who is not listed (since left) stays chosen. */
-function ProviderFilter({ value, onChange }: { value: string; onChange: (providerId: string) => void }) {
+/**
+ * The staff who can be this report's provider (REPORT_PROVIDERS: who booked, who wrote, who
+ * ordered), with what the word means here; one the address names who is not listed (since left,
+ * or another role now) stays chosen.
+ */
+function ProviderFilter({ report, value, onChange }: { report: TReportId; value: string; onChange: (providerId: string) => void }) {
   const providers = useReportProviders(true);
-  const choices: TFilterChoice[] = (providers.data ?? []).map((member) => ({ value: member.id, label: `${staffName(member)} (${member.role})` }));
+  const meaning = REPORT_PROVIDERS[report];
+  const choices: TFilterChoice[] = (providers.data ?? [])
+    .filter((member) => !meaning || can(member, meaning.capability))
+    .map((member) => ({ value: member.id, label: `${staffName(member)} (${member.role})` }));
   if (value && !choices.some((c) => c.value === value)) {
     choices.unshift({ value, label: providers.isPending ? 'Loading…' : `Staff member #${value.slice(-4)}` });
   }
@@ -183,7 +195,13 @@ function ProviderFilter({ value, onChange }: { value: string; onChange: (provide
         choices={choices}
         onChange={onChange}
         busy={providers.isPending}
+        describedBy={meaning ? 'report-provider-help' : undefined}
       >
+        {meaning && (
+          <p id="report-provider-help" className="text-xs text-slate-600" data-testid="provider-help">
+            {meaning.help}
+          </p>
+        )}
         {providers.isError && <p className="text-sm text-red-700">Could not load the staff list.</p>}
       </FilterSelect>
     </div>

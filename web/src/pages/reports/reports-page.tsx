@@ -127,6 +127,7 @@ function ReportView({ address, timeZone, onChange }: { address: TReportAddress; 
         </p>
       </div>
       <ReportFilters
+        report={id}
         address={address}
         range={range}
         shape={shape}
