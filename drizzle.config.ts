@@ -6,6 +6,7 @@ export default defineConfig({
     './server/db/schema/api-clients.ts',
     './server/db/schema/backups.ts',
     './server/db/schema/auth.ts',
+    './server/db/schema/chart.ts',
     './server/db/schema/clinical.ts',
     './server/db/schema/collaboration.ts',
     './server/db/schema/enums.ts',

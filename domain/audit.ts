@@ -107,6 +107,10 @@ export const READ_ACTIONS = [
   'patient.duplicates',
   'patient.break_glass_queue',
   'fhir.client_list',
+  /** The clinical chart (issue 51): the whole chart, one list, an entry's or the chart's history, a vital sign's trend. */
+  'chart.read',
+  'chart.history',
+  'chart.trend',
 ] as const;
 export type TReadAction = (typeof READ_ACTIONS)[number];
 
@@ -194,6 +198,15 @@ const CHANGE_ACTIONS = [
   'settings.update',
   'settings.non_clinical_chat_on',
   'settings.non_clinical_chat_off',
+  /** The clinical chart (issue 51): an entry recorded, changed, confirmed, or marked entered-in-error; an allergy statement. */
+  'chart.create',
+  'chart.update',
+  'chart.confirm',
+  'chart.entered_in_error',
+  'chart.allergy_statement',
+  'formulary.create',
+  'formulary.update',
+  'formulary.import',
 ] as const;
 /** A status move is recorded as the status reached: 'appointment.completed', 'note.finalized', 'lab.cancelled', 'supply.completed'. */
 export type TChangeAction =
@@ -235,6 +248,8 @@ export const AUDIT_ENTITY_TYPES = [
   'break_glass',
   'api_client',
   'backup',
+  'chart_entry',
+  'formulary_item',
 ] as const;
 export type TAuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 

@@ -27,6 +27,8 @@ export const ZDomainEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat.membership'), roomId: id, userId: id, actorId: id }),
   /** A lab order was placed or moved, or its results entered, reviewed or acknowledged: open lists re-read it. */
   z.object({ type: z.literal('lab.changed'), orderId: id, actorId: id }),
+  /** A patient's chart changed (an entry, her allergy statement, vitals): open charts and allergy banners re-read it. */
+  z.object({ type: z.literal('chart.changed'), patientId: id, actorId: id }),
   /**
    * A supply order was placed or moved (`orderId` and the supplier it was placed with), or stock
    * changed (a use, a count, a catalogue edit, a suggestion: no order; no actor for the reorder job): open lists re-read.
@@ -72,6 +74,8 @@ export const ZServerMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('notification'), eventId, notificationId: id, title: z.string().optional(), message: z.string().optional() }),
   /** A lab order changed (ids only): sent to those who read lab orders, whose open lists read it again. */
   z.object({ type: z.literal('lab_changed'), eventId, orderId: id }),
+  /** A patient's chart changed (ids only): sent to those who see her allergy banner, whose open chart and banner read it again. */
+  z.object({ type: z.literal('chart_changed'), eventId, patientId: id }),
   /** A supply order or the stock changed (ids only): sent to the staff who order, and to the order's supplier. */
   z.object({ type: z.literal('supply_changed'), eventId, orderId: id.nullable() }),
   /** Some of the user's notifications were resolved by someone's action: the lists drop them, with no toast. */

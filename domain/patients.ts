@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZAllergySummary } from './chart.ts';
 import { zonedDate } from './clinic-time.ts';
 import { ZErrorBody } from './errors.ts';
 import { LAB_SEXES, type TLabSex } from './lab-flags.ts';
@@ -114,6 +115,11 @@ export const ZPatient = z.object({
   updatedAt: z.string(),
   /** Restricted to its care team (issue 33): shown to those who see it at all, with a badge. Always sent. */
   restricted: z.boolean().optional(),
+  /**
+   * The allergy banner's content (issue 51), sent with her record (GET /api/patients/{id}) to
+   * those who see the banner, so no screen that shows her asks again. Not in lists.
+   */
+  allergySummary: ZAllergySummary.optional(),
 });
 export type TPatient = z.infer<typeof ZPatient>;
 /** The list's response: what GET /api/patients answers, and what a shared page is checked against. */

@@ -76,6 +76,23 @@ export const CAPABILITIES = {
   /** The clinic's test catalogue: tests, analytes, units and ranges. */
   'labs.catalogue': ['admin'],
   /**
+   * The clinical chart (issue 51; docs/decisions/clinical-chart.md): allergies, problems,
+   * medications and vital signs. Clinical staff read the lists; a scheduler sees only the allergy
+   * banner (she books and greets the patient); a supplier nothing.
+   */
+  'chart.read': ['admin', 'nurse', 'scribe'],
+  /** The allergy banner on every screen that shows one patient (and her summary with her record). */
+  'chart.banner': ['admin', 'scheduler', 'nurse', 'scribe'],
+  /** Record entries (and change them): a scribe's are drafts, which she alone changes until they are confirmed. */
+  'chart.record': ['admin', 'nurse', 'scribe'],
+  /**
+   * Entries confirmed as written; confirm a scribe's draft; change any entry or mark it
+   * entered-in-error; state 'No known allergies' (CHART_ENTRY_WORKFLOW).
+   */
+  'chart.confirm': ['admin', 'nurse'],
+  /** The formulary the chart and prescriptions share, and the clinic's own condition codes. */
+  'formulary.manage': ['admin'],
+  /**
    * Supplies (issue 31; docs/decisions/supplies.md): the catalogue and its stock, and recording
    * what was used. The staff who keep the clinic running; a supplier sees only her orders.
    */

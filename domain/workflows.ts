@@ -1,4 +1,5 @@
 import { APPOINTMENT_STATUSES, type TAppointmentStatus } from './appointments.ts';
+import { CHART_ENTRY_STATES, type TChartEntryState } from './chart.ts';
 import { NOTE_STATUSES, type TNoteStatus } from './notes.ts';
 import { LAB_ORDER_STATUSES, SUPPLY_ORDER_STATUSES, type TLabOrderStatus, type TSupplyOrderStatus } from './orders.ts';
 import { rolesWith } from './permissions.ts';
@@ -195,3 +196,14 @@ export function serverSetFields<F extends string>(move: TMove<string, F>, at: { 
   }
   return out;
 }
+
+/**
+ * A chart entry (issue 51): a scribe's draft waits for a nurse or an admin to confirm it; theirs
+ * are confirmed as they write them. Entered-in-error is the entry's own status, not a move here.
+ */
+export const CHART_ENTRY_WORKFLOW: TWorkflow<TChartEntryState, 'confirmedAt' | 'confirmedById'> = {
+  name: 'chart entry',
+  statuses: CHART_ENTRY_STATES,
+  initial: 'draft',
+  moves: [{ from: 'draft', to: 'confirmed', roles: rolesWith('chart.confirm'), label: 'Confirm', sets: { confirmedAt: 'now', confirmedById: 'actor' } }],
+};

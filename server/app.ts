@@ -33,6 +33,7 @@ import { patientRoutes } from './modules/patients/patients.routes.ts';
 import { appointmentRoutes } from './modules/appointments/appointments.routes.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { noteRoutes } from './modules/notes/notes.routes.ts';
+import { chartRoutes } from './modules/chart/chart.routes.ts';
 import { labRoutes } from './modules/labs/labs.routes.ts';
 import { supplyRoutes } from './modules/supplies/supplies.routes.ts';
 import { chatRoutes } from './modules/chat/chat.routes.ts';
@@ -174,6 +175,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await app.register(staffRoutes, deps);
   await app.register(noteRoutes, deps);
   await app.register(labRoutes, deps);
+  await app.register(chartRoutes, deps);
   await app.register(supplyRoutes, deps);
   await app.register(chatRoutes, deps);
   await app.register(auditRoutes, { ...deps, headSigner: auditHeadSigner(config.auditHead) });

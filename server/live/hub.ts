@@ -1,9 +1,9 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { WebSocket } from 'ws';
 import type { TCurrentUser } from '#domain/auth';
 import { ERRORS, type TErrorCode } from '#domain/errors';
 import { LIVE_CLOSE as CLOSE, LIVE_MAX_MESSAGE_BYTES, ZClientMessage, type TServerMessage } from '#domain/live-events';
-import { can } from '#domain/permissions';
+import { can, type TCapability } from '#domain/permissions';
 import { queryRows, type Db } from '../db/database.ts';
 import { users } from '../db/schema/auth.ts';
 import { notifications } from '../db/schema/collaboration.ts';
@@ -76,14 +76,20 @@ export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => v
   }
 
   /** Which of these users see the lab order's patient now (most orders are of unrestricted patients: one query either way). */
-  async function usersSeeingOrder(orderId: string, userIds: string[]): Promise<Set<string>> {
-    if (userIds.length === 0) return new Set();
+  /**
+   * The open sockets of users who hold `capability` and see the patient `patientId` names (an
+   * expression on a row of `from`, aliased o): a restricted patient's reach alone (issue 47).
+   */
+  async function seeingConnections(capability: TCapability, from: SQL, patientId: SQL): Promise<Connection[]> {
+    const readers = [...byUser.values()].flatMap((set) => [...set].filter((conn) => can(conn.user, capability)));
+    const userIds = [...new Set(readers.map((conn) => conn.user.id))];
+    if (userIds.length === 0) return [];
     const rows = await queryRows<{ id: string }>(
       db,
-      sql`select u.id from unnest(${`{${userIds.join(',')}}`}::uuid[]) as u(id), lab_orders o
-      where o.id = ${orderId}::uuid and ${userSeesPatient(sql`u.id`, sql`o.patient_id`, now())}`,
+      sql`select u.id from unnest(${`{${userIds.join(',')}}`}::uuid[]) as u(id), ${from} where ${userSeesPatient(sql`u.id`, patientId, now())}`,
     );
-    return new Set(rows.map((r) => r.id));
+    const seeing = new Set(rows.map((r) => r.id));
+    return readers.filter((conn) => seeing.has(conn.user.id));
   }
 
   /** Notifications of this user that someone's action resolved: ids only, and no toast. */
@@ -186,10 +192,12 @@ export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => v
     } else if (event.type === 'lab.changed') {
       // To whoever reads lab orders now (a role change closes her sockets first), ids only, and
       // only of an order she may see: a restricted patient's goes to her reach alone (issue 47).
-      const readers = [...byUser.values()].flatMap((set) => [...set].filter((conn) => can(conn.user, 'labs.read')));
-      const seeing = await usersSeeingOrder(event.orderId, [...new Set(readers.map((conn) => conn.user.id))]);
-      const conns = readers.filter((conn) => seeing.has(conn.user.id));
+      const conns = await seeingConnections('labs.read', sql`(select patient_id from lab_orders where id = ${event.orderId}::uuid) o`, sql`o.patient_id`);
       if (conns.length > 0) sendAll(conns, { type: 'lab_changed', eventId: live.seq, orderId: event.orderId });
+    } else if (event.type === 'chart.changed') {
+      // To whoever sees her allergy banner and sees her (a restricted patient's reach alone).
+      const conns = await seeingConnections('chart.banner', sql`(select 1) o`, sql`${event.patientId}::uuid`);
+      if (conns.length > 0) sendAll(conns, { type: 'chart_changed', eventId: live.seq, patientId: event.patientId });
     } else if (event.type === 'supply.changed') {
       // An order: to the staff who see every order and to its supplier; stock alone: to those who keep it.
       const sees = (conn: Connection) =>

@@ -336,7 +336,12 @@ describe('the unfiltered first page, shared by every request for a few seconds',
     const shared = await nurse.get('/api/patients?limit=5');
     expect(shared.headers['content-type']).toBe('application/json; charset=utf-8');
     const fresh = await nurse.get(`/api/patients?limit=5&search=${encodeURIComponent(shared.json()[0].lastName)}`);
-    expect(Object.keys(shared.json()[0]).sort()).toEqual(Object.keys(ZPatient.shape).sort());
+    // Every field of the record but the allergy banner's, which comes only with one patient's read (issue 51).
+    expect(Object.keys(shared.json()[0]).sort()).toEqual(
+      Object.keys(ZPatient.shape)
+        .filter((key) => key !== 'allergySummary')
+        .sort(),
+    );
     expect(fresh.json().find((p: { id: string }) => p.id === shared.json()[0].id)).toEqual(shared.json()[0]);
   });
 

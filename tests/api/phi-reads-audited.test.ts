@@ -187,6 +187,7 @@ const WITHOUT_PATIENT_DATA = new Set([
   '/api/staff',
   '/api/scheduler/staff',
   '/api/lab-tests',
+  '/api/chart/substances',
   '/api/supply-items',
   '/api/supply-items/export.csv',
   '/api/supply-items/:id',

@@ -19,6 +19,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { DEFAULT_ROLE } from '#domain/roles';
 import { DEFAULT_LATE_CANCEL_HOURS } from '#domain/reports';
+import { UNIT_SYSTEMS } from '#domain/units';
 import { DEFAULT_OPENING_HOURS, type TOpeningHours } from '#domain/settings';
 import { userRole } from './enums.ts';
 import { at, id, timestamps } from './columns.ts';
@@ -89,6 +90,8 @@ export const clinicSettings = pgTable(
     openingHours: jsonb('opening_hours').notNull().default(DEFAULT_OPENING_HOURS).$type<TOpeningHours>(),
     rooms: jsonb('rooms').notNull().default([]).$type<string[]>(),
     lateCancelHours: integer('late_cancel_hours').notNull().default(DEFAULT_LATE_CANCEL_HOURS),
+    /** The units vital signs are entered and shown in (issue 51): °C, kg, cm or °F, lb, in. Stored values are canonical. */
+    unitSystem: varchar('unit_system', { length: 6, enum: UNIT_SYSTEMS }).notNull().default('metric'),
     updatedAt: at('updated_at').notNull().defaultNow(),
     updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
   },

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, date, index, integer, jsonb, pgTable, smallint, text, uuid, varchar } from 'drizzle-orm/pg-core';
 import { APPOINTMENT_DURATIONS, DEFAULT_APPOINTMENT_DURATION } from '#domain/appointments';
+import { ALLERGY_ASSESSMENTS } from '#domain/chart';
 import { NOTE_REVISION_ACTIONS } from '#domain/notes';
 import { LAB_FLAGS, LAB_SEXES } from '#domain/lab-flags';
 import type { TSupplyOrderLine } from '#domain/supplies';
@@ -34,6 +35,14 @@ export const patients = pgTable(
      */
     restrictedAt: at('restricted_at'),
     restrictedBy: uuid('restricted_by').references(() => users.id, { onDelete: 'set null' }),
+    /**
+     * Her allergy statement besides the chart's list (issue 51): 'nka' or 'nkda', by whom and when;
+     * null is 'never asked'. The old free-text allergies, history and medications above stay as
+     * the chart's notes from the previous record.
+     */
+    allergyStatement: varchar('allergy_statement', { length: 4, enum: ALLERGY_ASSESSMENTS }),
+    allergyStatedAt: at('allergy_stated_at'),
+    allergyStatedById: uuid('allergy_stated_by_id').references(() => users.id),
     ...timestamps(),
   },
   (t) => [

@@ -9,7 +9,9 @@ import { patients } from '../../db/schema/clinical.ts';
 import type { ReadScope } from '../../scope/read-scope.ts';
 
 /** A patients row, as the query builder reads it or as a hand-written query does (PATIENT_SQL_COLUMNS, under the same names). */
-type PatientRow = Omit<typeof patients.$inferSelect, 'restrictedAt' | 'restrictedBy'> & { restrictedAt?: Date | null };
+type PatientRow = Omit<typeof patients.$inferSelect, 'restrictedAt' | 'restrictedBy' | 'allergyStatement' | 'allergyStatedAt' | 'allergyStatedById'> & {
+  restrictedAt?: Date | null;
+};
 
 const text = z.string().nullable();
 /** PATIENT_SQL_COLUMNS' row, checked (server/db/typed-rows.ts). */

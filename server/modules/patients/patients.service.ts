@@ -11,7 +11,9 @@ import {
 } from '#domain/patients';
 import type { TPage } from '#domain/paging';
 import { mayChangePatientField } from '#domain/record-scope';
+import { can } from '#domain/permissions';
 import { countsFor } from '../../clinic/clinic-counts.ts';
+import { allergySummaryFor } from '../chart/chart.service.ts';
 import type { Deps, TSharedPatientPage } from '../../deps.ts';
 import { boundedReads } from '../../db/bounded-reads.ts';
 import { takePage } from '../../db/keyset.ts';
@@ -79,7 +81,9 @@ export const PATIENT_READS = {
     run: async ({ db, scope }, id: string) => {
       const row = await findSeenPatient(db, scope.patientRowSeen, id);
       if (!row && (await isRestrictedPatient(db, id))) throw new HttpError('record.restricted');
-      return row && toPatient(row);
+      if (!row) return null;
+      // The allergy banner comes with her, for those who see it (issue 51).
+      return can(scope.viewer, 'chart.banner') ? { ...toPatient(row), allergySummary: await allergySummaryFor(db, id) } : toPatient(row);
     },
     shows: (_patient, id) => ({ entityId: id, patientId: id }),
   }),

@@ -1,0 +1,217 @@
+import { z } from 'zod';
+import { zonedDate } from './clinic-time.ts';
+import { ZDate, optionalLine, optionalText, requiredLine } from './text.ts';
+
+/**
+ * The clinical chart (issue 51; docs/decisions/clinical-chart.md): allergies, problems and
+ * medications as coded lists, and vital signs (domain/vital-signs.ts). Every entry is versioned:
+ * a change keeps its before-value with who, when and why (chart_revisions), and nothing is
+ * deleted: a mistake is marked entered-in-error.
+ */
+
+export const CHART_LIMITS = { name: 200, note: 2_000, reason: 500, reactions: 10, reaction: 100, dose: 100, frequency: 100, search: 100 } as const;
+
+/** An entry a scribe drafts waits for a nurse or an admin to confirm it (as notes wait for review); theirs are confirmed as they write them. */
+export const CHART_ENTRY_STATES = ['draft', 'confirmed'] as const;
+export type TChartEntryState = (typeof CHART_ENTRY_STATES)[number];
+
+/** The chart's lists; 'assessment' is the patient's allergy statement (NKA, NKDA) in the history. */
+export const CHART_LISTS = ['allergy', 'problem', 'medication', 'vitals', 'assessment'] as const;
+export type TChartList = (typeof CHART_LISTS)[number];
+
+/** What a coded substance names: a drug ingredient or drug class (the formulary's), a shipped non-drug allergen, or free text. */
+export const SUBSTANCE_KINDS = ['ingredient', 'class', 'allergen', 'text'] as const;
+
+export const ALLERGY_TYPES = ['allergy', 'intolerance'] as const;
+export const ALLERGY_CATEGORIES = ['medication', 'food', 'environment', 'biologic'] as const;
+export const ALLERGY_SEVERITIES = ['mild', 'moderate', 'severe'] as const;
+export const ALLERGY_CRITICALITIES = ['low', 'high', 'unable_to_assess'] as const;
+export const ALLERGY_STATUSES = ['active', 'inactive', 'resolved', 'entered_in_error'] as const;
+
+/**
+ * The patient's allergy statement besides her list: 'No known allergies', 'No known drug
+ * allergies', each recorded by someone at a time. Null is 'never asked': the three look
+ * different everywhere (the banner above all).
+ */
+export const ALLERGY_ASSESSMENTS = ['nka', 'nkda'] as const;
+
+export const PROBLEM_STATUSES = ['active', 'recurrence', 'relapse', 'inactive', 'remission', 'resolved'] as const;
+export const PROBLEM_VERIFICATIONS = ['provisional', 'confirmed', 'refuted', 'entered_in_error'] as const;
+export const MEDICATION_STATUSES = ['active', 'on_hold', 'stopped', 'entered_in_error'] as const;
+export const MEDICATION_SOURCES = ['prescribed_here', 'patient_reported', 'outside_record'] as const;
+export const MEDICATION_ROUTES = [
+  'oral',
+  'sublingual',
+  'topical',
+  'transdermal',
+  'inhalation',
+  'nasal',
+  'ophthalmic',
+  'otic',
+  'rectal',
+  'vaginal',
+  'subcutaneous',
+  'intramuscular',
+  'intravenous',
+] as const;
+
+const choice = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `Expected one of ${values.join(', ')}` });
+const note = optionalText(CHART_LIMITS.note);
+
+/** A substance as recorded: what kind of code it is, the code (an ingredient's name, a class's or allergen's key), and its name as shown. */
+export const ZSubstance = z
+  .object({
+    kind: choice(SUBSTANCE_KINDS),
+    code: z.string().trim().max(CHART_LIMITS.name).nullish(),
+    /** Free text's name; a coded substance is named by its catalogue (a name sent with it is ignored). */
+    name: optionalLine(CHART_LIMITS.name),
+  })
+  .strict()
+  .superRefine((s, ctx) => {
+    if (s.kind !== 'text' && !s.code)
+      ctx.addIssue({ code: 'custom', path: ['code'], message: 'Choose the substance from the list, or record it as free text' });
+    if (s.kind === 'text' && !s.name) ctx.addIssue({ code: 'custom', path: ['name'], message: 'Name the substance' });
+  });
+
+/** A day that has happened (an onset, an abatement): not after today anywhere on Earth, so a clinic's today is never refused. */
+const pastDay = ZDate.nullish()
+  .transform((v) => v ?? null)
+  .refine((v) => v === null || v <= zonedDate(new Date(), 'Pacific/Kiritimati'), 'Cannot be in the future');
+
+const allergyShape = {
+  substance: ZSubstance,
+  type: choice(ALLERGY_TYPES),
+  category: choice(ALLERGY_CATEGORIES),
+  reactions: z.array(requiredLine('Reaction', CHART_LIMITS.reaction)).max(CHART_LIMITS.reactions, `At most ${CHART_LIMITS.reactions} reactions`),
+  severity: choice(ALLERGY_SEVERITIES).nullish(),
+  criticality: choice(ALLERGY_CRITICALITIES),
+  onset: pastDay,
+  status: choice(ALLERGY_STATUSES),
+  note,
+};
+
+/** POST /api/patients/{id}/allergies: an allergy or intolerance (PUT .../allergies/{entryId} takes any of these fields: ZAllergyChange). */
+export const ZAllergyFields = z
+  .object({
+    ...allergyShape,
+    type: allergyShape.type.default('allergy'),
+    reactions: allergyShape.reactions.default([]),
+    criticality: allergyShape.criticality.default('unable_to_assess'),
+    status: allergyShape.status.default('active'),
+  })
+  .strict();
+export type TAllergyFields = z.infer<typeof ZAllergyFields>;
+
+/** Who wrote an entry and where it stands. */
+const ZEntryMeta = {
+  id: z.string().uuid(),
+  patientId: z.string().uuid(),
+  state: z.enum(CHART_ENTRY_STATES),
+  /** Its version: sent back with a change, so a change over someone else's is refused (409). */
+  version: z.number().int(),
+  recordedAt: z.string(),
+  recordedByName: z.string().nullable(),
+  confirmedAt: z.string().nullable(),
+  confirmedByName: z.string().nullable(),
+  updatedAt: z.string(),
+};
+
+export const ZAllergy = z.object({
+  ...ZEntryMeta,
+  substance: z.object({ kind: z.enum(SUBSTANCE_KINDS), code: z.string().nullable(), name: z.string() }),
+  type: z.enum(ALLERGY_TYPES),
+  category: z.enum(ALLERGY_CATEGORIES),
+  reactions: z.array(z.string()),
+  severity: z.enum(ALLERGY_SEVERITIES).nullable(),
+  criticality: z.enum(ALLERGY_CRITICALITIES),
+  onset: z.string().nullable(),
+  status: z.enum(ALLERGY_STATUSES),
+  note: z.string().nullable(),
+});
+export type TAllergy = z.infer<typeof ZAllergy>;
+
+/**
+ * A change of an entry: the fields sent change, the rest stay (no defaults fill in what was not
+ * sent). `version` (optional, as the record's own read-back is) refuses a change made over
+ * someone else's; `reason` says why, and is required to mark one entered-in-error. The entry as
+ * changed is then checked whole, as a new one is.
+ */
+const changeOf = <S extends z.ZodRawShape>(shape: S) =>
+  z
+    .object(shape)
+    .partial()
+    .extend({ version: z.number().int().optional(), reason: optionalText(CHART_LIMITS.reason) })
+    .strict();
+export const ZAllergyChange = changeOf(allergyShape);
+export type TAllergyChange = z.infer<typeof ZAllergyChange>;
+
+/** PUT /api/patients/{id}/allergy-assessment: 'No known allergies' / 'No known drug allergies', or null to withdraw it. */
+export const ZAllergyAssessmentInput = z.object({ assessment: choice(ALLERGY_ASSESSMENTS).nullable() }).strict();
+export type TAllergyAssessmentInput = z.infer<typeof ZAllergyAssessmentInput>;
+
+/**
+ * What the allergy banner shows, sent with the patient wherever she is read: her active
+ * allergies (high criticality first; a scribe's drafts among them, marked unconfirmed), and her
+ * statement (NKA, NKDA) with who made it and when. `state` is what the banner leads with:
+ * 'listed', 'nka', 'nkda' or 'unknown' (nobody asked).
+ */
+export const ZAllergySummary = z.object({
+  state: z.enum(['listed', 'nka', 'nkda', 'unknown']),
+  allergies: z.array(z.object({ name: z.string(), criticality: z.enum(ALLERGY_CRITICALITIES), reactions: z.array(z.string()), confirmed: z.boolean() })),
+  statement: z.object({ value: z.enum(ALLERGY_ASSESSMENTS), at: z.string(), byName: z.string().nullable() }).nullable(),
+});
+export type TAllergySummary = z.infer<typeof ZAllergySummary>;
+export type TAllergyStatement = NonNullable<TAllergySummary['statement']>;
+
+/** Her notes from the previous record: the free text the patient form held before the chart's lists (kept, readable, never lost). */
+export const ZPreviousRecord = z.object({ allergies: z.string().nullable(), medicalHistory: z.string().nullable(), currentMedications: z.string().nullable() });
+
+/** GET /api/patients/{id}/chart: the whole chart in one request. */
+export const ZChart = z.object({
+  patientId: z.string().uuid(),
+  allergies: z.array(ZAllergy),
+  allergySummary: ZAllergySummary,
+  previousRecord: ZPreviousRecord,
+});
+export type TChart = z.infer<typeof ZChart>;
+
+/** A substance the allergy form offers: a drug ingredient, a drug class, or a non-drug allergen, with the category it implies. */
+export const ZSubstanceOption = z.object({
+  kind: z.enum(['ingredient', 'class', 'allergen']),
+  code: z.string(),
+  name: z.string(),
+  category: z.enum(ALLERGY_CATEGORIES),
+});
+export type TSubstanceOption = z.infer<typeof ZSubstanceOption>;
+export const ZSubstanceQuery = z.object({ q: z.string().trim().min(1, 'Type part of a name').max(CHART_LIMITS.search) }).strict();
+
+/** A change in an entry's history, as the chart's history shows it. */
+export const ZChartRevision = z.object({
+  id: z.string().uuid(),
+  list: z.enum(CHART_LISTS),
+  entryId: z.string().uuid().nullable(),
+  action: z.enum(['created', 'updated', 'confirmed', 'entered_in_error', 'assessed']),
+  at: z.string(),
+  actorName: z.string(),
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+  reason: z.string().nullable(),
+});
+export type TChartRevision = z.infer<typeof ZChartRevision>;
+
+/**
+ * Her allergy summary from her entries and statement: the rule the banner and every patient read
+ * share. The server keeps the two consistent (an active allergy withdraws NKA, an active drug
+ * allergy NKDA), so a statement beside a list is NKDA beside food or other allergies.
+ */
+export function allergySummaryOf(
+  allergies: readonly Pick<TAllergy, 'substance' | 'criticality' | 'reactions' | 'status' | 'state'>[],
+  statement: TAllergyStatement | null,
+): TAllergySummary {
+  const active = allergies
+    .filter((a) => a.status === 'active')
+    .map((a) => ({ name: a.substance.name, criticality: a.criticality, reactions: a.reactions, confirmed: a.state === 'confirmed' }))
+    // High criticality first, then as recorded.
+    .sort((a, b) => Number(b.criticality === 'high') - Number(a.criticality === 'high'));
+  return { state: active.length > 0 ? 'listed' : (statement?.value ?? 'unknown'), allergies: active, statement };
+}
