@@ -34,6 +34,7 @@ export const ALLERGY_STATUSES = ['active', 'inactive', 'resolved', 'entered_in_e
  * different everywhere (the banner above all).
  */
 export const ALLERGY_ASSESSMENTS = ['nka', 'nkda'] as const;
+export const ALLERGY_ASSESSMENT_LABELS: Record<(typeof ALLERGY_ASSESSMENTS)[number], string> = { nka: 'No known allergies', nkda: 'No known drug allergies' };
 
 export const PROBLEM_STATUSES = ['active', 'recurrence', 'relapse', 'inactive', 'remission', 'resolved'] as const;
 export const PROBLEM_VERIFICATIONS = ['provisional', 'confirmed', 'refuted', 'entered_in_error'] as const;
@@ -110,6 +111,8 @@ const ZEntryMeta = {
   /** Its version: sent back with a change, so a change over someone else's is refused (409). */
   version: z.number().int(),
   recordedAt: z.string(),
+  /** Who recorded it: a scribe changes her own draft. */
+  recordedById: z.string().uuid().nullable(),
   recordedByName: z.string().nullable(),
   confirmedAt: z.string().nullable(),
   confirmedByName: z.string().nullable(),
@@ -144,8 +147,9 @@ const changeOf = <S extends z.ZodRawShape>(shape: S) =>
     .strict();
 export const ZAllergyChange = changeOf(allergyShape);
 export type TAllergyChange = z.infer<typeof ZAllergyChange>;
+export type TAllergyChangeInput = z.input<typeof ZAllergyChange>;
 
-/** PUT /api/patients/{id}/allergy-assessment: 'No known allergies' / 'No known drug allergies', or null to withdraw it. */
+/** PUT /api/patients/{id}/allergy-statement: 'No known allergies' / 'No known drug allergies', or null to withdraw it. */
 export const ZAllergyAssessmentInput = z.object({ assessment: choice(ALLERGY_ASSESSMENTS).nullable() }).strict();
 export type TAllergyAssessmentInput = z.infer<typeof ZAllergyAssessmentInput>;
 

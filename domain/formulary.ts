@@ -4,9 +4,19 @@
  * against), strength, dose form, route, RxNorm code and ATC class where known.
  */
 
+/**
+ * An ingredient's name as people write it: the catalogue keeps it in lower case ('penicillin v',
+ * 'vitamin b12'), shown with its first letter and its one-letter parts in capitals ('Penicillin V',
+ * 'Vitamin B12').
+ */
+export function ingredientName(name: string): string {
+  const words = name.split(' ').map((word) => (/^[a-z]\d*$/.test(word) ? word.toUpperCase() : word));
+  const text = words.join(' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** A product's name as the formulary shows it: its ingredients, strength and form ('Amoxicillin / clavulanate 875 mg / 125 mg tablet'). */
 export function formularyName(item: { ingredients: readonly string[]; strength: string | null; doseForm: string | null }): string {
   const ingredients = item.ingredients.join(' / ');
-  const text = [ingredients, item.strength, item.doseForm].filter(Boolean).join(' ');
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  return ingredientName([ingredients, item.strength, item.doseForm].filter(Boolean).join(' '));
 }

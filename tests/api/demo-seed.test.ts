@@ -9,6 +9,7 @@ import { appointments, labOrders, noteRevisions, patientNotes, patients, supplyO
 import { supplyItems, supplyMovements, supplySuggestions } from '../../server/db/schema/supplies.ts';
 import { chatMessages, chatRoomMembers, notifications, patientChatRooms } from '../../server/db/schema/collaboration.ts';
 import { seedDemoClinic } from '../../server/seed/demo-clinic.ts';
+import { chartRevisions, patientAllergies } from '../../server/db/schema/chart.ts';
 import { freshDatabase } from '../helpers/test-database.ts';
 
 // Issue 29: seeded before 8 am, the demo said today's first visits were completed, hours before
@@ -148,6 +149,16 @@ describe('the demo clinic seeded at different times of the clinic day', () => {
         inOrder(room.name, [room.createdAt, room.updatedAt, now]);
       }
       for (const n of await db.select().from(notifications)) inOrder(n.title, [opened, n.createdAt, now]);
+      // The chart (issue 51): the banner's three states side by side, a high-criticality entry and a draft to confirm.
+      const people = await db.select().from(patients);
+      const allergies = await db.select().from(patientAllergies);
+      const listed = new Set(allergies.filter((a) => a.status === 'active').map((a) => a.patientId));
+      expect(new Set(people.map((p) => (listed.has(p.id) ? 'listed' : (p.allergyStatement ?? 'unknown'))))).toEqual(
+        new Set(['listed', 'nka', 'nkda', 'unknown']),
+      );
+      expect([allergies.some((a) => a.criticality === 'high'), allergies.some((a) => a.state === 'draft')]).toEqual([true, true]);
+      for (const a of allergies) inOrder(a.substanceName, [opened, a.recordedAt, a.confirmedAt, now]);
+      for (const r of await db.select().from(chartRevisions)) inOrder('chart revision', [opened, r.at, now]);
     });
   }
 });

@@ -236,11 +236,19 @@ describe('editing a note', () => {
     expect(screen.queryByRole('dialog', { name: /Undo|Take the note/ })).toBeNull();
   });
 
-  it('offers no action on a note past the stage this user edits', async () => {
-    fakeApi({});
+  it('offers no action on a note past the stage this user edits, and shows her allergy banner', async () => {
+    const allergySummary = {
+      state: 'listed' as const,
+      allergies: [{ name: 'Penicillins', criticality: 'high' as const, reactions: ['Anaphylaxis'], confirmed: true }],
+      statement: null,
+    };
+    fakeApi({ [`GET /api/patients/${PATIENT_ID}`]: () => ({ status: 200, json: patient({ allergySummary }) }) });
     openForm({ mode: 'edit', note: note({ status: 'reviewed_by_scribe' }) });
     await contentField();
     expect(screen.getByRole('alert').textContent).toContain('can no longer be edited here');
+    // The fixed patient's banner, from her record: red for a high-criticality allergy.
+    const banner = await screen.findByTestId('allergy-banner');
+    expect([banner.dataset.tone, banner.textContent]).toEqual(['high', 'Allergies: PenicillinsHIGH: Anaphylaxis']);
     expect(screen.queryByRole('button', { name: 'Save Draft' })).toBeNull();
     expect((screen.getByLabelText(/^Content/) as HTMLTextAreaElement).disabled).toBe(true);
     expect(screen.getByRole('button', { name: 'Cancel' })).toBeTruthy();

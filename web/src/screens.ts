@@ -79,6 +79,15 @@ export const SCREENS: readonly TScreen[] = [
     sidebar: { label: 'Patient Notes', icon: FileText, group: 'main' },
   },
   {
+    // One patient's clinical chart (issue 51), reached from her card, her appointments and the
+    // note form. Clinical staff only: a scheduler sees the allergy banner, not the lists.
+    path: '/chart',
+    title: 'Chart',
+    Screen: lazyScreen(() => import('./pages/chart/chart-page.tsx'), 'ChartPage'),
+    capability: 'chart.read',
+    Denied: lazyScreen(() => import('./pages/chart/no-chart-access.tsx'), 'NoChartAccess'),
+  },
+  {
     path: '/team-chat',
     title: 'Team Chat',
     Screen: lazyScreen(() => import('./pages/team-chat/team-chat-page.tsx'), 'TeamChatPage'),

@@ -22,6 +22,7 @@ const toAllergy = (r: TAllergyRow & { recordedByName: string | null; confirmedBy
   state: r.state,
   version: r.version,
   recordedAt: r.recordedAt.toISOString(),
+  recordedById: r.recordedById,
   recordedByName: r.recordedByName,
   confirmedAt: iso(r.confirmedAt),
   confirmedByName: r.confirmedByName,

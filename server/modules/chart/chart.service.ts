@@ -142,6 +142,7 @@ const clinicalOf = ({
   patientId: _p,
   version: _v,
   recordedAt: _r,
+  recordedById: _rbi,
   recordedByName: _rb,
   confirmedAt: _c,
   confirmedByName: _cb,

@@ -4,6 +4,7 @@ import type { TAllergy, TAllergyFields, TSubstanceOption } from '#domain/chart';
 import type { Queryable } from '../../db/database.ts';
 import { rowsOf } from '../../db/typed-rows.ts';
 import { escapeLike } from '../../db/like.ts';
+import { ingredientName } from '#domain/formulary';
 import { invalid } from '../../http/errors.ts';
 import { ALLERGEN_STARTER, DRUG_CLASSES } from './starter/allergens.ts';
 
@@ -14,7 +15,6 @@ import { ALLERGEN_STARTER, DRUG_CLASSES } from './starter/allergens.ts';
  * are the catalogue's, never the client's.
  */
 const SUGGESTIONS = 20;
-const capitalised = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
 /** The options whose name holds `term` (any case): those that start with it first, then by name. */
 export async function searchSubstances(q: Queryable, term: string): Promise<TSubstanceOption[]> {
@@ -32,7 +32,7 @@ export async function searchSubstances(q: Queryable, term: string): Promise<TSub
       name: c.name,
       category: 'medication' as const,
     })),
-    ...ingredients.map((i) => ({ kind: 'ingredient' as const, code: i.name, name: capitalised(i.name), category: 'medication' as const })),
+    ...ingredients.map((i) => ({ kind: 'ingredient' as const, code: i.name, name: ingredientName(i.name), category: 'medication' as const })),
     ...ALLERGEN_STARTER.filter((a) => a.name.toLowerCase().includes(needle)).map((a) => ({
       kind: 'allergen' as const,
       code: a.key,
@@ -78,7 +78,7 @@ export async function resolvedSubstance(q: Queryable, fields: Pick<TAllergyField
       );
       if (!known?.known) throw invalid('substance.code', 'Unknown drug ingredient: choose one from the list, or record it as free text');
       implied('medication');
-      return { kind: 'ingredient', code, name: capitalised(code) };
+      return { kind: 'ingredient', code, name: ingredientName(code) };
     }
   }
 }

@@ -5,6 +5,7 @@ import { useDebouncedValue } from '../hooks/use-debounced-value.ts';
 import { apiErrorCode, describeApiError } from '../lib/api-errors.ts';
 import { formatDateOfBirth, fullName } from '../lib/patient-format.ts';
 import { cn } from '../lib/utils.ts';
+import { PatientAllergyBanner } from './chart/patient-allergy-banner.tsx';
 import { Button } from './ui/button.tsx';
 import type { TFieldControlProps } from './ui/form-field.tsx';
 import { Input } from './ui/input.tsx';
@@ -20,7 +21,7 @@ export const patientChoiceLabel = (patient: Pick<TPatientChoice, 'id' | 'firstNa
  * A chosen patient: who, and (when the form has them) what the summary line shows. Drawn from
  * the fields the search asks for, so the summary cannot come to need one it does not fetch.
  */
-export type TChosenPatient = Pick<TPatientChoice, 'id' | 'firstName' | 'lastName'> & Partial<Pick<TPatientChoice, 'dateOfBirth' | 'phone' | 'allergies'>>;
+export type TChosenPatient = Pick<TPatientChoice, 'id' | 'firstName' | 'lastName'> & Partial<Pick<TPatientChoice, 'dateOfBirth' | 'phone'>>;
 
 /**
  * The one patient picker (notes, chat rooms, scheduling): searches the server as you type, a
@@ -33,12 +34,15 @@ export function PatientPicker({
   onChange,
   onBlur,
   disabled,
+  allergyBanner = true,
 }: {
   control: TFieldControlProps;
   value: TChosenPatient | null;
   onChange: (patient: TChosenPatient | null) => void;
   onBlur?: () => void;
   disabled?: boolean;
+  /** The chosen patient's allergy banner (issue 51): for a clinical form, not for the audit trail's filter. */
+  allergyBanner?: boolean;
 }) {
   const listId = useId();
   const [text, setText] = useState('');
@@ -51,22 +55,25 @@ export function PatientPicker({
 
   if (value) {
     return (
-      <div className="flex items-start gap-2 rounded-md border border-input bg-slate-50 px-3 py-2" data-testid="chosen-patient">
-        <PatientSummary patient={value} />
-        <Button
-          variant="ghost"
-          size="sm"
-          className="h-7 shrink-0 px-2"
-          disabled={disabled}
-          onClick={() => {
-            onChange(null);
-            setText('');
-            setOpen(true);
-          }}
-        >
-          <X aria-hidden="true" />
-          Change<span className="sr-only"> patient</span>
-        </Button>
+      <div className="space-y-2 rounded-md border border-input bg-slate-50 px-3 py-2" data-testid="chosen-patient">
+        <div className="flex items-start gap-2">
+          <PatientSummary patient={value} />
+          <Button
+            variant="ghost"
+            size="sm"
+            className="h-7 shrink-0 px-2"
+            disabled={disabled}
+            onClick={() => {
+              onChange(null);
+              setText('');
+              setOpen(true);
+            }}
+          >
+            <X aria-hidden="true" />
+            Change<span className="sr-only"> patient</span>
+          </Button>
+        </div>
+        {allergyBanner && <PatientAllergyBanner patientId={value.id} />}
       </div>
     );
   }
@@ -171,12 +178,11 @@ function searchErrorText(error: unknown): string {
   return apiErrorCode(error) === 'search.timeout' ? describeApiError(error).message : 'Could not search patients';
 }
 
-/** The summary line of the chosen patient: who, born when, and what a note's writer should not miss. */
+/** The summary line of the chosen patient: who, born when, and how to reach her (her allergies are the banner under it). */
 export function PatientSummary({ patient }: { patient: TChosenPatient }) {
   const details = [
     patient.dateOfBirth ? `Born ${formatDateOfBirth(patient.dateOfBirth)}` : patient.dateOfBirth === null ? 'No DOB' : null,
     patient.phone,
-    patient.allergies ? `Allergies: ${patient.allergies}` : null,
   ].filter(Boolean);
   return (
     <div className="min-w-0 flex-1 text-sm" data-testid="patient-summary">

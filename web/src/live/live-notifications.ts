@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { TServerMessage } from '#domain/live-events';
+import { invalidateOpenCharts, invalidatePatientChart } from '../api/chart/chart.ts';
 import { invalidateChatMembers } from '../api/chat/chat-members.ts';
 import { invalidateChatRoom } from '../api/chat/messages.ts';
 import { invalidateAllChat, invalidateChatRooms } from '../api/chat/rooms.ts';
@@ -50,6 +51,12 @@ export function onLiveChatMessage(client: QueryClient, message: TLiveChatMessage
  */
 export function onLiveSupplyChanged(client: QueryClient): void {
   void invalidateSupplies(client);
+  void invalidateOpenCharts(client);
+}
+
+/** chart_changed (issue 51): her chart, record and banner are read again wherever they are open. */
+export function onLiveChartChanged(client: QueryClient, message: Extract<TServerMessage, { type: 'chart_changed' }>): void {
+  void invalidatePatientChart(client, message.patientId);
 }
 
 type TLiveRoomChange = Extract<TServerMessage, { type: 'room_changed' }>;
@@ -71,4 +78,5 @@ export function refreshAfterGap(client: QueryClient): void {
   void invalidateAllChat(client);
   void invalidateLabOrders(client);
   void invalidateSupplies(client);
+  void invalidateOpenCharts(client);
 }

@@ -3,6 +3,7 @@ import { createContext, use, useEffect, useState, useSyncExternalStore, type Rea
 import type { TServerMessage } from '#domain/live-events';
 import { createLiveConnection, liveUrl, type TLiveConnection, type TLiveStatus } from './live-connection.ts';
 import {
+  onLiveChartChanged,
   onLiveChatMessage,
   onLiveNotification,
   onLiveNotificationsResolved,
@@ -41,6 +42,7 @@ export function LiveConnectionProvider({ userId, children }: { userId: string; c
       if (message.type === 'new_message') onLiveChatMessage(queryClient, message);
       if (message.type === 'room_changed') onLiveRoomChanged(queryClient, message);
       if (message.type === 'supply_changed') onLiveSupplyChanged(queryClient);
+      if (message.type === 'chart_changed') onLiveChartChanged(queryClient, message);
       // The missed events are no longer kept: the lists are read afresh instead.
       if (message.type === 'resync') refreshAfterGap(queryClient);
     });

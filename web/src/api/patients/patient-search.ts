@@ -9,7 +9,7 @@ export const PATIENT_CHOICES_LIMIT = 20;
  * What a picker shows of a match (its line, and the chosen patient's summary), and all it asks
  * the server for: a search over a million patients should not carry their medical histories.
  */
-export const PATIENT_CHOICE_FIELDS = ['firstName', 'lastName', 'dateOfBirth', 'phone', 'allergies'] as const satisfies readonly TPatientField[];
+export const PATIENT_CHOICE_FIELDS = ['firstName', 'lastName', 'dateOfBirth', 'phone'] as const satisfies readonly TPatientField[];
 
 /**
  * A match as the server sends it for `fields=`: those fields and `id`. Nothing else is in the

@@ -78,6 +78,7 @@ export function AuditFilters({ filters, onChange }: { filters: TAuditFilterValue
           control={{ id: 'audit-patient', 'aria-invalid': undefined, 'aria-describedby': undefined }}
           value={chosenPatient}
           onChange={(patient) => set('patientId', patient?.id)}
+          allergyBanner={false}
         />
       </div>
 

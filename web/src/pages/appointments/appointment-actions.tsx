@@ -1,4 +1,4 @@
-import { CalendarClock, FileText } from 'lucide-react';
+import { CalendarClock, ClipboardList, FileText } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'wouter';
 import { mayReschedule, type TAppointment, type TAppointmentStatus } from '#domain/appointments';
@@ -29,7 +29,7 @@ const REASON_TITLES: Partial<Record<TAppointmentStatus, { title: string; confirm
  * The buttons of one appointment (spec sections 2 and 4): the workflow's moves this user may make
  * from its status at this time ('Check In' and 'Start Visit' on the visit's day, 'Complete' once
  * it has begun; 'Cancel', and 'No-show' once it has begun, with an optional reason), 'Reschedule'
- * while its time may still change, for those who schedule, and 'Notes'. A visit under way before
+ * while its time may still change, for those who schedule, 'Notes', and 'Chart' for clinical staff. A visit under way before
  * its booked time says when it can be completed instead of offering a button the server refuses.
  */
 export function AppointmentActions({
@@ -102,6 +102,14 @@ export function AppointmentActions({
           <Link href={`/notes?patientId=${encodeURIComponent(appointment.patientId)}`}>
             <FileText aria-hidden="true" />
             Notes<span className="sr-only">: {who}</span>
+          </Link>
+        </Button>
+      )}
+      {showNotes && appointment.patientId && can(user, 'chart.read') && (
+        <Button asChild size="sm" variant="ghost">
+          <Link href={`/chart?patientId=${encodeURIComponent(appointment.patientId)}`}>
+            <ClipboardList aria-hidden="true" />
+            Chart<span className="sr-only">: {who}</span>
           </Link>
         </Button>
       )}

@@ -1,10 +1,10 @@
-import { CalendarPlus, X } from 'lucide-react';
+import { CalendarPlus, ClipboardList } from 'lucide-react';
 import { Link } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
 import { can } from '#domain/permissions';
-import { patientLabel } from '#domain/record-scope';
 import { usePatientAppointments } from '../../api/appointments/appointments.ts';
 import { usePatient } from '../../api/patients/patient.ts';
+import { filteredPatientName, PatientFilterBar } from '../../components/patient-filter-bar.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { EmergencyAccessBanner, RestrictedRecordPanel } from '../../components/restricted/restricted-record-panel.tsx';
 import { apiErrorCode } from '../../lib/api-errors.ts';
@@ -28,7 +28,7 @@ export function PatientAppointments({ patientId, user, timeZone }: { patientId: 
     );
   }
   // Until the record is read, no label that the name would then replace.
-  const name = patient.data ? `${patient.data.firstName} ${patient.data.lastName}` : patient.isPending ? 'this patient' : patientLabel(patientId);
+  const name = filteredPatientName(patientId, patient);
   const total = query.data?.pages[0]?.total;
   // Spec section 6: a nurse or scribe is shown only her own visits of an unrestricted patient (the
   // name-hiding rule); a restricted patient's care team and grant holders see all (issue 50).
@@ -39,30 +39,37 @@ export function PatientAppointments({ patientId, user, timeZone }: { patientId: 
       <AppointmentsHeader
         subtitle={total !== undefined && total !== null ? counted(total) : undefined}
         actions={
-          can(user, 'appointments.schedule') &&
           patient.data && (
-            <Button asChild>
-              <Link href={`/schedule-appointment?patientId=${encodeURIComponent(patientId)}`}>
-                <CalendarPlus aria-hidden="true" />
-                Schedule for this patient
-              </Link>
-            </Button>
+            <>
+              {can(user, 'chart.read') && (
+                <Button asChild variant="outline">
+                  <Link href={`/chart?patientId=${encodeURIComponent(patientId)}`}>
+                    <ClipboardList aria-hidden="true" />
+                    Chart
+                  </Link>
+                </Button>
+              )}
+              {can(user, 'appointments.schedule') && (
+                <Button asChild>
+                  <Link href={`/schedule-appointment?patientId=${encodeURIComponent(patientId)}`}>
+                    <CalendarPlus aria-hidden="true" />
+                    Schedule for this patient
+                  </Link>
+                </Button>
+              )}
+            </>
           )
         }
       />
       {grant && timeZone && <EmergencyAccessBanner grant={grant} timeZone={timeZone} />}
       <section aria-labelledby="patient-appointments-heading">
-        <div className="mb-4 flex flex-wrap items-center justify-between gap-2 rounded-lg border bg-blue-50 px-4 py-3">
-          <h2 id="patient-appointments-heading" className="font-semibold text-blue-950" data-testid="patient-filter">
-            Appointments for {name}
-          </h2>
-          <Button asChild variant="outline" size="sm">
-            <Link href="/appointments">
-              <X aria-hidden="true" />
-              Show all appointments
-            </Link>
-          </Button>
-        </div>
+        <PatientFilterBar
+          patientId={patientId}
+          heading={`Appointments for ${name}`}
+          headingId="patient-appointments-heading"
+          clearHref="/appointments"
+          clearLabel="Show all appointments"
+        />
         {onlyAssigned && (
           <p className="mb-3 text-sm text-slate-600" data-testid="assigned-only">
             You see the visits of this patient that you are assigned to: the patient of any other visit is shown only to its assigned staff, schedulers and

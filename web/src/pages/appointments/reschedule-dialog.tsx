@@ -12,6 +12,7 @@ import { StaffSelect } from '../../components/appointments/staff-select.tsx';
 import { DurationSelect } from '../../components/appointments/duration-select.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { DialogFooter } from '../../components/ui/dialog.tsx';
+import { PatientAllergyBanner } from '../../components/chart/patient-allergy-banner.tsx';
 import { FormDialog } from '../../components/ui/form-dialog.tsx';
 import { FormField, type TFieldControlProps } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
@@ -182,6 +183,7 @@ export function RescheduleDialog({
       }
     >
       <form noValidate className="space-y-4" onSubmit={onSubmit}>
+        {appointment.patientId && <PatientAllergyBanner patientId={appointment.patientId} />}
         <div className="grid gap-4 sm:grid-cols-2">
           <FormField id="reschedule-date" label="Date" required error={errors.date?.message}>
             {(c) => <Input {...c} type="date" min={clinicToday(timeZone)} required {...register('date', { required: 'Required' })} />}

@@ -7,6 +7,7 @@ import { useLabOrder } from '../../api/labs/lab-order.ts';
 import { formatDay, formatDayTime } from '#domain/clinic-time';
 import { ErrorState } from '../../components/error-state.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { PatientAllergyBanner } from '../../components/chart/patient-allergy-banner.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { LoadingBlock, Spinner } from '../../components/ui/spinner.tsx';
@@ -74,6 +75,7 @@ export function LabOrderDetailDialog({
           <DialogTitle>{order ? order.orderName : 'Lab order'}</DialogTitle>
           <DialogDescription>{order ? `For ${order.patientName}` : isPending ? 'Loading the order…' : 'The order could not be read.'}</DialogDescription>
         </DialogHeader>
+        {order && <PatientAllergyBanner patientId={order.patientId} />}
         {isPending ? (
           <DetailSkeleton />
         ) : isError ? (

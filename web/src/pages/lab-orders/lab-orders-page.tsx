@@ -1,20 +1,19 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useQueryClient } from '@tanstack/react-query';
-import { Plus, X } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import { lazy, Suspense, useCallback, useState } from 'react';
-import { Link, useLocation, useSearch } from 'wouter';
+import { useLocation, useSearch } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
 import type { TLabOrder, TLabOrderDetail, TLabView } from '#domain/labs';
 import type { TServerMessage } from '#domain/live-events';
 import { can } from '#domain/permissions';
-import { patientLabel } from '#domain/record-scope';
 import { invalidateLabOrders } from '../../api/labs/lab-orders.ts';
 import { usePatient } from '../../api/patients/patient.ts';
 import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 import { clinicToday } from '#domain/clinic-time';
+import { filteredPatientName, PatientFilterBar } from '../../components/patient-filter-bar.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { useLiveMessages } from '../../live/live-provider.tsx';
-import { fullName } from '../../lib/patient-format.ts';
 import { LabOrderList } from './lab-order-list.tsx';
 import { LabOrderRowsSkeleton } from './lab-order-row.tsx';
 import { LabOrdersHeader } from './lab-orders-header.tsx';
@@ -208,22 +207,10 @@ export function LabOrdersPage({ user }: { user: TCurrentUser }) {
   );
 }
 
-/** Which patient the screen is filtered to, and the way back to every order. */
+/** Which patient the screen is filtered to, with her allergies, and the way back to every order. */
 function PatientFilter({ patientId, tab }: { patientId: string; tab: TLabView }) {
-  const patient = usePatient(patientId);
-  // Until the record is read, no label that the name would then replace.
-  const name = patient.data ? fullName(patient.data) : patient.isPending ? 'this patient' : patientLabel(patientId);
+  const name = filteredPatientName(patientId, usePatient(patientId));
   return (
-    <div className="mb-4 flex flex-wrap items-center justify-between gap-2 rounded-lg border bg-blue-50 px-4 py-3">
-      <h2 className="font-semibold text-blue-950" data-testid="patient-filter">
-        Lab orders for {name}
-      </h2>
-      <Button asChild variant="outline" size="sm">
-        <Link href={labOrdersHref(tab, undefined)}>
-          <X aria-hidden="true" />
-          Show all lab orders
-        </Link>
-      </Button>
-    </div>
+    <PatientFilterBar patientId={patientId} heading={`Lab orders for ${name}`} clearHref={labOrdersHref(tab, undefined)} clearLabel="Show all lab orders" />
   );
 }

@@ -3,6 +3,7 @@ import { useCallback } from 'react';
 import { Controller, useController, type Control } from 'react-hook-form';
 import { MAX_NOTE_ATTACHMENTS, NOTE_TYPES, type TNote } from '#domain/notes';
 import type { TChosenPatient } from '../../components/patient-picker.tsx';
+import { PatientAllergyBanner } from '../../components/chart/patient-allergy-banner.tsx';
 import { PresetPatientField } from '../../components/preset-patient-field.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
@@ -91,6 +92,7 @@ function FixedPatient({ note }: { note: TNote }) {
       <p className="rounded-md border bg-slate-50 px-3 py-2 text-sm font-medium text-slate-900" data-testid="chosen-patient">
         {notePatientShown(note)}
       </p>
+      <PatientAllergyBanner patientId={note.patientId} />
     </div>
   );
 }

@@ -1,19 +1,18 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useQueryClient } from '@tanstack/react-query';
-import { Plus, UserPlus, X } from 'lucide-react';
+import { Plus, UserPlus } from 'lucide-react';
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
-import { Link, useLocation, useSearch } from 'wouter';
+import { useLocation, useSearch } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
 import type { TServerMessage } from '#domain/live-events';
 import type { TNote } from '#domain/notes';
 import { can } from '#domain/permissions';
-import { patientLabel } from '#domain/record-scope';
 import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 import { invalidateNotes } from '../../api/notes/notes.ts';
 import { usePatient } from '../../api/patients/patient.ts';
+import { filteredPatientName, PatientFilterBar } from '../../components/patient-filter-bar.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { useLiveMessages } from '../../live/live-provider.tsx';
-import { fullName } from '../../lib/patient-format.ts';
 import type { TNoteCardActions } from './note-card.tsx';
 import { NoteFormDialog, type TNoteDialogState } from './note-form-dialog.tsx';
 import { NoteList } from './note-list.tsx';
@@ -172,22 +171,8 @@ export function NotesPage({ user }: { user: TCurrentUser }) {
   );
 }
 
-/** Which patient the screen is filtered to, and the way back to every note. */
+/** Which patient the screen is filtered to, with her allergies, and the way back to every note. */
 function PatientFilter({ patientId, tab }: { patientId: string; tab: TTab }) {
-  const patient = usePatient(patientId);
-  // Until the record is read, no label that the name would then replace.
-  const name = patient.data ? fullName(patient.data) : patient.isPending ? 'this patient' : patientLabel(patientId);
-  return (
-    <div className="mb-4 flex flex-wrap items-center justify-between gap-2 rounded-lg border bg-blue-50 px-4 py-3">
-      <h2 className="font-semibold text-blue-950" data-testid="patient-filter">
-        Notes for {name}
-      </h2>
-      <Button asChild variant="outline" size="sm">
-        <Link href={notesHref(tab, undefined)}>
-          <X aria-hidden="true" />
-          Show all notes
-        </Link>
-      </Button>
-    </div>
-  );
+  const name = filteredPatientName(patientId, usePatient(patientId));
+  return <PatientFilterBar patientId={patientId} heading={`Notes for ${name}`} clearHref={notesHref(tab, undefined)} clearLabel="Show all notes" />;
 }

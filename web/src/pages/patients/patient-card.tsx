@@ -1,4 +1,4 @@
-import { CalendarDays, FileDown, FlaskConical, History, Lock, Mail, Pencil, Phone, ShieldCheck } from 'lucide-react';
+import { CalendarDays, ClipboardList, FileDown, FlaskConical, History, Lock, Mail, Pencil, Phone, ShieldCheck } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import type { TPatient } from '#domain/patients';
@@ -13,12 +13,13 @@ import { adminHref } from '../../lib/admin-tabs.ts';
 /**
  * Spec section 2: name, email, 'Active', phone, date of birth, insurance, each with its fallback
  * text. `showAccessLog` (audit.read): a link to the audit trail filtered to this patient;
- * `showLabOrders` (labs.read): a link to her lab orders; `onExport`: her record as files.
+ * `showChart` (chart.read): a link to her clinical chart; `showLabOrders` (labs.read): a link to her lab orders; `onExport`: her record as files.
  */
 export function PatientCard({
   patient,
   onEdit,
   showAccessLog,
+  showChart,
   showLabOrders,
   onRestrict,
   onExport,
@@ -26,6 +27,7 @@ export function PatientCard({
   patient: TPatient;
   onEdit?: (patient: TPatient) => void;
   showAccessLog?: boolean;
+  showChart?: boolean;
   showLabOrders?: boolean;
   /** An admin's way to restrict the record and name its care team (issue 33). */
   onRestrict?: (patient: TPatient) => void;
@@ -79,6 +81,14 @@ export function PatientCard({
             View<span className="sr-only"> appointments of {name}</span>
           </Link>
         </Button>
+        {showChart && (
+          <Button asChild variant="ghost" size="sm" className="shrink-0 px-2">
+            <Link href={`/chart?patientId=${encodeURIComponent(patient.id)}`}>
+              <ClipboardList aria-hidden="true" />
+              Chart<span className="sr-only"> of {name}</span>
+            </Link>
+          </Button>
+        )}
         {showLabOrders && (
           <Button asChild variant="ghost" size="sm" className="shrink-0 px-2">
             <Link href={`/lab-orders?patientId=${encodeURIComponent(patient.id)}`}>

@@ -20,6 +20,7 @@ export function PatientList({
   search,
   onEdit,
   showAccessLog,
+  showChart,
   showLabOrders,
   onRestrict,
   onExport,
@@ -27,6 +28,7 @@ export function PatientList({
   search: string;
   onEdit?: (patient: TPatient) => void;
   showAccessLog?: boolean;
+  showChart?: boolean;
   showLabOrders?: boolean;
   onRestrict?: ((patient: TPatient) => void) | undefined;
   onExport?: ((patient: TPatient) => void) | undefined;
@@ -81,6 +83,7 @@ export function PatientList({
                 patient={patient}
                 onEdit={onEdit}
                 showAccessLog={showAccessLog}
+                showChart={showChart}
                 showLabOrders={showLabOrders}
                 onRestrict={onRestrict}
                 onExport={onExport}

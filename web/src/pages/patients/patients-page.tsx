@@ -56,6 +56,7 @@ export function PatientsPage({ user }: { user: TCurrentUser }) {
         search={search}
         onEdit={canWrite ? (patient) => setDialog({ mode: 'edit', patient }) : undefined}
         showAccessLog={can(user, 'audit.read')}
+        showChart={can(user, 'chart.read')}
         showLabOrders={can(user, 'labs.read')}
         onRestrict={can(user, 'patients.restrict') ? setRestricting : undefined}
         onExport={setExporting}

@@ -10,6 +10,7 @@ import { useChatMembers } from '../../api/chat/chat-members.ts';
 import { markChatRoomRead } from '../../api/chat/mark-chat-room-read.ts';
 import { useRemoveChatMember } from '../../api/chat/remove-chat-member.ts';
 import { invalidateChatRooms } from '../../api/chat/rooms.ts';
+import { PatientAllergyBanner } from '../../components/chart/patient-allergy-banner.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Popover, PopoverContent, PopoverTrigger } from '../../components/ui/popover.tsx';
@@ -140,6 +141,7 @@ export function Conversation({
           )}
         </div>
       </header>
+      {room.patientName !== null && can(user, 'chart.banner') && <PatientAllergyBanner patientId={room.patientId} className="mx-3 mt-2 md:mx-4" />}
 
       {isMember ? (
         <>

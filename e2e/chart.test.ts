@@ -1,0 +1,183 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { TAllergy } from '#domain/chart';
+import { api } from './helpers/api.ts';
+import { signInAs, type TDemoAccount } from './helpers/auth.ts';
+import { seriousA11yViolations } from './helpers/axe.ts';
+import { MOBILE_VIEWPORT } from './helpers/browser.ts';
+import { toastText, uniqueWord } from './helpers/page.ts';
+import { useE2E } from './helpers/suite.ts';
+
+const e2e = useE2E();
+
+// The clinical chart's allergy list and the allergy banner (issue 51). Each test uses a patient of
+// its own, so none depends on another's entries.
+
+async function newPatient(page: Page): Promise<{ id: string; name: string }> {
+  const last = uniqueWord();
+  const { status, json } = await api<{ id: string }>(page, 'POST', '/api/patients', { firstName: 'Chart', lastName: last, dateOfBirth: '1968-02-03' });
+  expect(status).toBe(201);
+  return { id: json.id, name: `Chart ${last}` };
+}
+
+async function openChart(page: Page, account: TDemoAccount, patientId: string): Promise<void> {
+  await signInAs(page, account, { landOn: `/chart?patientId=${patientId}` });
+  await page.getByTestId('allergy-section').waitFor();
+}
+
+const banner = (page: Page) => page.getByTestId('allergy-banner');
+const rows = (page: Page) => page.getByTestId('allergy-row');
+
+/** Adds an allergy through the dialog, its substance typed and chosen from the catalogue's matches by its name. */
+async function addAllergy(page: Page, name: string, { category, criticality }: { category?: string; criticality?: string } = {}): Promise<void> {
+  await page.getByRole('button', { name: 'Add allergy' }).click();
+  const dialog = page.getByTestId('allergy-dialog');
+  await dialog.getByRole('combobox', { name: /Substance/ }).fill(name.toLowerCase());
+  await dialog.getByRole('option', { name: new RegExp(`^${name}\\b`) }).click();
+  await dialog.getByTestId('substance-coded').waitFor();
+  if (category) await dialog.getByLabel('Category').selectOption(category);
+  if (criticality) await dialog.getByLabel('Criticality').selectOption(criticality);
+  await dialog.getByLabel(/Reactions/).fill('Hives, wheeze');
+  await dialog.getByRole('button', { name: 'Add Allergy' }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
+describe('the allergy list and its banner', () => {
+  it('a nurse records a high-criticality drug allergy from the catalogue: the banner turns red, and the record shows it too', async () => {
+    const { page } = e2e;
+    await signInAs(page, 'nurse');
+    const patient = await newPatient(page);
+    await openChart(page, 'nurse', patient.id);
+    // Never asked: neither NKA nor a list.
+    await expect.poll(() => banner(page).getAttribute('data-state')).toBe('unknown');
+    await expect.poll(() => banner(page).textContent()).toContain('Allergies not recorded');
+
+    await addAllergy(page, 'Penicillins', { criticality: 'high' });
+    await toastText(page, 'Allergy recorded').waitFor();
+    await expect.poll(() => banner(page).getAttribute('data-tone')).toBe('high');
+    await expect.poll(() => banner(page).textContent()).toMatch(/Penicillins\s*HIGH: Hives, wheeze/);
+    // Chosen from the catalogue: stored by its code, with the catalogue's own name and category.
+    const { json: chart } = await api<{ allergies: TAllergy[] }>(page, 'GET', `/api/patients/${patient.id}/chart`);
+    expect(chart.allergies.map((a) => [a.substance.kind, a.substance.code, a.category, a.state])).toEqual([
+      ['class', 'penicillins', 'medication', 'confirmed'],
+    ]);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+
+  it("a scribe's entry is a draft the nurse's open chart shows live, and confirms", async () => {
+    const { page } = e2e;
+    await signInAs(page, 'nurse');
+    const patient = await newPatient(page);
+    await openChart(page, 'nurse', patient.id);
+    await page.getByTestId('no-allergies').waitFor();
+
+    const scribe = await e2e.newPage();
+    await openChart(scribe, 'scribe', patient.id);
+    // A scribe drafts: no statement controls, no confirm.
+    expect(await scribe.getByTestId('allergy-statement-controls').count()).toBe(0);
+    await addAllergy(scribe, 'Peanut');
+    await toastText(scribe, 'Allergy drafted for a nurse to confirm').waitFor();
+    await scribe.getByTestId('draft-badge').waitFor();
+
+    // The nurse's chart, open all along, shows it without a reload (chart_changed).
+    const row = rows(page).filter({ hasText: 'Peanut' });
+    await row.getByTestId('draft-badge').waitFor();
+    await expect.poll(() => banner(page).textContent()).toContain('(unconfirmed)');
+    await row.getByRole('button', { name: 'Confirm Peanut' }).click();
+    await toastText(page, 'Allergy confirmed').waitFor();
+    await expect.poll(() => row.getAttribute('data-state')).toBe('confirmed');
+    await expect.poll(() => banner(page).textContent()).not.toContain('(unconfirmed)');
+    // The scribe may no longer change what a nurse confirmed.
+    await expect.poll(() => rows(scribe).filter({ hasText: 'Peanut' }).getAttribute('data-state')).toBe('confirmed');
+    expect(await rows(scribe).getByRole('button', { name: /^Edit/ }).count()).toBe(0);
+  });
+
+  it("'No known allergies' is stated, shown with who and when, and withdrawn by the first allergy recorded", async () => {
+    const { page } = e2e;
+    await signInAs(page, 'nurse');
+    const patient = await newPatient(page);
+    await openChart(page, 'nurse', patient.id);
+    await page.getByRole('button', { name: /Record No known allergies/ }).click();
+    await toastText(page, 'No known allergies').waitFor();
+    await expect.poll(() => banner(page).getAttribute('data-state')).toBe('nka');
+    await expect.poll(() => banner(page).textContent()).toMatch(/NKA: No known allergies \(stated by Nora Bennett, /);
+
+    await addAllergy(page, 'Latex', { category: 'environment' });
+    await expect.poll(() => banner(page).getAttribute('data-state')).toBe('listed');
+    expect(await page.getByTestId('allergy-statement').count()).toBe(0);
+    // With a non-drug allergy listed, NKDA still may be stated, and shows with the list.
+    await page.getByRole('button', { name: /Record No known drug allergies/ }).click();
+    await expect.poll(() => banner(page).textContent()).toMatch(/Latex.*NKDA: No known drug allergies/s);
+  });
+
+  it('an entry recorded in error is struck through, leaves the banner, and keeps its reason in its history', async () => {
+    const { page } = e2e;
+    await signInAs(page, 'nurse');
+    const patient = await newPatient(page);
+    await openChart(page, 'nurse', patient.id);
+    await addAllergy(page, 'Amoxicillin');
+    const row = rows(page).filter({ hasText: 'Amoxicillin' });
+    await row.getByRole('button', { name: /^Entered in error/ }).click();
+    const dialog = page.getByTestId('entered-in-error-dialog');
+    await dialog.getByRole('button', { name: 'Mark entered in error' }).click();
+    await dialog.getByText('Say why this entry was entered in error').waitFor();
+    await dialog.getByLabel('Why').fill('Recorded on the wrong patient');
+    await dialog.getByRole('button', { name: 'Mark entered in error' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    await expect.poll(() => row.getAttribute('data-status')).toBe('entered_in_error');
+    await expect.poll(() => banner(page).getAttribute('data-state')).toBe('unknown');
+    await row.getByRole('button', { name: /^History/ }).click();
+    const history = page.getByTestId('chart-history-dialog');
+    await expect
+      .poll(() => history.getByTestId('chart-revision').evaluateAll((els) => els.map((el) => el.getAttribute('data-action'))))
+      .toEqual(['entered_in_error', 'created']);
+    await history.getByText('Why: Recorded on the wrong patient').waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+});
+
+describe('where the banner shows, and who sees what', () => {
+  it('a scheduler sees the banner on the scheduling form and her appointments, not the chart', async () => {
+    const { page } = e2e;
+    await signInAs(page, 'nurse');
+    const patient = await newPatient(page);
+    await openChart(page, 'nurse', patient.id);
+    await addAllergy(page, 'Penicillins', { criticality: 'high' });
+
+    const scheduler = await e2e.newPage();
+    await signInAs(scheduler, 'scheduler', { landOn: `/schedule-appointment?patientId=${patient.id}` });
+    await expect.poll(() => scheduler.getByTestId('chosen-patient').getByTestId('allergy-banner').getAttribute('data-tone')).toBe('high');
+    await scheduler.goto(`/appointments?patientId=${patient.id}`);
+    await expect.poll(() => banner(scheduler).textContent()).toContain('Penicillins');
+    expect(await scheduler.getByRole('link', { name: 'Chart' }).count()).toBe(0);
+    await scheduler.goto(`/chart?patientId=${patient.id}`);
+    await scheduler.getByTestId('chart-no-access').waitFor();
+    expect((await api(scheduler, 'GET', `/api/patients/${patient.id}/chart`)).status).toBe(403);
+  });
+
+  it('the chart is reached from the patient card, and fits a 375 px screen', async () => {
+    const page = await e2e.newPage({ viewport: MOBILE_VIEWPORT });
+    await signInAs(page, 'nurse');
+    const patient = await newPatient(page);
+    await api(page, 'POST', `/api/patients/${patient.id}/allergies`, {
+      substance: { kind: 'text', name: 'A very long free-text substance name that a nurse typed without spaces: Chlorhexidinegluconatesolution' },
+      category: 'environment',
+      reactions: ['Contact dermatitis', 'Blistering'],
+      criticality: 'high',
+    });
+    await signInAs(page, 'nurse', { landOn: `/patients` });
+    await page
+      .getByPlaceholder(/Search patients/)
+      .last()
+      .fill(patient.name);
+    await page.getByRole('link', { name: `Chart of ${patient.name}` }).click();
+    await page.getByTestId('allergy-section').waitFor();
+    await page.getByRole('heading', { name: 'Chart', level: 1 }).waitFor();
+    const overflow = await page.evaluate(() => document.scrollingElement!.scrollWidth - document.scrollingElement!.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.getByRole('button', { name: 'Add allergy' }).click();
+    await page.getByTestId('allergy-dialog').waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+});

@@ -1,0 +1,18 @@
+import type { TAllergy } from '#domain/chart';
+
+/** How the chart writes its codes for people. */
+export const ALLERGY_CATEGORY_LABELS: Record<TAllergy['category'], string> = {
+  medication: 'Medication',
+  food: 'Food',
+  environment: 'Environment',
+  biologic: 'Biologic',
+};
+export const ALLERGY_TYPE_LABELS: Record<TAllergy['type'], string> = { allergy: 'Allergy', intolerance: 'Intolerance' };
+export const SEVERITY_LABELS: Record<NonNullable<TAllergy['severity']>, string> = { mild: 'Mild', moderate: 'Moderate', severe: 'Severe' };
+export const CRITICALITY_LABELS: Record<TAllergy['criticality'], string> = { low: 'Low', high: 'High', unable_to_assess: 'Not assessed' };
+export const ALLERGY_STATUS_LABELS: Record<TAllergy['status'], string> = {
+  active: 'Active',
+  inactive: 'Inactive',
+  resolved: 'Resolved',
+  entered_in_error: 'Entered in error',
+};

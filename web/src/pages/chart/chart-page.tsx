@@ -1,0 +1,80 @@
+import { Link, useSearch } from 'wouter';
+import type { TCurrentUser } from '#domain/auth';
+import { useChart } from '../../api/chart/chart.ts';
+import { usePatient } from '../../api/patients/patient.ts';
+import { useClinicTimeZone } from '../../api/settings/clinic.ts';
+import { AllergyBanner } from '../../components/chart/allergy-banner.tsx';
+import { ErrorState } from '../../components/error-state.tsx';
+import { EmergencyAccessBanner, RestrictedRecordPanel } from '../../components/restricted/restricted-record-panel.tsx';
+import { Card, CardContent } from '../../components/ui/card.tsx';
+import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { apiErrorCode } from '../../lib/api-errors.ts';
+import { formatDateOfBirth } from '../../lib/patient-format.ts';
+import { useGrantFor } from '../../lib/emergency-grants.ts';
+import { AllergySection } from './allergy-section.tsx';
+import { ChartHeader } from './chart-header.tsx';
+import { PreviousRecord } from './previous-record.tsx';
+
+/**
+ * /chart?patientId= (issue 51): one patient's clinical chart, read in one request: the allergy
+ * banner, the allergy list with her NKA / NKDA statement, and the notes from her previous record.
+ * Reached from the patient card, her appointments and the note form.
+ */
+export function ChartPage({ user }: { user: TCurrentUser }) {
+  const patientId = new URLSearchParams(useSearch()).get('patientId');
+  if (!patientId) {
+    return (
+      <>
+        <ChartHeader />
+        <Card data-testid="chart-no-patient">
+          <CardContent className="p-8 text-center text-slate-700">
+            Open a patient's chart from the{' '}
+            <Link href="/patients" className="font-medium text-blue-800 underline">
+              Patients
+            </Link>{' '}
+            screen.
+          </CardContent>
+        </Card>
+      </>
+    );
+  }
+  return <PatientChart patientId={patientId} user={user} />;
+}
+
+function PatientChart({ patientId, user }: { patientId: string; user: TCurrentUser }) {
+  const patient = usePatient(patientId);
+  const chart = useChart(patientId);
+  const { timeZone } = useClinicTimeZone();
+  const grant = useGrantFor(patientId);
+  if (apiErrorCode(chart.error) === 'record.restricted' || apiErrorCode(patient.error) === 'record.restricted') {
+    return (
+      <>
+        <ChartHeader />
+        <RestrictedRecordPanel patientId={patientId} user={user} />
+      </>
+    );
+  }
+  const name = patient.data ? `${patient.data.firstName} ${patient.data.lastName}` : undefined;
+  const born = patient.data?.dateOfBirth ? `born ${formatDateOfBirth(patient.data.dateOfBirth)}` : null;
+  return (
+    <>
+      <ChartHeader subtitle={name ? [name, born].filter(Boolean).join(', ') : undefined} />
+      {grant && timeZone && <EmergencyAccessBanner grant={grant} timeZone={timeZone} />}
+      {chart.isError ? (
+        <ErrorState title="Could not load the chart" error={chart.error} onRetry={() => void chart.refetch()} />
+      ) : !chart.data || !timeZone ? (
+        <div className="space-y-4" role="status" aria-label="Loading the chart" data-testid="chart-loading">
+          <Skeleton className="h-10 w-full" />
+          <Skeleton className="h-40 w-full" />
+          <Skeleton className="h-24 w-full" />
+        </div>
+      ) : (
+        <div className="space-y-6" data-testid="chart">
+          <AllergyBanner summary={chart.data.allergySummary} timeZone={timeZone} />
+          <AllergySection chart={chart.data} user={user} timeZone={timeZone} />
+          <PreviousRecord previous={chart.data.previousRecord} />
+        </div>
+      )}
+    </>
+  );
+}
