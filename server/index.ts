@@ -16,7 +16,7 @@ import { deleteExpiredSessions } from './sessions/session-store.ts';
 
 const config = loadConfig();
 // From the first moment: a process stuck for good (the engine spinning on a write it cannot make) is ended, to be restarted.
-const stopWatchdog = startLoopWatchdog(config.loopWatchdogSeconds);
+const watchdog = startLoopWatchdog(config.loopWatchdogSeconds);
 
 /** A start refused for a reason the operator can act on: its message alone, no stack; anything else as Node reports it. */
 function refuseToStart(error: unknown): never {
@@ -83,7 +83,7 @@ async function shutdown(signal: string) {
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
   await app.close();
-  await stopWatchdog();
+  await watchdog.stop();
   await events.close();
   await database.close();
   process.exit(0);
@@ -101,4 +101,6 @@ if (process.env.npm_lifecycle_event) {
 }
 
 const address = await app.listen({ port: config.port, host: config.host });
+// Started: from now on the watchdog's own limit holds (a long migration no longer counts).
+watchdog.ready();
 console.log(`Clinic EHR is running at ${address} (${database.engine}${config.demo ? ', demo clinic' : ''})`);

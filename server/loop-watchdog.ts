@@ -15,24 +15,39 @@ const fs = require('node:fs');
 const beat = new Float64Array(workerData.buffer);
 setInterval(() => {
   const silent = (Date.now() - beat[0]) / 1000;
-  if (silent < workerData.limitSeconds) return;
+  // beat[1]: the limit now in force (longer while the app starts).
+  if (silent < beat[1]) return;
   // stderr written directly: the main thread, which would forward console output, is stuck.
   fs.writeSync(2, 'The app has not run for ' + Math.round(silent) + ' s (its event loop is stuck): stopping it so that its supervisor starts it again.\\n');
   process.kill(process.pid, 'SIGKILL');
 }, 1000);
 `;
 
-export function startLoopWatchdog(limitSeconds: number): () => Promise<void> {
-  if (limitSeconds <= 0) return async () => {};
-  const buffer = new SharedArrayBuffer(8);
+/**
+ * While the app starts, a single step may rightly hold the thread for long (the embedded engine
+ * applying a migration that loads a catalogue, on a busy machine): the watchdog allows this long
+ * until `ready()`, and `limitSeconds` after.
+ */
+const STARTUP_SECONDS = 120;
+
+export function startLoopWatchdog(limitSeconds: number): { ready: () => void; stop: () => Promise<void> } {
+  if (limitSeconds <= 0) return { ready: () => {}, stop: async () => {} };
+  const buffer = new SharedArrayBuffer(16);
   const beat = new Float64Array(buffer);
   beat[0] = Date.now();
+  beat[1] = Math.max(limitSeconds, STARTUP_SECONDS);
   const heartbeat = setInterval(() => (beat[0] = Date.now()), 1000);
   heartbeat.unref();
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { buffer, limitSeconds } });
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { buffer } });
   worker.unref();
-  return async () => {
-    clearInterval(heartbeat);
-    await worker.terminate();
+  return {
+    ready: () => {
+      beat[0] = Date.now();
+      beat[1] = limitSeconds;
+    },
+    stop: async () => {
+      clearInterval(heartbeat);
+      await worker.terminate();
+    },
   };
 }
