@@ -10,13 +10,19 @@
  * 'Vitamin B12').
  */
 export function ingredientName(name: string): string {
-  const words = name.split(' ').map((word) => (/^[a-z]\d*$/.test(word) ? word.toUpperCase() : word));
-  const text = words.join(' ');
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  return capitalised(lettersUp(name));
 }
+
+/** An ingredient's one-letter parts in capitals ('penicillin v' → 'penicillin V'). */
+const lettersUp = (name: string) =>
+  name
+    .split(' ')
+    .map((word) => (/^[a-z]\d*$/.test(word) ? word.toUpperCase() : word))
+    .join(' ');
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** A product's name as the formulary shows it: its ingredients, strength and form ('Amoxicillin / clavulanate 875 mg / 125 mg tablet'). */
 export function formularyName(item: { ingredients: readonly string[]; strength: string | null; doseForm: string | null }): string {
-  const ingredients = item.ingredients.join(' / ');
-  return ingredientName([ingredients, item.strength, item.doseForm].filter(Boolean).join(' '));
+  // Only the ingredients' letters: a strength's unit ('1 g') stays as written.
+  return capitalised([item.ingredients.map(lettersUp).join(' / '), item.strength, item.doseForm].filter(Boolean).join(' '));
 }
