@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { zonedDate } from './clinic-time.ts';
+import { ALLERGY_ASSESSMENTS, ALLERGY_CRITICALITIES, ZAllergySummary, type TAllergySummary, type TAllergyStatement } from './allergy-summary.ts';
+import { CHART_ENTRY_STATES } from './chart-entry-states.ts';
 import { ZDate, optionalLine, optionalText, requiredLine } from './text.ts';
+import { UNIT_SYSTEMS } from './units.ts';
+import { ZVitalsSet } from './vital-signs.ts';
 
 /**
  * The clinical chart (issue 51; docs/decisions/clinical-chart.md): allergies, problems and
@@ -10,10 +14,6 @@ import { ZDate, optionalLine, optionalText, requiredLine } from './text.ts';
  */
 
 export const CHART_LIMITS = { name: 200, note: 2_000, reason: 500, reactions: 10, reaction: 100, dose: 100, frequency: 100, search: 100 } as const;
-
-/** An entry a scribe drafts waits for a nurse or an admin to confirm it (as notes wait for review); theirs are confirmed as they write them. */
-export const CHART_ENTRY_STATES = ['draft', 'confirmed'] as const;
-export type TChartEntryState = (typeof CHART_ENTRY_STATES)[number];
 
 /** The chart's lists; 'assessment' is the patient's allergy statement (NKA, NKDA) in the history. */
 export const CHART_LISTS = ['allergy', 'problem', 'medication', 'vitals', 'assessment'] as const;
@@ -25,16 +25,7 @@ export const SUBSTANCE_KINDS = ['ingredient', 'class', 'allergen', 'text'] as co
 export const ALLERGY_TYPES = ['allergy', 'intolerance'] as const;
 export const ALLERGY_CATEGORIES = ['medication', 'food', 'environment', 'biologic'] as const;
 export const ALLERGY_SEVERITIES = ['mild', 'moderate', 'severe'] as const;
-export const ALLERGY_CRITICALITIES = ['low', 'high', 'unable_to_assess'] as const;
 export const ALLERGY_STATUSES = ['active', 'inactive', 'resolved', 'entered_in_error'] as const;
-
-/**
- * The patient's allergy statement besides her list: 'No known allergies', 'No known drug
- * allergies', each recorded by someone at a time. Null is 'never asked': the three look
- * different everywhere (the banner above all).
- */
-export const ALLERGY_ASSESSMENTS = ['nka', 'nkda'] as const;
-export const ALLERGY_ASSESSMENT_LABELS: Record<(typeof ALLERGY_ASSESSMENTS)[number], string> = { nka: 'No known allergies', nkda: 'No known drug allergies' };
 
 export const PROBLEM_STATUSES = ['active', 'recurrence', 'relapse', 'inactive', 'remission', 'resolved'] as const;
 export const PROBLEM_VERIFICATIONS = ['provisional', 'confirmed', 'refuted', 'entered_in_error'] as const;
@@ -146,26 +137,121 @@ const changeOf = <S extends z.ZodRawShape>(shape: S) =>
     .extend({ version: z.number().int().optional(), reason: optionalText(CHART_LIMITS.reason) })
     .strict();
 export const ZAllergyChange = changeOf(allergyShape);
-export type TAllergyChange = z.infer<typeof ZAllergyChange>;
-export type TAllergyChangeInput = z.input<typeof ZAllergyChange>;
+
+/** A day of a medication's course (a start, a stop): may be ahead, as a planned stop is. */
+const anyDay = ZDate.nullish().transform((v) => v ?? null);
+
+/** The later of two days must not come before the earlier: a 400 naming the later field. */
+const inOrder =
+  <T extends Record<string, unknown>>(first: keyof T & string, then: keyof T & string, message: string) =>
+  (value: T, ctx: z.RefinementCtx) => {
+    const [a, b] = [value[first], value[then]];
+    if (typeof a === 'string' && typeof b === 'string' && b < a) ctx.addIssue({ code: 'custom', path: [then], message });
+  };
+
+/** A problem's condition: an ICD-10-CM code of the clinic's list (its title is the list's), or free text. */
+export const ZCondition = z
+  .object({ code: z.string().trim().toUpperCase().max(20).nullish(), name: optionalLine(CHART_LIMITS.name) })
+  .strict()
+  .superRefine((c, ctx) => {
+    if (!c.code && !c.name) ctx.addIssue({ code: 'custom', path: ['name'], message: 'Choose a condition from the list, or name it' });
+  });
+
+const problemShape = {
+  condition: ZCondition,
+  clinicalStatus: choice(PROBLEM_STATUSES),
+  verification: choice(PROBLEM_VERIFICATIONS),
+  onset: pastDay,
+  abatement: pastDay,
+  note,
+};
+const problemRules = inOrder<{ onset: unknown; abatement: unknown }>('onset', 'abatement', 'Cannot be before the onset');
+
+/** POST /api/patients/{id}/problems: a condition on her problem list. */
+export const ZProblemFields = z
+  .object({ ...problemShape, clinicalStatus: problemShape.clinicalStatus.default('active'), verification: problemShape.verification.default('confirmed') })
+  .strict()
+  .superRefine(problemRules);
+export type TProblemFields = z.infer<typeof ZProblemFields>;
+
+/** A medication: one of the formulary's (its name is the formulary's), or free text. */
+export const ZMedicationRef = z
+  .object({ formularyId: z.string().uuid('Invalid formulary item').nullish(), name: optionalLine(CHART_LIMITS.name) })
+  .strict()
+  .superRefine((m, ctx) => {
+    if (!m.formularyId && !m.name) ctx.addIssue({ code: 'custom', path: ['name'], message: 'Choose a medication from the list, or name it' });
+  });
+
+const medicationShape = {
+  medication: ZMedicationRef,
+  dose: optionalLine(CHART_LIMITS.dose),
+  route: choice(MEDICATION_ROUTES).nullish(),
+  frequency: optionalLine(CHART_LIMITS.frequency),
+  start: anyDay,
+  stop: anyDay,
+  status: choice(MEDICATION_STATUSES),
+  stopReason: optionalText(CHART_LIMITS.reason),
+  source: choice(MEDICATION_SOURCES),
+  note,
+};
+const startBeforeStop = inOrder<{ start: unknown; stop: unknown }>('start', 'stop', 'Cannot be before the start');
+/** A stopped medication says when: the list must tell what she takes today. */
+const medicationRules = (m: { start: unknown; stop: unknown; status: string }, ctx: z.RefinementCtx) => {
+  startBeforeStop(m, ctx);
+  if (m.status === 'stopped' && !m.stop) ctx.addIssue({ code: 'custom', path: ['stop'], message: 'A stopped medication needs the day it was stopped' });
+};
+
+/** POST /api/patients/{id}/medications: what she takes, prescribed here or elsewhere. */
+export const ZMedicationFields = z
+  .object({ ...medicationShape, status: medicationShape.status.default('active'), source: medicationShape.source.default('patient_reported') })
+  .strict()
+  .superRefine(medicationRules);
+export type TMedicationFields = z.infer<typeof ZMedicationFields>;
+
+export const ZProblem = z.object({
+  ...ZEntryMeta,
+  condition: z.object({ code: z.string().nullable(), name: z.string() }),
+  clinicalStatus: z.enum(PROBLEM_STATUSES),
+  verification: z.enum(PROBLEM_VERIFICATIONS),
+  onset: z.string().nullable(),
+  abatement: z.string().nullable(),
+  note: z.string().nullable(),
+});
+export type TProblem = z.infer<typeof ZProblem>;
+
+export const ZMedication = z.object({
+  ...ZEntryMeta,
+  medication: z.object({ formularyId: z.string().uuid().nullable(), name: z.string() }),
+  dose: z.string().nullable(),
+  route: z.enum(MEDICATION_ROUTES).nullable(),
+  frequency: z.string().nullable(),
+  start: z.string().nullable(),
+  stop: z.string().nullable(),
+  status: z.enum(MEDICATION_STATUSES),
+  stopReason: z.string().nullable(),
+  source: z.enum(MEDICATION_SOURCES),
+  note: z.string().nullable(),
+});
+export type TMedication = z.infer<typeof ZMedication>;
+
+export const ZProblemChange = changeOf(problemShape);
+export const ZMedicationChange = changeOf(medicationShape);
+
+/** A condition the problem form offers: an ICD-10-CM code and its title. */
+export const ZConditionOption = z.object({ code: z.string(), title: z.string() });
+export type TConditionOption = z.infer<typeof ZConditionOption>;
+/** A medication the forms offer: a formulary item, with what a prescriber needs to tell it from its neighbours. */
+export const ZFormularyOption = z.object({
+  id: z.string().uuid(),
+  name: z.string(),
+  route: z.enum(MEDICATION_ROUTES).nullable(),
+  rxcui: z.string().nullable(),
+});
+export type TFormularyOption = z.infer<typeof ZFormularyOption>;
 
 /** PUT /api/patients/{id}/allergy-statement: 'No known allergies' / 'No known drug allergies', or null to withdraw it. */
 export const ZAllergyAssessmentInput = z.object({ assessment: choice(ALLERGY_ASSESSMENTS).nullable() }).strict();
 export type TAllergyAssessmentInput = z.infer<typeof ZAllergyAssessmentInput>;
-
-/**
- * What the allergy banner shows, sent with the patient wherever she is read: her active
- * allergies (high criticality first; a scribe's drafts among them, marked unconfirmed), and her
- * statement (NKA, NKDA) with who made it and when. `state` is what the banner leads with:
- * 'listed', 'nka', 'nkda' or 'unknown' (nobody asked).
- */
-export const ZAllergySummary = z.object({
-  state: z.enum(['listed', 'nka', 'nkda', 'unknown']),
-  allergies: z.array(z.object({ name: z.string(), criticality: z.enum(ALLERGY_CRITICALITIES), reactions: z.array(z.string()), confirmed: z.boolean() })),
-  statement: z.object({ value: z.enum(ALLERGY_ASSESSMENTS), at: z.string(), byName: z.string().nullable() }).nullable(),
-});
-export type TAllergySummary = z.infer<typeof ZAllergySummary>;
-export type TAllergyStatement = NonNullable<TAllergySummary['statement']>;
 
 /** Her notes from the previous record: the free text the patient form held before the chart's lists (kept, readable, never lost). */
 export const ZPreviousRecord = z.object({ allergies: z.string().nullable(), medicalHistory: z.string().nullable(), currentMedications: z.string().nullable() });
@@ -175,6 +261,12 @@ export const ZChart = z.object({
   patientId: z.string().uuid(),
   allergies: z.array(ZAllergy),
   allergySummary: ZAllergySummary,
+  problems: z.array(ZProblem),
+  medications: z.array(ZMedication),
+  /** Her latest vital-sign sets, newest first (the trend of each sign is its own read). */
+  vitals: z.array(ZVitalsSet),
+  /** The clinic's units for vital signs (Settings): what the chart enters and shows them in. */
+  unitSystem: z.enum(UNIT_SYSTEMS),
   previousRecord: ZPreviousRecord,
 });
 export type TChart = z.infer<typeof ZChart>;
@@ -219,3 +311,13 @@ export function allergySummaryOf(
     .sort((a, b) => Number(b.criticality === 'high') - Number(a.criticality === 'high'));
   return { state: active.length > 0 ? 'listed' : (statement?.value ?? 'unknown'), allergies: active, statement };
 }
+
+export {
+  ALLERGY_ASSESSMENT_LABELS,
+  ALLERGY_ASSESSMENTS,
+  ALLERGY_CRITICALITIES,
+  ZAllergySummary,
+  type TAllergyStatement,
+  type TAllergySummary,
+} from './allergy-summary.ts';
+export { CHART_ENTRY_STATES } from './chart-entry-states.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZAllergySummary } from './chart.ts';
+import { ZAllergySummary } from './allergy-summary.ts';
 import { zonedDate } from './clinic-time.ts';
 import { ZErrorBody } from './errors.ts';
 import { LAB_SEXES, type TLabSex } from './lab-flags.ts';

@@ -3,3 +3,4 @@
  * or US customary (°F, lb, in). What is stored is always the canonical unit.
  */
 export const UNIT_SYSTEMS = ['metric', 'us'] as const;
+export type TUnitSystem = (typeof UNIT_SYSTEMS)[number];

@@ -1,5 +1,5 @@
 import { APPOINTMENT_STATUSES, type TAppointmentStatus } from './appointments.ts';
-import { CHART_ENTRY_STATES, type TChartEntryState } from './chart.ts';
+import { CHART_ENTRY_STATES, type TChartEntryState } from './chart-entry-states.ts';
 import { NOTE_STATUSES, type TNoteStatus } from './notes.ts';
 import { LAB_ORDER_STATUSES, SUPPLY_ORDER_STATUSES, type TLabOrderStatus, type TSupplyOrderStatus } from './orders.ts';
 import { rolesWith } from './permissions.ts';

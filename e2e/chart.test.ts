@@ -69,7 +69,7 @@ describe('the allergy list and its banner', () => {
     await signInAs(page, 'nurse');
     const patient = await newPatient(page);
     await openChart(page, 'nurse', patient.id);
-    await page.getByTestId('no-allergies').waitFor();
+    await page.getByTestId('allergy-section-empty').waitFor();
 
     const scribe = await e2e.newPage();
     await openChart(scribe, 'scribe', patient.id);
@@ -84,7 +84,7 @@ describe('the allergy list and its banner', () => {
     await row.getByTestId('draft-badge').waitFor();
     await expect.poll(() => banner(page).textContent()).toContain('(unconfirmed)');
     await row.getByRole('button', { name: 'Confirm Peanut' }).click();
-    await toastText(page, 'Allergy confirmed').waitFor();
+    await toastText(page, 'Entry confirmed').waitFor();
     await expect.poll(() => row.getAttribute('data-state')).toBe('confirmed');
     await expect.poll(() => banner(page).textContent()).not.toContain('(unconfirmed)');
     // The scribe may no longer change what a nurse confirmed.
@@ -133,6 +133,67 @@ describe('the allergy list and its banner', () => {
       .poll(() => history.getByTestId('chart-revision').evaluateAll((els) => els.map((el) => el.getAttribute('data-action'))))
       .toEqual(['entered_in_error', 'created']);
     await history.getByText('Why: Recorded on the wrong patient').waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+});
+
+describe('problems, medications and vital signs', () => {
+  it('a nurse adds a coded problem and a formulary medication; a stopped one needs its day', async () => {
+    const { page } = e2e;
+    await signInAs(page, 'nurse');
+    const patient = await newPatient(page);
+    await openChart(page, 'nurse', patient.id);
+
+    await page.getByRole('button', { name: 'Add problem' }).click();
+    const problemDialog = page.getByTestId('problem-dialog');
+    await problemDialog.getByRole('combobox', { name: /Condition/ }).fill('essential');
+    await problemDialog.getByRole('option', { name: /^Essential \(primary\) hypertension/ }).click();
+    await problemDialog.getByText('ICD-10-CM I10').waitFor();
+    await problemDialog.getByRole('button', { name: 'Add Problem' }).click();
+    await problemDialog.waitFor({ state: 'detached' });
+    await page.getByTestId('problem-row').filter({ hasText: 'ICD-10-CM I10' }).waitFor();
+
+    await page.getByRole('button', { name: 'Add medication' }).click();
+    const medicationDialog = page.getByTestId('medication-dialog');
+    await medicationDialog.getByRole('combobox', { name: /Medication/ }).fill('lisinopril 10');
+    await medicationDialog.getByRole('option', { name: /^Lisinopril 10 mg tablet/ }).click();
+    // The formulary's route comes with it.
+    expect(await medicationDialog.getByLabel('Route').inputValue()).toBe('oral');
+    await medicationDialog.getByLabel('Frequency').fill('once daily');
+    await medicationDialog.getByLabel('Status').selectOption('stopped');
+    await medicationDialog.getByRole('button', { name: 'Add Medication' }).click();
+    await medicationDialog.getByText('A stopped medication needs the day it was stopped').waitFor();
+    await medicationDialog.getByLabel('Status').selectOption('active');
+    await medicationDialog.getByRole('button', { name: 'Add Medication' }).click();
+    await medicationDialog.waitFor({ state: 'detached' });
+    const row = page.getByTestId('medication-row').filter({ hasText: 'Lisinopril 10 mg tablet' });
+    await row.getByText('oral, once daily').waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+
+  it('vital signs are refused when impossible, naming the sign, flagged when out of range, and drawn as a trend', async () => {
+    const { page } = e2e;
+    await signInAs(page, 'nurse');
+    const patient = await newPatient(page);
+    await api(page, 'POST', `/api/patients/${patient.id}/vitals`, { takenAt: '2026-01-05T15:00:00Z', systolic: 162, diastolic: 100, heartRate: 80 });
+    await openChart(page, 'nurse', patient.id);
+
+    await page.getByRole('button', { name: 'Record vitals' }).click();
+    const dialog = page.getByTestId('vitals-dialog');
+    await dialog.getByLabel('Heart rate (bpm)').fill('1200');
+    await dialog.getByLabel('Systolic blood pressure (mmHg)').fill('150');
+    await dialog.getByLabel('Diastolic blood pressure (mmHg)').fill('92');
+    await dialog.getByRole('button', { name: 'Record Vital Signs' }).click();
+    await dialog.getByText('Heart rate must be between 20 and 300 bpm').waitFor();
+    await dialog.getByLabel('Heart rate (bpm)').fill('72');
+    await dialog.getByRole('button', { name: 'Record Vital Signs' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    const systolic = page.getByTestId('latest-vitals').locator('[data-sign=systolic]');
+    await expect.poll(() => systolic.textContent()).toContain('150 mmHg');
+    expect(await systolic.getAttribute('data-flag')).toBe('high');
+    await page.getByRole('button', { name: 'Trend of Systolic blood pressure' }).click();
+    await expect.poll(() => page.getByTestId('vital-trend-point').count()).toBe(2);
     expect(await seriousA11yViolations(page)).toEqual([]);
   });
 });

@@ -11,7 +11,7 @@ import { chatMessages, chatRoomMembers, notifications, patientChatRooms } from '
 import { hashPassword } from '../modules/auth/passwords.ts';
 import { DEMO_PASSWORD, DEMO_USERS } from '../modules/auth/demo-accounts.ts';
 import { newSecret } from '../sessions/api-token.ts';
-import { seedDemoChart } from './demo-chart.ts';
+import { seedDemoChart, seedDemoProblemsAndMedications, seedDemoVitals } from './demo-chart.ts';
 import { DEMO_ROOMS, seedDemoHistory } from './demo-history.ts';
 import { seedDemoLabs } from './demo-labs.ts';
 import { seedDemoSupplies } from './demo-supplies.ts';
@@ -99,7 +99,10 @@ export async function seedDemoClinic(db: Db, timeZone: string, now = new Date())
     await seedDemoHistory(tx, { patients: people, scheduler: scheduler.id, nurse: nurse.id, nurse2: nurse2.id, scribe: scribe.id }, now, timeZone, seed.opened);
     await seedNotes(seed, staff, people);
     // Charted a fortnight ago, when the clinic turned its allergy texts into lists.
-    await seedDemoChart(tx, { patients: people, nurse: nurse.id, scribe: scribe.id }, ago(14 * 24 * 60 * 60 * 1000));
+    const charted = ago(14 * 24 * 60 * 60 * 1000);
+    await seedDemoChart(tx, { patients: people, nurse: nurse.id, scribe: scribe.id }, charted);
+    await seedDemoProblemsAndMedications(tx, { patients: people, nurse: nurse.id }, charted);
+    await seedDemoVitals(tx, { patients: people, nurse: nurse.id }, charted);
     await seedDemoLabs(tx, { patients: people, nurse: nurse.id, nurse2: nurse2.id, admin: admin.id }, now, timeZone, seed.opened);
     await seedDemoSupplies(
       tx,

@@ -9,7 +9,7 @@ import { appointments, labOrders, noteRevisions, patientNotes, patients, supplyO
 import { supplyItems, supplyMovements, supplySuggestions } from '../../server/db/schema/supplies.ts';
 import { chatMessages, chatRoomMembers, notifications, patientChatRooms } from '../../server/db/schema/collaboration.ts';
 import { seedDemoClinic } from '../../server/seed/demo-clinic.ts';
-import { chartRevisions, patientAllergies } from '../../server/db/schema/chart.ts';
+import { chartRevisions, patientAllergies, patientMedications, patientProblems } from '../../server/db/schema/chart.ts';
 import { freshDatabase } from '../helpers/test-database.ts';
 
 // Issue 29: seeded before 8 am, the demo said today's first visits were completed, hours before
@@ -159,6 +159,10 @@ describe('the demo clinic seeded at different times of the clinic day', () => {
       expect([allergies.some((a) => a.criticality === 'high'), allergies.some((a) => a.state === 'draft')]).toEqual([true, true]);
       for (const a of allergies) inOrder(a.substanceName, [opened, a.recordedAt, a.confirmedAt, now]);
       for (const r of await db.select().from(chartRevisions)) inOrder('chart revision', [opened, r.at, now]);
+      // Problems coded in ICD-10-CM and medications from the formulary, one of each past.
+      const [problems, medications] = [await db.select().from(patientProblems), await db.select().from(patientMedications)];
+      expect([problems.every((p) => p.code), problems.some((p) => p.clinicalStatus === 'resolved')]).toEqual([true, true]);
+      expect([medications.every((m) => m.formularyId), medications.some((m) => m.status === 'stopped' && m.stop)]).toEqual([true, true]);
     });
   }
 });

@@ -141,6 +141,7 @@ function urlsOf(route: string): string[] {
     return randomUUID();
   });
   if (['/api/appointments', '/api/notes', '/api/lab-orders'].includes(route)) return [`${path}?patientId=${ids.patient}`];
+  if (route === '/api/patients/:id/vitals/trend') return [`${path}?sign=weight`];
   if (route === '/api/appointments/conflicts') return [`${path}?appointmentDate=${encodeURIComponent(visitStart)}&patientId=${ids.patient}`];
   return [path];
 }
@@ -188,6 +189,8 @@ const WITHOUT_PATIENT_DATA = new Set([
   '/api/scheduler/staff',
   '/api/lab-tests',
   '/api/chart/substances',
+  '/api/chart/conditions',
+  '/api/chart/formulary',
   '/api/supply-items',
   '/api/supply-items/export.csv',
   '/api/supply-items/:id',

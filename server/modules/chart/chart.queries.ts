@@ -1,9 +1,10 @@
 import { asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { TAllergy, TAllergyStatement, TChartRevision } from '#domain/chart';
+import type { TAllergy, TAllergyStatement, TChartRevision, TMedication, TProblem } from '#domain/chart';
+import { vitalFlag, withComputed, type TVitalSeries, type TVitalSign, type TVitalsSet, type TVitalTrendPoint } from '#domain/vital-signs';
 import type { Queryable } from '../../db/database.ts';
 import { users } from '../../db/schema/auth.ts';
-import { chartRevisions, patientAllergies } from '../../db/schema/chart.ts';
+import { chartRevisions, patientAllergies, patientMedications, patientProblems, vitalSigns } from '../../db/schema/chart.ts';
 import { patients } from '../../db/schema/clinical.ts';
 import { fullName } from '../../db/user-name.ts';
 
@@ -14,19 +15,25 @@ const nameOf = (u: { firstName: AnyPgColumn; lastName: AnyPgColumn }) => sql<str
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export type TAllergyRow = typeof patientAllergies.$inferSelect;
+type TMetaRow = Pick<TAllergyRow, 'id' | 'patientId' | 'state' | 'version' | 'recordedAt' | 'recordedById' | 'confirmedAt' | 'updatedAt'>;
+type TNames = { recordedByName: string | null; confirmedByName: string | null };
 
-/** An allergy row as the API shows it. */
-const toAllergy = (r: TAllergyRow & { recordedByName: string | null; confirmedByName: string | null }): TAllergy => ({
+/** Who wrote an entry and where it stands, as every list shows it. */
+const metaOf = (r: TMetaRow, names: TNames) => ({
   id: r.id,
   patientId: r.patientId,
   state: r.state,
   version: r.version,
   recordedAt: r.recordedAt.toISOString(),
   recordedById: r.recordedById,
-  recordedByName: r.recordedByName,
+  recordedByName: names.recordedByName,
   confirmedAt: iso(r.confirmedAt),
-  confirmedByName: r.confirmedByName,
+  confirmedByName: names.confirmedByName,
   updatedAt: r.updatedAt.toISOString(),
+});
+
+const toAllergy = (r: TAllergyRow, names: TNames): TAllergy => ({
+  ...metaOf(r, names),
   substance: { kind: r.substanceKind, code: r.substanceCode, name: r.substanceName },
   type: r.type,
   category: r.category,
@@ -38,27 +45,66 @@ const toAllergy = (r: TAllergyRow & { recordedByName: string | null; confirmedBy
   note: r.note,
 });
 
-/** A patient's allergies, entered-in-error ones included (the chart shows them struck through), as recorded. */
-export async function allergiesOf(q: Queryable, patientId: string, where?: SQL): Promise<TAllergy[]> {
-  const rows = await q
-    .select({ row: patientAllergies, recordedByName: nameOf(recorder), confirmedByName: nameOf(confirmer) })
-    .from(patientAllergies)
-    .leftJoin(recorder, eq(recorder.id, patientAllergies.recordedById))
-    .leftJoin(confirmer, eq(confirmer.id, patientAllergies.confirmedById))
-    .where(where ? sql`${patientAllergies.patientId} = ${patientId}::uuid and ${where}` : eq(patientAllergies.patientId, patientId))
-    .orderBy(asc(patientAllergies.recordedAt), asc(patientAllergies.id));
-  return rows.map(({ row, recordedByName, confirmedByName }) => toAllergy({ ...row, recordedByName, confirmedByName }));
+const toProblem = (r: typeof patientProblems.$inferSelect, names: TNames): TProblem => ({
+  ...metaOf(r, names),
+  condition: { code: r.code, name: r.name },
+  clinicalStatus: r.clinicalStatus,
+  verification: r.verification,
+  onset: r.onset,
+  abatement: r.abatement,
+  note: r.note,
+});
+
+const toMedication = (r: typeof patientMedications.$inferSelect, names: TNames): TMedication => ({
+  ...metaOf(r, names),
+  medication: { formularyId: r.formularyId, name: r.name },
+  dose: r.dose,
+  route: r.route,
+  frequency: r.frequency,
+  start: r.start,
+  stop: r.stop,
+  status: r.status,
+  stopReason: r.stopReason,
+  source: r.source,
+  note: r.note,
+});
+
+/** A list's entries of one patient (entered-in-error ones included: the chart shows them struck through), as recorded, with who wrote and confirmed them. */
+function entriesOf<T extends typeof patientAllergies | typeof patientProblems | typeof patientMedications, E>(
+  table: T,
+  shape: (row: T['$inferSelect'], names: TNames) => E,
+) {
+  return async (q: Queryable, patientId: string, where?: SQL): Promise<E[]> => {
+    const rows = await q
+      .select({ row: table as typeof patientAllergies, recordedByName: nameOf(recorder), confirmedByName: nameOf(confirmer) })
+      .from(table as typeof patientAllergies)
+      .leftJoin(recorder, eq(recorder.id, table.recordedById))
+      .leftJoin(confirmer, eq(confirmer.id, table.confirmedById))
+      .where(where ? sql`${table.patientId} = ${patientId}::uuid and ${where}` : eq(table.patientId, patientId))
+      .orderBy(asc(table.recordedAt), asc(table.id));
+    return rows.map(({ row, ...names }) => shape(row as T['$inferSelect'], names));
+  };
 }
 
-/** One allergy row, locked for a change (concurrent changes queue, and the version decides). */
-export async function lockAllergy(q: Queryable, patientId: string, id: string): Promise<TAllergyRow | null> {
-  const [row] = await q
-    .select()
-    .from(patientAllergies)
-    .where(sql`${patientAllergies.id} = ${id}::uuid and ${patientAllergies.patientId} = ${patientId}::uuid`)
-    .for('update');
-  return row ?? null;
+export const allergiesOf = entriesOf(patientAllergies, toAllergy);
+export const problemsOf = entriesOf(patientProblems, toProblem);
+export const medicationsOf = entriesOf(patientMedications, toMedication);
+
+/** One entry's row, locked for a change (concurrent changes queue, and the version decides). */
+function lockOf<T extends typeof patientAllergies | typeof patientProblems | typeof patientMedications | typeof vitalSigns>(table: T) {
+  return async (q: Queryable, patientId: string, id: string): Promise<T['$inferSelect'] | null> => {
+    const [row] = await q
+      .select()
+      .from(table as typeof patientAllergies)
+      .where(sql`${table.id} = ${id}::uuid and ${table.patientId} = ${patientId}::uuid`)
+      .for('update');
+    return (row as T['$inferSelect'] | undefined) ?? null;
+  };
 }
+
+export const lockAllergy = lockOf(patientAllergies);
+export const lockProblem = lockOf(patientProblems);
+export const lockMedication = lockOf(patientMedications);
 
 /** Her NKA / NKDA statement, with who made it and when; null when nobody has. */
 export async function allergyStatementOf(q: Queryable, patientId: string): Promise<TAllergyStatement | null> {
@@ -96,4 +142,54 @@ export async function revisionsOf(q: Queryable, patientId: string, entryId: stri
     after: r.after,
     reason: r.reason,
   }));
+}
+
+const VITAL_COLUMNS = [
+  'systolic',
+  'diastolic',
+  'heartRate',
+  'respiratoryRate',
+  'temperature',
+  'spo2',
+  'weight',
+  'height',
+  'pain',
+] as const satisfies readonly TVitalSign[];
+
+const toVitals = (r: typeof vitalSigns.$inferSelect, names: TNames): TVitalsSet => ({
+  ...metaOf(r, names),
+  appointmentId: r.appointmentId,
+  takenAt: r.takenAt.toISOString(),
+  status: r.status,
+  note: r.note,
+  ...withComputed(Object.fromEntries(VITAL_COLUMNS.map((sign) => [sign, r[sign]])) as Record<TVitalSign, number | null>),
+});
+
+/** Her vital-sign sets, newest taken first; the chart reads the latest few (`limit`), a change one (`where`). */
+export async function vitalsOf(q: Queryable, patientId: string, where?: SQL, limit = 1_000): Promise<TVitalsSet[]> {
+  const rows = await q
+    .select({ row: vitalSigns, recordedByName: nameOf(recorder), confirmedByName: nameOf(confirmer) })
+    .from(vitalSigns)
+    .leftJoin(recorder, eq(recorder.id, vitalSigns.recordedById))
+    .leftJoin(confirmer, eq(confirmer.id, vitalSigns.confirmedById))
+    .where(where ? sql`${vitalSigns.patientId} = ${patientId}::uuid and ${where}` : eq(vitalSigns.patientId, patientId))
+    .orderBy(desc(vitalSigns.takenAt), desc(vitalSigns.id))
+    .limit(limit);
+  return rows.map(({ row, ...names }) => toVitals(row, names));
+}
+
+export const lockVitals = lockOf(vitalSigns);
+
+/** One sign's values over time, oldest first, from the sets not entered in error; BMI from the sets with both weight and height. */
+export async function vitalTrendOf(q: Queryable, patientId: string, sign: TVitalSeries, from: Date | null): Promise<TVitalTrendPoint[]> {
+  const value =
+    sign === 'bmi' ? sql<number | null>`round((${vitalSigns.weight} / power(${vitalSigns.height} / 100, 2))::numeric, 1)::float8` : vitalSigns[sign];
+  const rows = await q
+    .select({ takenAt: vitalSigns.takenAt, value })
+    .from(vitalSigns)
+    .where(
+      sql`${vitalSigns.patientId} = ${patientId}::uuid and ${vitalSigns.status} = 'final' and ${value} is not null${from ? sql` and ${vitalSigns.takenAt} >= ${from}` : sql``}`,
+    )
+    .orderBy(asc(vitalSigns.takenAt));
+  return rows.map((r) => ({ takenAt: r.takenAt.toISOString(), value: r.value!, flag: vitalFlag(sign, r.value!) }));
 }

@@ -9,14 +9,28 @@ import {
   ZAllergySummary,
   ZChart,
   ZChartRevision,
+  ZConditionOption,
+  ZFormularyOption,
+  ZMedication,
+  ZMedicationChange,
+  ZMedicationFields,
+  ZProblem,
+  ZProblemChange,
+  ZProblemFields,
   ZSubstanceOption,
   ZSubstanceQuery,
 } from '#domain/chart';
+import { ZVitalsChange, ZVitalsInput, ZVitalsSet, ZVitalTrendPoint, ZVitalTrendQuery } from '#domain/vital-signs';
 import type { Deps } from '../../deps.ts';
 import { errorResponses } from '../../http/error-body.ts';
 import { contextOf } from '../../http/request-context.ts';
 import { reader } from '../../scope/reader.ts';
-import { CHART_READS, changeAllergy, confirmAllergy, createAllergy, setAllergyStatement } from './chart.service.ts';
+import { ALLERGY_LIST, setAllergyStatement } from './allergies.service.ts';
+import { changeEntry, confirmEntry, createEntry, type TChartListDef } from './chart-entries.ts';
+import { CHART_READS } from './chart.service.ts';
+import { MEDICATION_LIST } from './medications.service.ts';
+import { PROBLEM_LIST } from './problems.service.ts';
+import { VITALS_LIST } from './vitals.service.ts';
 
 const ZPatientParams = z.object({ id: z.string().uuid('Invalid patient id') });
 const ZEntryParams = ZPatientParams.extend({ entryId: z.string().uuid('Invalid entry id') });
@@ -75,43 +89,78 @@ export const chartRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
     async (request) => reader(deps, contextOf(request))(CHART_READS.substances, request.query.q),
   );
 
-  app.post(
-    '/api/patients/:id/allergies',
-    {
-      config: { access: 'chart.record', audit: { action: 'chart.create', ...entry } },
-      schema: { tags, params: ZPatientParams, body: ZAllergyFields, response: { 201: ZAllergy, ...errorResponses } },
-    },
-    async (request, reply) => reply.code(201).send(await createAllergy(deps, contextOf(request), request.params.id, request.body)),
-  );
+  entryRoutes(app, deps, {
+    path: 'allergies',
+    noun: 'an allergy or intolerance',
+    def: ALLERGY_LIST,
+    fields: ZAllergyFields,
+    change: ZAllergyChange,
+    entry: ZAllergy,
+  });
+  entryRoutes(app, deps, {
+    path: 'problems',
+    noun: 'a condition on the problem list',
+    def: PROBLEM_LIST,
+    fields: ZProblemFields,
+    change: ZProblemChange,
+    entry: ZProblem,
+  });
+  entryRoutes(app, deps, { path: 'vitals', noun: 'a set of vital signs', def: VITALS_LIST, fields: ZVitalsInput, change: ZVitalsChange, entry: ZVitalsSet });
+  entryRoutes(app, deps, {
+    path: 'medications',
+    noun: 'a medication she takes',
+    def: MEDICATION_LIST,
+    fields: ZMedicationFields,
+    change: ZMedicationChange,
+    entry: ZMedication,
+  });
 
-  app.put(
-    '/api/patients/:id/allergies/:entryId',
+  app.get(
+    '/api/patients/:id/vitals/trend',
     {
-      config: { access: 'chart.record', audit: { action: 'chart.update', ...entry } },
+      config: { access: 'chart.read', audit: CHART_READS.vitalTrend },
       schema: {
         tags,
-        description: 'Changes the fields sent; status entered_in_error (with a reason) withdraws a mistaken entry, which is kept.',
-        params: ZEntryParams,
-        body: ZAllergyChange,
-        response: { 200: ZAllergy, ...errorResponses, 409: ZErrorBody },
+        description: "One vital sign's values over time, oldest first, in its canonical unit, each with its flag; sets entered in error left out.",
+        params: ZPatientParams,
+        querystring: ZVitalTrendQuery,
+        response: { 200: z.array(ZVitalTrendPoint), ...errorResponses },
       },
     },
-    async (request) => changeAllergy(deps, contextOf(request), request.params.id, request.params.entryId, request.body),
+    async (request) =>
+      reader(deps, contextOf(request))(CHART_READS.vitalTrend, {
+        patientId: request.params.id,
+        sign: request.query.sign,
+        from: request.query.from ? new Date(request.query.from) : null,
+      }),
   );
 
-  app.post(
-    '/api/patients/:id/allergies/:entryId/confirm',
+  app.get(
+    '/api/chart/conditions',
     {
-      config: { access: 'chart.confirm', audit: { action: 'chart.confirm', ...entry } },
+      config: { access: 'chart.record' },
       schema: {
         tags,
-        description: "Confirms a scribe's draft.",
-        params: ZEntryParams,
-        body: ZVersion.optional(),
-        response: { 200: ZAllergy, ...errorResponses, 409: ZErrorBody },
+        description: 'ICD-10-CM conditions a problem may name, by code or title.',
+        querystring: ZSubstanceQuery,
+        response: { 200: z.array(ZConditionOption), ...errorResponses },
       },
     },
-    async (request) => confirmAllergy(deps, contextOf(request), request.params.id, request.params.entryId, request.body?.version),
+    async (request) => reader(deps, contextOf(request))(CHART_READS.conditions, request.query.q),
+  );
+
+  app.get(
+    '/api/chart/formulary',
+    {
+      config: { access: 'chart.record' },
+      schema: {
+        tags,
+        description: "The formulary's medications, by name.",
+        querystring: ZSubstanceQuery,
+        response: { 200: z.array(ZFormularyOption), ...errorResponses },
+      },
+    },
+    async (request) => reader(deps, contextOf(request))(CHART_READS.formulary, request.query.q),
   );
 
   app.put(
@@ -129,3 +178,55 @@ export const chartRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
     async (request) => setAllergyStatement(deps, contextOf(request), request.params.id, request.body),
   );
 };
+
+type TApp = Parameters<FastifyPluginAsyncZod<Deps>>[0];
+
+/**
+ * A list's routes, the same for every list: POST records an entry, PUT changes the fields sent
+ * (status or verification entered_in_error, with a reason, withdraws a mistaken one, which is
+ * kept), POST …/confirm confirms a scribe's draft.
+ */
+function entryRoutes(app: TApp, deps: Deps, spec: { path: string; noun: string; def: object; fields: z.ZodType; change: z.ZodType; entry: z.ZodType }) {
+  // The list's definition is typed in its own module, and its body checked by its schema here;
+  // between the two it is only passed through.
+  type TAnyEntry = { id: string; patientId: string; state: 'draft' | 'confirmed'; version: number; recordedById: string | null };
+  const def = spec.def as TChartListDef<never, TAnyEntry, unknown>;
+  const base = `/api/patients/:id/${spec.path}`;
+  app.post(
+    base,
+    {
+      config: { access: 'chart.record', audit: { action: 'chart.create', ...entry } },
+      schema: { tags, description: `Records ${spec.noun}.`, params: ZPatientParams, body: spec.fields, response: { 201: spec.entry, ...errorResponses } },
+    },
+    async (request, reply) => reply.code(201).send(await createEntry(deps, contextOf(request), def, request.params.id, request.body)),
+  );
+  app.put(
+    `${base}/:entryId`,
+    {
+      config: { access: 'chart.record', audit: { action: 'chart.update', ...entry } },
+      schema: {
+        tags,
+        description: `Changes the fields sent of ${spec.noun}; entered_in_error (with a reason) withdraws a mistaken entry, which is kept.`,
+        params: ZEntryParams,
+        body: spec.change,
+        response: { 200: spec.entry, ...errorResponses, 409: ZErrorBody },
+      },
+    },
+    async (request) =>
+      changeEntry(deps, contextOf(request), def, request.params.id, request.params.entryId, request.body as { version?: number; reason?: string | null }),
+  );
+  app.post(
+    `${base}/:entryId/confirm`,
+    {
+      config: { access: 'chart.confirm', audit: { action: 'chart.confirm', ...entry } },
+      schema: {
+        tags,
+        description: `Confirms a scribe's draft of ${spec.noun}.`,
+        params: ZEntryParams,
+        body: ZVersion.optional(),
+        response: { 200: spec.entry, ...errorResponses, 409: ZErrorBody },
+      },
+    },
+    async (request) => confirmEntry(deps, contextOf(request), def, request.params.id, request.params.entryId, request.body?.version),
+  );
+}

@@ -1,5 +1,5 @@
 import { AlertTriangle, CircleHelp, ShieldCheck } from 'lucide-react';
-import { ALLERGY_ASSESSMENT_LABELS, type TAllergySummary } from '#domain/chart';
+import { ALLERGY_ASSESSMENT_LABELS, type TAllergySummary } from '#domain/allergy-summary';
 import { formatClinicTime } from '#domain/clinic-time';
 import { cn } from '../../lib/utils.ts';
 

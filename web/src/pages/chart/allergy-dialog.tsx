@@ -2,19 +2,19 @@ import { Controller } from 'react-hook-form';
 import { ALLERGY_CATEGORIES, ALLERGY_CRITICALITIES, ALLERGY_SEVERITIES, ALLERGY_TYPES, CHART_LIMITS, type TAllergy } from '#domain/chart';
 import { can } from '#domain/permissions';
 import type { TCurrentUser } from '#domain/auth';
-import { useChangeAllergy, useRecordAllergy } from '../../api/chart/allergies.ts';
+import { useChangeEntry, useRecordEntry } from '../../api/chart/entries.ts';
 import { FormErrorAlert } from '../../components/form-error-alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { StickyDialogFooter, FormDialog } from '../../components/ui/form-dialog.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
-import { SELECT_CLASS } from '../../components/ui/select.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { toast } from '../../lib/toast.ts';
 import { useAppForm } from '../../lib/use-app-form.ts';
 import { allergyFormValues, ZAllergyForm, type TAllergyFormOutput, type TAllergyFormValues } from './allergy-form-values.ts';
 import { ALLERGY_CATEGORY_LABELS, ALLERGY_STATUS_LABELS, ALLERGY_TYPE_LABELS, CRITICALITY_LABELS, SEVERITY_LABELS } from './chart-labels.ts';
+import { Choice } from './choice-field.tsx';
 import { SubstancePicker } from './substance-picker.tsx';
 
 const FIELDS = ['substance.name', 'substance.code', 'type', 'category', 'reactions', 'severity', 'criticality', 'onset', 'status', 'note'] as const;
@@ -24,8 +24,8 @@ const FIELDS = ['substance.name', 'substance.code', 'type', 'category', 'reactio
  * category, reactions, severity, criticality and onset. A scribe's is a draft a nurse confirms.
  */
 export function AllergyDialog({ patientId, allergy, user, onClose }: { patientId: string; allergy: TAllergy | null; user: TCurrentUser; onClose: () => void }) {
-  const record = useRecordAllergy();
-  const change = useChangeAllergy();
+  const record = useRecordEntry<TAllergy>('allergies');
+  const change = useChangeEntry<TAllergy>('allergies');
   const busy = record.isPending || change.isPending;
   const form = useAppForm<TAllergyFormValues, TAllergyFormOutput>({
     schema: ZAllergyForm,
@@ -142,35 +142,5 @@ export function AllergyDialog({ patientId, allergy, user, onClose }: { patientId
         </StickyDialogFooter>
       </form>
     </FormDialog>
-  );
-}
-
-/** A labelled select of coded values. */
-function Choice<V extends string>({
-  id,
-  label,
-  options,
-  labels,
-  blank,
-  required,
-  error,
-  ...select
-}: { id: string; label: string; options: readonly V[]; labels: Record<V, string>; blank?: string; required?: boolean; error?: string | undefined } & Omit<
-  React.ComponentProps<'select'>,
-  'id'
->) {
-  return (
-    <FormField id={id} label={label} required={required} error={error}>
-      {(controlProps) => (
-        <select {...controlProps} className={SELECT_CLASS} {...select}>
-          {blank !== undefined && <option value="">{blank}</option>}
-          {options.map((option) => (
-            <option key={option} value={option}>
-              {labels[option]}
-            </option>
-          ))}
-        </select>
-      )}
-    </FormField>
   );
 }

@@ -1,16 +1,15 @@
 import { lazy, Suspense, useState } from 'react';
-import { Plus } from 'lucide-react';
 import type { TCurrentUser } from '#domain/auth';
 import { ALLERGY_ASSESSMENT_LABELS, type TAllergy, type TChart } from '#domain/chart';
-import { formatCalendarDate, formatClinicTime } from '#domain/clinic-time';
+import { formatCalendarDate } from '#domain/clinic-time';
 import { can } from '#domain/permissions';
-import { useConfirmAllergy, useSetAllergyStatement } from '../../api/chart/allergies.ts';
+import { useSetAllergyStatement } from '../../api/chart/allergies.ts';
 import { Button } from '../../components/ui/button.tsx';
-import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
-import { Spinner } from '../../components/ui/spinner.tsx';
 import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { toast } from '../../lib/toast.ts';
 import { cn } from '../../lib/utils.ts';
+import { ChartListCard } from './chart-list-card.tsx';
+import { DraftBadge, EntryActions, EntryRecorded } from './entry-actions.tsx';
 import { ALLERGY_CATEGORY_LABELS, ALLERGY_STATUS_LABELS, ALLERGY_TYPE_LABELS, CRITICALITY_LABELS, SEVERITY_LABELS } from './chart-labels.ts';
 
 // The forms load when first opened: most visits to a chart only read it.
@@ -20,54 +19,44 @@ const ChartHistoryDialog = lazy(async () => ({ default: (await import('./chart-h
 
 type TPanel = { kind: 'edit'; allergy: TAllergy | null } | { kind: 'error'; allergy: TAllergy } | { kind: 'history'; allergy: TAllergy };
 
-/** Whether this user may change an entry: a nurse or an admin any; a scribe her own draft. */
-const mayChange = (user: TCurrentUser, allergy: TAllergy) =>
-  allergy.status !== 'entered_in_error' && (can(user, 'chart.confirm') || (allergy.state === 'draft' && allergy.recordedById === user.id));
-
 /** The allergy list, with her statement (NKA, NKDA) and what this user may do to each entry. */
 export function AllergySection({ chart, user, timeZone }: { chart: TChart; user: TCurrentUser; timeZone: string }) {
   const [panel, setPanel] = useState<TPanel | null>(null);
   const active = chart.allergies.filter((a) => a.status === 'active');
   return (
-    <Card data-testid="allergy-section">
-      <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-3 space-y-0">
-        <div>
-          <CardTitle>Allergies and intolerances</CardTitle>
-          <p className="text-sm text-slate-600">{active.length === 0 ? 'None active' : `${active.length} active`}</p>
-        </div>
-        {can(user, 'chart.record') && (
-          <Button size="sm" onClick={() => setPanel({ kind: 'edit', allergy: null })}>
-            <Plus aria-hidden="true" />
-            Add allergy
-          </Button>
-        )}
-      </CardHeader>
-      <CardContent className="space-y-4">
-        {can(user, 'chart.confirm') && <StatementControls chart={chart} />}
-        {chart.allergies.length === 0 ? (
-          <p className="rounded-md border border-dashed p-4 text-center text-sm text-slate-600" data-testid="no-allergies">
-            No allergies recorded.
-          </p>
-        ) : (
-          <ul className="divide-y rounded-md border" aria-label="Allergies">
-            {chart.allergies.map((allergy) => (
-              <AllergyRow
-                key={allergy.id}
-                allergy={allergy}
-                user={user}
-                timeZone={timeZone}
-                mayChange={mayChange(user, allergy)}
-                onEdit={() => setPanel({ kind: 'edit', allergy })}
-                onEnteredInError={() => setPanel({ kind: 'error', allergy })}
-                onHistory={() => setPanel({ kind: 'history', allergy })}
-              />
-            ))}
-          </ul>
-        )}
-      </CardContent>
+    <>
+      <ChartListCard
+        title="Allergies and intolerances"
+        count={active.length === 0 ? 'None active' : `${active.length} active`}
+        addLabel="Add allergy"
+        onAdd={can(user, 'chart.record') ? () => setPanel({ kind: 'edit', allergy: null }) : null}
+        empty={chart.allergies.length === 0 ? 'No allergies recorded.' : null}
+        testId="allergy-section"
+        before={can(user, 'chart.confirm') && <StatementControls chart={chart} />}
+      >
+        {chart.allergies.map((allergy) => (
+          <AllergyRow
+            key={allergy.id}
+            allergy={allergy}
+            user={user}
+            timeZone={timeZone}
+            onEdit={() => setPanel({ kind: 'edit', allergy })}
+            onEnteredInError={() => setPanel({ kind: 'error', allergy })}
+            onHistory={() => setPanel({ kind: 'history', allergy })}
+          />
+        ))}
+      </ChartListCard>
       <Suspense fallback={null}>
         {panel?.kind === 'edit' && <AllergyDialog patientId={chart.patientId} allergy={panel.allergy} user={user} onClose={() => setPanel(null)} />}
-        {panel?.kind === 'error' && <EnteredInErrorDialog patientId={chart.patientId} allergy={panel.allergy} onClose={() => setPanel(null)} />}
+        {panel?.kind === 'error' && (
+          <EnteredInErrorDialog
+            patientId={chart.patientId}
+            list="allergies"
+            entry={panel.allergy}
+            name={panel.allergy.substance.name}
+            onClose={() => setPanel(null)}
+          />
+        )}
         {panel?.kind === 'history' && (
           <ChartHistoryDialog
             patientId={chart.patientId}
@@ -78,7 +67,7 @@ export function AllergySection({ chart, user, timeZone }: { chart: TChart; user:
           />
         )}
       </Suspense>
-    </Card>
+    </>
   );
 }
 
@@ -86,7 +75,6 @@ function AllergyRow({
   allergy,
   user,
   timeZone,
-  mayChange,
   onEdit,
   onEnteredInError,
   onHistory,
@@ -94,12 +82,10 @@ function AllergyRow({
   allergy: TAllergy;
   user: TCurrentUser;
   timeZone: string;
-  mayChange: boolean;
   onEdit: () => void;
   onEnteredInError: () => void;
   onHistory: () => void;
 }) {
-  const confirm = useConfirmAllergy();
   const wrong = allergy.status === 'entered_in_error';
   const facts = [
     ALLERGY_TYPE_LABELS[allergy.type],
@@ -116,57 +102,24 @@ function AllergyRow({
         {allergy.status !== 'active' && (
           <span className="rounded border px-1.5 text-xs font-medium text-slate-700">{ALLERGY_STATUS_LABELS[allergy.status]}</span>
         )}
-        {allergy.state === 'draft' && (
-          <span className="rounded border border-amber-400 bg-amber-50 px-1.5 text-xs font-medium text-amber-900" data-testid="draft-badge">
-            Draft: to confirm
-          </span>
-        )}
+        <DraftBadge entry={allergy} />
       </div>
       <p className="text-sm text-slate-700">
         {facts.join(' · ')}
         {allergy.reactions.length > 0 && <> · Reactions: {allergy.reactions.join(', ')}</>}
       </p>
       {allergy.note && <p className="whitespace-pre-wrap break-words text-sm text-slate-700">{allergy.note}</p>}
-      <p className="text-xs text-slate-600">
-        Recorded {formatClinicTime(allergy.recordedAt, timeZone)}
-        {allergy.recordedByName ? ` by ${allergy.recordedByName}` : ''}
-        {allergy.confirmedAt && allergy.confirmedAt !== allergy.recordedAt
-          ? ` · confirmed ${formatClinicTime(allergy.confirmedAt, timeZone)}${allergy.confirmedByName ? ` by ${allergy.confirmedByName}` : ''}`
-          : ''}
-      </p>
-      <div className="flex flex-wrap gap-2 pt-1">
-        {allergy.state === 'draft' && can(user, 'chart.confirm') && !wrong && (
-          <Button
-            size="sm"
-            disabled={confirm.isPending}
-            onClick={() =>
-              confirm.mutate(
-                { patientId: allergy.patientId, entryId: allergy.id, version: allergy.version },
-                {
-                  onSuccess: () => toast({ title: 'Allergy confirmed', description: allergy.substance.name, variant: 'success' }),
-                  onError: (error) => reportMutationError(error, 'Could not confirm the allergy', { withReason: true }),
-                },
-              )
-            }
-          >
-            {confirm.isPending && <Spinner className="size-4 text-white" />}
-            Confirm<span className="sr-only"> {allergy.substance.name}</span>
-          </Button>
-        )}
-        {mayChange && (
-          <>
-            <Button size="sm" variant="outline" onClick={onEdit}>
-              Edit<span className="sr-only"> {allergy.substance.name}</span>
-            </Button>
-            <Button size="sm" variant="outline" onClick={onEnteredInError}>
-              Entered in error<span className="sr-only">: {allergy.substance.name}</span>
-            </Button>
-          </>
-        )}
-        <Button size="sm" variant="ghost" onClick={onHistory}>
-          History<span className="sr-only"> of {allergy.substance.name}</span>
-        </Button>
-      </div>
+      <EntryRecorded entry={allergy} timeZone={timeZone} />
+      <EntryActions
+        list="allergies"
+        entry={allergy}
+        name={allergy.substance.name}
+        user={user}
+        inError={wrong}
+        onEdit={onEdit}
+        onEnteredInError={onEnteredInError}
+        onHistory={onHistory}
+      />
     </li>
   );
 }

@@ -1,4 +1,4 @@
-import type { TAllergy } from '#domain/chart';
+import type { TAllergy, TMedication, TProblem } from '#domain/chart';
 
 /** How the chart writes its codes for people. */
 export const ALLERGY_CATEGORY_LABELS: Record<TAllergy['category'], string> = {
@@ -15,4 +15,45 @@ export const ALLERGY_STATUS_LABELS: Record<TAllergy['status'], string> = {
   inactive: 'Inactive',
   resolved: 'Resolved',
   entered_in_error: 'Entered in error',
+};
+
+export const PROBLEM_STATUS_LABELS: Record<TProblem['clinicalStatus'], string> = {
+  active: 'Active',
+  recurrence: 'Recurrence',
+  relapse: 'Relapse',
+  inactive: 'Inactive',
+  remission: 'Remission',
+  resolved: 'Resolved',
+};
+export const VERIFICATION_LABELS: Record<TProblem['verification'], string> = {
+  provisional: 'Provisional',
+  confirmed: 'Confirmed',
+  refuted: 'Refuted',
+  entered_in_error: 'Entered in error',
+};
+export const MEDICATION_STATUS_LABELS: Record<TMedication['status'], string> = {
+  active: 'Active',
+  on_hold: 'On hold',
+  stopped: 'Stopped',
+  entered_in_error: 'Entered in error',
+};
+export const MEDICATION_SOURCE_LABELS: Record<TMedication['source'], string> = {
+  prescribed_here: 'Prescribed here',
+  patient_reported: 'Reported by the patient',
+  outside_record: 'From an outside record',
+};
+export const ROUTE_LABELS: Record<NonNullable<TMedication['route']>, string> = {
+  oral: 'Oral',
+  sublingual: 'Sublingual',
+  topical: 'Topical',
+  transdermal: 'Transdermal',
+  inhalation: 'Inhalation',
+  nasal: 'Nasal',
+  ophthalmic: 'Eye',
+  otic: 'Ear',
+  rectal: 'Rectal',
+  vaginal: 'Vaginal',
+  subcutaneous: 'Subcutaneous',
+  intramuscular: 'Intramuscular',
+  intravenous: 'Intravenous',
 };

@@ -13,11 +13,15 @@ import { formatDateOfBirth } from '../../lib/patient-format.ts';
 import { useGrantFor } from '../../lib/emergency-grants.ts';
 import { AllergySection } from './allergy-section.tsx';
 import { ChartHeader } from './chart-header.tsx';
+import { MedicationSection } from './medication-section.tsx';
+import { ProblemSection } from './problem-section.tsx';
+import { VitalsSection } from './vitals-section.tsx';
 import { PreviousRecord } from './previous-record.tsx';
 
 /**
  * /chart?patientId= (issue 51): one patient's clinical chart, read in one request: the allergy
- * banner, the allergy list with her NKA / NKDA statement, and the notes from her previous record.
+ * banner, the allergy list with her NKA / NKDA statement, her vital signs, problems and medications,
+ * and the notes from her previous record.
  * Reached from the patient card, her appointments and the note form.
  */
 export function ChartPage({ user }: { user: TCurrentUser }) {
@@ -72,6 +76,11 @@ function PatientChart({ patientId, user }: { patientId: string; user: TCurrentUs
         <div className="space-y-6" data-testid="chart">
           <AllergyBanner summary={chart.data.allergySummary} timeZone={timeZone} />
           <AllergySection chart={chart.data} user={user} timeZone={timeZone} />
+          <div className="grid gap-6 xl:grid-cols-2">
+            <ProblemSection chart={chart.data} user={user} timeZone={timeZone} />
+            <MedicationSection chart={chart.data} user={user} timeZone={timeZone} />
+          </div>
+          <VitalsSection chart={chart.data} user={user} timeZone={timeZone} />
           <PreviousRecord previous={chart.data.previousRecord} />
         </div>
       )}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { CHART_LIMITS, type TAllergy } from '#domain/chart';
-import { useChangeAllergy } from '../../api/chart/allergies.ts';
+import { CHART_LIMITS } from '#domain/chart';
+import { useChangeEntry, type TChartListPath } from '../../api/chart/entries.ts';
 import { FormErrorAlert } from '../../components/form-error-alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormDialog, StickyDialogFooter } from '../../components/ui/form-dialog.tsx';
@@ -10,12 +10,32 @@ import { Textarea } from '../../components/ui/textarea.tsx';
 import { describeApiError, type TDisplayError } from '../../lib/api-errors.ts';
 import { toast } from '../../lib/toast.ts';
 
+/** Which field marks an entry of each list entered in error (a problem's is its verification). */
+const IN_ERROR: Record<TChartListPath, object> = {
+  allergies: { status: 'entered_in_error' },
+  problems: { verification: 'entered_in_error' },
+  medications: { status: 'entered_in_error' },
+  vitals: { status: 'entered_in_error' },
+};
+
 /**
  * An entry recorded by mistake is marked entered in error, with why: it stays on the chart,
  * struck through, and in its history; it leaves the banner. Nothing on the chart is deleted.
  */
-export function EnteredInErrorDialog({ patientId, allergy, onClose }: { patientId: string; allergy: TAllergy; onClose: () => void }) {
-  const change = useChangeAllergy();
+export function EnteredInErrorDialog({
+  patientId,
+  list,
+  entry,
+  name,
+  onClose,
+}: {
+  patientId: string;
+  list: TChartListPath;
+  entry: { id: string; version: number };
+  name: string;
+  onClose: () => void;
+}) {
+  const change = useChangeEntry(list);
   const [reason, setReason] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [failure, setFailure] = useState<TDisplayError | null>(null);
@@ -23,10 +43,10 @@ export function EnteredInErrorDialog({ patientId, allergy, onClose }: { patientI
     if (!reason.trim()) return setProblem('Say why this entry was entered in error');
     setProblem(null);
     change.mutate(
-      { patientId, entryId: allergy.id, change: { status: 'entered_in_error', reason: reason.trim(), version: allergy.version } },
+      { patientId, entryId: entry.id, change: { ...IN_ERROR[list], reason: reason.trim(), version: entry.version } },
       {
         onSuccess: () => {
-          toast({ title: 'Marked entered in error', description: allergy.substance.name, variant: 'success' });
+          toast({ title: 'Marked entered in error', description: name, variant: 'success' });
           onClose();
         },
         onError: (error) => setFailure(describeApiError(error)),
@@ -36,7 +56,7 @@ export function EnteredInErrorDialog({ patientId, allergy, onClose }: { patientI
   return (
     <FormDialog
       onClose={onClose}
-      title={`${allergy.substance.name}: entered in error`}
+      title={`${name}: entered in error`}
       description="It stays on the chart, struck through, with your reason in its history."
       testId="entered-in-error-dialog"
     >

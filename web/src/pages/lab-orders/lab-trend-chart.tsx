@@ -1,19 +1,12 @@
-import { AxisBottom, AxisLeft } from '@visx/axis';
-import { Group } from '@visx/group';
 import { useParentSize } from '@visx/responsive';
-import { scaleLinear, scaleTime } from '@visx/scale';
-import { LinePath } from '@visx/shape';
 import { useEffect, useId, useRef } from 'react';
 import type { TLabResult } from '#domain/labs';
 import { useLabTrend, type TLabTrendPoint } from '../../api/labs/lab-trend.ts';
-import { formatDate, formatDayTime, formatMonthDay } from '#domain/clinic-time';
+import { formatDate, formatDayTime } from '#domain/clinic-time';
 import { ErrorState } from '../../components/error-state.tsx';
+import { TREND_HEIGHT, TrendLine } from '../../components/trend/trend-line.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { FLAG_WORDS, flagTone, formatNumber, formatReference } from './lab-format.ts';
-
-const HEIGHT = 180;
-const MARGIN = { top: 12, right: 16, bottom: 28, left: 44 };
-const POINT_FILL = { critical: 'fill-red-700', abnormal: 'fill-amber-500', normal: 'fill-blue-700' } as const;
 
 interface TTrendProps {
   orderId: string;
@@ -85,8 +78,17 @@ function TrendBody({
         {summary}
       </p>
       {/* Its height kept from the start, so the section is its full size before the width is measured. */}
-      <div ref={parentRef} className="mt-2 w-full" style={{ minHeight: HEIGHT }}>
-        {width > 0 && <Line points={points} width={width} range={range} labelledBy={`${titleId} ${summaryId}`} timeZone={timeZone} />}
+      <div ref={parentRef} className="mt-2 w-full" style={{ minHeight: TREND_HEIGHT }}>
+        {width > 0 && (
+          <TrendLine
+            points={points.map((p) => ({ key: `${p.orderId}-${p.at}`, at: p.at, value: p.value, tone: p.flag ? flagTone(p.flag) : 'normal', flag: p.flag }))}
+            width={width}
+            band={range}
+            labelledBy={`${titleId} ${summaryId}`}
+            timeZone={timeZone}
+            testId="lab-trend"
+          />
+        )}
       </div>
       {/* A table ignores the 1 px width sr-only gives it: its box does not. */}
       <div className="sr-only">
@@ -109,76 +111,5 @@ function TrendBody({
         </table>
       </div>
     </>
-  );
-}
-
-function Line({
-  points,
-  width,
-  range,
-  labelledBy,
-  timeZone,
-}: {
-  points: TLabTrendPoint[];
-  width: number;
-  range: TLabResult['range'];
-  labelledBy: string;
-  timeZone: string;
-}) {
-  const innerWidth = Math.max(0, width - MARGIN.left - MARGIN.right);
-  const innerHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
-  const times = points.map((p) => new Date(p.at));
-  const values = [...points.map((p) => p.value), ...(range ? [range.low, range.high].filter((v): v is number => v !== null) : [])];
-  // A little room at each end, so the first and last points stand clear of the axes.
-  const xScale = scaleTime<number>({ domain: [times[0]!, times.at(-1)!], range: [8, Math.max(8, innerWidth - 8)] });
-  const yScale = scaleLinear<number>({ domain: [Math.min(...values), Math.max(...values)], range: [innerHeight, 0], nice: true });
-  const label = { fontSize: 11, fill: '#475569', fontFamily: 'inherit' } as const;
-  const bandTop = range?.high !== null && range?.high !== undefined ? yScale(range.high) : 0;
-  const bandBottom = range?.low !== null && range?.low !== undefined ? yScale(range.low) : innerHeight;
-  return (
-    <svg width={width} height={HEIGHT} role="img" aria-labelledby={labelledBy} className="block overflow-visible">
-      <Group left={MARGIN.left} top={MARGIN.top}>
-        {range && (range.low !== null || range.high !== null) && (
-          <rect
-            x={0}
-            width={innerWidth}
-            y={bandTop}
-            height={Math.max(0, bandBottom - bandTop)}
-            className="fill-green-50 stroke-green-200"
-            data-testid="lab-trend-band"
-          />
-        )}
-        <LinePath<TLabTrendPoint>
-          data={points}
-          x={(p) => xScale(new Date(p.at))}
-          y={(p) => yScale(p.value)}
-          className="stroke-slate-500"
-          strokeWidth={2}
-          fill="none"
-        />
-        {points.map((p) => (
-          <circle
-            key={`${p.orderId}-${p.at}`}
-            data-testid="lab-trend-point"
-            data-flag={p.flag ?? ''}
-            cx={xScale(new Date(p.at))}
-            cy={yScale(p.value)}
-            r={4.5}
-            className={`${POINT_FILL[p.flag ? flagTone(p.flag) : 'normal']} stroke-white`}
-            strokeWidth={1.5}
-          />
-        ))}
-        <AxisLeft scale={yScale} numTicks={4} stroke="#cbd5e1" tickStroke="#cbd5e1" tickLabelProps={() => ({ ...label, textAnchor: 'end', dx: -4, dy: 3 })} />
-        <AxisBottom
-          top={innerHeight}
-          scale={xScale}
-          numTicks={Math.max(2, Math.min(5, Math.floor(innerWidth / 90)))}
-          stroke="#cbd5e1"
-          tickStroke="#cbd5e1"
-          tickFormat={(d) => formatMonthDay(d as Date, timeZone)}
-          tickLabelProps={() => ({ ...label, textAnchor: 'middle' })}
-        />
-      </Group>
-    </svg>
   );
 }
