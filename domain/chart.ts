@@ -165,7 +165,15 @@ const problemShape = {
   abatement: pastDay,
   note,
 };
-const problemRules = inOrder<{ onset: unknown; abatement: unknown }>('onset', 'abatement', 'Cannot be before the onset');
+const abatementInOrder = inOrder<{ onset: unknown; abatement: unknown }>('onset', 'abatement', 'Cannot be before the onset');
+/** A problem with a day it ended is no longer active: resolved, inactive or in remission (FHIR's con-4 too). */
+const ABATED_STATUSES: readonly string[] = ['inactive', 'remission', 'resolved'];
+const problemRules = (p: { onset: unknown; abatement: unknown; clinicalStatus: string }, ctx: z.RefinementCtx) => {
+  abatementInOrder(p, ctx);
+  if (p.abatement && !ABATED_STATUSES.includes(p.clinicalStatus)) {
+    ctx.addIssue({ code: 'custom', path: ['clinicalStatus'], message: 'A problem that ended is resolved, inactive or in remission' });
+  }
+};
 
 /** POST /api/patients/{id}/problems: a condition on her problem list. */
 export const ZProblemFields = z

@@ -36,8 +36,23 @@ export const FHIR_RESOURCES = {
   },
   ServiceRequest: { capability: 'labs.read', search: ['patient'], documentation: 'Lab orders.' },
   DiagnosticReport: { capability: 'labs.read', search: ['patient'], documentation: 'The results of lab orders that have them.' },
-  Observation: { capability: 'labs.read', search: ['patient'], documentation: 'Laboratory results, one per analyte, with reference range and interpretation.' },
-  AllergyIntolerance: { capability: 'patients.read', search: ['patient'], documentation: "The allergies recorded on a patient's record, as text." },
+  Observation: {
+    capability: 'labs.read',
+    search: ['patient', 'category'],
+    documentation:
+      'Laboratory results, one per analyte, with reference range and interpretation; and, for readers of the chart, vital signs (category vital-signs), one per sign of each set, blood pressure as one panel.',
+  },
+  AllergyIntolerance: {
+    capability: 'chart.read',
+    search: ['patient'],
+    documentation: "Each allergy or intolerance of a patient's chart, and her 'No known (drug) allergies' statement, coded in SNOMED CT.",
+  },
+  Condition: { capability: 'chart.read', search: ['patient'], documentation: "A patient's problem list, coded in ICD-10-CM where chosen from the list." },
+  MedicationRequest: {
+    capability: 'chart.read',
+    search: ['patient'],
+    documentation: 'What a patient takes: prescribed here (an order), or reported by her or an outside record (reported), coded in RxNorm where known.',
+  },
 } as const satisfies Record<string, TFhirResourceRule>;
 
 export type TFhirResourceType = keyof typeof FHIR_RESOURCES;
@@ -56,6 +71,7 @@ export const FHIR_SEARCH_PARAM_TYPES: Record<string, 'string' | 'date' | 'token'
   patient: 'reference',
   date: 'date',
   status: 'token',
+  category: 'token',
 };
 export const FHIR_PAGE = { default: 20, max: 100 } as const;
 

@@ -177,7 +177,11 @@ export function withComputed(values: Record<TVitalSign, number | null>): {
   values: Record<TVitalSeries, number | null>;
   flags: Record<TVitalSeries, TVitalFlag>;
 } {
-  const all: Record<TVitalSeries, number | null> = { ...values, bmi: bmiOf(values.weight, values.height) };
+  // Only the signs: a row that holds more (its id, its time) gives no more.
+  const all = Object.fromEntries([...VITAL_SIGNS.map((sign) => [sign, values[sign] ?? null]), ['bmi', bmiOf(values.weight, values.height)]]) as Record<
+    TVitalSeries,
+    number | null
+  >;
   const flags = Object.fromEntries(
     Object.entries(all).map(([sign, value]) => [sign, value === null ? null : vitalFlag(sign as TVitalSeries, value)]),
   ) as Record<TVitalSeries, TVitalFlag>;

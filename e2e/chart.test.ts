@@ -242,3 +242,31 @@ describe('where the banner shows, and who sees what', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
   });
 });
+
+describe('the notes from the previous record', () => {
+  it("are kept as written, and each item they list opens its list's form with it typed, to code it from the catalogue", async () => {
+    const { page } = e2e;
+    await signInAs(page, 'nurse');
+    // A client that sends the spec's patient payload, free text included, still succeeds.
+    const { status, json } = await api<{ id: string }>(page, 'POST', '/api/patients', {
+      firstName: 'Prev',
+      lastName: uniqueWord(),
+      allergies: 'Penicillin; latex',
+      medicalHistory: 'Hypertension',
+      currentMedications: 'Lisinopril 10 mg daily',
+    });
+    expect(status).toBe(201);
+    await openChart(page, 'nurse', json.id);
+    const notes = page.getByTestId('previous-record');
+    await notes.getByText('Penicillin; latex').waitFor();
+    await notes.getByRole('button', { name: 'Record as an allergy: latex' }).click();
+    const dialog = page.getByTestId('allergy-dialog');
+    expect(await dialog.getByRole('combobox', { name: /Substance/ }).inputValue()).toBe('latex');
+    await dialog.getByRole('option', { name: /^Latex\b/ }).click();
+    await dialog.getByRole('button', { name: 'Add Allergy' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await rows(page).filter({ hasText: 'Latex' }).waitFor();
+    // The note stays as written.
+    await notes.getByText('Penicillin; latex').waitFor();
+  });
+});

@@ -366,7 +366,12 @@ describe('patient form', () => {
     await dialog.getByLabel('Email', { exact: true }).fill(`quinn.${last.toLowerCase()}@example.com`);
     await dialog.getByLabel('Phone', { exact: true }).fill('(555) 123-4567');
     await dialog.getByLabel('Insurance provider').fill('Aetna');
-    await dialog.getByLabel('Allergies').fill('Pollen');
+    // Allergies are her chart's list now (issue 51): the form says where, and asks no text.
+    await dialog
+      .getByTestId('patient-chart-summary')
+      .getByText(/recorded on the patient.s chart once she is added/)
+      .waitFor();
+    expect(await dialog.getByLabel('Allergies').count()).toBe(0);
 
     // Hold the request a moment to see the saving state.
     let release!: () => void;
@@ -382,7 +387,8 @@ describe('patient form', () => {
     expect(await saving.isDisabled()).toBe(true);
     release();
     const body = (await posted).postDataJSON();
-    expect(body).toMatchObject({ firstName: 'Quinn', lastName: last, dateOfBirth: null, allergies: 'Pollen' });
+    expect(body).toMatchObject({ firstName: 'Quinn', lastName: last, dateOfBirth: null });
+    expect(body.allergies ?? null).toBeNull();
     expect(body.confirmDuplicate).toBeUndefined();
 
     await toastText(page, 'Patient created successfully').waitFor();

@@ -55,7 +55,10 @@ beforeAll(async () => {
   t = await buildTestApp();
   [admin, nurse] = [await signInAs(t, 'admin'), await signInAs(t, 'nurse')];
   const other = await createUser(t.db, { role: 'nurse' });
-  patientId = (await insertPatient(t.db, { allergies: 'Peanuts' })).id;
+  patientId = (await insertPatient(t.db)).id;
+  // Her chart's allergy (issue 51): an AllergyIntolerance of her record.
+  const allergy = await nurse.post(`/api/patients/${patientId}/allergies`, { substance: { kind: 'allergen', code: 'peanut' }, category: 'food' });
+  expect(allergy.statusCode, allergy.body).toBe(201);
   const notes = await t.db
     .insert(patientNotes)
     .values([

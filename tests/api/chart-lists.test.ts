@@ -81,7 +81,8 @@ describe('the problem list', () => {
     ['an unknown code', { condition: { code: 'ZZZ.99' } }, 'condition.code'],
     ['neither code nor name', { condition: {} }, 'condition.name'],
     ['an onset ahead', { condition: { name: 'Gout' }, onset: '2999-01-01' }, 'onset'],
-    ['an abatement before its onset', { condition: { name: 'Gout' }, onset: '2025-05-02', abatement: '2025-05-01' }, 'abatement'],
+    ['an abatement before its onset', { condition: { name: 'Gout' }, onset: '2025-05-02', abatement: '2025-05-01', clinicalStatus: 'resolved' }, 'abatement'],
+    ['an abatement of an active problem', { condition: { name: 'Gout' }, abatement: '2025-05-01' }, 'clinicalStatus'],
     ['an unknown status', { condition: { name: 'Gout' }, clinicalStatus: 'cured' }, 'clinicalStatus'],
   ])('refuses %s with a 400 naming the field, and writes nothing', async (_case, body, field) => {
     const patientId = await newPatient();

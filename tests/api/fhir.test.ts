@@ -26,7 +26,7 @@ let scribe: SignedIn;
 let supplier: SignedIn;
 const marker = unique('Fhq');
 /** Her record: what each type should find about her, by id. */
-const her = {} as Record<TFhirResourceType, string[]> & { patient: string };
+const her = {} as Record<TFhirResourceType, string[]> & { patient: string; vitals?: string[] };
 let restricted: string;
 let careTeamNurse: SignedIn;
 let otherNurseNote: string;
@@ -85,7 +85,7 @@ beforeAll(async () => {
   });
   her.patient = patient.id;
   her.Patient = [patient.id];
-  her.AllergyIntolerance = [patient.id];
+  await chartOf(patient.id);
 
   const visitDay = new Date(Date.UTC(2026, 9, 14, 15, 0));
   const completed = await insertAppointment(t.db, admin.user.id, {
@@ -159,7 +159,7 @@ beforeAll(async () => {
   expect(results.statusCode, results.body).toBe(200);
   her.ServiceRequest = [ordered.json().id, pending.json().id];
   her.DiagnosticReport = [ordered.json().id];
-  her.Observation = results.json().resultRows.map((r: { id: string }) => r.id);
+  her.Observation = [...results.json().resultRows.map((r: { id: string }) => r.id), ...her.vitals!];
   her.Practitioner = [];
   her.Organization = ['clinic'];
 
@@ -179,6 +179,81 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
+
+/**
+ * Her chart (issue 51) in every state it reaches: an active food allergy and 'No known drug
+ * allergies' (her statement is a resource of its own), a scribe's unconfirmed draft and a drug
+ * allergy entered in error; a coded problem, a resolved one and one entered in error; a
+ * formulary medication prescribed here, one she reports and a stopped one; vital signs in three
+ * sets (a full one, a blood pressure alone, one entered in error).
+ */
+async function chartOf(patientId: string) {
+  const created = async (who: SignedIn, path: string, body: object) => {
+    const res = await who.post(`/api/patients/${patientId}/${path}`, body);
+    expect(res.statusCode, res.body).toBe(201);
+    return (res.json() as { id: string }).id;
+  };
+  const wrong = async (path: string, id: string, change: object) =>
+    expect((await nurse.put(`/api/patients/${patientId}/${path}/${id}`, { ...change, reason: 'Wrong patient' })).statusCode).toBe(200);
+  const peanut = await created(nurse, 'allergies', {
+    substance: { kind: 'allergen', code: 'peanut' },
+    category: 'food',
+    reactions: ['Hives'],
+    severity: 'moderate',
+    criticality: 'high',
+    onset: '2010-04-01',
+    note: 'Carries an auto-injector',
+  });
+  const draft = await created(scribe, 'allergies', { substance: { kind: 'text', name: 'Cat dander' }, category: 'environment' });
+  const amoxicillin = await created(nurse, 'allergies', { substance: { kind: 'ingredient', code: 'amoxicillin' }, category: 'medication' });
+  await wrong('allergies', amoxicillin, { status: 'entered_in_error' });
+  expect((await nurse.put(`/api/patients/${patientId}/allergy-statement`, { assessment: 'nkda' })).statusCode).toBe(200);
+  her.AllergyIntolerance = [peanut, draft, amoxicillin, patientId];
+
+  const hypertension = await created(nurse, 'problems', { condition: { code: 'I10' }, onset: '2019-03-01' });
+  const cold = await created(nurse, 'problems', { condition: { code: 'J06.9' }, onset: '2026-01-02', abatement: '2026-01-09', clinicalStatus: 'resolved' });
+  const mistake = await created(nurse, 'problems', { condition: { name: 'Gout' }, verification: 'provisional' });
+  await wrong('problems', mistake, { verification: 'entered_in_error' });
+  her.Condition = [hypertension, cold, mistake];
+
+  const [lisinopril] = (await nurse.get('/api/chart/formulary?q=lisinopril%2010')).json() as { id: string }[];
+  const prescribed = await created(nurse, 'medications', {
+    medication: { formularyId: lisinopril!.id },
+    dose: '1 tablet',
+    route: 'oral',
+    frequency: 'once daily',
+    start: '2019-03-01',
+    source: 'prescribed_here',
+  });
+  const reported = await created(nurse, 'medications', { medication: { name: 'Fish oil' }, frequency: 'daily', source: 'patient_reported' });
+  const stopped = await created(nurse, 'medications', {
+    medication: { name: 'Ibuprofen 400 mg tablet' },
+    status: 'stopped',
+    start: '2025-01-01',
+    stop: '2025-02-01',
+    stopReason: 'Stomach upset',
+    source: 'outside_record',
+  });
+  her.MedicationRequest = [prescribed, reported, stopped];
+
+  const full = await created(nurse, 'vitals', {
+    takenAt: '2026-10-14T15:05:00Z',
+    systolic: 148,
+    diastolic: 92,
+    heartRate: 74,
+    respiratoryRate: 16,
+    temperature: 37.9,
+    spo2: 97,
+    weight: 70,
+    height: 170,
+    pain: 2,
+  });
+  const pressure = await created(nurse, 'vitals', { takenAt: '2026-10-20T15:05:00Z', systolic: 130 });
+  const taken = await created(nurse, 'vitals', { takenAt: '2026-10-21T15:05:00Z', heartRate: 61 });
+  await wrong('vitals', taken, { status: 'entered_in_error' });
+  const signs = ['bp', 'heartRate', 'respiratoryRate', 'temperature', 'spo2', 'weight', 'height', 'bmi', 'pain'];
+  her.vitals = [...signs.map((sign) => `${full}-${sign}`), `${pressure}-systolic`, `${taken}-heartRate`];
+}
 
 /** The search that finds a type's records about her (Patient by id; the clinic has none). */
 const herSearch = (type: TFhirResourceType) => (type === 'Patient' ? `_id=${her.patient}` : `patient=Patient/${her.patient}`);
@@ -203,6 +278,7 @@ describe('metadata', () => {
           patient: her.patient,
           date: 'ge2026',
           status: 'booked',
+          category: 'vital-signs',
         }[param.name];
         expect(value, param.name).toBeDefined();
         await fhir(admin, `${type}?${param.name}=${encodeURIComponent(value!)}`);
@@ -211,7 +287,7 @@ describe('metadata', () => {
     }
     expect(resources.find((r) => r.type === 'Patient')!.operation!.map((o) => o.name)).toEqual(['everything']);
     // Nothing else is served: another type, a write, an operation not declared.
-    await fhir(admin, 'MedicationRequest', 404);
+    await fhir(admin, 'Immunization', 404);
     await fhir(admin, `Patient/${her.patient}/$summary`, 404);
     const write = await admin.post(`${BASE}/Patient`, { resourceType: 'Patient' });
     expect([write.statusCode, write.json().resourceType]).toEqual([404, 'OperationOutcome']);
@@ -477,7 +553,11 @@ describe("'Export record'", () => {
     for (const shown of [
       `Ann${marker} ${marker}son`,
       '1981-05-17',
-      'Penicillin; latex',
+      // Her chart's lists as they stand: no allergy entered in error, no stopped medication.
+      'Peanut (high criticality): Hives',
+      'Essential (primary) hypertension (active)',
+      'Lisinopril 10 mg tablet, 1 tablet, oral, once daily',
+      'Vital signs (10)',
       'Appointments (3)',
       'Clinical notes (2)',
       'BP 120/80. Headache resolved.',
@@ -487,6 +567,7 @@ describe("'Export record'", () => {
       'High',
     ])
       expect(text, shown).toContain(shown);
+    for (const left of ['Amoxicillin', 'Ibuprofen', 'Gout']) expect(text, left).not.toContain(left);
     // The note's earlier version is in the Bundle, not printed as a note of its own.
     expect(text).not.toMatch(/BP 120\/80\.\s+(Progress Note|$)/);
     const exports = await queryRows<{ n: number }>(

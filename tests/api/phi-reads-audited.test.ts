@@ -89,6 +89,16 @@ beforeAll(async () => {
   const results = await admin.put(`/api/lab-orders/${ids.lab}/results`, { results: [{ analyteId: ids.analyte, value: 4.2 }], attachments: [objectPath] });
   expect(results.statusCode, results.body).toBe(200);
   ids.result = results.json().resultRows[0].id;
+  // Her chart (issue 51): an entry of each list, so each FHIR type has her in it.
+  for (const [list, body] of [
+    ['allergies', { substance: { kind: 'allergen', code: 'peanut' }, category: 'food' }],
+    ['problems', { condition: { code: 'I10' } }],
+    ['medications', { medication: { name: 'Fish oil' } }],
+    ['vitals', { heartRate: 72 }],
+  ] as const) {
+    const entry = await admin.post(`/api/patients/${ids.patient}/${list}`, body);
+    expect(entry.statusCode, entry.body).toBe(201);
+  }
   // A use of emergency access to her record, waiting for review.
   ids.grant = (
     await t.db

@@ -8,16 +8,29 @@ import type { Bundle, Resource, StructureDefinition } from '@medplum/fhirtypes';
  * 5.0.1 Patient among them: docs/decisions/fhir.md says what US Core 6.1 would add).
  */
 let usCore: Map<string, StructureDefinition> | null = null;
+const US_CORE = 'http://hl7.org/fhir/us/core/StructureDefinition/';
 
 function definitions(): Map<string, StructureDefinition> {
   if (usCore) return usCore;
   for (const file of ['fhir/r4/profiles-types.json', 'fhir/r4/profiles-resources.json']) indexStructureDefinitionBundle(readJson(file));
   const profiles = readJson('fhir/r4/testing/uscore-v5.0.1-structuredefinitions.json') as StructureDefinition[];
   for (const profile of profiles) loadDataType(profile);
-  // Of its resource profiles only Patient's applies to what we serve (the others are a blood
-  // pressure, an implantable device and a medication request).
-  usCore = new Map(profiles.filter((p) => p.url === 'http://hl7.org/fhir/us/core/StructureDefinition/us-core-patient').map((p) => [p.type!, p]));
+  // Its resource profiles that apply to what we serve: Patient, the chart's blood pressure and
+  // medications (issue 51); not the implantable device.
+  usCore = new Map(
+    profiles
+      .filter((p) => ['us-core-patient', 'us-core-blood-pressure', 'us-core-medicationrequest'].some((name) => p.url === US_CORE + name))
+      .map((p) => [p.url!, p]),
+  );
   return usCore;
+}
+
+/** The US Core profile a resource of ours claims to meet, where the validator ships it. */
+function profileOf(resource: Resource): string | null {
+  if (resource.resourceType === 'Patient') return `${US_CORE}us-core-patient`;
+  if (resource.resourceType === 'MedicationRequest') return `${US_CORE}us-core-medicationrequest`;
+  if (resource.resourceType === 'Observation' && resource.code.coding?.some((c) => c.code === '85354-9')) return `${US_CORE}us-core-blood-pressure`;
+  return null;
 }
 
 /** The validator's errors for one resource (base R4, and its US Core profile where one ships), as text; none when valid. */
@@ -38,7 +51,8 @@ export function fhirErrors(resource: Resource): string[] {
     }
   };
   check();
-  const profile = profiles.get(resource.resourceType);
+  const url = profileOf(resource);
+  const profile = url ? profiles.get(url) : undefined;
   if (profile) check({ profile });
   if (resource.resourceType === 'Bundle') for (const entry of (resource as Bundle).entry ?? []) if (entry.resource) errors.push(...fhirErrors(entry.resource));
   return errors;

@@ -76,7 +76,7 @@ export const CHART_READS = {
   }),
   /** One vital sign's values over time (its trend chart). */
   vitalTrend: readOf({
-    action: 'chart.read',
+    action: 'chart.trend',
     entityType: 'patient',
     notFound: NOT_FOUND,
     run: async ({ db, scope }, args: { patientId: string; sign: TVitalSeries; from: Date | null }): Promise<TVitalTrendPoint[] | null> =>

@@ -7,6 +7,8 @@ import { FHIR_TYPES } from './fhir-types.ts';
 /** What a patient's whole record holds, in the order a reader expects it. */
 const EVERYTHING: readonly TFhirResourceType[] = [
   'AllergyIntolerance',
+  'Condition',
+  'MedicationRequest',
   'Appointment',
   'Encounter',
   'DocumentReference',

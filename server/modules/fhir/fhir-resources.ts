@@ -1,5 +1,4 @@
 import type {
-  AllergyIntolerance,
   Appointment,
   CodeableConcept,
   DiagnosticReport,
@@ -67,23 +66,6 @@ export function toPatientResource(p: TPatientRow): Patient {
         }
       : {}),
     managingOrganization: ref('Organization', CLINIC_ORGANIZATION_ID),
-  };
-}
-
-/** "No known allergies", as staff write it, is a statement of its own (SNOMED CT 716186003). */
-const NO_KNOWN_ALLERGY = /^(none|nil|nka|nkda|no known( drug)? allergies|no allergies)\.?$/i;
-
-export function toAllergyResource(p: TPatientRow): AllergyIntolerance {
-  const recorded = (p.allergies ?? '').trim();
-  const none = NO_KNOWN_ALLERGY.test(recorded);
-  return {
-    resourceType: 'AllergyIntolerance',
-    // One per patient: the record holds her allergies as one text.
-    id: p.id,
-    meta: meta(p.updatedAt),
-    clinicalStatus: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical', code: 'active' }] },
-    code: none ? { coding: [{ system: 'http://snomed.info/sct', code: '716186003', display: 'No known allergy' }], text: recorded } : { text: recorded },
-    patient: ref('Patient', p.id),
   };
 }
 

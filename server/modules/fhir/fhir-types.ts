@@ -1,15 +1,15 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Resource } from '@medplum/fhirtypes';
 import { APPOINTMENT_STATUSES, type TAppointmentStatus } from '#domain/appointments';
-import type { TAuditEntityType, TReadAction } from '#domain/audit';
 import type { TFhirResourceType } from '#domain/fhir';
 import { invalid } from '../../http/errors.ts';
 import type { Reading } from '../../scope/reader.ts';
 import type { Deps } from '../../deps.ts';
 import { parseDateParam, parseDayParam, patientParam, type TSearchBase } from './fhir-params.ts';
+import { CHART_TYPES, observationKinds, VITALS_CURSOR, vitalObservations } from './fhir-chart-types.ts';
+import { VITAL_OBSERVATION_ID } from './fhir-chart-resources.ts';
+import { and, common, NO_MATCH, one, pageOf, UUID_ID, type TFhirType } from './fhir-search.ts';
 import { decodeNameCursor, patientIdsByName } from './fhir-patient-search.ts';
 import {
-  allergyPage,
   appointmentPage,
   appointmentPatientNamed,
   finalizedNotePage,
@@ -20,7 +20,6 @@ import {
   patientPage,
   staffPage,
   type TNoteRow,
-  type TPage,
 } from './fhir.queries.ts';
 import {
   APPOINTMENT_STATUS_TO_FHIR,
@@ -28,7 +27,6 @@ import {
   NOTE_VERSION_ID,
   RECORD_NUMBER_SYSTEM,
   recordNumber,
-  toAllergyResource,
   toAppointmentResource,
   toDiagnosticReport,
   toDocumentReference,
@@ -40,42 +38,7 @@ import {
   toServiceRequest,
 } from './fhir-resources.ts';
 
-/** One search's answer: the page's resources, whom they are about (for the audit row), and the next page. */
-export interface TFoundPage {
-  resources: Resource[];
-  patientIds: string[];
-  nextCursor: string | null;
-}
-
-/**
- * How each resource type is read and searched, over the app's tables, in the reader's scope.
- * `audit` names the audit actions of the app's own reads of the same data, so "who saw patient
- * X" finds a FHIR read beside a screen's.
- */
-export interface TFhirType {
-  audit: { read: TReadAction; search: TReadAction; entityType: TAuditEntityType } | null;
-  search(reading: Reading, search: TSearchBase): Promise<TFoundPage>;
-  read(reading: Reading, id: string): Promise<{ resource: Resource; patientId: string | null } | null>;
-  /** The ids it gives (a uuid unless said): any other id is a 404 before a query. */
-  ids?: RegExp;
-}
-
-export const UUID_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-const NO_MATCH = sql`false`;
-const and = (parts: SQL[]) => (parts.length === 0 ? sql`true` : sql.join(parts, sql` and `));
 const timeZoneOf = (reading: Reading) => (reading.deps as Deps).settings.current().timeZone;
-
-/** `_id` and `patient` as conditions on the id and patient columns. */
-function common(search: TSearchBase, id: SQL, patient: SQL | null): SQL[] {
-  const parts: SQL[] = [];
-  if (search.ids) parts.push(search.ids.length ? idIn(id, search.ids) : NO_MATCH);
-  if (patient) {
-    const p = patientParam(search.params);
-    if (p.given) parts.push(p.id ? sql`${patient} = ${p.id}::uuid` : NO_MATCH);
-  }
-  return parts;
-}
 
 /** `date` on an instant column: each value's prefix against the period it names. */
 function dateConditions(reading: Reading, values: string[] | undefined, column: SQL): SQL[] {
@@ -96,17 +59,6 @@ function dateConditions(reading: Reading, values: string[] | undefined, column: 
     }
   });
 }
-
-const pageOf = <R>(page: TPage<R>, toResource: (row: R) => Resource | Resource[], patientOf: (row: R) => string | null): TFoundPage => ({
-  resources: page.rows.flatMap(toResource),
-  patientIds: [...new Set(page.rows.map(patientOf).filter((id): id is string => id !== null))],
-  nextCursor: page.nextCursor,
-});
-
-const one = <R>(page: TPage<R>, toResource: (row: R) => Resource, patientOf: (row: R) => string | null) => {
-  const row = page.rows[0];
-  return row ? { resource: toResource(row), patientId: patientOf(row) } : null;
-};
 
 // Patient -------------------------------------------------------------------------------------
 
@@ -162,17 +114,6 @@ const patientType: TFhirType = {
   async read(reading, id) {
     const rows = await patientsWhere(reading.db, sql`t.id = ${id}::uuid`, reading.scope);
     return one({ rows, nextCursor: null }, toPatientResource, (p) => p.id);
-  },
-};
-
-const allergyType: TFhirType = {
-  audit: { read: 'patient.read', search: 'patient.list', entityType: 'patient' },
-  async search(reading, search) {
-    const where = and(common(search, sql`t.id`, sql`t.id`));
-    return pageOf(await allergyPage(reading.db, where, reading.scope, search.count, search.cursor), toAllergyResource, (p) => p.id);
-  },
-  async read(reading, id) {
-    return one(await allergyPage(reading.db, sql`t.id = ${id}::uuid`, reading.scope, 1, null), toAllergyResource, (p) => p.id);
   },
 };
 
@@ -312,16 +253,41 @@ const diagnosticReportType: TFhirType = {
   },
 };
 
+/**
+ * Laboratory results, then (for a reader of the chart) vital signs: one search pages through the
+ * lab results, and its last page's `next` link goes on into the vital signs (`category` picks one).
+ */
 const observationType: TFhirType = {
   audit: { read: 'lab.read', search: 'lab.list', entityType: 'lab_order' },
+  ids: new RegExp(`${UUID_ID.source}|${VITAL_OBSERVATION_ID.source}`),
   async search(reading, search) {
-    const where = and(common(search, sql`t.id`, sql`lab_orders.patient_id`));
-    return pageOf(await labResultPage(reading.db, where, reading.scope, search.count, search.cursor), toObservation, (r) => r.patientId);
+    const kinds = observationKinds(search);
+    const vitals = kinds.vitals && vitalObservations.mayRead(reading);
+    if (vitalObservations.isCursor(search.cursor)) return vitalObservations.search(reading, search, vitalObservations.innerCursor(search.cursor!));
+    const labs = kinds.lab ? await labSearch(reading, search) : { resources: [], patientIds: [], nextCursor: null };
+    if (labs.nextCursor || !vitals) return labs;
+    // The lab results are done: the vital signs fill the rest of the page, and go on on the next.
+    const room = search.count - labs.resources.length;
+    if (room <= 0) return { ...labs, nextCursor: VITALS_CURSOR };
+    const vitalsPage = await vitalObservations.search(reading, { ...search, count: room }, null);
+    return {
+      resources: [...labs.resources, ...vitalsPage.resources],
+      patientIds: [...new Set([...labs.patientIds, ...vitalsPage.patientIds])],
+      nextCursor: vitalsPage.nextCursor,
+    };
   },
   async read(reading, id) {
+    if (!UUID_ID.test(id)) return vitalObservations.mayRead(reading) ? vitalObservations.read(reading, id) : null;
     return one(await labResultPage(reading.db, sql`t.id = ${id}::uuid`, reading.scope, 1, null), toObservation, (r) => r.patientId);
   },
 };
+
+async function labSearch(reading: Reading, search: TSearchBase) {
+  // `_id` of a vital sign's Observation names no lab result.
+  const ids = search.ids?.filter((id) => UUID_ID.test(id)) ?? null;
+  const where = and(common({ ...search, ids }, sql`t.id`, sql`lab_orders.patient_id`));
+  return pageOf(await labResultPage(reading.db, where, reading.scope, search.count, search.cursor), toObservation, (r) => r.patientId);
+}
 
 export const FHIR_TYPES: Record<TFhirResourceType, TFhirType> = {
   Patient: patientType,
@@ -333,5 +299,5 @@ export const FHIR_TYPES: Record<TFhirResourceType, TFhirType> = {
   ServiceRequest: serviceRequestType,
   DiagnosticReport: diagnosticReportType,
   Observation: observationType,
-  AllergyIntolerance: allergyType,
+  ...CHART_TYPES,
 };

@@ -5,6 +5,21 @@ import { LAB_FLAGS, LAB_SEXES } from '#domain/lab-flags';
 import { LAB_ORDER_STATUSES } from '#domain/orders';
 import { LAB_PRIORITIES } from '#domain/labs';
 import { ROLES } from '#domain/roles';
+import {
+  ALLERGY_ASSESSMENTS,
+  ALLERGY_CATEGORIES,
+  ALLERGY_CRITICALITIES,
+  ALLERGY_SEVERITIES,
+  ALLERGY_STATUSES,
+  ALLERGY_TYPES,
+  CHART_ENTRY_STATES,
+  MEDICATION_ROUTES,
+  MEDICATION_SOURCES,
+  MEDICATION_STATUSES,
+  PROBLEM_STATUSES,
+  PROBLEM_VERIFICATIONS,
+} from '#domain/chart';
+import { VITAL_SIGNS, VITALS_STATUSES, type TVitalSign } from '#domain/vital-signs';
 import type { Queryable } from '../../db/database.ts';
 import { rowDay, rowId, rowsOf } from '../../db/typed-rows.ts';
 import { isoText } from '../../db/instant-text.ts';
@@ -75,10 +90,6 @@ export const patientsWhere = (q: Queryable, where: SQL, scope: ReadScope) =>
 
 export const patientPage = (q: Queryable, where: SQL, scope: ReadScope, limit: number, cursor: string | null) =>
   byId(q, ZPatientRow, PATIENT_SELECT, sql`t.is_active and ${where} and ${scope.patientRowSeen(sql`t`)}`, limit, cursor);
-
-/** Allergies are recorded as text on the patient: a resource for each patient with some. */
-export const allergyPage = (q: Queryable, where: SQL, scope: ReadScope, limit: number, cursor: string | null) =>
-  byId(q, ZPatientRow, PATIENT_SELECT, sql`nullif(btrim(t.allergies), '') is not null and ${where} and ${scope.patientRowSeen(sql`t`)}`, limit, cursor);
 
 // Staff and the clinic ------------------------------------------------------------------------
 
@@ -260,3 +271,109 @@ const LAB_RESULT_SELECT = sql`select t.id, t.order_id as "orderId", lab_orders.p
 
 export const labResultPage = (q: Queryable, where: SQL, scope: ReadScope, limit: number, cursor: string | null) =>
   byId(q, ZLabResultRow, LAB_RESULT_SELECT, sql`${scope.labOrders} and ${where}`, limit, cursor);
+
+// The clinical chart (issue 51) ---------------------------------------------------------------
+
+const entryMeta = {
+  id: rowId,
+  patientId: rowId,
+  state: z.enum(CHART_ENTRY_STATES),
+  recordedAt: z.string(),
+  recorderId: rowId.nullable(),
+  note: z.string().nullable(),
+  updatedAt: z.string(),
+};
+// Each list's rows with their patient as `pt`, for the reader's scope; `t` is the list's own.
+const metaSelect = sql`t.id, t.patient_id as "patientId", t.state, ${isoText(sql`t.recorded_at`)} as "recordedAt", t.recorded_by_id as "recorderId",
+  t.note, ${isoText(sql`t.updated_at`)} as "updatedAt"`;
+const seenThrough = (scope: ReadScope, where: SQL) => sql`${where} and ${scope.patientRowSeen(sql`pt`)}`;
+
+const ZAllergyEntryRow = z.object({
+  ...entryMeta,
+  /** 'entry': one of her list; 'statement': her NKA / NKDA, under her own id. */
+  kind: z.enum(['entry', 'statement']),
+  substanceKind: z.string().nullable(),
+  substanceName: z.string().nullable(),
+  statement: z.enum(ALLERGY_ASSESSMENTS).nullable(),
+  type: z.enum(ALLERGY_TYPES).nullable(),
+  category: z.enum(ALLERGY_CATEGORIES).nullable(),
+  reactions: z.array(z.string()),
+  severity: z.enum(ALLERGY_SEVERITIES).nullable(),
+  criticality: z.enum(ALLERGY_CRITICALITIES).nullable(),
+  onset: rowDay.nullable(),
+  status: z.enum(ALLERGY_STATUSES),
+});
+export type TAllergyEntryRow = z.infer<typeof ZAllergyEntryRow>;
+
+// Her entries, and her statement as one more, both in id order.
+const ALLERGY_ENTRY_SELECT = sql`select t.* from (
+    select ${metaSelect}, 'entry' as kind, t.substance_kind as "substanceKind", t.substance_name as "substanceName", null::text as statement,
+      t.type, t.category, t.reactions, t.severity, t.criticality, t.onset::text as onset, t.status
+    from patient_allergies t
+    union all
+    select t.id, t.id, 'confirmed', ${isoText(sql`t.allergy_stated_at`)}, t.allergy_stated_by_id, null, ${isoText(sql`t.allergy_stated_at`)},
+      'statement', null, null, t.allergy_statement, null, null, '{}'::text[], null, null, null, 'active'
+    from patients t where t.allergy_statement is not null
+  ) t join patients pt on pt.id = t."patientId"`;
+
+export const allergyEntryPage = (q: Queryable, where: SQL, scope: ReadScope, limit: number, cursor: string | null) =>
+  byId(q, ZAllergyEntryRow, ALLERGY_ENTRY_SELECT, seenThrough(scope, where), limit, cursor);
+
+const ZProblemRow = z.object({
+  ...entryMeta,
+  code: z.string().nullable(),
+  name: z.string(),
+  clinicalStatus: z.enum(PROBLEM_STATUSES),
+  verification: z.enum(PROBLEM_VERIFICATIONS),
+  onset: rowDay.nullable(),
+  abatement: rowDay.nullable(),
+});
+export type TProblemRow = z.infer<typeof ZProblemRow>;
+
+const PROBLEM_SELECT = sql`select ${metaSelect}, t.code, t.name, t.clinical_status as "clinicalStatus", t.verification,
+  t.onset::text as onset, t.abatement::text as abatement from patient_problems t join patients pt on pt.id = t.patient_id`;
+
+export const problemPage = (q: Queryable, where: SQL, scope: ReadScope, limit: number, cursor: string | null) =>
+  byId(q, ZProblemRow, PROBLEM_SELECT, seenThrough(scope, where), limit, cursor);
+
+const ZMedicationRow = z.object({
+  ...entryMeta,
+  name: z.string(),
+  rxcui: z.string().nullable(),
+  dose: z.string().nullable(),
+  route: z.enum(MEDICATION_ROUTES).nullable(),
+  frequency: z.string().nullable(),
+  start: rowDay.nullable(),
+  stop: rowDay.nullable(),
+  status: z.enum(MEDICATION_STATUSES),
+  stopReason: z.string().nullable(),
+  source: z.enum(MEDICATION_SOURCES),
+});
+export type TMedicationRow = z.infer<typeof ZMedicationRow>;
+
+const MEDICATION_SELECT = sql`select ${metaSelect}, t.name, f.rxcui, t.dose, t.route, t.frequency, t.start::text as start, t.stop::text as stop,
+  t.status, t.stop_reason as "stopReason", t.source
+  from patient_medications t join patients pt on pt.id = t.patient_id left join formulary_items f on f.id = t.formulary_id`;
+
+export const medicationPage = (q: Queryable, where: SQL, scope: ReadScope, limit: number, cursor: string | null) =>
+  byId(q, ZMedicationRow, MEDICATION_SELECT, seenThrough(scope, where), limit, cursor);
+
+const ZVitalsRow = z.object({
+  ...entryMeta,
+  takenAt: z.string(),
+  status: z.enum(VITALS_STATUSES),
+  ...(Object.fromEntries(VITAL_SIGNS.map((sign) => [sign, z.number().nullable()])) as Record<TVitalSign, z.ZodNullable<z.ZodNumber>>),
+});
+export type TVitalsRow = z.infer<typeof ZVitalsRow>;
+
+const VITALS_SELECT = sql`select ${metaSelect}, ${isoText(sql`t.taken_at`)} as "takenAt", t.status, t.systolic, t.diastolic,
+  t.heart_rate as "heartRate", t.respiratory_rate as "respiratoryRate", t.temperature, t.spo2, t.weight, t.height, t.pain
+  from vital_signs t join patients pt on pt.id = t.patient_id`;
+
+/** Sets in id order from `fromId` on (itself included: a page may end inside a set), at most `limit`. */
+export const vitalsFrom = (q: Queryable, where: SQL, scope: ReadScope, fromId: string | null, limit: number) =>
+  rowsOf(
+    q,
+    ZVitalsRow,
+    sql`${VITALS_SELECT} where ${seenThrough(scope, where)} ${fromId ? sql`and t.id >= ${fromId}::uuid` : sql``} order by t.id limit ${limit}`,
+  );

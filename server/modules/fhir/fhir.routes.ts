@@ -11,7 +11,8 @@ import { capabilityStatement, smartConfiguration } from './capability-statement.
 import { everythingBundle } from './fhir-everything.ts';
 import { fhirBase, FHIR_BASE_PATH, notServed, searchBundle, sendFhir, useOperationOutcomes } from './fhir-http.ts';
 import { fhirSearchQuery } from './fhir-params.ts';
-import { FHIR_TYPES, UUID_ID } from './fhir-types.ts';
+import { FHIR_TYPES } from './fhir-types.ts';
+import { UUID_ID } from './fhir-search.ts';
 import { FHIR_READS, PATIENT_EVERYTHING } from './fhir.service.ts';
 
 /** `{id}` of a read: an id the type could not hold is a 404 without a query (FHIR's answer for an unknown id), so it parses to null. */

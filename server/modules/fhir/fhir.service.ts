@@ -2,7 +2,8 @@ import type { Resource } from '@medplum/fhirtypes';
 import { FHIR_RESOURCE_TYPES, type TFhirResourceType } from '#domain/fhir';
 import { plainReadOf, readOf, type PlainReadOf, type ReadOf } from '../../scope/reader.ts';
 import type { TSearchBase } from './fhir-params.ts';
-import { FHIR_TYPES, type TFoundPage } from './fhir-types.ts';
+import { FHIR_TYPES } from './fhir-types.ts';
+import type { TFoundPage } from './fhir-search.ts';
 
 export { PATIENT_EVERYTHING } from './fhir-everything.ts';
 

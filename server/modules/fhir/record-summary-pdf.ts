@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import PDFDocument from 'pdfkit';
-import type { AllergyIntolerance, Appointment, DocumentReference, Observation, Patient, Resource } from '@medplum/fhirtypes';
+import type { AllergyIntolerance, Appointment, Condition, DocumentReference, MedicationRequest, Observation, Patient, Resource } from '@medplum/fhirtypes';
 import { formatClinicTime } from '#domain/clinic-time';
 import type { TEverything } from './fhir-everything.ts';
 
@@ -29,16 +29,29 @@ export function renderRecordSummaryPdf(record: TEverything, context: { clinic: s
     .fillColor(MUTED)
     .text(`${context.clinic}. Printed ${formatClinicTime(context.printedAt, context.timeZone)} (${context.timeZone}). Record number ${patient.id}.`);
   patientSection(doc, patient);
-  heading(doc, 'Allergies');
-  const allergies = of<AllergyIntolerance>('AllergyIntolerance');
-  body(doc, allergies.length ? allergies.map((a) => a.code?.text ?? '').join('; ') : 'None recorded.');
+  chartSection(doc, {
+    allergies: of<AllergyIntolerance>('AllergyIntolerance'),
+    problems: of<Condition>('Condition'),
+    medications: of<MedicationRequest>('MedicationRequest'),
+  });
   appointmentsSection(doc, of<Appointment>('Appointment'), when);
   notesSection(
     doc,
     of<DocumentReference>('DocumentReference').filter((d) => d.status === 'current'),
     when,
   );
-  resultsSection(doc, of<Observation>('Observation'), when);
+  const observations = of<Observation>('Observation');
+  const isVital = (o: Observation) => o.category?.some((c) => c.coding?.some((k) => k.code === 'vital-signs')) ?? false;
+  resultsSection(
+    doc,
+    observations.filter((o) => !isVital(o)),
+    when,
+  );
+  vitalsSection(
+    doc,
+    observations.filter((o) => isVital(o) && o.status !== 'entered-in-error'),
+    when,
+  );
   doc.end();
   return doc;
 }
@@ -76,6 +89,40 @@ function notesSection(doc: TDoc, notes: DocumentReference[], when: TWhen) {
       .fillColor(INK)
       .text(`${n.type?.text ?? 'Note'}, ${when(n.date)}${n.docStatus === 'amended' ? ' (amended)' : ''}`);
     body(doc, Buffer.from(n.content[0]?.attachment.data ?? '', 'base64').toString('utf8'));
+  }
+}
+
+const inError = (r: { verificationStatus?: { coding?: { code?: string }[] } }) => r.verificationStatus?.coding?.[0]?.code === 'entered-in-error';
+
+/** The chart's lists as they stand (issue 51): what was entered in error is left out. */
+function chartSection(doc: TDoc, chart: { allergies: AllergyIntolerance[]; problems: Condition[]; medications: MedicationRequest[] }) {
+  heading(doc, 'Allergies');
+  const allergies = chart.allergies.filter((a) => !inError(a) && a.clinicalStatus?.coding?.[0]?.code === 'active');
+  const allergyText = (a: AllergyIntolerance) =>
+    `${a.code?.text ?? ''}${a.criticality === 'high' ? ' (high criticality)' : ''}${a.reaction?.length ? `: ${a.reaction.flatMap((r) => r.manifestation.map((m) => m.text)).join(', ')}` : ''}`;
+  body(doc, allergies.length ? allergies.map(allergyText).join('; ') : 'Not recorded.');
+  heading(doc, 'Problems');
+  const problems = chart.problems.filter((p) => !inError(p));
+  body(doc, problems.length ? problems.map((p) => `${p.code?.text ?? ''} (${p.clinicalStatus?.coding?.[0]?.code ?? ''})`).join('; ') : 'None recorded.');
+  heading(doc, 'Medications');
+  const medications = chart.medications.filter((m) => m.status === 'active' || m.status === 'on-hold');
+  body(
+    doc,
+    medications.length
+      ? medications
+          .map((m) => `${m.medicationCodeableConcept?.text ?? ''}${m.dosageInstruction?.[0]?.text ? `, ${m.dosageInstruction[0].text}` : ''}`)
+          .join('; ')
+      : 'None recorded.',
+  );
+}
+
+function vitalsSection(doc: TDoc, vitals: Observation[], when: TWhen) {
+  heading(doc, `Vital signs (${vitals.length})`);
+  for (const o of vitals) {
+    const value = o.component
+      ? o.component.map((c) => c.valueQuantity?.value).join('/') + ' mmHg'
+      : `${o.valueQuantity?.value ?? ''} ${o.valueQuantity?.unit ?? ''}`.trim();
+    body(doc, `${when(o.effectiveDateTime)}  ${o.code.text}: ${value}`);
   }
 }
 

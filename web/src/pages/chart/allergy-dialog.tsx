@@ -23,13 +23,26 @@ const FIELDS = ['substance.name', 'substance.code', 'type', 'category', 'reactio
  * 'Add allergy' or 'Edit allergy': the substance from the catalogue (or free text), its type and
  * category, reactions, severity, criticality and onset. A scribe's is a draft a nurse confirms.
  */
-export function AllergyDialog({ patientId, allergy, user, onClose }: { patientId: string; allergy: TAllergy | null; user: TCurrentUser; onClose: () => void }) {
+export function AllergyDialog({
+  patientId,
+  allergy,
+  user,
+  initialName = '',
+  onClose,
+}: {
+  patientId: string;
+  allergy: TAllergy | null;
+  user: TCurrentUser;
+  /** A new entry's substance as first typed (from the notes of her previous record). */
+  initialName?: string;
+  onClose: () => void;
+}) {
   const record = useRecordEntry<TAllergy>('allergies');
   const change = useChangeEntry<TAllergy>('allergies');
   const busy = record.isPending || change.isPending;
   const form = useAppForm<TAllergyFormValues, TAllergyFormOutput>({
     schema: ZAllergyForm,
-    defaultValues: allergyFormValues(allergy),
+    defaultValues: allergy ? allergyFormValues(allergy) : { ...allergyFormValues(null), substance: { kind: '', code: '', name: initialName } },
     fields: FIELDS,
     serverPaths: { 'reactions.0': 'reactions' } as never,
   });

@@ -86,6 +86,8 @@ export function CataloguePicker<O extends TCatalogueOption>({
           setOpen(true);
         }}
         onKeyDown={onKeyDown}
+        // Focused with a name typed (a note's item, a free-text entry): its matches show.
+        onFocus={() => setOpen(true)}
         onBlur={() => setOpen(false)}
       />
       {codedAs && (

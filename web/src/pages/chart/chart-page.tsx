@@ -81,7 +81,7 @@ function PatientChart({ patientId, user }: { patientId: string; user: TCurrentUs
             <MedicationSection chart={chart.data} user={user} timeZone={timeZone} />
           </div>
           <VitalsSection chart={chart.data} user={user} timeZone={timeZone} />
-          <PreviousRecord previous={chart.data.previousRecord} />
+          <PreviousRecord chart={chart.data} user={user} />
         </div>
       )}
     </>

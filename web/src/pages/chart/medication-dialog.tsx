@@ -98,11 +98,14 @@ export function MedicationDialog({
   patientId,
   medication,
   user,
+  initialName = '',
   onClose,
 }: {
   patientId: string;
   medication: TMedication | null;
   user: TCurrentUser;
+  /** A new entry's medication as first typed (from the notes of her previous record). */
+  initialName?: string;
   onClose: () => void;
 }) {
   const record = useRecordEntry<TMedication>('medications');
@@ -110,7 +113,7 @@ export function MedicationDialog({
   const busy = record.isPending || change.isPending;
   const form = useAppForm<TMedicationFormValues, z.output<typeof ZMedicationForm>>({
     schema: ZMedicationForm,
-    defaultValues: valuesOf(medication),
+    defaultValues: medication ? valuesOf(medication) : { ...valuesOf(null), medication: { formularyId: '', name: initialName } },
     fields: FIELDS,
   });
   const errors = form.formState.errors;

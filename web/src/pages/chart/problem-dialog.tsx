@@ -63,11 +63,28 @@ function useConditionOptions(term: string): { data?: (TCatalogueOption & { optio
 }
 
 /** 'Add problem' or 'Edit problem': a condition from the ICD-10-CM list (or free text), its status, verification and dates. */
-export function ProblemDialog({ patientId, problem, user, onClose }: { patientId: string; problem: TProblem | null; user: TCurrentUser; onClose: () => void }) {
+export function ProblemDialog({
+  patientId,
+  problem,
+  user,
+  initialName = '',
+  onClose,
+}: {
+  patientId: string;
+  problem: TProblem | null;
+  user: TCurrentUser;
+  /** A new entry's condition as first typed (from the notes of her previous record). */
+  initialName?: string;
+  onClose: () => void;
+}) {
   const record = useRecordEntry<TProblem>('problems');
   const change = useChangeEntry<TProblem>('problems');
   const busy = record.isPending || change.isPending;
-  const form = useAppForm<TProblemFormValues, z.output<typeof ZProblemForm>>({ schema: ZProblemForm, defaultValues: valuesOf(problem), fields: FIELDS });
+  const form = useAppForm<TProblemFormValues, z.output<typeof ZProblemForm>>({
+    schema: ZProblemForm,
+    defaultValues: problem ? valuesOf(problem) : { ...valuesOf(null), condition: { code: '', name: initialName } },
+    fields: FIELDS,
+  });
   const errors = form.formState.errors;
   const onSubmit = form.onSubmit((fields) => {
     const done = (saved: TProblem) => {

@@ -11,7 +11,17 @@ const PatientForm = lazy(async () => ({ default: (await import('./patient-form.t
 /** What the dialog holds: nothing (closed), a new patient, or the patient being edited. */
 export type TPatientDialogState = { mode: 'create' } | { mode: 'edit'; patient: TPatient } | null;
 
-export function PatientFormDialog({ state, canDeactivate, onClose }: { state: TPatientDialogState; canDeactivate: boolean; onClose: () => void }) {
+export function PatientFormDialog({
+  state,
+  canDeactivate,
+  showChartLink,
+  onClose,
+}: {
+  state: TPatientDialogState;
+  canDeactivate: boolean;
+  showChartLink: boolean;
+  onClose: () => void;
+}) {
   const patient = state?.mode === 'edit' ? state.patient : null;
   return (
     <FormDialog
@@ -24,7 +34,7 @@ export function PatientFormDialog({ state, canDeactivate, onClose }: { state: TP
     >
       {state && (
         <Suspense fallback={<LoadingBlock />}>
-          <PatientForm key={patient?.id ?? 'new'} patient={patient} canDeactivate={canDeactivate} onDone={onClose} />
+          <PatientForm key={patient?.id ?? 'new'} patient={patient} canDeactivate={canDeactivate} showChartLink={showChartLink} onDone={onClose} />
         </Suspense>
       )}
     </FormDialog>

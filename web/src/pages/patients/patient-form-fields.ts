@@ -15,7 +15,7 @@ export interface TPatientFieldSpec {
   maxLength: number;
 }
 
-/** Spec section 2: the form's four sections, in order; maxima from spec section 3. */
+/** Spec section 2: the form's four sections, in order; maxima from spec section 3. The last also shows her chart (issue 51). */
 export const PATIENT_FORM_SECTIONS: { title: string; fields: TPatientFieldSpec[] }[] = [
   {
     title: 'Personal Information',
@@ -56,9 +56,8 @@ export const PATIENT_FORM_SECTIONS: { title: string; fields: TPatientFieldSpec[]
         ],
         maxLength: 10,
       },
-      { name: 'medicalHistory', label: 'Medical history', multiline: true, wide: true, maxLength: PATIENT_LIMITS.longText },
-      { name: 'allergies', label: 'Allergies', multiline: true, wide: true, maxLength: PATIENT_LIMITS.longText },
-      { name: 'currentMedications', label: 'Current medications', multiline: true, wide: true, maxLength: PATIENT_LIMITS.longText },
+      // Allergies, problems and medications are her chart's lists (issue 51), shown and linked
+      // here (patient-chart-summary.tsx), no longer typed as text; the API still takes the texts.
     ],
   },
 ];

@@ -25,6 +25,7 @@ import { useAppForm } from '../../lib/use-app-form.ts';
 import { cn } from '../../lib/utils.ts';
 import { DeactivatePatient } from './deactivate-patient.tsx';
 import { DuplicateWarning } from './duplicate-warning.tsx';
+import { PatientChartSummary } from './patient-chart-summary.tsx';
 import { PATIENT_FIELD_NAMES, PATIENT_FORM_SECTIONS, toFormValues, type TPatientFieldName, type TPatientFieldSpec } from './patient-form-fields.ts';
 
 type TPatientFields = z.output<typeof ZPatientFields>;
@@ -35,6 +36,8 @@ export interface TPatientFormProps {
   /** null: a new patient. */
   patient: TPatient | null;
   canDeactivate: boolean;
+  /** Her chart's link under Medical Information (chart.read). */
+  showChartLink?: boolean;
   /** The save (or deactivation) succeeded: the dialog closes. */
   onDone: () => void;
 }
@@ -43,7 +46,7 @@ export interface TPatientFormProps {
  * The patient form (spec sections 2 and 5): validated in the browser with the same schema the
  * server uses, with the server's own field errors shown under the fields too.
  */
-export function PatientForm({ patient: initialPatient, canDeactivate, onDone }: TPatientFormProps) {
+export function PatientForm({ patient: initialPatient, canDeactivate, showChartLink = false, onDone }: TPatientFormProps) {
   const queryClient = useQueryClient();
   // The record being edited; replaced when the user reloads it after someone else's change.
   const [patient, setPatient] = useState(initialPatient);
@@ -142,6 +145,7 @@ export function PatientForm({ patient: initialPatient, canDeactivate, onDone }: 
               <PatientField key={field.name} field={field} register={register} error={formState.errors[field.name]} />
             ))}
           </div>
+          {section.title === 'Medical Information' && <PatientChartSummary patient={patient} showChartLink={showChartLink} />}
         </fieldset>
       ))}
 

@@ -66,7 +66,14 @@ export function PatientsPage({ user }: { user: TCurrentUser }) {
 
       {restricting && <RestrictionDialog patientId={restricting.id} name={fullName(restricting)} user={user} onClose={() => setRestricting(null)} />}
 
-      {canWrite && <PatientFormDialog state={dialog} canDeactivate={can(user, 'patients.deactivate')} onClose={() => setDialog(null)} />}
+      {canWrite && (
+        <PatientFormDialog
+          state={dialog}
+          canDeactivate={can(user, 'patients.deactivate')}
+          showChartLink={can(user, 'chart.read')}
+          onClose={() => setDialog(null)}
+        />
+      )}
     </div>
   );
 }
