@@ -1,20 +1,18 @@
 import { Controller } from 'react-hook-form';
 import { ALLERGY_CATEGORIES, ALLERGY_CRITICALITIES, ALLERGY_SEVERITIES, ALLERGY_TYPES, CHART_LIMITS, type TAllergy } from '#domain/chart';
-import { can } from '#domain/permissions';
 import type { TCurrentUser } from '#domain/auth';
 import { useChangeEntry, useRecordEntry } from '../../api/chart/entries.ts';
 import { FormErrorAlert } from '../../components/form-error-alert.tsx';
-import { Button } from '../../components/ui/button.tsx';
-import { StickyDialogFooter, FormDialog } from '../../components/ui/form-dialog.tsx';
+import { FormDialog } from '../../components/ui/form-dialog.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
-import { Spinner } from '../../components/ui/spinner.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { toast } from '../../lib/toast.ts';
 import { useAppForm } from '../../lib/use-app-form.ts';
 import { allergyFormValues, ZAllergyForm, type TAllergyFormOutput, type TAllergyFormValues } from './allergy-form-values.ts';
 import { ALLERGY_CATEGORY_LABELS, ALLERGY_STATUS_LABELS, ALLERGY_TYPE_LABELS, CRITICALITY_LABELS, SEVERITY_LABELS } from './chart-labels.ts';
 import { Choice } from './choice-field.tsx';
+import { EntryDialogFooter, entryDialogDescription } from './entry-dialog-parts.tsx';
 import { SubstancePicker } from './substance-picker.tsx';
 
 const FIELDS = ['substance.name', 'substance.code', 'type', 'category', 'reactions', 'severity', 'criticality', 'onset', 'status', 'note'] as const;
@@ -65,7 +63,7 @@ export function AllergyDialog({
     <FormDialog
       onClose={onClose}
       title={allergy ? 'Edit allergy' : 'Add allergy'}
-      description={can(user, 'chart.confirm') ? 'Recorded as confirmed, with your name.' : 'Recorded as a draft: a nurse or an admin confirms it.'}
+      description={entryDialogDescription(user)}
       className="max-w-xl"
       testId="allergy-dialog"
     >
@@ -144,15 +142,7 @@ export function AllergyDialog({
           {(controlProps) => <Textarea {...controlProps} rows={2} maxLength={CHART_LIMITS.note} {...register('note')} disabled={busy} />}
         </FormField>
         {form.formError && <FormErrorAlert error={form.formError} testId="allergy-error" />}
-        <StickyDialogFooter>
-          <Button variant="outline" onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={busy}>
-            {busy && <Spinner className="size-4 text-white" />}
-            {allergy ? 'Save Allergy' : 'Add Allergy'}
-          </Button>
-        </StickyDialogFooter>
+        <EntryDialogFooter busy={busy} submitLabel={allergy ? 'Save Allergy' : 'Add Allergy'} onClose={onClose} />
       </form>
     </FormDialog>
   );

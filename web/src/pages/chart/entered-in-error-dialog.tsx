@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { z } from 'zod';
 import { CHART_LIMITS } from '#domain/chart';
 import { useChangeEntry, type TChartListPath } from '../../api/chart/entries.ts';
 import { FormErrorAlert } from '../../components/form-error-alert.tsx';
@@ -7,8 +7,8 @@ import { FormDialog, StickyDialogFooter } from '../../components/ui/form-dialog.
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
-import { describeApiError, type TDisplayError } from '../../lib/api-errors.ts';
 import { toast } from '../../lib/toast.ts';
+import { useAppForm } from '../../lib/use-app-form.ts';
 
 /** Which field marks an entry of each list entered in error (a problem's is its verification). */
 const IN_ERROR: Record<TChartListPath, object> = {
@@ -17,6 +17,9 @@ const IN_ERROR: Record<TChartListPath, object> = {
   medications: { status: 'entered_in_error' },
   vitals: { status: 'entered_in_error' },
 };
+
+/** The reason, as the server requires it (a change to entered-in-error without one is a 400 naming `reason`). */
+const ZReason = z.object({ reason: z.string().trim().min(1, 'Say why this entry was entered in error').max(CHART_LIMITS.reason) });
 
 /**
  * An entry recorded by mistake is marked entered in error, with why: it stays on the chart,
@@ -36,23 +39,19 @@ export function EnteredInErrorDialog({
   onClose: () => void;
 }) {
   const change = useChangeEntry(list);
-  const [reason, setReason] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-  const [failure, setFailure] = useState<TDisplayError | null>(null);
-  const submit = () => {
-    if (!reason.trim()) return setProblem('Say why this entry was entered in error');
-    setProblem(null);
+  const form = useAppForm<{ reason: string }>({ schema: ZReason, defaultValues: { reason: '' }, fields: ['reason'] });
+  const onSubmit = form.onSubmit(({ reason }) =>
     change.mutate(
-      { patientId, entryId: entry.id, change: { ...IN_ERROR[list], reason: reason.trim(), version: entry.version } },
+      { patientId, entryId: entry.id, change: { ...IN_ERROR[list], reason, version: entry.version } },
       {
         onSuccess: () => {
           toast({ title: 'Marked entered in error', description: name, variant: 'success' });
           onClose();
         },
-        onError: (error) => setFailure(describeApiError(error)),
+        onError: (error) => form.failed(error, 'Could not mark it entered in error', { withReason: true }),
       },
-    );
-  };
+    ),
+  );
   return (
     <FormDialog
       onClose={onClose}
@@ -60,27 +59,13 @@ export function EnteredInErrorDialog({
       description="It stays on the chart, struck through, with your reason in its history."
       testId="entered-in-error-dialog"
     >
-      <form
-        noValidate
-        className="space-y-4"
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit();
-        }}
-      >
-        <FormField id="error-reason" label="Why" required error={problem ?? undefined} testId="reason">
+      <form noValidate className="space-y-4" onSubmit={onSubmit}>
+        <FormField id="error-reason" label="Why" required error={form.formState.errors.reason?.message} testId="reason">
           {(control) => (
-            <Textarea
-              {...control}
-              rows={2}
-              maxLength={CHART_LIMITS.reason}
-              value={reason}
-              onChange={(event) => setReason(event.target.value)}
-              placeholder="e.g. Recorded on the wrong patient"
-            />
+            <Textarea {...control} rows={2} maxLength={CHART_LIMITS.reason} placeholder="e.g. Recorded on the wrong patient" {...form.register('reason')} />
           )}
         </FormField>
-        {failure && <FormErrorAlert error={failure} testId="entered-in-error-error" />}
+        {form.formError && <FormErrorAlert error={form.formError} testId="entered-in-error-error" />}
         <StickyDialogFooter>
           <Button variant="outline" onClick={onClose} disabled={change.isPending}>
             Cancel

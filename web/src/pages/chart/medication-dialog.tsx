@@ -10,20 +10,18 @@ import {
   type TMedication,
 } from '#domain/chart';
 import type { TCurrentUser } from '#domain/auth';
-import { can } from '#domain/permissions';
 import { useChangeEntry, useFormulary, useRecordEntry } from '../../api/chart/entries.ts';
 import { FormErrorAlert } from '../../components/form-error-alert.tsx';
-import { Button } from '../../components/ui/button.tsx';
-import { FormDialog, StickyDialogFooter } from '../../components/ui/form-dialog.tsx';
+import { FormDialog } from '../../components/ui/form-dialog.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
-import { Spinner } from '../../components/ui/spinner.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { toast } from '../../lib/toast.ts';
 import { useAppForm } from '../../lib/use-app-form.ts';
 import { CataloguePicker, type TCatalogueOption } from './catalogue-picker.tsx';
 import { MEDICATION_SOURCE_LABELS, MEDICATION_STATUS_LABELS, ROUTE_LABELS } from './chart-labels.ts';
 import { Choice } from './choice-field.tsx';
+import { EntryDialogFooter, entryDialogDescription } from './entry-dialog-parts.tsx';
 
 interface TMedicationFormValues {
   medication: { formularyId: string; name: string };
@@ -147,7 +145,7 @@ export function MedicationDialog({
     <FormDialog
       onClose={onClose}
       title={medication ? 'Edit medication' : 'Add medication'}
-      description={can(user, 'chart.confirm') ? 'Recorded as confirmed, with your name.' : 'Recorded as a draft: a nurse or an admin confirms it.'}
+      description={entryDialogDescription(user)}
       className="max-w-xl"
       testId="medication-dialog"
     >
@@ -217,15 +215,7 @@ export function MedicationDialog({
           {(controlProps) => <Textarea {...controlProps} rows={2} maxLength={CHART_LIMITS.note} {...form.register('note')} disabled={busy} />}
         </FormField>
         {form.formError && <FormErrorAlert error={form.formError} testId="medication-error" />}
-        <StickyDialogFooter>
-          <Button variant="outline" onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={busy}>
-            {busy && <Spinner className="size-4 text-white" />}
-            {medication ? 'Save Medication' : 'Add Medication'}
-          </Button>
-        </StickyDialogFooter>
+        <EntryDialogFooter busy={busy} submitLabel={medication ? 'Save Medication' : 'Add Medication'} onClose={onClose} />
       </form>
     </FormDialog>
   );

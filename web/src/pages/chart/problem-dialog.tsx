@@ -2,20 +2,18 @@ import { Controller } from 'react-hook-form';
 import { z } from 'zod';
 import { CHART_LIMITS, PROBLEM_STATUSES, PROBLEM_VERIFICATIONS, ZProblemFields, type TConditionOption, type TProblem } from '#domain/chart';
 import type { TCurrentUser } from '#domain/auth';
-import { can } from '#domain/permissions';
 import { useChangeEntry, useConditions, useRecordEntry } from '../../api/chart/entries.ts';
 import { FormErrorAlert } from '../../components/form-error-alert.tsx';
-import { Button } from '../../components/ui/button.tsx';
-import { FormDialog, StickyDialogFooter } from '../../components/ui/form-dialog.tsx';
+import { FormDialog } from '../../components/ui/form-dialog.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
-import { Spinner } from '../../components/ui/spinner.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { toast } from '../../lib/toast.ts';
 import { useAppForm } from '../../lib/use-app-form.ts';
 import { CataloguePicker, type TCatalogueOption } from './catalogue-picker.tsx';
 import { PROBLEM_STATUS_LABELS, VERIFICATION_LABELS } from './chart-labels.ts';
 import { Choice } from './choice-field.tsx';
+import { EntryDialogFooter, entryDialogDescription } from './entry-dialog-parts.tsx';
 
 interface TProblemFormValues {
   condition: { code: string; name: string };
@@ -103,7 +101,7 @@ export function ProblemDialog({
     <FormDialog
       onClose={onClose}
       title={problem ? 'Edit problem' : 'Add problem'}
-      description={can(user, 'chart.confirm') ? 'Recorded as confirmed, with your name.' : 'Recorded as a draft: a nurse or an admin confirms it.'}
+      description={entryDialogDescription(user)}
       className="max-w-xl"
       testId="problem-dialog"
     >
@@ -158,15 +156,7 @@ export function ProblemDialog({
           {(controlProps) => <Textarea {...controlProps} rows={2} maxLength={CHART_LIMITS.note} {...form.register('note')} disabled={busy} />}
         </FormField>
         {form.formError && <FormErrorAlert error={form.formError} testId="problem-error" />}
-        <StickyDialogFooter>
-          <Button variant="outline" onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={busy}>
-            {busy && <Spinner className="size-4 text-white" />}
-            {problem ? 'Save Problem' : 'Add Problem'}
-          </Button>
-        </StickyDialogFooter>
+        <EntryDialogFooter busy={busy} submitLabel={problem ? 'Save Problem' : 'Add Problem'} onClose={onClose} />
       </form>
     </FormDialog>
   );
