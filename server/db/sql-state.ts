@@ -40,7 +40,20 @@ export function isStorageFull(error: unknown): boolean {
   return false;
 }
 
+/**
+ * Whether the database gave up on a transaction only because of another one running beside it:
+ * 40P01 (a deadlock: PostgreSQL aborts one of two transactions that wait on each other, as two
+ * writes of clashing rows under an exclusion constraint can) or 40001 (a serialization failure).
+ * Nothing of it was kept, and the same work run again normally succeeds (db/transaction.ts).
+ */
+export function isTransientConflict(error: unknown): boolean {
+  const state = sqlStateOf(error);
+  return state === SQL_STATE.deadlockDetected || state === SQL_STATE.serializationFailure;
+}
+
 export const SQL_STATE = {
+  deadlockDetected: '40P01',
+  serializationFailure: '40001',
   exclusionViolation: '23P01',
   /** statement_timeout ran out, or pg_cancel_backend stopped the statement. */
   queryCanceled: '57014',
