@@ -105,6 +105,21 @@ export default tseslint.config(
       ],
     },
   },
+  // The API tests share their worker's modules (vitest.config.ts, isolate: false): a module mocked,
+  // or the environment or a global changed, would leak into the files that run after.
+  {
+    files: ['tests/api/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['mock', 'doMock', 'stubEnv', 'stubGlobal'].map((property) => ({
+          object: 'vi',
+          property,
+          message: 'API test files share modules (vitest.config.ts isolate: false): pass the app what it needs instead',
+        })),
+      ],
+    },
+  },
   // Size (issue 49): no function grows past today's longest or most branching. The ceilings only
   // go down: when a split brings the worst below them, lower them to the new worst.
   {

@@ -15,6 +15,7 @@ import { queryRows } from '../server/db/database.ts';
 import { createDatabaseEventBus } from '../server/events/event-bus.ts';
 import { openBenchDatabase } from './bench-database.ts';
 import { createUser, TEST_PASSWORD } from '../tests/helpers/factories.ts';
+import { quantile, round1 as r } from './stats.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 60);
 const VITALS = Number(process.env.BENCH_CHART_VITALS ?? 2_000);
@@ -23,8 +24,6 @@ const WARMUP = 5;
 
 const bench = await openBenchDatabase('chart');
 const { database, db } = bench;
-const r = (x: number) => Math.round(x * 10) / 10;
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
 try {
   const started = Date.now();

@@ -20,6 +20,7 @@ import { queryRows } from '../server/db/database.ts';
 import { openBenchDatabase } from './bench-database.ts';
 import { insertBenchPatients } from './bench-patients.ts';
 import { createUser, TEST_PASSWORD } from '../tests/helpers/factories.ts';
+import { quantile, round1 as r } from './stats.ts';
 
 const PATIENTS = Number(process.env.BENCH_PATIENTS ?? 1_000_000);
 const APPOINTMENTS = Number(process.env.BENCH_APPOINTMENTS ?? 1_000_000);
@@ -42,9 +43,7 @@ const TERMS = ['sm', 'smith', 'mary', 'mary smith', 'garcia-742', 'zzqx'];
 const bench = await openBenchDatabase('fhir', { keep: process.env.BENCH_FHIR_KEEP_DB });
 const { db, url } = bench;
 
-const r = (x: number) => Math.round(x * 10) / 10;
 const ratio = (x: number, y: number) => Math.round((x / y) * 100) / 100;
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 const log = (message: string) => process.stderr.write(`[fhir bench] ${message}\n`);
 
 /** The data set, on an empty database (or one a broken seed left): answers its admin. */

@@ -17,6 +17,7 @@ import { queryRows } from '../server/db/database.ts';
 import { createDatabaseEventBus } from '../server/events/event-bus.ts';
 import { openBenchDatabase } from './bench-database.ts';
 import { createUser, TEST_PASSWORD } from '../tests/helpers/factories.ts';
+import { quantile, round1 as r } from './stats.ts';
 
 const ORDERS = Number(process.env.BENCH_LAB_ORDERS ?? 1_000_000);
 const OPEN = Number(process.env.BENCH_LAB_OPEN ?? 10_000);
@@ -29,8 +30,6 @@ const NURSES = 20;
 
 const bench = await openBenchDatabase('labs');
 const { database, db } = bench;
-const r = (x: number) => Math.round(x * 10) / 10;
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
 try {
   const started = Date.now();

@@ -16,6 +16,7 @@ import { loadConfig } from '../server/config.ts';
 import { queryRows } from '../server/db/database.ts';
 import { openBenchDatabase } from './bench-database.ts';
 import { createUser, TEST_PASSWORD } from '../tests/helpers/factories.ts';
+import { quantile, round1 as r } from './stats.ts';
 
 const PATIENTS = Number(process.env.BENCH_PATIENTS ?? 1_000_000);
 const APPOINTMENTS = Number(process.env.BENCH_APPOINTMENTS ?? 5_000_000);
@@ -135,8 +136,6 @@ async function seed() {
   return admin;
 }
 
-const r = (x: number) => Math.round(x * 10) / 10;
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 const log = (message: string) => process.stderr.write(`[reports bench] ${message}\n`);
 
 try {

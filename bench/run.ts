@@ -12,6 +12,8 @@ for (const name of [
   'calendar',
   'labs',
   'chart',
+  'rxnorm-import',
+  'prescriptions',
   'reports',
   'fhir',
   'files',

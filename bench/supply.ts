@@ -16,6 +16,7 @@ import { createDatabaseEventBus } from '../server/events/event-bus.ts';
 import { REORDER_JOB } from '../server/modules/supplies/supplies.routes.ts';
 import { openBenchDatabase } from './bench-database.ts';
 import { createUser, TEST_PASSWORD } from '../tests/helpers/factories.ts';
+import { quantile, round1 as r } from './stats.ts';
 
 const ITEMS = Number(process.env.BENCH_SUPPLY_ITEMS ?? 50_000);
 const MOVEMENTS = Number(process.env.BENCH_SUPPLY_MOVEMENTS ?? 1_000_000);
@@ -26,8 +27,6 @@ const WARMUP = 5;
 
 const bench = await openBenchDatabase('supply');
 const { database, db } = bench;
-const r = (x: number) => Math.round(x * 10) / 10;
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
 try {
   const started = Date.now();

@@ -63,4 +63,6 @@ export const ZTokenResponse = z.object({ access_token: z.string(), token_type: z
 export type TTokenResponse = z.infer<typeof ZTokenResponse>;
 
 /** The token endpoint's refusals: the API's error body, and OAuth's own `error` code (RFC 6749 5.2). */
-export const ZOAuthErrorBody = ZErrorBody.extend({ error: z.enum(['invalid_request', 'invalid_client', 'invalid_scope']).optional() });
+export const ZOAuthErrorBody = ZErrorBody.extend({
+  error: z.enum(['invalid_request', 'invalid_client', 'invalid_scope', 'unsupported_grant_type']).optional(),
+});

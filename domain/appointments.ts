@@ -112,6 +112,7 @@ export const ZUpdateAppointment = ZAppointmentFields.partial()
     assignedNurseName: ZIgnored,
     assignedScribeName: ZIgnored,
     patientRestricted: ZIgnored,
+    prescriptionCount: ZIgnored,
   })
   .strict();
 export type TUpdateAppointmentInput = z.input<typeof ZUpdateAppointment>;
@@ -155,6 +156,11 @@ export const ZAppointment = z.object({
    * keeps its time, room and staff, but shows 'Restricted patient', no reason and no notes.
    */
   patientRestricted: z.boolean().optional(),
+  /**
+   * How many prescriptions were written at this visit (issue 52): that there are some, never what
+   * they are, so a scheduler knows the visit left with one. Null where her record is out of reach.
+   */
+  prescriptionCount: z.number().int().nullable(),
 });
 export type TAppointment = z.infer<typeof ZAppointment>;
 export const ZAppointmentList = z.array(ZAppointment);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { APPOINTMENT_STATUSES, type TAppointmentStatus } from './appointments.ts';
 import { NOTE_STATUSES, type TNoteStatus } from './notes.ts';
 import { LAB_ORDER_STATUSES, SUPPLY_ORDER_STATUSES, type TLabOrderStatus, type TSupplyOrderStatus } from './orders.ts';
+import { PRESCRIPTION_STATUSES, type TPrescriptionStatus } from './prescription-statuses.ts';
 import { isBoundedTimestamp, ZDate } from './text.ts';
 
 /** GET /api/admin/audit/verify: the audit trail's chain checked end to end (docs/decisions/audit-chain.md). */
@@ -111,6 +112,12 @@ export const READ_ACTIONS = [
   'chart.read',
   'chart.history',
   'chart.trend',
+  /** The clinic's notes from previous records, searched: the patients on the page are the row's. */
+  'chart.previous_records',
+  /** Prescriptions (issue 52): a list, one, and the checks of one being written (they read her allergies and medications). */
+  'prescription.list',
+  'prescription.read',
+  'prescription.check',
 ] as const;
 export type TReadAction = (typeof READ_ACTIONS)[number];
 
@@ -207,10 +214,36 @@ const CHANGE_ACTIONS = [
   'formulary.create',
   'formulary.update',
   'formulary.import',
+  /** The problem list's codes (issue 51): one the clinic added, or a code retired, restored or renamed. */
+  'formulary.code_create',
+  'formulary.code_update',
+  /** Prescribing rights (issue 52): granted, their credentials changed, revoked. */
+  'prescriber.grant',
+  'prescriber.update',
+  'prescriber.revoke',
+  /** The clinic's own drug–drug interaction pairs (issue 52): one added, or changed, retired or restored. */
+  'interaction.create',
+  'interaction.update',
+  /**
+   * A prescription (issue 52): a draft written or rewritten, signed, printed, renewed or changed;
+   * one row per high alert signed over (the reason is the prescription's own). Its other moves
+   * are recorded as the status reached.
+   */
+  'prescription.create',
+  'prescription.update',
+  'prescription.sign',
+  'prescription.override',
+  'prescription.print',
+  'prescription.replace',
 ] as const;
 /** A status move is recorded as the status reached: 'appointment.completed', 'note.finalized', 'lab.cancelled', 'supply.completed'. */
 export type TChangeAction =
-  (typeof CHANGE_ACTIONS)[number] | `appointment.${TAppointmentStatus}` | `note.${TNoteStatus}` | `lab.${TLabOrderStatus}` | `supply.${TSupplyOrderStatus}`;
+  | (typeof CHANGE_ACTIONS)[number]
+  | `appointment.${TAppointmentStatus}`
+  | `note.${TNoteStatus}`
+  | `lab.${TLabOrderStatus}`
+  | `supply.${TSupplyOrderStatus}`
+  | `prescription.${TPrescriptionStatus}`;
 
 /**
  * Every action the audit trail records, in one closed list: a misspelt action is a type error,
@@ -226,6 +259,7 @@ export const ALL_AUDIT_ACTIONS: readonly TAuditAction[] = [
   ...NOTE_STATUSES.map((status) => `note.${status}` as const),
   ...LAB_ORDER_STATUSES.map((status) => `lab.${status}` as const),
   ...SUPPLY_ORDER_STATUSES.map((status) => `supply.${status}` as const),
+  ...PRESCRIPTION_STATUSES.map((status) => `prescription.${status}` as const),
 ];
 
 /** What an audit row is about (its entity id is one of these). */
@@ -250,6 +284,9 @@ export const AUDIT_ENTITY_TYPES = [
   'backup',
   'chart_entry',
   'formulary_item',
+  'condition_code',
+  'prescription',
+  'interaction_pair',
 ] as const;
 export type TAuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { zonedDate } from './clinic-time.ts';
 import { ALLERGY_ASSESSMENTS, ALLERGY_CRITICALITIES, ZAllergySummary, type TAllergySummary, type TAllergyStatement } from './allergy-summary.ts';
 import { CHART_ENTRY_STATES } from './chart-entry-states.ts';
+import { pageQuery } from './paging.ts';
 import { ZDate, optionalLine, optionalText, requiredLine } from './text.ts';
 import { UNIT_SYSTEMS } from './units.ts';
 import { ZVitalsSet } from './vital-signs.ts';
@@ -123,6 +124,10 @@ export const ZAllergy = z.object({
   note: z.string().nullable(),
 });
 export type TAllergy = z.infer<typeof ZAllergy>;
+
+/** Why an entry is marked entered-in-error: required (the server refuses a change to it without one; the form asks first). */
+export const IN_ERROR_REASON_REQUIRED = 'Say why this entry was entered in error';
+export const ZInErrorReason = z.object({ reason: z.string().trim().min(1, IN_ERROR_REASON_REQUIRED).max(CHART_LIMITS.reason) });
 
 /**
  * A change of an entry: the fields sent change, the rest stay (no defaults fill in what was not
@@ -254,6 +259,10 @@ export const ZFormularyOption = z.object({
   name: z.string(),
   route: z.enum(MEDICATION_ROUTES).nullable(),
   rxcui: z.string().nullable(),
+  /** 'tablet', 'oral solution': what a prescription's dose and quantity are counted in. */
+  doseForm: z.string().nullable(),
+  /** A controlled substance's DEA schedule (II-V): no refills for II, a fresh second factor to sign. */
+  schedule: z.string().nullable(),
 });
 export type TFormularyOption = z.infer<typeof ZFormularyOption>;
 
@@ -263,6 +272,20 @@ export type TAllergyAssessmentInput = z.infer<typeof ZAllergyAssessmentInput>;
 
 /** Her notes from the previous record: the free text the patient form held before the chart's lists (kept, readable, never lost). */
 export const ZPreviousRecord = z.object({ allergies: z.string().nullable(), medicalHistory: z.string().nullable(), currentMedications: z.string().nullable() });
+
+/** GET /api/chart/previous-records: the patients whose notes from the previous record hold the words searched, with those notes. */
+export const ZPreviousRecordMatch = ZPreviousRecord.extend({
+  patientId: z.string().uuid(),
+  firstName: z.string(),
+  lastName: z.string(),
+  dateOfBirth: z.string().nullable(),
+});
+export type TPreviousRecordMatch = z.infer<typeof ZPreviousRecordMatch>;
+export const PREVIOUS_RECORDS_PAGE = { defaultLimit: 25, maxLimit: 100 } as const;
+export const ZPreviousRecordsQuery = pageQuery(PREVIOUS_RECORDS_PAGE)
+  .extend({ q: z.string().trim().max(CHART_LIMITS.search).optional() })
+  .strict();
+export type TPreviousRecordsQuery = z.infer<typeof ZPreviousRecordsQuery>;
 
 /** GET /api/patients/{id}/chart: the whole chart in one request. */
 export const ZChart = z.object({

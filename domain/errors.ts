@@ -34,6 +34,10 @@ export const ERRORS = {
   'request.unsupportedMediaType': { status: 415, message: 'Unsupported content type; send JSON' },
   'request.crossSite': { status: 403, message: 'Cross-site request refused' },
   'route.notFound': { status: 404, message: 'Not found' },
+  /** A method the path does not serve (the FHIR API's writes): sent with Allow. */
+  'route.methodNotAllowed': { status: 405, message: 'This method is not served here' },
+  /** The client accepts no format the server answers in (the FHIR API answers JSON only). */
+  'request.notAcceptable': { status: 406, message: 'This server answers in JSON only (application/fhir+json)' },
   'record.notFound': { status: 404, message: 'Not found' },
   /** A restricted patient outside the caller's care team (issue 33): she may ask for emergency access. */
   'record.restricted': { status: 403, message: "This patient's record is restricted to the care team. In an emergency, ask for emergency access." },
@@ -50,6 +54,10 @@ export const ERRORS = {
   'appointment.notNow': { status: 409, message: 'This visit cannot be moved to that status at this time' },
   /** A use of more than is on hand (issue 31): the stock on record is wrong, and a count puts it right. */
   'supply.notEnoughStock': { status: 409, message: 'Not that many on hand. Record a count if the stock on record is wrong.' },
+  /** Issue 52: only a user an admin granted prescribing rights signs; a controlled substance needs her DEA number and a fresh second factor. */
+  'prescription.noRights': { status: 403, message: 'Only a prescriber with prescribing rights signs a prescription' },
+  'prescription.noDea': { status: 403, message: 'A controlled substance is signed by a prescriber with a DEA number on her prescribing rights' },
+  'prescription.proofRequired': { status: 403, message: 'A controlled substance is signed with a fresh second factor: give a code or use your passkey' },
   'upload.expired': { status: 403, message: 'Request has expired' },
   'upload.invalid': { status: 403, message: 'This upload link is not valid' },
   'upload.used': { status: 403, message: 'This upload link has already been used' },
@@ -90,6 +98,7 @@ export const ERRORS = {
   'oauth.invalidClient': { status: 401, message: 'Unknown client, wrong secret, or a revoked client' },
   'oauth.invalidRequest': { status: 400, message: 'Send grant_type=client_credentials with client_id and client_secret' },
   'oauth.invalidScope': { status: 400, message: 'A scope asked for is not one this client holds' },
+  'oauth.unsupportedGrantType': { status: 400, message: 'This server issues tokens for grant_type=client_credentials only' },
   /** Accepting a client that an admin or its acting account has already revoked (issue 47). */
   'apiClient.revoked': { status: 409, message: 'This API client was revoked. Ask your administrator for a new one.' },
   /** A bearer token's scopes do not open this resource type. */
@@ -101,6 +110,8 @@ export const ERRORS = {
   'backup.failed': { status: 503, message: 'The backup failed' },
   'server.internal': { status: 500, message: 'Internal server error' },
   'server.unavailable': { status: 503, message: 'Database unavailable' },
+  /** A transaction aborted for one running beside it (a deadlock), after its retries: nothing was saved. */
+  'server.busy': { status: 503, message: 'The server was busy with a clashing change and saved nothing; try again' },
   /** The data directory's disk is full or cannot be written (issue 48): nothing is asked of the database until it can. */
   'server.storage': {
     status: 503,

@@ -19,6 +19,20 @@ export interface TFhirResourceRule {
   documentation: string;
 }
 
+const US_CORE = 'http://hl7.org/fhir/us/core/StructureDefinition';
+/**
+ * The US Core 6.1 profiles each type's resources are validated against in the tests (fhir.test.ts:
+ * Medplum's validator and the written-out US Core checks), named in `metadata`'s supportedProfile.
+ * Only these: a profile named is a promise a partner's tool will hold us to.
+ */
+export const FHIR_US_CORE_PROFILES: Partial<Record<string, readonly string[]>> = {
+  Patient: [`${US_CORE}/us-core-patient`],
+  AllergyIntolerance: [`${US_CORE}/us-core-allergyintolerance`],
+  Condition: [`${US_CORE}/us-core-condition-problems-health-concerns`],
+  MedicationRequest: [`${US_CORE}/us-core-medicationrequest`],
+  Observation: [`${US_CORE}/us-core-vital-signs`, `${US_CORE}/us-core-blood-pressure`, `${US_CORE}/us-core-bmi`],
+};
+
 export const FHIR_RESOURCES = {
   Patient: {
     capability: 'patients.read',
@@ -51,7 +65,8 @@ export const FHIR_RESOURCES = {
   MedicationRequest: {
     capability: 'chart.read',
     search: ['patient'],
-    documentation: 'What a patient takes: prescribed here (an order), or reported by her or an outside record (reported), coded in RxNorm where known.',
+    documentation:
+      'What a patient takes: prescribed here (an order; one signed here carries its prescription: number, sig as text and timing, dispense, substitution), or reported by her or an outside record (reported), coded in RxNorm where known.',
   },
 } as const satisfies Record<string, TFhirResourceRule>;
 

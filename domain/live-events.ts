@@ -29,6 +29,8 @@ export const ZDomainEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('lab.changed'), orderId: id, actorId: id }),
   /** A patient's chart changed (an entry, her allergy statement, vitals): open charts and allergy banners re-read it. */
   z.object({ type: z.literal('chart.changed'), patientId: id, actorId: id }),
+  /** A prescription was written, rewritten, signed, printed, renewed or ended: open lists re-read it. */
+  z.object({ type: z.literal('prescription.changed'), prescriptionId: id, patientId: id, actorId: id }),
   /**
    * A supply order was placed or moved (`orderId` and the supplier it was placed with), or stock
    * changed (a use, a count, a catalogue edit, a suggestion: no order; no actor for the reorder job): open lists re-read.
@@ -76,6 +78,8 @@ export const ZServerMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('lab_changed'), eventId, orderId: id }),
   /** A patient's chart changed (ids only): sent to those who see her allergy banner, whose open chart and banner read it again. */
   z.object({ type: z.literal('chart_changed'), eventId, patientId: id }),
+  /** A prescription changed (ids only): sent to those who read prescriptions and see her, whose open lists read it again. */
+  z.object({ type: z.literal('prescription_changed'), eventId, prescriptionId: id }),
   /** A supply order or the stock changed (ids only): sent to the staff who order, and to the order's supplier. */
   z.object({ type: z.literal('supply_changed'), eventId, orderId: id.nullable() }),
   /** Some of the user's notifications were resolved by someone's action: the lists drop them, with no toast. */

@@ -22,6 +22,8 @@ export const NOTIFICATION_TYPES = [
   'backup_overdue',
   // A new patient has the name and birth date of a restricted one its creator may not see: to every admin (issue 47).
   'possible_duplicate',
+  // A prescription waits for the user's signature: to the prescriber it names (issue 52).
+  'prescription_to_sign',
 ] as const;
 export const ZNotificationType = z.enum(NOTIFICATION_TYPES);
 export type TNotificationType = z.infer<typeof ZNotificationType>;

@@ -93,6 +93,19 @@ export const CAPABILITIES = {
   /** The formulary the chart and prescriptions share, and the clinic's own condition codes. */
   'formulary.manage': ['admin'],
   /**
+   * Prescriptions (issue 52; docs/decisions/prescriptions.md). Grant and revoke prescribing rights:
+   * license, NPI, DEA number.
+   */
+  'prescriptions.grant': ['admin'],
+  /** The roles that may hold prescribing rights (a nurse practitioner is a nurse): only such a user, with rights, signs. */
+  'prescriptions.sign': ['admin', 'nurse'],
+  /** Prescriptions' content, and the /prescriptions screen: clinical staff. A scheduler sees only that a visit has some; a supplier nothing. */
+  'prescriptions.read': ['admin', 'nurse', 'scribe'],
+  /** Write a draft for a prescriber to sign, as notes move from nurse to scribe (a scribe discards only her own). */
+  'prescriptions.prepare': ['admin', 'nurse', 'scribe'],
+  /** Print or send a signed prescription; mark one completed, discontinued or entered-in-error (PRESCRIPTION_WORKFLOW). */
+  'prescriptions.manage': ['admin', 'nurse'],
+  /**
    * Supplies (issue 31; docs/decisions/supplies.md): the catalogue and its stock, and recording
    * what was used. The staff who keep the clinic running; a supplier sees only her orders.
    */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { lineString } from './text.ts';
+import { UNIT_SYSTEMS } from './units.ts';
 
 /** The idle timeout's range (the database holds the same line: clinic_settings_idle_range). */
 export const SESSION_IDLE_MINUTES_MIN = 5;
@@ -105,6 +106,8 @@ export const ZUpdateClinicSettings = z
       .min(LATE_CANCEL_HOURS_RANGE.min, `At least ${LATE_CANCEL_HOURS_RANGE.min} hour`)
       .max(LATE_CANCEL_HOURS_RANGE.max, `At most ${LATE_CANCEL_HOURS_RANGE.max} hours`)
       .optional(),
+    /** The units vital signs are entered and shown in (issue 51); absent keeps what is stored. */
+    unitSystem: z.enum(UNIT_SYSTEMS, { error: "Must be 'metric' or 'us'" }).optional(),
   })
   .strict();
 export type TUpdateClinicSettings = z.infer<typeof ZUpdateClinicSettings>;
@@ -125,6 +128,7 @@ const ZSettingValues = z.object({
   rooms: z.array(z.string()),
   /** A cancellation made less than this many hours before the visit is a late one (Reports, No-shows). */
   lateCancelHours: z.number(),
+  unitSystem: z.enum(UNIT_SYSTEMS),
 });
 
 /** GET/PUT /api/admin/settings: the values in force, and the environment's defaults they replace. */

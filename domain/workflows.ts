@@ -2,6 +2,7 @@ import { APPOINTMENT_STATUSES, type TAppointmentStatus } from './appointments.ts
 import { CHART_ENTRY_STATES, type TChartEntryState } from './chart-entry-states.ts';
 import { NOTE_STATUSES, type TNoteStatus } from './notes.ts';
 import { LAB_ORDER_STATUSES, SUPPLY_ORDER_STATUSES, type TLabOrderStatus, type TSupplyOrderStatus } from './orders.ts';
+import { PRESCRIPTION_STATUSES, type TPrescriptionStatus } from './prescription-statuses.ts';
 import { rolesWith } from './permissions.ts';
 import type { TRole } from './roles.ts';
 import type { TVisitTiming } from './visit-timing.ts';
@@ -150,6 +151,59 @@ export const SUPPLY_ORDER_WORKFLOW: TWorkflow<TSupplyOrderStatus, 'processingAt'
       via: { request: 'POST /api/supply-orders/{id}/pickup', hint: 'Confirm the pickup to complete it' },
     },
     { from: 'ordered', to: 'cancelled', roles: SUPPLY_ORDERERS, label: 'Cancel Order', sets: {}, takesReason: true, reasonRequired: true },
+  ],
+};
+
+const PREPARERS = rolesWith('prescriptions.prepare');
+const PRESCRIBERS = rolesWith('prescriptions.sign');
+const PRESCRIPTION_KEEPERS = rolesWith('prescriptions.manage');
+const SIGN = { request: 'POST /api/prescriptions/{id}/sign', hint: 'Sign it: the checks run again, and a high alert needs its reason' };
+const SEND = { request: 'POST /api/prescriptions/{id}/print', hint: 'Print it to make it active' };
+
+/**
+ * Issue 52 (docs/decisions/prescriptions.md). Signing is a request of its own (the prescriber's
+ * rights, the checks again, overrides, a fresh proof for a controlled substance), and so is
+ * sending (the print driver, a pharmacy network's later); a signed prescription is never edited,
+ * only replaced. Ending one needs its reason, but a course completed.
+ */
+export const PRESCRIPTION_WORKFLOW: TWorkflow<TPrescriptionStatus, 'signedAt' | 'signedById' | 'sentAt' | 'endedAt' | 'endedById'> = {
+  name: 'prescription',
+  statuses: PRESCRIPTION_STATUSES,
+  initial: 'draft',
+  owner: 'preparedById',
+  moves: [
+    { from: 'draft', to: 'signed', roles: PRESCRIBERS, label: 'Sign', sets: { signedAt: 'now', signedById: 'actor' }, via: SIGN },
+    {
+      from: 'draft',
+      to: 'cancelled',
+      roles: PREPARERS,
+      ownOnly: ['scribe'],
+      label: 'Discard Draft',
+      sets: { endedAt: 'now', endedById: 'actor' },
+      takesReason: true,
+    },
+    { from: 'signed', to: 'active', roles: PRESCRIPTION_KEEPERS, label: 'Print', sets: { sentAt: 'now' }, via: SEND },
+    ...(['signed', 'active'] as const).flatMap((from) => [
+      {
+        from,
+        to: 'discontinued' as const,
+        roles: PRESCRIPTION_KEEPERS,
+        label: 'Discontinue',
+        sets: { endedAt: 'now' as const, endedById: 'actor' as const },
+        takesReason: true,
+        reasonRequired: true,
+      },
+      {
+        from,
+        to: 'entered_in_error' as const,
+        roles: PRESCRIPTION_KEEPERS,
+        label: 'Entered in Error',
+        sets: { endedAt: 'now' as const, endedById: 'actor' as const },
+        takesReason: true,
+        reasonRequired: true,
+      },
+    ]),
+    { from: 'active', to: 'completed', roles: PRESCRIPTION_KEEPERS, label: 'Mark Completed', sets: { endedAt: 'now', endedById: 'actor' }, takesReason: true },
   ],
 };
 

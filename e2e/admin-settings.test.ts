@@ -129,3 +129,41 @@ describe('Admin Panel, Settings tab', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
   });
 });
+
+describe('Admin Panel, Prescribers tab (issue 52)', () => {
+  it('grants a nurse prescribing rights once her NPI checks out, then revokes them; fits 375 px', async () => {
+    const { page } = e2e;
+    await signInAs(page, 'admin', { landOn: '/admin?tab=prescribers' });
+    // The demo's physician (the admin) and nurse practitioner (Noah Kim) hold rights already.
+    await page.getByTestId('prescriber-list').waitFor();
+    expect(await page.getByTestId('prescriber-row').count()).toBe(2);
+    await page.getByRole('button', { name: 'Grant Rights' }).click();
+    const dialog = page.getByTestId('prescriber-dialog');
+    const select = dialog.getByLabel(/Prescriber/);
+    const nora = select.locator('option', { hasText: 'Nora Bennett (nurse)' });
+    await expect.poll(() => nora.count()).toBe(1);
+    const label = (await nora.textContent())!;
+    await select.selectOption({ label });
+    await dialog.getByLabel(/License number/).fill('NP-204518');
+    await dialog.getByLabel(/License state/).fill('ny');
+    await dialog.getByLabel(/NPI/).fill('1234567890');
+    await dialog.getByRole('button', { name: 'Grant Rights' }).click();
+    await dialog.getByText('An NPI is 10 digits with a valid check digit').waitFor();
+    await dialog.getByLabel(/NPI/).fill('1234567893');
+    await dialog.getByRole('button', { name: 'Grant Rights' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await toastText(page, 'Prescribing rights granted').waitFor();
+    const row = page.getByTestId('prescriber-row').filter({ hasText: label.replace(' (nurse)', '') });
+    await row.getByText('License NY NP-204518 · NPI 1234567893 · No DEA number: no controlled substances').waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await row.getByRole('button', { name: /^Revoke/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke', exact: true }).click();
+    await row.getByText('Revoked', { exact: true }).waitFor();
+
+    const mobile = await e2e.newPage({ viewport: MOBILE_VIEWPORT });
+    await signInAs(mobile, 'admin', { landOn: '/admin?tab=prescribers' });
+    await mobile.getByTestId('prescriber-list').waitFor();
+    expect(await overflow(mobile)).toBe(0);
+  });
+});

@@ -248,17 +248,24 @@ describe('the notes from the previous record', () => {
     const { page } = e2e;
     await signInAs(page, 'nurse');
     // A client that sends the spec's patient payload, free text included, still succeeds.
-    const { status, json } = await api<{ id: string }>(page, 'POST', '/api/patients', {
+    const marker = uniqueWord();
+    const { status } = await api<{ id: string }>(page, 'POST', '/api/patients', {
       firstName: 'Prev',
       lastName: uniqueWord(),
-      allergies: 'Penicillin; latex',
+      allergies: `Penicillin; latex; ${marker} dust`,
       medicalHistory: 'Hypertension',
       currentMedications: 'Lisinopril 10 mg daily',
     });
     expect(status).toBe(201);
-    await openChart(page, 'nurse', json.id);
+    // Found across the clinic by a word of the note, and her chart opened from there.
+    await signInAs(page, 'nurse', { landOn: '/chart' });
+    await page.getByLabel('Search the notes').fill(marker.toUpperCase());
+    const match = page.getByTestId('previous-record-match');
+    await expect.poll(() => match.count()).toBe(1);
+    expect(await match.locator('mark').textContent()).toBe(marker);
+    await match.getByRole('link', { name: /Open chart/ }).click();
     const notes = page.getByTestId('previous-record');
-    await notes.getByText('Penicillin; latex').waitFor();
+    await notes.getByText(`Penicillin; latex; ${marker} dust`).waitFor();
     await notes.getByRole('button', { name: 'Record as an allergy: latex' }).click();
     const dialog = page.getByTestId('allergy-dialog');
     expect(await dialog.getByRole('combobox', { name: /Substance/ }).inputValue()).toBe('latex');
@@ -267,6 +274,65 @@ describe('the notes from the previous record', () => {
     await dialog.waitFor({ state: 'detached' });
     await rows(page).filter({ hasText: 'Latex' }).waitFor();
     // The note stays as written.
-    await notes.getByText('Penicillin; latex').waitFor();
+    await notes.getByText(`Penicillin; latex; ${marker} dust`).waitFor();
+  });
+});
+
+describe('the formulary and the condition codes (Admin Panel)', () => {
+  it('an admin adds a medication, named from its parts, retires it out of the pickers, and adds a condition code; the tab fits 375 px', async () => {
+    const { page } = e2e;
+    await signInAs(page, 'admin', { landOn: '/admin?tab=formulary' });
+    const ingredient = `${uniqueWord()}mycin`;
+    await page.getByRole('button', { name: 'Add Medication' }).click();
+    const dialog = page.getByTestId('formulary-item-dialog');
+    await dialog.getByLabel('Ingredients').fill(ingredient);
+    await dialog.getByLabel('Strength').fill('250 mg');
+    await dialog.getByLabel('Dose form').fill('tablet');
+    await dialog.getByLabel('Route').selectOption('oral');
+    await dialog.getByLabel('ATC code').fill('J1');
+    const name = `${ingredient[0]!.toUpperCase()}${ingredient.slice(1)} 250 mg tablet`;
+    await expect.poll(() => dialog.getByTestId('formulary-item-name').textContent()).toBe(`Listed as ${name}`);
+    await dialog.getByRole('button', { name: 'Add Medication' }).click();
+    await dialog.getByText('An ATC code looks like J01CA04').waitFor();
+    await dialog.getByLabel('ATC code').fill('j01xx99');
+    await dialog.getByRole('button', { name: 'Add Medication' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await toastText(page, 'Medication added').waitFor();
+
+    await page.getByLabel('Search medications').fill(ingredient);
+    const row = page.getByTestId('catalogue-row').filter({ hasText: name });
+    await row.getByText('Clinic’s own').waitFor();
+    await row.getByText('ATC J01XX99').waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await row.getByRole('button', { name: /Edit/ }).click();
+    await dialog.getByLabel(/Offered/).uncheck();
+    await dialog.getByRole('button', { name: 'Save Medication' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByTestId('formulary-empty').waitFor();
+    await page.getByLabel('Show').selectOption('retired');
+    await row.getByText('Retired', { exact: true }).waitFor();
+    const { json: offered } = await api<unknown[]>(page, 'GET', `/api/chart/formulary?q=${ingredient}`);
+    expect(offered).toEqual([]);
+
+    await page.getByRole('button', { name: 'Conditions', exact: true }).click();
+    await page.getByLabel('Show').selectOption('active');
+    const code = `Q8${Math.floor(Math.random() * 10)}.${Math.floor(1000 + Math.random() * 9000)}`;
+    await page.getByRole('button', { name: 'Add Code' }).click();
+    const codeDialog = page.getByTestId('condition-code-dialog');
+    await codeDialog.getByRole('textbox', { name: /^Code/ }).fill(code.toLowerCase());
+    await codeDialog.getByLabel('Title').fill(`Test condition ${ingredient}`);
+    await codeDialog.getByRole('button', { name: 'Add Code' }).click();
+    await codeDialog.waitFor({ state: 'detached' });
+    await page.getByLabel('Search conditions').fill(code);
+    await page
+      .getByTestId('catalogue-row')
+      .filter({ hasText: `${code} Test condition ${ingredient}` })
+      .waitFor();
+
+    const mobile = await e2e.newPage({ viewport: MOBILE_VIEWPORT });
+    await signInAs(mobile, 'admin', { landOn: '/admin?tab=formulary' });
+    await mobile.getByTestId('formulary-list').waitFor();
+    expect(await mobile.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   });
 });

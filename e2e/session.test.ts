@@ -109,7 +109,7 @@ describe('logged-out handling', () => {
 
   it('shows the not-found page to a signed-in user too', async () => {
     const { page } = e2e;
-    await signInAs(page, 'admin', { landOn: '/prescriptions' });
+    await signInAs(page, 'admin', { landOn: '/no-such-screen' });
     await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
   });
 });

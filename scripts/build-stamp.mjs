@@ -18,11 +18,19 @@ export const BUILD_INPUTS = {
     'scripts/backup.ts',
     'scripts/restore.ts',
     'scripts/backup-command.ts',
+    'scripts/import-rxnorm.ts',
   ],
 };
 export const STAMP_FILE = 'dist/build-stamp.json';
 /** What a build must hold for `npm start` and the admin commands to run from it. */
-const BUILT_FILES = ['dist/server/index.js', 'dist/web/index.html', 'dist/scripts/create-admin.js', 'dist/scripts/backup.js', 'dist/scripts/restore.js'];
+const BUILT_FILES = [
+  'dist/server/index.js',
+  'dist/web/index.html',
+  'dist/scripts/create-admin.js',
+  'dist/scripts/backup.js',
+  'dist/scripts/restore.js',
+  'dist/scripts/import-rxnorm.js',
+];
 
 function* filesUnder(root, dir) {
   const entries = readdirSync(path.join(root, dir), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));

@@ -34,6 +34,9 @@ import { appointmentRoutes } from './modules/appointments/appointments.routes.ts
 import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { noteRoutes } from './modules/notes/notes.routes.ts';
 import { chartRoutes } from './modules/chart/chart.routes.ts';
+import { formularyRoutes } from './modules/formulary/formulary.routes.ts';
+import { interactionPairRoutes } from './modules/prescriptions/interaction-pairs.routes.ts';
+import { prescriptionRoutes } from './modules/prescriptions/prescriptions.routes.ts';
 import { labRoutes } from './modules/labs/labs.routes.ts';
 import { supplyRoutes } from './modules/supplies/supplies.routes.ts';
 import { chatRoutes } from './modules/chat/chat.routes.ts';
@@ -176,6 +179,9 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await app.register(noteRoutes, deps);
   await app.register(labRoutes, deps);
   await app.register(chartRoutes, deps);
+  await app.register(formularyRoutes, deps);
+  await app.register(prescriptionRoutes, deps);
+  await app.register(interactionPairRoutes, deps);
   await app.register(supplyRoutes, deps);
   await app.register(chatRoutes, deps);
   await app.register(auditRoutes, { ...deps, headSigner: auditHeadSigner(config.auditHead) });

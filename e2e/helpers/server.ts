@@ -73,7 +73,8 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, output: () =>
 
 /**
  * A fresh PostgreSQL database for one server when the run targets PostgreSQL
- * (TEST_DATABASE_URL), so the browser journeys cover both engines as the API tests do.
+ * (TEST_DATABASE_URL): the journeys whose server paths differ by engine run there too
+ * (vitest.config.ts E2E_ON_POSTGRES).
  */
 async function freshPostgres(template: TServerTemplate | undefined): Promise<{ url: string; drop: () => Promise<void> } | null> {
   const admin = process.env.TEST_DATABASE_URL;

@@ -3,6 +3,7 @@ import { CRITICAL_ESCALATION_MINUTES_DEFAULT } from '#domain/labs';
 import { DEFAULT_LATE_CANCEL_HOURS } from '#domain/reports';
 import { DEFAULT_OPENING_HOURS, isTimeZoneName, ZOpeningHours, ZRooms, type TOpeningHours } from '#domain/settings';
 import { ROLES } from '#domain/roles';
+import { DEFAULT_UNIT_SYSTEM, type TUnitSystem } from '#domain/units';
 import { DEFAULT_ROLE_POLICY, ZStoredRolePolicy, type TStoredSecondFactorPolicy } from '#domain/second-factor';
 import type { Config } from '../config.ts';
 import type { Db, Queryable } from '../db/database.ts';
@@ -21,6 +22,7 @@ export interface TStoredSettings {
   openingHours: unknown;
   rooms: unknown;
   lateCancelHours: number;
+  unitSystem: TUnitSystem;
   updatedAt: Date | null;
 }
 
@@ -34,6 +36,7 @@ export const NOTHING_STORED: TStoredSettings = {
   openingHours: DEFAULT_OPENING_HOURS,
   rooms: [],
   lateCancelHours: DEFAULT_LATE_CANCEL_HOURS,
+  unitSystem: DEFAULT_UNIT_SYSTEM,
   updatedAt: null,
 };
 
@@ -47,6 +50,7 @@ export const STORED_SETTINGS_COLUMNS = {
   openingHours: clinicSettings.openingHours,
   rooms: clinicSettings.rooms,
   lateCancelHours: clinicSettings.lateCancelHours,
+  unitSystem: clinicSettings.unitSystem,
   updatedAt: clinicSettings.updatedAt,
 };
 
@@ -84,6 +88,8 @@ export interface TEffectiveSettings {
   openingHours: TOpeningHours;
   rooms: string[];
   lateCancelHours: number;
+  /** The units vital signs are entered and shown in (issue 51). */
+  unitSystem: TUnitSystem;
 }
 
 /**
@@ -118,6 +124,7 @@ export function effectiveSettings(stored: TStoredSettings, config: Config): TEff
     openingHours: ZOpeningHours.safeParse(stored.openingHours).data ?? DEFAULT_OPENING_HOURS,
     rooms: ZRooms.safeParse(stored.rooms).data ?? [],
     lateCancelHours: stored.lateCancelHours,
+    unitSystem: stored.unitSystem,
   };
 }
 

@@ -198,6 +198,10 @@ export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => v
       // To whoever sees her allergy banner and sees her (a restricted patient's reach alone).
       const conns = await seeingConnections('chart.banner', sql`(select 1) o`, sql`${event.patientId}::uuid`);
       if (conns.length > 0) sendAll(conns, { type: 'chart_changed', eventId: live.seq, patientId: event.patientId });
+    } else if (event.type === 'prescription.changed') {
+      // To whoever reads prescriptions now and sees her (a restricted patient's reach alone), ids only.
+      const conns = await seeingConnections('prescriptions.read', sql`(select 1) o`, sql`${event.patientId}::uuid`);
+      if (conns.length > 0) sendAll(conns, { type: 'prescription_changed', eventId: live.seq, prescriptionId: event.prescriptionId });
     } else if (event.type === 'supply.changed') {
       // An order: to the staff who see every order and to its supplier; stock alone: to those who keep it.
       const sees = (conn: Connection) =>

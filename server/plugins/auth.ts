@@ -89,7 +89,6 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; config
       // A token says who it is by itself: a cookie beside it (a browser's) is not looked at.
       request.apiCaller = await resolveApiToken(opts.db, bearer, opts.config.now());
       request.user = request.apiCaller?.user ?? null;
-      if (!request.user) reply.header('www-authenticate', 'Bearer error="invalid_token"');
     } else if (token) {
       request.sessionToken = token;
       const policy = { idleMs: opts.settings.current().sessionIdleMs, maxMs: opts.config.sessionMaxMs };

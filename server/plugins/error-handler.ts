@@ -5,7 +5,7 @@ import { ERRORS, type TErrorBody, type TErrorCode, type TFieldError } from '#dom
 import { HttpError } from '../http/errors.ts';
 import { schemaFieldErrors } from '../http/validation-errors.ts';
 import { loggableError } from '../http/loggable-error.ts';
-import { isDatabaseAway, isStorageFull } from '../db/sql-state.ts';
+import { isDatabaseAway, isStorageFull, isTransientConflict } from '../db/sql-state.ts';
 
 /** How long a client waits before asking again while the database is away (a restart takes seconds). */
 const DATABASE_RETRY_AFTER_SECONDS = 2;
@@ -38,6 +38,13 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
       request.log.warn({ err: loggableError(error) }, 'database unavailable');
       reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
       return send(reply, 'server.unavailable');
+    }
+    // Aborted for a transaction running beside it, even after inTransaction's retries: nothing
+    // was kept, and the same request a moment later succeeds.
+    if (isTransientConflict(error)) {
+      request.log.warn({ err: loggableError(error) }, 'transaction aborted by a concurrent one');
+      reply.header('retry-after', '1');
+      return send(reply, 'server.busy');
     }
     request.log.error({ err: loggableError(error) }, 'request failed');
     return send(reply, 'server.internal');

@@ -58,6 +58,7 @@ const AREAS: Record<string, string> = {
   notes: 'Clinical notes and their review workflow',
   labs: 'Lab orders, their results and review, critical alerts, and the test catalogue',
   chart: "The clinical chart: a patient's allergies, problems, medications and vital signs, and the formulary",
+  prescriptions: 'Prescriptions: drafts, their checks, signing, printing, renewal and their end',
   supplies: 'The supply catalogue and its stock, supply orders and their pickup, reorder suggestions',
   chat: 'Team chat rooms about a patient',
   notifications: "The caller's notifications",

@@ -37,6 +37,8 @@ export interface ReadScope {
   readonly staffNames: boolean;
   /** The lab orders she may see (of every patient she sees for the clinical roles, none for the others), as a condition on `lab_orders`. */
   readonly labOrders: SQL;
+  /** The prescriptions she may read (of every patient she sees, for those who read them), as a condition on `prescriptions p`. */
+  readonly prescriptions: SQL;
   /**
    * The supply orders she may see (no patient data, but a supplier sees only the orders placed
    * with her): every one for those who order, her own for a supplier, as a condition on `supply_orders o`.
@@ -92,6 +94,7 @@ export function scopeOf({ user: viewer, restrictedReach = false }: ScopeViewer, 
     patientNames: can(viewer, 'patients.read'),
     staffNames: can(viewer, 'appointments.seeStaffNames'),
     labOrders: can(viewer, 'labs.read') ? patientSeen(sql`lab_orders.patient_id`) : sql`false`,
+    prescriptions: can(viewer, 'prescriptions.read') ? patientSeen(sql`p.patient_id`) : sql`false`,
     supplyOrders: can(viewer, 'supplies.order') ? sql`true` : can(viewer, 'supplies.readOrders') ? sql`o.supplier_id = ${viewer.id}::uuid` : sql`false`,
   };
 }

@@ -14,6 +14,8 @@ import { newSecret } from '../sessions/api-token.ts';
 import { seedDemoChart, seedDemoProblemsAndMedications, seedDemoVitals } from './demo-chart.ts';
 import { DEMO_ROOMS, seedDemoHistory } from './demo-history.ts';
 import { seedDemoLabs } from './demo-labs.ts';
+import { seedDemoPrescriptions } from './demo-prescriptions.ts';
+import { staffName } from '#domain/auth';
 import { seedDemoSupplies } from './demo-supplies.ts';
 
 // Any fixed number serves: it only has to be the same in every app instance.
@@ -104,6 +106,17 @@ export async function seedDemoClinic(db: Db, timeZone: string, now = new Date())
     await seedDemoProblemsAndMedications(tx, { patients: people, nurse: nurse.id }, charted);
     await seedDemoVitals(tx, { patients: people, nurse: nurse.id }, charted);
     await seedDemoLabs(tx, { patients: people, nurse: nurse.id, nurse2: nurse2.id, admin: admin.id }, now, timeZone, seed.opened);
+    await seedDemoPrescriptions(
+      tx,
+      {
+        patients: people,
+        ...{ admin: admin.id, nurse: nurse.id, nurse2: nurse2.id, scribe: scribe.id },
+        names: { admin: staffName(admin), nurse: staffName(nurse), nurse2: staffName(nurse2), scribe: staffName(scribe) },
+      },
+      now,
+      timeZone,
+      seed.opened,
+    );
     await seedDemoSupplies(
       tx,
       { admin: admin.id, nurse: nurse.id, nurse2: nurse2.id, scheduler: scheduler.id, supplier: supplier.id },

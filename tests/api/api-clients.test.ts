@@ -133,7 +133,7 @@ describe('the token endpoint', () => {
     expect([wrong.statusCode, wrong.json().error, wrong.json().code]).toEqual([401, 'invalid_client', 'oauth.invalidClient']);
     expect((await token({ client_id: 'nobody', client_secret: 'x' })).statusCode).toBe(401);
     const grant = await token({ grant_type: 'password', client_id: narrow.id, client_secret: narrow.clientSecret });
-    expect([grant.statusCode, grant.json().error]).toEqual([400, 'invalid_request']);
+    expect([grant.statusCode, grant.json().error]).toEqual([400, 'unsupported_grant_type']);
     const wider = await token({ client_id: narrow.id, client_secret: narrow.clientSecret, scope: 'system/*.read' });
     expect([wider.statusCode, wider.json().error]).toEqual([400, 'invalid_scope']);
     expect(await tokens()).toBe(0);
@@ -176,7 +176,11 @@ describe('reading with a token', () => {
     const revoked = await admin.post(`/api/admin/api-clients/${c.id}/revoke`);
     expect(revoked.json().revokedAt).not.toBeNull();
     const after = await bearer(access, `Patient/${patientId}`);
-    expect([after.statusCode, after.json().resourceType, after.headers['www-authenticate']]).toEqual([401, 'OperationOutcome', 'Bearer error="invalid_token"']);
+    expect([after.statusCode, after.json().resourceType, after.headers['www-authenticate']]).toEqual([
+      401,
+      'OperationOutcome',
+      'Bearer realm="fhir", error="invalid_token"',
+    ]);
     expect((await token({ client_id: c.id, client_secret: c.clientSecret })).statusCode).toBe(401);
 
     const someone = await signInAs(t, 'scribe');

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { ICD10CM_CODE } from '#domain/condition-codes';
 import { formularyName } from '#domain/formulary';
 import { rowsOf } from '../../server/db/typed-rows.ts';
 import { ALLERGEN_STARTER, CLASS_CROSS_REACTIVITY, DRUG_CLASSES } from '../../server/modules/chart/starter/allergens.ts';
@@ -45,7 +46,7 @@ describe('the starter catalogues', () => {
     expect([...ingredients].filter((i) => i !== i.toLowerCase())).toEqual([]);
     expect(Object.keys(INGREDIENT_RXCUI).filter((name) => !ingredients.has(name))).toEqual([]);
 
-    expect(ICD10_STARTER.filter((c) => !/^[A-Z]\d[0-9A-Z](\.[0-9A-Z]{1,4})?$/.test(c.code))).toEqual([]);
+    expect(ICD10_STARTER.filter((c) => !ICD10CM_CODE.test(c.code))).toEqual([]);
     expect(new Set(ICD10_STARTER.map((c) => c.code)).size).toBe(ICD10_STARTER.length);
 
     const classes = new Set(DRUG_CLASSES.map((c) => c.key));

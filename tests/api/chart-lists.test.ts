@@ -1,5 +1,8 @@
+import { randomBytes } from 'node:crypto';
+import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TChart, TChartRevision, TConditionOption, TFormularyOption, TMedication, TProblem } from '#domain/chart';
+import type { TChart, TChartRevision, TConditionOption, TFormularyOption, TMedication, TPreviousRecordMatch, TProblem } from '#domain/chart';
+import { auditEvents } from '../../server/db/schema/auth.ts';
 import { patientMedications, patientProblems } from '../../server/db/schema/chart.ts';
 import { insertPatient } from '../helpers/factories.ts';
 import { signInAs, type SignedIn } from '../helpers/sign-in.ts';
@@ -150,5 +153,38 @@ describe('the medication list', () => {
     expect((await scheduler.post(`/api/patients/${patientId}/problems`, { condition: { name: 'X' } })).statusCode).toBe(403);
     expect((await scheduler.get('/api/chart/formulary?q=lis')).statusCode).toBe(403);
     expect((await scheduler.get('/api/chart/conditions?q=I10')).statusCode).toBe(403);
+  });
+});
+
+describe('the notes from previous records, searched (the worklist for coding them)', () => {
+  it('finds the patients whose old free text holds the words, in any of the three, in scope only, and audits whom it showed', async () => {
+    const word = `zzq${randomBytes(3).toString('hex')}`;
+    const withAllergy = await insertPatient(t.db, { lastName: `Aaron ${word}`, allergies: `Sulfa (${word.toUpperCase()} rash)` });
+    const withHistory = await insertPatient(t.db, { lastName: `Baker ${word}`, medicalHistory: `Asthma; ${word}` });
+    const restricted = await insertPatient(t.db, { lastName: `Cole ${word}`, currentMedications: word, restrictedAt: new Date() });
+    await insertPatient(t.db, { lastName: `Dunn ${word}`, currentMedications: word, isActive: false });
+    await insertPatient(t.db, { lastName: `Eve ${word}`, medicalHistory: '   ' });
+
+    const res = await nurse.get(`/api/chart/previous-records?q=${word}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const found = res.json() as TPreviousRecordMatch[];
+    expect(found.map((m) => m.patientId)).toEqual([withAllergy.id, withHistory.id]);
+    expect(found[0]).toMatchObject({ allergies: `Sulfa (${word.toUpperCase()} rash)`, medicalHistory: null, currentMedications: null });
+    expect(found.map((m) => m.patientId)).not.toContain(restricted.id);
+
+    const [row] = await t.db
+      .select({ patientIds: auditEvents.patientIds })
+      .from(auditEvents)
+      .where(and(eq(auditEvents.action, 'chart.previous_records'), eq(auditEvents.actorId, nurse.user.id)))
+      .orderBy(desc(auditEvents.id))
+      .limit(1);
+    expect(row?.patientIds?.sort()).toEqual([withAllergy.id, withHistory.id].sort());
+
+    const first = await nurse.get(`/api/chart/previous-records?q=${word}&limit=1`);
+    expect((first.json() as TPreviousRecordMatch[]).map((m) => m.patientId)).toEqual([withAllergy.id]);
+    const second = await nurse.get(`/api/chart/previous-records?q=${word}&limit=1&cursor=${first.headers['x-next-cursor']}`);
+    expect((second.json() as TPreviousRecordMatch[]).map((m) => m.patientId)).toEqual([withHistory.id]);
+    expect(second.headers['x-next-cursor']).toBeUndefined();
+    expect((await scheduler.get(`/api/chart/previous-records?q=${word}`)).statusCode).toBe(403);
   });
 });

@@ -10,6 +10,7 @@ import { supplyItems, supplyMovements, supplySuggestions } from '../../server/db
 import { chatMessages, chatRoomMembers, notifications, patientChatRooms } from '../../server/db/schema/collaboration.ts';
 import { seedDemoClinic } from '../../server/seed/demo-clinic.ts';
 import { chartRevisions, patientAllergies, patientMedications, patientProblems } from '../../server/db/schema/chart.ts';
+import { prescriptionRevisions, prescriptions } from '../../server/db/schema/prescriptions.ts';
 import { freshDatabase } from '../helpers/test-database.ts';
 
 // Issue 29: seeded before 8 am, the demo said today's first visits were completed, hours before
@@ -163,6 +164,23 @@ describe('the demo clinic seeded at different times of the clinic day', () => {
       const [problems, medications] = [await db.select().from(patientProblems), await db.select().from(patientMedications)];
       expect([problems.every((p) => p.code), problems.some((p) => p.clinicalStatus === 'resolved')]).toEqual([true, true]);
       expect([medications.every((m) => m.formularyId), medications.some((m) => m.status === 'stopped' && m.stop)]).toEqual([true, true]);
+      // Prescriptions (issue 52): every state but the rare ones, each signed one on her list, a
+      // renewal that completed what it renews, and no high alert signed over without its reason.
+      const rxs = await db.select().from(prescriptions);
+      expect(new Set(rxs.map((r) => r.status))).toEqual(new Set(['draft', 'signed', 'active', 'completed', 'discontinued']));
+      for (const r of rxs) {
+        inOrder(r.medicationName, [opened, r.createdAt, r.signedAt, r.sentAt, r.endedAt, r.updatedAt, now]);
+        expect(r.medicationEntryId === null, r.medicationName).toBe(r.status === 'draft');
+        if (r.signedAt)
+          expect(
+            r.alerts.filter((a) => a.severity === 'high' && !a.override),
+            r.medicationName,
+          ).toEqual([]);
+      }
+      expect(rxs.some((r) => r.signedAt && r.alerts.some((a) => a.check === 'allergy' && a.override))).toBe(true);
+      const renewal = rxs.find((r) => r.replaceKind === 'renewal')!;
+      expect(rxs.find((r) => r.id === renewal.replacesId)).toMatchObject({ status: 'completed', statusReason: expect.stringContaining('Renewed by RX-') });
+      for (const h of await db.select().from(prescriptionRevisions)) inOrder('prescription revision', [opened, h.at, now]);
     });
   }
 });

@@ -29,6 +29,8 @@ const STATUS: Record<string, number> = {
   'request.unsupportedMediaType': 415,
   'request.crossSite': 403,
   'route.notFound': 404,
+  'route.methodNotAllowed': 405,
+  'request.notAcceptable': 406,
   'record.notFound': 404,
   'record.restricted': 403,
   'record.stale': 409,
@@ -38,6 +40,9 @@ const STATUS: Record<string, number> = {
   'appointment.conflict': 409,
   'appointment.notNow': 409,
   'supply.notEnoughStock': 409,
+  'prescription.noRights': 403,
+  'prescription.noDea': 403,
+  'prescription.proofRequired': 403,
   'upload.expired': 403,
   'upload.invalid': 403,
   'upload.used': 403,
@@ -68,6 +73,7 @@ const STATUS: Record<string, number> = {
   'oauth.invalidClient': 401,
   'oauth.invalidRequest': 400,
   'oauth.invalidScope': 400,
+  'oauth.unsupportedGrantType': 400,
   'oauth.insufficientScope': 403,
   'apiClient.revoked': 409,
   'breakGlass.ownUse': 403,
@@ -79,6 +85,7 @@ const STATUS: Record<string, number> = {
   'backup.failed': 503,
   'server.internal': 500,
   'server.unavailable': 503,
+  'server.busy': 503,
 };
 
 describe('the error table', () => {

@@ -1,9 +1,22 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractText, getDocumentProxy } from 'unpdf';
-import type { Appointment, Bundle, CapabilityStatement, DocumentReference, Encounter, OperationOutcome, Resource } from '@medplum/fhirtypes';
+import type {
+  AllergyIntolerance,
+  Appointment,
+  Bundle,
+  CapabilityStatement,
+  Condition,
+  DocumentReference,
+  Encounter,
+  MedicationRequest,
+  Observation,
+  OperationOutcome,
+  Resource,
+} from '@medplum/fhirtypes';
 import { FHIR_RESOURCE_TYPES, FHIR_RESOURCES, type TFhirResourceType } from '#domain/fhir';
 import type { TLabTest } from '#domain/labs';
+import type { TPrescription } from '#domain/prescriptions';
 import { queryRows } from '../../server/db/database.ts';
 import { patientNotes, patients } from '../../server/db/schema/clinical.ts';
 import { patientCareTeam } from '../../server/db/schema/restricted-records.ts';
@@ -14,8 +27,9 @@ import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
 
 // The FHIR R4 read API (issue 35): every type read and searched by each declared parameter,
 // paged without duplicates or gaps, refused as OperationOutcome, in the app's own scope, and
-// every resource any of these requests returns judged by Medplum's validator (base R4 and US Core
-// Patient), 0 errors allowed.
+// every resource any of these requests returns judged by Medplum's validator (base R4, base R4's
+// vital-sign profiles, US Core 5.0.1's Patient, blood pressure and MedicationRequest) and by our
+// written-out check of US Core 6.1's chart profiles, 0 errors allowed.
 
 let t: TestApp;
 let admin: SignedIn;
@@ -31,6 +45,8 @@ let restricted: string;
 let careTeamNurse: SignedIn;
 let otherNurseNote: string;
 let amendedNote: string;
+/** Her sets of vital signs: all signs taken, and a systolic pressure alone. */
+let vitalSets: { full: string; pressure: string };
 
 const BASE = '/fhir/R4';
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
@@ -252,7 +268,8 @@ async function chartOf(patientId: string) {
   const taken = await created(nurse, 'vitals', { takenAt: '2026-10-21T15:05:00Z', heartRate: 61 });
   await wrong('vitals', taken, { status: 'entered_in_error' });
   const signs = ['bp', 'heartRate', 'respiratoryRate', 'temperature', 'spo2', 'weight', 'height', 'bmi', 'pain'];
-  her.vitals = [...signs.map((sign) => `${full}-${sign}`), `${pressure}-systolic`, `${taken}-heartRate`];
+  her.vitals = [...signs.map((sign) => `${full}-${sign}`), `${pressure}-bp`, `${taken}-heartRate`];
+  vitalSets = { full, pressure };
 }
 
 /** The search that finds a type's records about her (Patient by id; the clinic has none). */
@@ -286,11 +303,11 @@ describe('metadata', () => {
       expect((await fhir<OperationOutcome>(admin, `${type}?gender=female`, 400)).issue![0]!.expression).toEqual(['gender']);
     }
     expect(resources.find((r) => r.type === 'Patient')!.operation!.map((o) => o.name)).toEqual(['everything']);
-    // Nothing else is served: another type, a write, an operation not declared.
+    // Nothing else is served: another type, an operation not declared; a write is not allowed (405, issue 53).
     await fhir(admin, 'Immunization', 404);
     await fhir(admin, `Patient/${her.patient}/$summary`, 404);
     const write = await admin.post(`${BASE}/Patient`, { resourceType: 'Patient' });
-    expect([write.statusCode, write.json().resourceType]).toEqual([404, 'OperationOutcome']);
+    expect([write.statusCode, write.json().resourceType, write.headers.allow]).toEqual([405, 'OperationOutcome', 'GET, HEAD']);
   });
 });
 
@@ -316,6 +333,9 @@ describe('each type', () => {
     expect((await fhir(admin, `Practitioner/${nurse.user.id}`)).id).toBe(nurse.user.id);
     await fhir(admin, `Practitioner/${UNKNOWN}`, 404);
     expect(idsOf(await fhir(nurse, 'Organization'))).toEqual(['clinic']);
+    // `_id` takes the ids a type gives, not only uuids.
+    expect(idsOf(await fhir(nurse, 'Organization?_id=clinic'))).toEqual(['clinic']);
+    expect(idsOf(await fhir(nurse, `Organization?_id=${UNKNOWN}`))).toEqual([]);
     expect((await fhir(nurse, 'Organization/clinic')).id).toBe('clinic');
     await fhir(nurse, 'Organization/other', 404);
   });
@@ -357,7 +377,8 @@ describe('Patient', () => {
     expect(idsOf(await fhir(admin, `Patient?identifier=${encodeURIComponent(`urn:ietf:rfc:3986|urn:uuid:${her.patient}`)}`))).toEqual([her.patient]);
     expect(idsOf(await fhir(admin, `Patient?identifier=urn:uuid:${her.patient}`))).toEqual([her.patient]);
     expect(idsOf(await fhir(admin, `Patient?identifier=${encodeURIComponent(`http://other|urn:uuid:${her.patient}`)}`))).toEqual([]);
-    for (const bad of ['birthdate=1981-13', 'birthdate=xx1981', 'birthdate=yesterday', '_count=0', '_count=101', '_cursor=nope']) {
+    // (_count=101 is served 100 at a time: fhir-search-defects.test.ts, issue 53.)
+    for (const bad of ['birthdate=1981-13', 'birthdate=xx1981', 'birthdate=yesterday', '_count=0', '_count=-1', '_count=1.5', '_cursor=nope']) {
       const outcome = await fhir<OperationOutcome>(admin, `Patient?${bad}`, 400);
       expect(outcome.issue![0]!.code, bad).toBe('invalid');
     }
@@ -405,6 +426,9 @@ describe('DocumentReference', () => {
     expect(earlier).toMatchObject({ status: 'superseded', docStatus: 'final' });
     expect(Buffer.from(earlier.content[0]!.attachment.data!, 'base64').toString('utf8')).toBe('BP 120/80.');
     await fhir(admin, `DocumentReference/${amendedNote}-v2`, 404);
+    // A search finds current versions only, by `_id` too.
+    expect(idsOf(await fhir(admin, `DocumentReference?_id=${amendedNote}-v1`))).toEqual([]);
+    expect(idsOf(await fhir(admin, `DocumentReference?_id=${amendedNote}`))).toEqual([amendedNote]);
     await fhir(admin, `DocumentReference/${otherNurseNote}-v1`, 404);
   });
 });
@@ -432,6 +456,177 @@ describe('labs', () => {
     });
   });
 });
+
+describe('vital signs', () => {
+  it("each sign an Observation coded in LOINC with its display, the app's label as text, the value in its UCUM unit", async () => {
+    const temperature = await fhir<Observation>(nurse, `Observation/${vitalSets.full}-temperature`);
+    expect(temperature).toMatchObject({
+      status: 'final',
+      category: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/observation-category', code: 'vital-signs' }] }],
+      code: { coding: [{ system: 'http://loinc.org', code: '8310-5', display: 'Body temperature' }], text: 'Temperature' },
+      subject: { reference: `Patient/${her.patient}` },
+      effectiveDateTime: '2026-10-14T15:05:00.000Z',
+      valueQuantity: { value: 37.9, system: 'http://unitsofmeasure.org', code: 'Cel' },
+      interpretation: [{ coding: [{ code: 'H' }] }],
+    });
+    const spo2 = await fhir<Observation>(nurse, `Observation/${vitalSets.full}-spo2`);
+    expect(spo2.code.coding!.map((c) => [c.code, c.display])).toEqual([
+      ['59408-5', 'Oxygen saturation in Arterial blood by Pulse oximetry'],
+      ['2708-6', 'Oxygen saturation in Arterial blood'],
+    ]);
+  });
+
+  it('a blood pressure with one value taken is still the panel, the other component saying why it has none', async () => {
+    const bp = await fhir<Observation>(nurse, `Observation/${vitalSets.pressure}-bp`);
+    expect(bp.code.coding![0]!.code).toBe('85354-9');
+    expect(bp.valueQuantity).toBeUndefined();
+    expect(bp.component).toEqual([
+      expect.objectContaining({
+        code: expect.objectContaining({ coding: [expect.objectContaining({ code: '8480-6' })] }),
+        valueQuantity: { value: 130, unit: 'mmHg', system: 'http://unitsofmeasure.org', code: 'mm[Hg]' },
+      }),
+      {
+        code: expect.objectContaining({ coding: [expect.objectContaining({ code: '8462-4' })] }),
+        dataAbsentReason: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/data-absent-reason', code: 'not-performed', display: 'Not Performed' }] },
+      },
+    ]);
+    // Never an Observation of its own.
+    await fhir(nurse, `Observation/${vitalSets.pressure}-systolic`, 404);
+    // Searched by its id like any Observation (the panel's id, not a lab result's).
+    expect(idsOf(await fhir(nurse, `Observation?_id=${vitalSets.pressure}-bp`))).toEqual([`${vitalSets.pressure}-bp`]);
+    expect(sorted(idsOf(await fhir(nurse, `Observation?_id=${vitalSets.pressure}-bp,${vitalSets.full}-pain&patient=${her.patient}`)))).toEqual(
+      sorted([`${vitalSets.full}-pain`, `${vitalSets.pressure}-bp`]),
+    );
+  });
+});
+
+describe('the profiles every resource is judged by', () => {
+  // Each is one of our own resources broken the way a profile forbids: the check must say so
+  // (naming the profile), so a pass above means something.
+  const mutations: [string, () => Promise<Resource>, RegExp[]][] = [
+    [
+      'heart rate in a unit other than /min',
+      async () => withQuantity(await vital('heartRate'), { code: 'beats/min' }),
+      [/observation-heartrate/, /us-core-heart-rate\): Observation\.valueQuantity\.code/],
+    ],
+    [
+      'temperature in a unit outside ucum-bodytemp',
+      async () => withQuantity(await vital('temperature'), { code: 'K' }),
+      [/us-core-body-temperature\): Observation\.valueQuantity\.code/],
+    ],
+    [
+      'weight without UCUM',
+      async () => withQuantity(await vital('weight'), { system: 'http://example.org/units' }),
+      [/observation-bodyweight/, /us-core-body-weight\): Observation\.valueQuantity\.system/],
+    ],
+    [
+      'pulse oximetry without 2708-6',
+      async () => {
+        const o = await vital('spo2');
+        return { ...o, code: { ...o.code, coding: o.code.coding!.slice(0, 1) } };
+      },
+      [/us-core-pulse-oximetry\): Observation\.code\.coding: must hold LOINC 2708-6/],
+    ],
+    [
+      'a vital sign without its category',
+      async () => ({ ...(await vital('bmi')), category: undefined }),
+      [/observation-vitalsigns\): Missing required property at Observation\.category/, /us-core-bmi\): Observation\.category/],
+    ],
+    [
+      'a vital sign without its time',
+      async () => ({ ...(await vital('height')), effectiveDateTime: undefined }),
+      [/observation-vitalsigns\).*effective/, /Observation\.effective\[x\]/],
+    ],
+    [
+      "a vital sign coded with the app's label as display",
+      async () => relabel(await vital('pain'), 'Pain score'),
+      [/us-core-vital-signs\): Observation\.code\.coding\[0\]\.display/],
+    ],
+    [
+      'a blood pressure without its diastolic component',
+      async () => {
+        const o = await vital('bp');
+        return { ...o, component: o.component!.slice(0, 1) };
+      },
+      [/observation-bp\).*DiastolicBP/, /USCoreBloodPressureProfile\).*diastolic/, /us-core-blood-pressure\): Observation\.component: must hold the diastolic/],
+    ],
+    [
+      'a blood pressure component with neither value nor reason',
+      async () => {
+        const o = await fhir<Observation>(admin, `Observation/${vitalSets.pressure}-bp`);
+        return { ...o, component: [o.component![0]!, { code: o.component![1]!.code }] };
+      },
+      [/us-core-blood-pressure\): Observation\.component\[1\]\.value\[x\]: vs-3/],
+    ],
+    [
+      'a systolic pressure as an Observation of its own',
+      async () => {
+        const { component, ...o } = await vital('bp');
+        return { ...o, code: component![0]!.code, valueQuantity: component![0]!.valueQuantity };
+      },
+      [/us-core-vital-signs\): Observation\.code: a systolic pressure is a component/],
+    ],
+    [
+      'an allergy entered in error that keeps a clinical status',
+      async () => ({ ...(await chartEntry<AllergyIntolerance>('AllergyIntolerance', 2)), clinicalStatus: clinical('allergyintolerance-clinical', 'active') }),
+      [/us-core-allergyintolerance\): AllergyIntolerance\.clinicalStatus: ait-2/],
+    ],
+    [
+      'an allergy in a clinical status outside its value set',
+      async () => ({
+        ...(await chartEntry<AllergyIntolerance>('AllergyIntolerance', 0)),
+        clinicalStatus: clinical('allergyintolerance-clinical', 'remission'),
+      }),
+      [/us-core-allergyintolerance\): AllergyIntolerance\.clinicalStatus: must hold a code of allergyintolerance-clinical/],
+    ],
+    [
+      'an allergy without a code',
+      async () => ({ ...(await chartEntry<AllergyIntolerance>('AllergyIntolerance', 0)), code: undefined }),
+      [/AllergyIntolerance\.code: is required/],
+    ],
+    [
+      'a problem filed as an encounter diagnosis',
+      async () => ({ ...(await chartEntry<Condition>('Condition', 0)), category: [clinical('condition-category', 'encounter-diagnosis')] }),
+      [/us-core-condition-problems-health-concerns\): Condition\.category: one must be problem-list-item/],
+    ],
+    [
+      'an active problem with an abatement',
+      async () => ({ ...(await chartEntry<Condition>('Condition', 0)), abatementDateTime: '2026-01-01' }),
+      [/Condition\.abatement\[x\]: con-4/],
+    ],
+    [
+      'a problem coded in ICD-10-CM with what is no ICD-10-CM code',
+      async () => {
+        const c = await chartEntry<Condition>('Condition', 0);
+        return { ...c, code: { ...c.code, coding: [{ ...c.code!.coding![0]!, code: 'hypertension' }] } };
+      },
+      [/Condition\.code\.coding\[0\]: hypertension is no ICD-10-CM code/],
+    ],
+    [
+      'a problem without a clinical status',
+      async () => ({ ...(await chartEntry<Condition>('Condition', 0)), clinicalStatus: undefined }),
+      [/Condition\.clinicalStatus: con-3/],
+    ],
+    [
+      'an order without its requester',
+      async () => ({ ...(await chartEntry<MedicationRequest>('MedicationRequest', 0)), requester: undefined }),
+      [/us-core-medicationrequest\): MedicationRequest\.requester: us-core-21/],
+    ],
+  ];
+
+  it.each(mutations)('refuses %s', async (_, broken, expected) => {
+    const resource = await broken();
+    const errors = fhirErrors(resource).join('\n');
+    for (const pattern of expected) expect(errors).toMatch(pattern);
+  });
+});
+
+const vital = (sign: string) => fhir<Observation>(admin, `Observation/${vitalSets.full}-${sign}`);
+const chartEntry = <T extends Resource>(type: 'AllergyIntolerance' | 'Condition' | 'MedicationRequest', index: number) =>
+  fhir<T>(admin, `${type}/${her[type][index]}`);
+const withQuantity = (o: Observation, change: object): Observation => ({ ...o, valueQuantity: { ...o.valueQuantity, ...change } });
+const relabel = (o: Observation, display: string): Observation => ({ ...o, code: { ...o.code, coding: [{ ...o.code.coding![0]!, display }] } });
+const clinical = (system: string, code: string) => ({ coding: [{ system: `http://terminology.hl7.org/CodeSystem/${system}`, code }] });
 
 describe('who reads what', () => {
   it('refuses as OperationOutcome: no session 401, a role without the screen 403', async () => {
@@ -535,6 +730,123 @@ describe('$everything', () => {
   it('refuses a parameter it does not serve, naming it, rather than answer as if it were not given', async () => {
     const outcome = await fhir<OperationOutcome>(admin, `Patient/${her.patient}/$everything?_since=2026-01-01`, 400);
     expect(outcome.issue!.map((i) => [i.code, i.expression])).toEqual([['invalid', ['_since']]]);
+  });
+});
+
+describe('MedicationRequest of a prescription (issue 52)', () => {
+  const RXNORM = 'http://www.nlm.nih.gov/research/umls/rxnorm';
+  const UCUM = 'http://unitsofmeasure.org';
+  const days = (value: number) => ({ value, unit: 'days', system: UCUM, code: 'd' });
+
+  it('the entry signing put on her list is the order itself: number, status, prescriber, structured sig, dispense, substitution, reason', async () => {
+    expect(
+      (await admin.put(`/api/admin/prescribers/${admin.user.id}`, { licenseNumber: 'MD-55120', licenseState: 'NY', npi: '1234567893', deaNumber: 'AB1234563' }))
+        .statusCode,
+    ).toBe(200);
+    const patientId = (await insertPatient(t.db, { firstName: `Rx${marker}`, lastName: `${marker}son`, dateOfBirth: '1975-02-11', sex: 'male' })).id;
+    const problem = await admin.post(`/api/patients/${patientId}/problems`, { condition: { code: 'M54.50' }, onset: '2026-01-05' });
+    expect(problem.statusCode, problem.body).toBe(201);
+    const diagnosisId = (problem.json() as { id: string }).id;
+    const formulary = async (name: string) => {
+      const [row] = await queryRows<{ id: string; rxcui: string }>(t.db, sql`select id, rxcui from formulary_items where name = ${name}`);
+      return row!;
+    };
+    const ibuprofen = await formulary('Ibuprofen 400 mg tablet');
+    const atorvastatin = await formulary('Atorvastatin 20 mg tablet');
+    const written = async (body: object) => {
+      const res = await admin.post('/api/prescriptions', { patientId, quantityUnit: 'tablet', ...body });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json() as TPrescription;
+    };
+    const signed = async (rx: TPrescription) => {
+      const res = await admin.post(`/api/prescriptions/${rx.id}/sign`, {});
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as TPrescription;
+    };
+    // For pain, as needed, every 6 hours for 10 days, no substitute; and a statin at bedtime with no end.
+    const forPain = await signed(
+      await written({
+        formularyId: ibuprofen.id,
+        sig: { doseAmount: 1, doseUnit: 'tablet', route: 'oral', frequency: 'q6h', durationDays: 10, asNeeded: true, asNeededReason: 'back pain' },
+        quantity: 40,
+        refills: 2,
+        substitutionAllowed: false,
+        diagnosisId,
+        pharmacyNote: 'Blister pack',
+      }),
+    );
+    const statin = await signed(
+      await written({ formularyId: atorvastatin.id, sig: { doseAmount: 1, doseUnit: 'tablet', route: 'oral', frequency: 'bedtime' }, quantity: 30 }),
+    );
+    // A draft is no order: not on her list, not served.
+    await written({ formularyId: ibuprofen.id, sig: { doseAmount: 2, doseUnit: 'tablet', route: 'oral', frequency: 'tid' }, quantity: 60 });
+    expect(forPain.medicationEntryId && statin.medicationEntryId).toBeTruthy();
+
+    const bundle = await fhir(admin, `MedicationRequest?patient=${patientId}`);
+    expect(sorted(idsOf(bundle))).toEqual(sorted([forPain.medicationEntryId!, statin.medicationEntryId!]));
+    const served = (id: string) => bundle.entry!.find((e) => e.resource!.id === id)!.resource as MedicationRequest;
+
+    const order = served(forPain.medicationEntryId!);
+    expect(forPain.number).toMatch(/^RX-\d{6}$/);
+    expect(order).toMatchObject({
+      identifier: [{ system: 'urn:clinic-ehr:prescription-number', value: forPain.number, assigner: { reference: 'Organization/clinic' } }],
+      status: 'active',
+      intent: 'order',
+      category: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/medicationrequest-category', code: 'community' }] }],
+      reportedBoolean: false,
+      authoredOn: forPain.signedAt,
+      requester: { reference: `Practitioner/${admin.user.id}` },
+      subject: { reference: `Patient/${patientId}` },
+      medicationCodeableConcept: { coding: [{ system: RXNORM, code: ibuprofen.rxcui }], text: 'Ibuprofen 400 mg tablet' },
+      reasonReference: [{ reference: `Condition/${diagnosisId}` }],
+      dispenseRequest: { quantity: { value: 40, unit: 'tablet' }, numberOfRepeatsAllowed: 2, expectedSupplyDuration: days(10) },
+      substitution: { allowedBoolean: false },
+    });
+    expect(order.statusReason).toBeUndefined();
+    expect(order.note!.map((n) => n.text)).toContain('To the pharmacy: Blister pack');
+    expect(order.dosageInstruction).toEqual([
+      {
+        text: 'Take 1 tablet by mouth every 6 hours for 10 days as needed for back pain.',
+        timing: { repeat: { frequency: 1, period: 6, periodUnit: 'h', boundsDuration: days(10) } },
+        asNeededCodeableConcept: { text: 'back pain' },
+        route: { text: 'oral' },
+        doseAndRate: [{ doseQuantity: { value: 1, unit: 'tablet' } }],
+      },
+    ]);
+    expect(order.dosageInstruction![0]!.text).toBe(forPain.sigText);
+
+    const nightly = served(statin.medicationEntryId!);
+    expect(nightly).toMatchObject({
+      identifier: [{ value: statin.number }],
+      status: 'active',
+      requester: { reference: `Practitioner/${admin.user.id}` },
+      dispenseRequest: { quantity: { value: 30, unit: 'tablet' }, numberOfRepeatsAllowed: 0, expectedSupplyDuration: days(30) },
+      substitution: { allowedBoolean: true },
+    });
+    expect(nightly.reasonReference).toBeUndefined();
+    const { boundsPeriod, ...rhythm } = nightly.dosageInstruction![0]!.timing!.repeat!;
+    expect(rhythm).toEqual({ frequency: 1, period: 1, periodUnit: 'd', when: ['HS'] });
+    expect(boundsPeriod!.start).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(nightly.dosageInstruction![0]).toMatchObject({ text: statin.sigText, asNeededBoolean: false });
+
+    // The references resolve; the single read and $everything (and so the record export) serve the same order.
+    await fhir(admin, `Practitioner/${admin.user.id}`);
+    expect((await fhir<Condition>(admin, `Condition/${diagnosisId}`)).subject).toEqual({ reference: `Patient/${patientId}` });
+    expect(await fhir<MedicationRequest>(admin, `MedicationRequest/${order.id}`)).toEqual(order);
+    const everything = await fhir(admin, `Patient/${patientId}/$everything`);
+    const inEverything = everything.entry!.filter((e) => e.resource!.resourceType === 'MedicationRequest').map((e) => e.resource);
+    expect(inEverything).toEqual(expect.arrayContaining([order, nightly]));
+    expect(inEverything).toHaveLength(2);
+    const exported = (await admin.get(`/api/patients/${patientId}/record.json`)).json() as Bundle;
+    expect(exported.entry!.find((e) => e.resource!.id === order.id)!.resource).toEqual(order);
+
+    // Discontinued: the order is stopped, with the reason.
+    const ended = await admin.put(`/api/prescriptions/${forPain.id}/status`, { status: 'discontinued', reason: 'Rash' });
+    expect(ended.statusCode, ended.body).toBe(200);
+    const stopped = await fhir<MedicationRequest>(admin, `MedicationRequest/${order.id}`);
+    expect(stopped).toMatchObject({ status: 'stopped', statusReason: { text: 'Rash' }, identifier: order.identifier, requester: order.requester });
+    expect(stopped.meta!.lastUpdated! >= order.meta!.lastUpdated!).toBe(true);
+    expect(served(statin.medicationEntryId!).status).toBe('active');
   });
 });
 

@@ -962,8 +962,9 @@ async function clinicDay(q: Queryable, m: Model, k: number): Promise<void> {
   }
   if (k >= M.supplies) {
     // Stock kept by 0018's trigger from the ledger: an opening count, then a box used a day, and an order.
+    // The opening count outlasts many migrations to come (a box a migration; stock never below 0).
     const item = m.supplyItems[0] as { id: string; name: string; onHand: number };
-    const moves = k === M.supplies ? [{ kind: 'opening', quantity: 12 }] : [{ kind: 'use', quantity: -1 }];
+    const moves = k === M.supplies ? [{ kind: 'opening', quantity: 100 }] : [{ kind: 'use', quantity: -1 }];
     for (const mv of moves) {
       item.onHand += mv.quantity;
       const movement = { id: randomUUID(), itemId: item.id, kind: mv.kind, quantity: mv.quantity, balanceAfter: item.onHand };

@@ -99,6 +99,14 @@ beforeAll(async () => {
     const entry = await admin.post(`/api/patients/${ids.patient}/${list}`, body);
     expect(entry.statusCode, entry.body).toBe(201);
   }
+  // A prescription of hers (issue 52), by the admin, who prescribes.
+  const rights = { licenseNumber: 'MD-1', licenseState: 'NY', npi: '1234567893' };
+  expect((await admin.put(`/api/admin/prescribers/${admin.user.id}`, rights)).statusCode).toBe(200);
+  const [ibuprofen] = (await admin.get('/api/chart/formulary?q=ibuprofen%20400')).json() as { id: string }[];
+  const sig = { doseAmount: 1, doseUnit: 'tablet', route: 'oral', frequency: 'bid' };
+  const rx = await admin.post('/api/prescriptions', { patientId: ids.patient, formularyId: ibuprofen!.id, sig, quantity: 20, quantityUnit: 'tablet' });
+  expect(rx.statusCode, rx.body).toBe(201);
+  ids.prescription = rx.json().id;
   // A use of emergency access to her record, waiting for review.
   ids.grant = (
     await t.db
@@ -139,6 +147,7 @@ const AREA_IDS = (): Record<string, string | undefined> => ({
   chat: ids.room,
   'lab-orders': ids.lab,
   objects: ids.file,
+  prescriptions: ids.prescription,
 });
 
 /** The URLs a route is called with: its parameters filled with her records, and lists filtered to her. */
@@ -150,7 +159,7 @@ function urlsOf(route: string): string[] {
     if (name === 'id') return AREA_IDS()[route.split('/')[2] ?? ''] ?? randomUUID();
     return randomUUID();
   });
-  if (['/api/appointments', '/api/notes', '/api/lab-orders'].includes(route)) return [`${path}?patientId=${ids.patient}`];
+  if (['/api/appointments', '/api/notes', '/api/lab-orders', '/api/prescriptions'].includes(route)) return [`${path}?patientId=${ids.patient}`];
   if (route === '/api/patients/:id/vitals/trend') return [`${path}?sign=weight`];
   if (route === '/api/appointments/conflicts') return [`${path}?appointmentDate=${encodeURIComponent(visitStart)}&patientId=${ids.patient}`];
   return [path];
@@ -201,6 +210,11 @@ const WITHOUT_PATIENT_DATA = new Set([
   '/api/chart/substances',
   '/api/chart/conditions',
   '/api/chart/formulary',
+  '/api/admin/formulary',
+  '/api/admin/condition-codes',
+  '/api/admin/prescribers',
+  '/api/admin/interaction-pairs',
+  '/api/prescriptions/prescribers',
   '/api/supply-items',
   '/api/supply-items/export.csv',
   '/api/supply-items/:id',

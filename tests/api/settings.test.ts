@@ -6,6 +6,7 @@ import { DEFAULT_OPENING_HOURS } from '#domain/settings';
 import { auditEvents, clinicSettings } from '../../server/db/schema/auth.ts';
 import { hashToken, sessionIsLive } from '../../server/sessions/session-store.ts';
 import { SETTINGS_REVALIDATE_MS } from '../../server/clinic/clinic-settings.ts';
+import { insertPatient } from '../helpers/factories.ts';
 import { anonymous, signInAs, type SignedIn } from '../helpers/sign-in.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -49,6 +50,7 @@ describe('GET /api/admin/settings', () => {
       openingHours: DEFAULT_OPENING_HOURS,
       rooms: [],
       lateCancelHours: 24,
+      unitSystem: 'metric',
     };
     expect(res.json()).toEqual({ ...defaults, defaults, updatedAt: null });
     expect((await admin.get('/api/clinic')).json()).toEqual({ name: 'MediCare EHR', timeZone: 'America/New_York', nonClinicalInPatientRooms: false });
@@ -129,6 +131,7 @@ describe('PUT /api/admin/settings', () => {
     ['a room twice', { rooms: ['1', '1'] }, 'rooms'],
     ['a room with no name', { rooms: ['  '] }, 'rooms.0'],
     ['a late cancellation of no hours', { lateCancelHours: 0 }, 'lateCancelHours'],
+    ['units that are neither metric nor US', { unitSystem: 'imperial' }, 'unitSystem'],
   ])('refuses %s with a 400 naming the field, and changes nothing', async (_story, change, field) => {
     const before = await storedRow();
     const audited = (await settingsAudit()).length;
@@ -154,6 +157,16 @@ describe('PUT /api/admin/settings', () => {
     expect(set.json()).toMatchObject({ openingHours, rooms: ['101', 'Lab'], lateCancelHours: 48 });
     const without = await save({ clinicName: 'Schedule', timeZone: 'UTC', sessionIdleMinutes: 30 });
     expect(without.json()).toMatchObject({ openingHours, rooms: ['101', 'Lab'], lateCancelHours: 48, defaults: { rooms: [], lateCancelHours: 24 } });
+  });
+
+  it('keeps the units of vital signs when a client does not send them, and the chart reads in the ones saved (issue 51)', async () => {
+    const set = await save({ clinicName: 'Units', timeZone: 'UTC', sessionIdleMinutes: 30, unitSystem: 'us' });
+    expect(set.json()).toMatchObject({ unitSystem: 'us', defaults: { unitSystem: 'metric' } });
+    const without = await save({ clinicName: 'Units', timeZone: 'UTC', sessionIdleMinutes: 30 });
+    expect(without.json().unitSystem).toBe('us');
+    const patient = await insertPatient(a.db);
+    expect((await admin.get(`/api/patients/${patient.id}/chart`)).json().unitSystem).toBe('us');
+    expect((await save({ clinicName: 'Units', timeZone: 'UTC', sessionIdleMinutes: 30, unitSystem: 'metric' })).json().unitSystem).toBe('metric');
   });
 
   it('refuses a body missing a field', async () => {

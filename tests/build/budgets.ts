@@ -10,9 +10,11 @@ export const LANDING_BUDGET_KB = 90;
 /**
  * The signed-in app's frame (layout, sidebar, live socket, toasts), before any screen. 201 since
  * the chart (issue 51): each screen's entry in screens.ts carries the list of chunks its code
- * preloads, and the chart's took the frame 0.5 KB over 200. Issue 56 lowers it again.
+ * preloads, and the chart's took the frame 0.5 KB over 200. 202 since Prescriptions (issue 52):
+ * its screen's entry, its live message and its notice's link took it 0.1 KB over 201. Issue 56
+ * lowers it again.
  */
-export const SHELL_BUDGET_KB = 201;
+export const SHELL_BUDGET_KB = 202;
 
 /**
  * Each screen's own code, beyond the shell: what opening it adds. Keyed by the module that
@@ -48,6 +50,9 @@ export const SCREEN_BUDGETS_KB: Record<string, number> = {
   // The clinical chart (issue 51): its four lists; the forms and the trend chart load on use.
   'src/pages/chart/chart-page.tsx': 25,
   'src/pages/chart/no-chart-access.tsx': 5,
+  // Prescriptions (issue 52): the lists; the form (with the checks), the detail and signing load on use.
+  'src/pages/prescriptions/prescriptions-page.tsx': 25,
+  'src/pages/prescriptions/no-prescription-access.tsx': 5,
   'src/pages/settings/settings-redirect.tsx': 5,
   'src/pages/settings/no-settings-access.tsx': 5,
 };

@@ -27,7 +27,7 @@ describe('the built server and admin commands', () => {
   it('import at run time only packages of `dependencies` (and Node itself)', async () => {
     const result = await build({
       absWorkingDir: REPO,
-      entryPoints: ['server/index.ts', 'scripts/create-admin.ts', 'scripts/backup.ts', 'scripts/restore.ts'],
+      entryPoints: ['server/index.ts', 'scripts/create-admin.ts', 'scripts/backup.ts', 'scripts/restore.ts', 'scripts/import-rxnorm.ts'],
       bundle: true,
       platform: 'node',
       format: 'esm',
@@ -49,10 +49,11 @@ describe('the built server and admin commands', () => {
     expect(external.size).toBeGreaterThan(10);
   });
 
-  it('run from the build with Node alone: create-admin, backup and restore answer --help', () => {
-    for (const name of ['create-admin', 'backup', 'restore']) {
+  it('run from the build with Node alone: create-admin, backup, restore and import-rxnorm answer --help', () => {
+    for (const name of ['create-admin', 'backup', 'restore', 'import-rxnorm']) {
       const output = execFileSync(process.execPath, [path.join(out, 'scripts', `${name}.js`), '--help'], { cwd: REPO, encoding: 'utf8' });
       expect(output, name).toMatch(/^Usage: npm run /);
     }
-  });
+    // Four Node processes, each loading its bundle: seconds apiece on a busy machine.
+  }, 60_000);
 });

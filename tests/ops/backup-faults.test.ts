@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runScript, signIn, startServer, type ServerProcess } from './server-process.ts';
+import { EMBEDDED_RUN, runScript, signIn, startServer, type ServerProcess } from './server-process.ts';
 
 // Issue 48: a backup that cannot be written is a recorded failure, never the end of the app; and
 // a backup command never writes where it should not. A full disk is a small tmpfs (root only:
@@ -27,7 +27,7 @@ function smallDisk(name: string, kb: number): string {
   return dir;
 }
 
-describe.runIf(process.getuid?.() === 0)('a backup onto a disk that fills', () => {
+describe.runIf(EMBEDDED_RUN && process.getuid?.() === 0)('a backup onto a disk that fills', () => {
   it("fails, is recorded and shown, leaves no partial copy, and the app serves on: 'Back up now' and npm run backup", async () => {
     const full = smallDisk('full', 256);
     const dataDir = path.join(root, 'data');
@@ -52,7 +52,7 @@ describe.runIf(process.getuid?.() === 0)('a backup onto a disk that fills', () =
   });
 });
 
-describe('a backup command that would write where it should not', () => {
+describe.runIf(EMBEDDED_RUN)('a backup command that would write where it should not', () => {
   it('refuses a destination that does not exist unless --create asks, gives up on a frozen app, and refuses a DATA_DIR with no database', async () => {
     const dataDir = path.join(root, 'data-for-refusals');
     const app = await startServer({ DATA_DIR: dataDir });

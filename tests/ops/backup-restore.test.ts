@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runScript, signIn, spawnScript, startServer, type ServerProcess } from './server-process.ts';
+import { EMBEDDED_RUN, runScript, signIn, spawnScript, startServer, type ServerProcess } from './server-process.ts';
 
 // Issue 36: a backup taken while the app writes restores to the writes acknowledged at its
 // moment, attachments decrypting byte for byte. Run as an operator would: the app in its own
@@ -59,7 +59,7 @@ async function writeUntil(client: Client, tag: string, stop: () => boolean, log:
   }
 }
 
-describe('npm run backup and restore where the app does not back itself up', () => {
+describe.runIf(EMBEDDED_RUN)('npm run backup and restore where the app does not back itself up', () => {
   it('refuse with the tools to use instead: PostgreSQL, a bucket', async () => {
     const onPostgres = await runScript(['scripts/backup.ts', path.join(root, 'nowhere')], { DATABASE_URL: 'postgres://ehr@db.internal/ehr' });
     expect(onPostgres.code).toBe(2);
@@ -73,7 +73,7 @@ describe('npm run backup and restore where the app does not back itself up', () 
   });
 });
 
-describe('npm run backup while the app writes, then npm run restore', () => {
+describe.runIf(EMBEDDED_RUN)('npm run backup while the app writes, then npm run restore', () => {
   it('restores every write acknowledged before the backup began, nothing never sent, and every attachment byte for byte', async () => {
     const dataDir = path.join(root, 'data');
     const env = { DATA_DIR: dataDir };

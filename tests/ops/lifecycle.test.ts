@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { signIn, startServer, type ServerProcess } from './server-process.ts';
+import { EMBEDDED_RUN, signIn, startServer, type ServerProcess } from './server-process.ts';
 
 // Issue 36, the app's life as a process on the embedded engine: a second process on its DATA_DIR
 // is refused; SIGTERM with writes in flight lets them commit and exits 0 under `npm start`.
@@ -43,7 +43,7 @@ async function everyOnePresent(client: Client, ids: string[]) {
   expect(statuses.filter((s) => s !== 200)).toEqual([]);
 }
 
-describe('the app as a process on the embedded engine', () => {
+describe.runIf(EMBEDDED_RUN)('the app as a process on the embedded engine', () => {
   const dataDir = path.join(root, 'data');
 
   it('refuses a second process on the same DATA_DIR, and on SIGTERM under npm start lets writes in flight commit and exits 0', async () => {
@@ -88,7 +88,7 @@ describe('the app as a process on the embedded engine', () => {
   });
 });
 
-describe('DATA_DIR is closed to the machine’s other users (issue 47)', () => {
+describe.runIf(EMBEDDED_RUN)('DATA_DIR is closed to the machine’s other users (issue 47)', () => {
   /** Every path under the directory whose mode lets a group or other user in at all. */
   function openToOthers(dir: string): string[] {
     const open: string[] = [];
@@ -127,7 +127,7 @@ describe('DATA_DIR is closed to the machine’s other users (issue 47)', () => {
   });
 });
 
-describe('npm start under a supervisor (issue 48)', () => {
+describe.runIf(EMBEDDED_RUN)('npm start under a supervisor (issue 48)', () => {
   it('stops, database closed, when SIGTERM reaches npm alone', async () => {
     const dataDir = path.join(root, 'under-npm');
     const app = await startServer({ DATA_DIR: dataDir, NODE_ENV: 'production', npm_config_loglevel: 'silent' }, ['npm', 'start']);
@@ -152,7 +152,7 @@ describe('npm start under a supervisor (issue 48)', () => {
   });
 });
 
-describe('SIGTERM with a client that never finishes its request (issue 48)', () => {
+describe.runIf(EMBEDDED_RUN)('SIGTERM with a client that never finishes its request (issue 48)', () => {
   it('cuts that connection after a few seconds and still closes the database in order: exit 0', async () => {
     const app = await startServer({ DATA_DIR: path.join(root, 'slow-client') });
     servers.push(app);

@@ -9,6 +9,13 @@ import path from 'node:path';
  */
 export const REPO = path.resolve(import.meta.dirname, '../..');
 
+/**
+ * Whether this is the embedded engine's run of the suite (no TEST_DATABASE_URL). The processes
+ * here run on the embedded engine whatever the run's engine (they never get a DATABASE_URL), so
+ * the files about it run in that run only, not a second time, identically, in PostgreSQL's.
+ */
+export const EMBEDDED_RUN = process.env.TEST_DATABASE_URL === undefined;
+
 export const freePort = () =>
   new Promise<number>((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {

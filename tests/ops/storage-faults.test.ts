@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { signIn, startServer, type ServerProcess } from './server-process.ts';
+import { EMBEDDED_RUN, signIn, startServer, type ServerProcess } from './server-process.ts';
 
 // Issue 48: the embedded engine, on a disk that fills or turns read-only under writes. PGlite
 // does not fail such a write: it spins, and nothing answers again (health and SIGTERM included)
@@ -32,7 +32,7 @@ const freeBytes = () => {
   return bavail * bsize;
 };
 
-describe.runIf(process.getuid?.() === 0)('the embedded engine when its disk fills or turns read-only under writes', () => {
+describe.runIf(EMBEDDED_RUN && process.getuid?.() === 0)('the embedded engine when its disk fills or turns read-only under writes', () => {
   it('answers 503 server.storage meanwhile (health too), keeps serving, and takes writes again by itself, losing none acknowledged', async () => {
     // The way in must be open to that account; DATA_DIR itself is its own, 0700.
     fs.chmodSync(root, 0o755);
@@ -118,7 +118,7 @@ describe.runIf(process.getuid?.() === 0)('the embedded engine when its disk fill
   });
 });
 
-describe.runIf(process.getuid?.() === 0)('a process the engine has stuck for good', () => {
+describe.runIf(EMBEDDED_RUN && process.getuid?.() === 0)('a process the engine has stuck for good', () => {
   it('is ended by its watchdog, saying why, for its supervisor to start it again', async () => {
     // The guard's floor turned off, and a disk with less room than the engine's next log segment:
     // the engine spins inside a commit, as it did before the guard (issue 48).

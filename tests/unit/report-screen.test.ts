@@ -110,6 +110,7 @@ describe('Settings → Schedule (issue 34)', () => {
     openingHours: DEFAULT_OPENING_HOURS,
     rooms: ['101'],
     lateCancelHours: 24,
+    unitSystem: 'metric' as const,
   };
   const values = settingsFormValues({ ...settings, defaults: settings, updatedAt: null });
 

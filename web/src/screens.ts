@@ -24,8 +24,7 @@ export type TScreen = TScreenAccess & {
   path: string;
   /** For the browser tab. */
   title: string;
-  /** Absent for a 'Soon' entry: its path keeps showing the not-found page. */
-  Screen?: TScreenCode;
+  Screen: TScreenCode;
   /** Absent for a screen reached only from another screen. */
   sidebar?: TSidebarEntry;
   /** A page seldom opened (the user's own security settings): its code loads when it is opened, not ahead. */
@@ -93,7 +92,16 @@ export const SCREENS: readonly TScreen[] = [
     Screen: lazyScreen(() => import('./pages/team-chat/team-chat-page.tsx'), 'TeamChatPage'),
     sidebar: { label: 'Team Chat', icon: MessageSquare, group: 'main', unreadBadge: true },
   },
-  { path: '/prescriptions', title: 'Prescriptions', sidebar: { label: 'Prescriptions', icon: Pill, group: 'main', soon: true } },
+  {
+    path: '/prescriptions',
+    title: 'Prescriptions',
+    Screen: lazyScreen(() => import('./pages/prescriptions/prescriptions-page.tsx'), 'PrescriptionsPage'),
+    // Clinical staff only (docs/decisions/prescriptions.md): a scheduler or a supplier gets no
+    // link, and a plain answer without calling the API when the address is opened.
+    capability: 'prescriptions.read',
+    Denied: lazyScreen(() => import('./pages/prescriptions/no-prescription-access.tsx'), 'NoPrescriptionAccess'),
+    sidebar: { label: 'Prescriptions', icon: Pill, group: 'main' },
+  },
   {
     path: '/lab-orders',
     title: 'Lab Orders',
@@ -153,16 +161,10 @@ export const SCREENS: readonly TScreen[] = [
   },
 ];
 
-export type TOpenableScreen = TScreen & { Screen: TScreenCode };
 export type TSidebarScreen = TScreen & { sidebar: TSidebarEntry };
 
-const isOpenable = (screen: TScreen): screen is TOpenableScreen => screen.Screen !== undefined;
-
-/** Screens that exist (not 'Soon'): the paths a signed-in user can open. */
-export const OPENABLE_SCREENS: readonly TOpenableScreen[] = SCREENS.filter(isOpenable);
-
-export function findScreen(path: string): TOpenableScreen | undefined {
-  return OPENABLE_SCREENS.find((screen) => screen.path === path);
+export function findScreen(path: string): TScreen | undefined {
+  return SCREENS.find((screen) => screen.path === path);
 }
 
 /** Whether the user may use the screen; one who may not is shown its `Denied` instead. */
@@ -189,7 +191,7 @@ export const navigationFor = (user: TCurrentUser): TNavigation => ({ main: sideb
  * stops it.
  */
 export function preloadScreens(user: TCurrentUser): () => void {
-  const queue = OPENABLE_SCREENS.filter((screen) => mayOpen(user, screen) && !screen.loadWhenOpened).map((screen) => screen.Screen);
+  const queue = SCREENS.filter((screen) => mayOpen(user, screen) && !screen.loadWhenOpened).map((screen) => screen.Screen);
   let cancel = () => {};
   const next = () => {
     const code = queue.shift();

@@ -55,6 +55,14 @@ export const formularyItems = pgTable(
     atc: varchar('atc', { length: 10 }),
     /** A controlled substance's US DEA schedule. */
     schedule: varchar('schedule', { length: 4 }),
+    /** The most a day may come to (the dose check), in `max_daily_dose_unit`; none where no ceiling is set. */
+    maxDailyDose: doublePrecision('max_daily_dose'),
+    maxDailyDoseUnit: varchar('max_daily_dose_unit', { length: 20 }),
+    /** Brand names it is known by, lower case: a prescriber searches by them too. */
+    brandNames: text('brand_names')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     source: varchar('source', { length: 10, enum: ['starter', 'clinic', 'rxnorm'] }).notNull(),
     isActive: boolean('is_active').notNull().default(true),
     ...timestamps(),
@@ -65,6 +73,8 @@ export const formularyItems = pgTable(
       .on(t.rxcui)
       .where(sql`${t.rxcui} is not null`),
     index('formulary_items_name_trgm').using('gin', sql`lower(${t.name}) gin_trgm_ops`),
+    // A free-text medication's words looked up as ingredients (the prescription checks).
+    index('formulary_items_ingredients_idx').using('gin', t.ingredients),
   ],
 );
 

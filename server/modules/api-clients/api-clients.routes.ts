@@ -118,6 +118,11 @@ export const apiClientRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =>
         body: ZTokenRequest,
         response: { 200: ZTokenResponse, ...errorResponses, 400: ZOAuthErrorBody, 401: ZOAuthErrorBody },
       },
+      // RFC 6749 5.1 and 5.2: no answer of the token endpoint, a token or a refusal, is kept by a cache.
+      onSend: async (_request, reply, payload) => {
+        reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+        return payload;
+      },
     },
     async (request) => {
       const basic = basicCredentials(request.headers.authorization);

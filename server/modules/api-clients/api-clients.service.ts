@@ -116,7 +116,7 @@ export async function declineApiClient(deps: Deps, ctx: SignedInContext, id: str
   return (await findApiClient(deps.db, id))!;
 }
 
-const oauth = (code: 'oauth.invalidClient' | 'oauth.invalidRequest' | 'oauth.invalidScope', error: string) =>
+const oauth = (code: 'oauth.invalidClient' | 'oauth.invalidRequest' | 'oauth.invalidScope' | 'oauth.unsupportedGrantType', error: string) =>
   new HttpError(code, { extra: { error }, ...(code === 'oauth.invalidClient' ? { headers: { 'www-authenticate': 'Basic realm="fhir"' } } : {}) });
 
 /**
@@ -129,7 +129,10 @@ export async function issueToken(
   ctx: RequestContext,
   input: { grantType?: string | undefined; clientId?: string | undefined; clientSecret?: string | undefined; scope?: string | undefined },
 ): Promise<TTokenResponse> {
-  if (input.grantType !== 'client_credentials' || !input.clientId || !input.clientSecret) throw oauth('oauth.invalidRequest', 'invalid_request');
+  // RFC 6749 5.2: a grant this server does not issue is named as such, before what it would
+  // need; an empty one is a missing one (3.1).
+  if (input.grantType && input.grantType !== 'client_credentials') throw oauth('oauth.unsupportedGrantType', 'unsupported_grant_type');
+  if (!input.grantType || !input.clientId || !input.clientSecret) throw oauth('oauth.invalidRequest', 'invalid_request');
   const now = deps.config.now();
   const client = z.uuid().safeParse(input.clientId).success ? await findIssuableClient(deps.db, input.clientId, hashToken(input.clientSecret)) : null;
   if (!client) {

@@ -39,6 +39,8 @@ function visibleAppointment(scope: ReadScope): { columns: SQL; joins: SQL } {
     appointments.duration, appointments.appointment_type as "appointmentType", appointments.status,
     case when ${seen} then appointments.reason end as reason, case when ${seen} then appointments.notes end as notes,
     not ${seen} as "patientRestricted", appointments.room_number as "roomNumber",
+    case when ${seen} then (select count(*)::int from prescriptions rx
+      where rx.appointment_id = appointments.id and rx.status not in ('cancelled', 'entered_in_error')) end as "prescriptionCount",
     ${staffNames ? sql`appointments.assigned_nurse_id` : ownId(sql`appointments.assigned_nurse_id`, viewer)} as "assignedNurseId",
     ${staffNames ? sql`appointments.assigned_scribe_id` : ownId(sql`appointments.assigned_scribe_id`, viewer)} as "assignedScribeId",
     ${isoText(sql`appointments.checked_in_at`)} as "checkedInAt", ${isoText(sql`appointments.completed_at`)} as "completedAt",

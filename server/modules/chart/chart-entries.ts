@@ -1,6 +1,6 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { TChartList } from '#domain/chart';
+import { IN_ERROR_REASON_REQUIRED, type TChartList } from '#domain/chart';
 import { can } from '#domain/permissions';
 import { CHART_ENTRY_WORKFLOW } from '#domain/workflows';
 import type { Queryable, Tx } from '../../db/database.ts';
@@ -189,7 +189,7 @@ export async function changeEntry<T extends TEntryTable, E extends TEntryMeta, F
     const merged = def.fields.safeParse({ ...def.inputOf(before), ...sent });
     if (!merged.success) throw invalidFields(merged.error.issues.map((issue) => ({ path: issue.path.join('.') || 'body', message: issue.message })));
     const enteredInError = def.inError(merged.data);
-    if (enteredInError && !reason) throw invalid('reason', 'Say why this entry was entered in error');
+    if (enteredInError && !reason) throw invalid('reason', IN_ERROR_REASON_REQUIRED);
     const confirming = row.state === 'draft' && can(ctx.user, 'chart.confirm');
     const table = asTable(def.table);
     await tx

@@ -1,12 +1,17 @@
 import { asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { TAllergy, TAllergyStatement, TChartRevision, TMedication, TProblem } from '#domain/chart';
+import { z } from 'zod';
+import type { TAllergy, TAllergyStatement, TChartRevision, TMedication, TPreviousRecordMatch, TPreviousRecordsQuery, TProblem } from '#domain/chart';
+import type { TPage } from '#domain/paging';
 import { vitalFlag, withComputed, type TVitalSeries, type TVitalSign, type TVitalsSet, type TVitalTrendPoint } from '#domain/vital-signs';
 import type { Queryable } from '../../db/database.ts';
+import { after, decodeCursor, takePage, ZCursorText, ZCursorUuid } from '../../db/keyset.ts';
+import { escapeLike } from '../../db/like.ts';
 import { users } from '../../db/schema/auth.ts';
 import { chartRevisions, patientAllergies, patientMedications, patientProblems, vitalSigns } from '../../db/schema/chart.ts';
 import { patients } from '../../db/schema/clinical.ts';
 import { fullName } from '../../db/user-name.ts';
+import type { ReadScope } from '../../scope/read-scope.ts';
 
 /** The names of who recorded and who confirmed an entry, joined once per query. */
 const recorder = alias(users, 'recorder');
@@ -192,4 +197,53 @@ export async function vitalTrendOf(q: Queryable, patientId: string, sign: TVital
     )
     .orderBy(asc(vitalSigns.takenAt));
   return rows.map((r) => ({ takenAt: r.takenAt.toISOString(), value: r.value!, flag: vitalFlag(sign, r.value!) }));
+}
+
+const PREVIOUS_RECORD_CURSOR = z.tuple([ZCursorText, ZCursorText, ZCursorUuid]);
+
+/**
+ * The patients whose notes from the previous record hold `q` (any case, in any of the three),
+ * or all who have such notes, by name, a page at a time: the clinic's worklist for coding them.
+ * Active patients in the reader's scope only: a restricted one outside her reach is not there.
+ */
+export async function previousRecordsOf(q: Queryable, scope: ReadScope, query: TPreviousRecordsQuery): Promise<TPage<TPreviousRecordMatch>> {
+  const p = patients;
+  const texts = [p.allergies, p.medicalHistory, p.currentMedications];
+  const term = query.q ? `%${escapeLike(query.q.toLowerCase())}%` : null;
+  const where = [
+    sql`${p.isActive}`,
+    scope.patientRowSeen(sql`${p}`),
+    sql`(${sql.join(
+      texts.map((t) => sql`btrim(coalesce(${t}, '')) <> ''`),
+      sql` or `,
+    )})`,
+  ];
+  if (term)
+    where.push(
+      sql`(${sql.join(
+        texts.map((t) => sql`lower(${t}) like ${term}`),
+        sql` or `,
+      )})`,
+    );
+  const order = [sql`lower(${p.lastName})`, sql`lower(${p.firstName})`, sql`${p.id}`];
+  if (query.cursor) {
+    const [last, first, id] = decodeCursor(query.cursor, PREVIOUS_RECORD_CURSOR);
+    where.push(after(order, [sql`${last}`, sql`${first}`, sql`${id}::uuid`]));
+  }
+  const rows = await q
+    .select({
+      patientId: p.id,
+      firstName: p.firstName,
+      lastName: p.lastName,
+      dateOfBirth: p.dateOfBirth,
+      allergies: p.allergies,
+      medicalHistory: p.medicalHistory,
+      currentMedications: p.currentMedications,
+    })
+    .from(p)
+    .where(sql.join(where, sql` and `))
+    .orderBy(...order)
+    .limit(query.limit + 1);
+  const { page, nextCursor } = takePage(rows, query.limit, (r) => [r.lastName.toLowerCase(), r.firstName.toLowerCase(), r.patientId]);
+  return { items: page, total: null, nextCursor };
 }

@@ -14,6 +14,8 @@ import {
   ZMedication,
   ZMedicationChange,
   ZMedicationFields,
+  ZPreviousRecordMatch,
+  ZPreviousRecordsQuery,
   ZProblem,
   ZProblemChange,
   ZProblemFields,
@@ -23,6 +25,7 @@ import {
 import { ZVitalsChange, ZVitalsInput, ZVitalsSet, ZVitalTrendPoint, ZVitalTrendQuery } from '#domain/vital-signs';
 import type { Deps } from '../../deps.ts';
 import { errorResponses } from '../../http/error-body.ts';
+import { sendPage } from '../../http/paging.ts';
 import { contextOf } from '../../http/request-context.ts';
 import { reader } from '../../scope/reader.ts';
 import { ALLERGY_LIST, setAllergyStatement } from './allergies.service.ts';
@@ -73,6 +76,21 @@ export const chartRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       },
     },
     async (request) => reader(deps, contextOf(request))(CHART_READS.history, { patientId: request.params.id, entryId: request.query.entryId ?? null }),
+  );
+
+  app.get(
+    '/api/chart/previous-records',
+    {
+      config: { access: 'chart.read', audit: CHART_READS.previousRecords },
+      schema: {
+        tags,
+        description:
+          "The patients whose notes from the previous record (the patient form's old free text) hold `q`, or all who have such notes, by name: the worklist for coding them.",
+        querystring: ZPreviousRecordsQuery,
+        response: { 200: z.array(ZPreviousRecordMatch), ...errorResponses },
+      },
+    },
+    async (request, reply) => sendPage(reply, await reader(deps, contextOf(request))(CHART_READS.previousRecords, request.query)),
   );
 
   app.get(

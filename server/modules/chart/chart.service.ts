@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { allergySummaryOf, type TChart, type TChartRevision } from '#domain/chart';
+import { allergySummaryOf, type TChart, type TChartRevision, type TPreviousRecordsQuery } from '#domain/chart';
 import type { TVitalSeries, TVitalTrendPoint } from '#domain/vital-signs';
 import type { Queryable } from '../../db/database.ts';
 import { patientAllergies } from '../../db/schema/chart.ts';
@@ -8,7 +8,7 @@ import { patients } from '../../db/schema/clinical.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { ReadScope } from '../../scope/read-scope.ts';
 import { plainReadOf, readOf } from '../../scope/reader.ts';
-import { allergiesOf, allergyStatementOf, medicationsOf, problemsOf, revisionsOf, vitalsOf, vitalTrendOf } from './chart.queries.ts';
+import { allergiesOf, allergyStatementOf, medicationsOf, previousRecordsOf, problemsOf, revisionsOf, vitalsOf, vitalTrendOf } from './chart.queries.ts';
 import { searchFormulary } from './medications.service.ts';
 import { searchConditions } from './problems.service.ts';
 import { searchSubstances } from './substances.ts';
@@ -82,6 +82,13 @@ export const CHART_READS = {
     run: async ({ db, scope }, args: { patientId: string; sign: TVitalSeries; from: Date | null }): Promise<TVitalTrendPoint[] | null> =>
       (await seenPatient(db, scope, args.patientId)) ? vitalTrendOf(db, args.patientId, args.sign, args.from) : null,
     shows: (_points, args) => ({ entityId: args.patientId, patientId: args.patientId }),
+  }),
+  /** The clinic's notes from previous records, searched: every patient on the page is in its row. */
+  previousRecords: readOf({
+    action: 'chart.previous_records',
+    entityType: 'patient',
+    run: ({ db, scope }, query: TPreviousRecordsQuery) => previousRecordsOf(db, scope, query),
+    shows: (page) => (page.items.length > 0 ? { patientIds: page.items.map((m) => m.patientId) } : null),
   }),
   /** The substances an allergy may name: catalogues, no patient data. */
   substances: plainReadOf({ shows: 'no patient data', run: ({ db }, term: string) => searchSubstances(db, term) }),

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { MEDICATION_ROUTES, ZMedicationFields, type TFormularyOption, type TMedication, type TMedicationFields } from '#domain/chart';
+import { ZFormularyOption, ZMedicationFields, type TFormularyOption, type TMedication, type TMedicationFields } from '#domain/chart';
 import type { Queryable } from '../../db/database.ts';
 import { escapeLike } from '../../db/like.ts';
 import { patientMedications } from '../../db/schema/chart.ts';
@@ -10,17 +10,19 @@ import { lockMedication, medicationsOf } from './chart.queries.ts';
 import type { TChartListDef } from './chart-entries.ts';
 
 const SUGGESTIONS = 20;
-const ZOption = z.object({ id: z.string().uuid(), name: z.string(), route: z.enum(MEDICATION_ROUTES).nullable(), rxcui: z.string().nullable() });
 
-/** The formulary's active items whose name holds the term (any case): those that start with it first. */
+/**
+ * The formulary's active items whose name (its ingredients, strength and form) or a brand name
+ * holds the term (any case): those whose name starts with it first, then those a brand names.
+ */
 export async function searchFormulary(q: Queryable, term: string): Promise<TFormularyOption[]> {
   const needle = escapeLike(term.toLowerCase());
   return rowsOf(
     q,
-    ZOption,
-    sql`select id, name, route, rxcui from formulary_items
-      where is_active and lower(name) like ${`%${needle}%`}
-      order by (lower(name) like ${`${needle}%`}) desc, name limit ${SUGGESTIONS}`,
+    ZFormularyOption,
+    sql`select id, name, route, rxcui, dose_form as "doseForm", schedule from formulary_items
+      where is_active and (lower(name) like ${`%${needle}%`} or exists (select 1 from unnest(brand_names) b where b like ${`${needle}%`}))
+      order by (lower(name) like ${`${needle}%`}) desc, (lower(name) like ${`%${needle}%`}) desc, name limit ${SUGGESTIONS}`,
   );
 }
 

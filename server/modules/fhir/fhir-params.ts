@@ -16,6 +16,11 @@ export const CURSOR_PARAM = '_cursor';
 
 const ZUuid = z.uuid();
 
+/** `_format` values that ask for what is served, JSON (R4 3.1.0.1.10); anything else is a 406 (fhir-http.ts). */
+export const JSON_FORMATS = ['json', 'application/json', 'application/fhir+json'];
+/** Whether a `_format` asks for JSON (an unencoded '+' arrives as a space). */
+export const asksForJson = (format: string) => JSON_FORMATS.includes(format.split(';')[0]!.trim().toLowerCase().replace(/ /g, '+'));
+
 export interface TSearchBase {
   ids: string[] | null;
   count: number;
@@ -26,8 +31,9 @@ export interface TSearchBase {
   earlierVersions?: boolean;
 }
 
-export function parseSearch(type: TFhirResourceType, query: TRawQuery): TSearchBase {
-  const declared = new Set<string>([...FHIR_RESOURCES[type].search, ...FHIR_COMMON_SEARCH, CURSOR_PARAM]);
+/** `ids`: the other ids the type gives besides uuids (a vital sign's Observation is `{setId}-{sign}`). */
+export function parseSearch(type: TFhirResourceType, query: TRawQuery, ids?: RegExp): TSearchBase {
+  const declared = new Set<string>([...FHIR_RESOURCES[type].search, ...FHIR_COMMON_SEARCH, '_format', '_pretty', CURSOR_PARAM]);
   const params = new Map<string, string[]>();
   for (const [key, raw] of Object.entries(query)) {
     if (raw === undefined) continue;
@@ -42,35 +48,40 @@ export function parseSearch(type: TFhirResourceType, query: TRawQuery): TSearchB
     if (values && values.length > 1) throw invalid(key, 'Give this parameter once');
     return values?.[0] ?? null;
   };
+  const format = one('_format');
+  if (format !== null && !asksForJson(format)) throw invalid('_format', `Only JSON is served: ${JSON_FORMATS.join(', ')}`);
   const countText = one('_count');
-  const count = countText === null ? FHIR_PAGE.default : Number(countText);
-  if (!Number.isInteger(count) || count < 1 || count > FHIR_PAGE.max) throw invalid('_count', `Must be a whole number from 1 to ${FHIR_PAGE.max}`);
+  const asked = countText === null ? FHIR_PAGE.default : Number(countText);
+  if (!Number.isInteger(asked) || asked < 0) throw invalid('_count', 'Must be a whole number');
+  if (asked === 0) throw invalid('_count', 'A count only (_count=0) is not served: ask for a page and follow its next link');
+  // A server may give fewer than asked (R4 3.1.1.5.7): a larger page is served at the most there is.
+  const count = Math.min(asked, FHIR_PAGE.max);
   const idText = params.get('_id');
-  let ids: string[] | null = null;
+  let wanted: string[] | null = null;
   if (idText) {
-    // Commas within one `_id` are OR-ed, repeated ones AND-ed; an id this server could not hold matches nothing.
+    // Commas within one `_id` are OR-ed, repeated ones AND-ed; an id this type could not give matches nothing.
     const sets = idText.map((v) =>
       v
         .split(',')
-        .filter((id) => ZUuid.safeParse(id.trim()).success)
-        .map((id) => id.trim()),
+        .map((id) => id.trim())
+        .filter((id) => ZUuid.safeParse(id).success || (ids?.test(id) ?? false)),
     );
-    ids = sets.reduce((acc, set) => acc.filter((id) => set.includes(id)));
-    if (ids.length > FHIR_PAGE.max) throw invalid('_id', `At most ${FHIR_PAGE.max} ids`);
+    wanted = sets.reduce((acc, set) => acc.filter((id) => set.includes(id)));
+    if (wanted.length > FHIR_PAGE.max) throw invalid('_id', `At most ${FHIR_PAGE.max} ids`);
   }
   const cursor = one(CURSOR_PARAM);
-  for (const own of ['_count', '_id', CURSOR_PARAM]) params.delete(own);
-  return { ids, count, cursor, params };
+  for (const own of ['_count', '_id', '_format', '_pretty', CURSOR_PARAM]) params.delete(own);
+  return { ids: wanted, count, cursor, params };
 }
 
 /**
  * A type's search query as a route schema: the raw strings, then parseSearch's FHIR rules (its
  * refusals become the schema's issues, one per parameter, so every 400 is the schema's).
  */
-export function fhirSearchQuery(type: TFhirResourceType) {
+export function fhirSearchQuery(type: TFhirResourceType, ids?: RegExp) {
   return z.record(z.string(), z.union([z.string(), z.array(z.string())])).transform((query, ctx): TSearchBase => {
     try {
-      return parseSearch(type, query);
+      return parseSearch(type, query, ids);
     } catch (error) {
       if (!(error instanceof HttpError) || error.code !== 'request.validation') throw error;
       for (const field of (error.extra as { errors: { path: string; message: string }[] }).errors) {
@@ -82,11 +93,14 @@ export function fhirSearchQuery(type: TFhirResourceType) {
 }
 
 /**
- * `patient=Patient/{id}` or `patient={id}`: the id, or null when it names nothing this server
+ * `patient=Patient/{id}`, `patient={id}` or the absolute URL: the id, or null when it names nothing this server
  * could hold (a search that then matches nothing, as FHIR has it).
  */
 export function referenceId(value: string, type: 'Patient'): string | null {
-  const id = value.startsWith(`${type}/`) ? value.slice(type.length + 1) : value;
+  // An absolute reference (a search entry's own fullUrl, `http://host/fhir/R4/Patient/{id}`) names her too.
+  const at = value.lastIndexOf(`/${type}/`);
+  const local = /^https?:\/\//.test(value) && at >= 0 ? value.slice(at + 1) : value;
+  const id = local.startsWith(`${type}/`) ? local.slice(type.length + 1) : local;
   return ZUuid.safeParse(id).success ? id : null;
 }
 

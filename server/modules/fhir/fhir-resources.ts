@@ -30,12 +30,16 @@ export const CLINIC_ORGANIZATION_ID = 'clinic';
 /** The record number: the patient's id as a URI, the one identifier every record has. */
 export const RECORD_NUMBER_SYSTEM = 'urn:ietf:rfc:3986';
 export const recordNumber = (id: string) => `urn:uuid:${id}`;
+/**
+ * The prescription number ('RX-000123', issue 52): the clinic's own numbering, under the app's
+ * URN namespace (as its error codes', fhir-http.ts), issued by the clinic (the identifier's assigner).
+ */
+export const PRESCRIPTION_NUMBER_SYSTEM = 'urn:clinic-ehr:prescription-number';
 
 const LOINC = 'http://loinc.org';
 const meta = (updatedAt: string) => ({ lastUpdated: updatedAt });
 // Typed as any reference: the target's type is in the string, which FHIR's Reference<T> cannot see.
 const ref = <T extends Resource = Resource>(type: T['resourceType'], id: string): Reference<T> => ({ reference: `${type}/${id}` });
-const text = (value: string | null | undefined): CodeableConcept | undefined => (value ? { text: value } : undefined);
 const loincConcept = (name: string, loinc: string | null): CodeableConcept => ({
   text: name,
   ...(loinc ? { coding: [{ system: LOINC, code: loinc, display: name }] } : {}),
@@ -91,6 +95,20 @@ export const toOrganizationResource = (clinicName: string): Organization => ({
 });
 
 /** The app's appointment statuses as FHIR's (the visit under way has arrived; a completed one is fulfilled). */
+/** Every code of R4's appointment status value set: each is a valid search, those the app never uses matching nothing. */
+export const FHIR_APPOINTMENT_STATUSES: readonly Appointment['status'][] = [
+  'proposed',
+  'pending',
+  'booked',
+  'arrived',
+  'fulfilled',
+  'cancelled',
+  'noshow',
+  'entered-in-error',
+  'checked-in',
+  'waitlist',
+];
+
 export const APPOINTMENT_STATUS_TO_FHIR: Record<TAppointmentStatus, Appointment['status']> = {
   scheduled: 'booked',
   checked_in: 'checked-in',
@@ -204,6 +222,12 @@ const SERVICE_REQUEST_STATUS: Record<TLabOrderStatus, ServiceRequest['status']> 
 const PRIORITY: Record<TLabPriority, ServiceRequest['priority']> = { routine: 'routine', urgent: 'urgent', stat: 'stat' };
 const LAB_CATEGORY = { coding: [{ system: 'http://snomed.info/sct', code: '108252007', display: 'Laboratory procedure' }] };
 
+/** `note` from the texts that are there, or nothing. */
+const notesOf = (texts: (string | null | false)[]) => {
+  const note = texts.filter((t): t is string => Boolean(t)).map((t) => ({ text: t }));
+  return note.length > 0 ? { note } : {};
+};
+
 export function toServiceRequest(o: TLabOrderRow): ServiceRequest {
   return {
     resourceType: 'ServiceRequest',
@@ -217,8 +241,8 @@ export function toServiceRequest(o: TLabOrderRow): ServiceRequest {
     subject: ref('Patient', o.patientId),
     authoredOn: o.orderedAt,
     ...(o.providerId ? { requester: ref('Practitioner', o.providerId) } : {}),
-    ...(o.description ? { note: [{ text: o.description }] } : {}),
-    ...(o.status === 'cancelled' && o.statusReason ? { statusReason: text(o.statusReason) } : {}),
+    // R4's ServiceRequest has no statusReason (R5 added it): why it was cancelled is a note.
+    ...notesOf([o.description, o.status === 'cancelled' && o.statusReason ? `Cancelled: ${o.statusReason}` : null]),
   };
 }
 

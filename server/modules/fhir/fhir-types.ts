@@ -23,6 +23,7 @@ import {
 } from './fhir.queries.ts';
 import {
   APPOINTMENT_STATUS_TO_FHIR,
+  FHIR_APPOINTMENT_STATUSES,
   CLINIC_ORGANIZATION_ID,
   NOTE_VERSION_ID,
   RECORD_NUMBER_SYSTEM,
@@ -41,21 +42,27 @@ import {
 const timeZoneOf = (reading: Reading) => (reading.deps as Deps).settings.current().timeZone;
 
 /** `date` on an instant column: each value's prefix against the period it names. */
-function dateConditions(reading: Reading, values: string[] | undefined, column: SQL): SQL[] {
+/**
+ * `date` on an instant, or on a Period from `column` to `until` (R4 3.1.1.4.2): eq, the period
+ * lies within the value's; lt/le, it begins before the value's start/end; gt/ge, it ends after
+ * the value's end/from its start (an open end runs on). An instant is a period of no length.
+ */
+function dateConditions(reading: Reading, values: string[] | undefined, column: SQL, until: SQL = column): SQL[] {
   return (values ?? []).map((raw) => {
     const b = parseDateParam('date', raw, timeZoneOf(reading));
     const [start, end] = [b.start.toISOString(), b.end.toISOString()];
+    const last = sql`coalesce(${until}, 'infinity'::timestamptz)`;
     switch (b.prefix) {
       case 'eq':
-        return sql`(${column} >= ${start}::timestamptz and ${column} < ${end}::timestamptz)`;
+        return sql`(${column} >= ${start}::timestamptz and ${last} < ${end}::timestamptz)`;
       case 'lt':
         return sql`${column} < ${start}::timestamptz`;
       case 'le':
         return sql`${column} < ${end}::timestamptz`;
       case 'gt':
-        return sql`${column} >= ${end}::timestamptz`;
+        return sql`${last} >= ${end}::timestamptz`;
       case 'ge':
-        return sql`${column} >= ${start}::timestamptz`;
+        return sql`${last} >= ${start}::timestamptz`;
     }
   });
 }
@@ -85,7 +92,10 @@ function birthdateConditions(values: string[] | undefined): SQL[] {
 function identifierConditions(values: string[] | undefined): SQL[] {
   return (values ?? []).map((raw) => {
     const [system, value] = raw.includes('|') ? [raw.slice(0, raw.indexOf('|')), raw.slice(raw.indexOf('|') + 1)] : [null, raw];
-    if (system !== null && system !== '' && system !== RECORD_NUMBER_SYSTEM) return NO_MATCH;
+    // `system|`: every identifier of that system (every record number); `|value`: only
+    // identifiers without a system, which this server gives none of.
+    if (system === '' || (system !== null && system !== RECORD_NUMBER_SYSTEM)) return NO_MATCH;
+    if (system !== null && value === '') return sql`true`;
     const id = value.startsWith('urn:uuid:') ? value.slice('urn:uuid:'.length) : null;
     return id && recordNumber(id) === value && UUID_ID.test(id) ? sql`t.id = ${id}::uuid` : NO_MATCH;
   });
@@ -97,7 +107,9 @@ const patientType: TFhirType = {
     const { params } = search;
     const where = and([...common(search, sql`t.id`, null), ...birthdateConditions(params.get('birthdate')), ...identifierConditions(params.get('identifier'))]);
     const names = params.get('name');
-    if (!names) return pageOf(await patientPage(reading.db, where, reading.scope, search.count, search.cursor), toPatientResource, (p) => p.id);
+    // Named by id or record number she is found as read finds her, active or not; a list leaves the inactive out.
+    const named = search.ids !== null || params.has('identifier');
+    if (!names) return pageOf(await patientPage(reading.db, where, reading.scope, search.count, search.cursor, named), toPatientResource, (p) => p.id);
     if (names.length > 1 || !names[0]!.trim()) throw invalid('name', 'Give one name to search for');
     const found = await patientIdsByName(
       reading.db,
@@ -133,7 +145,7 @@ const organizationType: TFhirType = {
   audit: null,
   ids: new RegExp(`^${CLINIC_ORGANIZATION_ID}$`),
   async search(reading, search) {
-    const matches = search.ids === null && !search.cursor;
+    const matches = (search.ids === null || search.ids.includes(CLINIC_ORGANIZATION_ID)) && !search.cursor;
     return { resources: matches ? [toOrganizationResource((reading.deps as Deps).settings.current().clinicName)] : [], patientIds: [], nextCursor: null };
   },
   async read(reading, id) {
@@ -147,8 +159,12 @@ const FHIR_TO_APPOINTMENT_STATUS = new Map<string, TAppointmentStatus>(APPOINTME
 
 function statusConditions(values: string[] | undefined): SQL[] {
   return (values ?? []).map((raw) => {
-    const statuses = raw.split(',').map((code) => FHIR_TO_APPOINTMENT_STATUS.get(code.trim()));
-    if (statuses.some((s) => s === undefined)) throw invalid('status', `Expected one of ${[...FHIR_TO_APPOINTMENT_STATUS.keys()].join(', ')}`);
+    const codes = raw.split(',').map((code) => code.trim());
+    const unknown = codes.find((code) => !(FHIR_APPOINTMENT_STATUSES as readonly string[]).includes(code));
+    if (unknown !== undefined) throw invalid('status', `Expected one of ${FHIR_APPOINTMENT_STATUSES.join(', ')}`);
+    // A code of the value set the app never gives (proposed, waitlist...) matches nothing.
+    const statuses = codes.map((code) => FHIR_TO_APPOINTMENT_STATUS.get(code)).filter((s): s is TAppointmentStatus => s !== undefined);
+    if (statuses.length === 0) return NO_MATCH;
     return sql`t.status in (${sql.join(
       statuses.map((s) => sql`${s}`),
       sql`, `,
@@ -188,8 +204,8 @@ const encounterType: TFhirType = {
       COMPLETED,
       ...common(search, sql`t.id`, sql`t.patient_id`),
       ...namedWhenByPatient(reading, search),
-      // A visit's date is when it began: checked in, or its appointment's time.
-      ...dateConditions(reading, search.params.get('date'), sql`coalesce(t.checked_in_at, t.appointment_date)`),
+      // A visit's date is its period: from when it began (checked in, or its appointment's time) to when it was completed.
+      ...dateConditions(reading, search.params.get('date'), sql`coalesce(t.checked_in_at, t.appointment_date)`, sql`t.completed_at`),
     ]);
     return pageOf(await appointmentPage(reading.db, where, reading.scope, search.count, search.cursor), toEncounterResource, (a) => a.subjectId);
   },
@@ -204,7 +220,9 @@ const documentType: TFhirType = {
   audit: { read: 'note.read', search: 'note.list', entityType: 'note' },
   ids: new RegExp(`${UUID_ID.source}|${NOTE_VERSION_ID.source}`),
   async search(reading, search) {
-    const where = and(common(search, sql`patient_notes.id`, sql`patient_notes.patient_id`));
+    // A search finds current versions: `_id` of an earlier one (`{noteId}-v{n}`) names none.
+    const ids = search.ids?.filter((id) => !NOTE_VERSION_ID.test(id)) ?? null;
+    const where = and(common({ ...search, ids }, sql`patient_notes.id`, sql`patient_notes.patient_id`));
     const versions = (n: TNoteRow) => (search.earlierVersions ? n.amendments.map((_, i) => toDocumentReference(n, i + 1)) : []);
     return pageOf(
       await finalizedNotePage(reading.db, where, reading.scope, search.count, search.cursor),

@@ -20,6 +20,8 @@ import {
   PROBLEM_VERIFICATIONS,
 } from '#domain/chart';
 import { VITAL_SIGNS, VITALS_STATUSES, type TVitalSign } from '#domain/vital-signs';
+import { PRESCRIPTION_STATUSES } from '#domain/prescription-statuses';
+import { ZPrescription } from '#domain/prescriptions';
 import type { Queryable } from '../../db/database.ts';
 import { rowDay, rowId, rowsOf } from '../../db/typed-rows.ts';
 import { isoText } from '../../db/instant-text.ts';
@@ -88,8 +90,9 @@ const PATIENT_SELECT = sql`select t.id, t.first_name as "firstName", t.last_name
 export const patientsWhere = (q: Queryable, where: SQL, scope: ReadScope) =>
   rowsOf(q, ZPatientRow, sql`${PATIENT_SELECT} where ${where} and ${scope.patientRowSeen(sql`t`)}`);
 
-export const patientPage = (q: Queryable, where: SQL, scope: ReadScope, limit: number, cursor: string | null) =>
-  byId(q, ZPatientRow, PATIENT_SELECT, sql`t.is_active and ${where} and ${scope.patientRowSeen(sql`t`)}`, limit, cursor);
+/** Her patients, a page at a time; the inactive too when `withInactive` (a search naming them by id or record number). */
+export const patientPage = (q: Queryable, where: SQL, scope: ReadScope, limit: number, cursor: string | null, withInactive = false) =>
+  byId(q, ZPatientRow, PATIENT_SELECT, sql`${withInactive ? sql`true` : sql`t.is_active`} and ${where} and ${scope.patientRowSeen(sql`t`)}`, limit, cursor);
 
 // Staff and the clinic ------------------------------------------------------------------------
 
@@ -336,6 +339,33 @@ const PROBLEM_SELECT = sql`select ${metaSelect}, t.code, t.name, t.clinical_stat
 export const problemPage = (q: Queryable, where: SQL, scope: ReadScope, limit: number, cursor: string | null) =>
   byId(q, ZProblemRow, PROBLEM_SELECT, seenThrough(scope, where), limit, cursor);
 
+/**
+ * The prescription behind an entry signing put on her list (issue 52): what it ordered, for
+ * those who read prescriptions (their scope, `ReadScope.prescriptions`). A draft or a discarded
+ * one has no entry, and is never joined.
+ */
+const ZSignedStatus = z.enum(PRESCRIPTION_STATUSES).exclude(['draft', 'cancelled']);
+export type TSignedPrescriptionStatus = z.infer<typeof ZSignedStatus>;
+const ZEntryPrescription = ZPrescription.pick({
+  statusReason: true,
+  sig: true,
+  quantity: true,
+  quantityUnit: true,
+  refills: true,
+  daysSupply: true,
+  substitutionAllowed: true,
+  pharmacyNote: true,
+  updatedAt: true,
+}).extend({
+  /** The sequence behind its number (prescriptionNumber writes it). */
+  number: z.number().int(),
+  status: ZSignedStatus,
+  /** Her problem it treats, while it stands on her list (not entered in error). */
+  diagnosisId: rowId.nullable(),
+  prescriberId: rowId,
+  signedAt: z.string(),
+});
+
 const ZMedicationRow = z.object({
   ...entryMeta,
   name: z.string(),
@@ -348,15 +378,28 @@ const ZMedicationRow = z.object({
   status: z.enum(MEDICATION_STATUSES),
   stopReason: z.string().nullable(),
   source: z.enum(MEDICATION_SOURCES),
+  prescription: ZEntryPrescription.nullable(),
 });
 export type TMedicationRow = z.infer<typeof ZMedicationRow>;
 
-const MEDICATION_SELECT = sql`select ${metaSelect}, t.name, f.rxcui, t.dose, t.route, t.frequency, t.start::text as start, t.stop::text as stop,
-  t.status, t.stop_reason as "stopReason", t.source
-  from patient_medications t join patients pt on pt.id = t.patient_id left join formulary_items f on f.id = t.formulary_id`;
+const SIGNED_STATUSES = sql.join(
+  ZSignedStatus.options.map((status) => sql`${status}`),
+  sql`, `,
+);
+// The entry's prescription in the same statement (one at most: prescriptions_medication_entry_idx
+// is unique), never a query per row.
+const medicationSelect = (scope: ReadScope) => sql`select ${metaSelect}, t.name, f.rxcui, t.dose, t.route, t.frequency,
+  t.start::text as start, t.stop::text as stop, t.status, t.stop_reason as "stopReason", t.source,
+  case when p.number is null then null else json_build_object('number', p.number, 'status', p.status, 'statusReason', p.status_reason,
+    'sig', p.sig, 'quantity', p.quantity, 'quantityUnit', p.quantity_unit, 'refills', p.refills, 'daysSupply', p.days_supply,
+    'substitutionAllowed', p.substitution_allowed, 'pharmacyNote', p.pharmacy_note, 'diagnosisId', dx.id, 'prescriberId', p.prescriber_id,
+    'signedAt', ${isoText(sql`p.signed_at`)}, 'updatedAt', ${isoText(sql`p.updated_at`)}) end as prescription
+  from patient_medications t join patients pt on pt.id = t.patient_id left join formulary_items f on f.id = t.formulary_id
+  left join prescriptions p on p.medication_entry_id = t.id and p.status in (${SIGNED_STATUSES}) and ${scope.prescriptions}
+  left join patient_problems dx on dx.id = p.diagnosis_id and dx.patient_id = t.patient_id and dx.verification <> 'entered_in_error'`;
 
 export const medicationPage = (q: Queryable, where: SQL, scope: ReadScope, limit: number, cursor: string | null) =>
-  byId(q, ZMedicationRow, MEDICATION_SELECT, seenThrough(scope, where), limit, cursor);
+  byId(q, ZMedicationRow, medicationSelect(scope), seenThrough(scope, where), limit, cursor);
 
 const ZVitalsRow = z.object({
   ...entryMeta,

@@ -120,7 +120,7 @@ function vitalsSection(doc: TDoc, vitals: Observation[], when: TWhen) {
   heading(doc, `Vital signs (${vitals.length})`);
   for (const o of vitals) {
     const value = o.component
-      ? o.component.map((c) => c.valueQuantity?.value).join('/') + ' mmHg'
+      ? o.component.map((c) => c.valueQuantity?.value ?? '—').join('/') + ' mmHg'
       : `${o.valueQuantity?.value ?? ''} ${o.valueQuantity?.unit ?? ''}`.trim();
     body(doc, `${when(o.effectiveDateTime)}  ${o.code.text}: ${value}`);
   }

@@ -1,5 +1,6 @@
 import { CRITICAL_ESCALATION_MINUTES_DEFAULT } from '#domain/labs';
 import { DEFAULT_LATE_CANCEL_HOURS } from '#domain/reports';
+import { DEFAULT_UNIT_SYSTEM } from '#domain/units';
 import { DEFAULT_OPENING_HOURS, WEEKDAYS, type TOpeningHours, type TClinicInfo, type TClinicSettings, type TUpdateClinicSettings } from '#domain/settings';
 import type { Config } from '../../config.ts';
 import { inTransaction } from '../../db/transaction.ts';
@@ -20,6 +21,7 @@ const saved = (stored: TStoredSettings) =>
   stored.nonClinicalInPatientRooms ||
   stored.criticalEscalationMinutes !== CRITICAL_ESCALATION_MINUTES_DEFAULT ||
   stored.lateCancelHours !== DEFAULT_LATE_CANCEL_HOURS ||
+  stored.unitSystem !== DEFAULT_UNIT_SYSTEM ||
   JSON.stringify(stored.rooms) !== '[]' ||
   WEEKDAYS.some((day) => JSON.stringify((stored.openingHours as TOpeningHours | null)?.[day]) !== JSON.stringify(DEFAULT_OPENING_HOURS[day]));
 
@@ -34,6 +36,7 @@ function settingsOf(stored: TStoredSettings, config: Config): TClinicSettings {
     openingHours: now.openingHours,
     rooms: now.rooms,
     lateCancelHours: now.lateCancelHours,
+    unitSystem: now.unitSystem,
     defaults: {
       clinicName: config.clinicName,
       timeZone: config.clinicTimeZone,
@@ -43,6 +46,7 @@ function settingsOf(stored: TStoredSettings, config: Config): TClinicSettings {
       openingHours: DEFAULT_OPENING_HOURS,
       rooms: [],
       lateCancelHours: DEFAULT_LATE_CANCEL_HOURS,
+      unitSystem: DEFAULT_UNIT_SYSTEM,
     },
     updatedAt: saved(stored) ? (stored.updatedAt?.toISOString() ?? null) : null,
   };

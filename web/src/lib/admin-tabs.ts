@@ -13,6 +13,10 @@ export const ADMIN_TABS = [
   { value: 'notifications', label: 'Notifications', capability: 'admin.panel' },
   // The lab test catalogue: tests, analytes, units and reference ranges (issue 30).
   { value: 'lab-tests', label: 'Lab Tests', capability: 'labs.catalogue' },
+  // The formulary and the problem list's codes the chart shares (issue 51).
+  { value: 'formulary', label: 'Formulary', capability: 'formulary.manage' },
+  // Who may sign prescriptions (issue 52).
+  { value: 'prescribers', label: 'Prescribers', capability: 'prescriptions.grant' },
   { value: 'settings', label: 'Settings', capability: 'settings.manage' },
   { value: 'audit', label: 'Audit Trail', capability: 'audit.read' },
   // The break-glass review queue (issue 33).

@@ -117,10 +117,25 @@ function appFormResolver<TValues extends FieldValues, TOutput>(rules: {
     const result = schema
       ? await (zodResolver(schema) as unknown as Resolver<TValues, unknown, TOutput>)(values, context, options)
       : { values: values as unknown as TOutput, errors: {} };
-    const errors: Record<string, FieldError> = { ...(result.errors as Record<string, FieldError>) };
+    const errors: Record<string, unknown> = { ...(result.errors as Record<string, unknown>) };
     for (const [name, message] of Object.entries(check?.(values) ?? {})) {
-      if (typeof message === 'string' && !(name in errors)) errors[name] = { type: 'check', message };
+      if (typeof message === 'string') placeError(errors, name, { type: 'check', message });
     }
     return Object.keys(errors).length > 0 ? { values: {}, errors: errors as FieldErrors<TValues> } : result;
   };
+}
+
+/**
+ * A check's error under its field's path, nested as react-hook-form reads errors ('reasons.0' is
+ * errors.reasons[0]); a field the schema already faulted keeps the schema's message.
+ */
+function placeError(errors: Record<string, unknown>, path: string, error: FieldError): void {
+  const parts = path.split('.');
+  let at = errors;
+  for (const part of parts.slice(0, -1)) {
+    if (typeof at[part] !== 'object' || at[part] === null) at[part] = {};
+    at = at[part] as Record<string, unknown>;
+  }
+  const last = parts.at(-1)!;
+  if (!(last in at)) at[last] = error;
 }

@@ -7,6 +7,7 @@ import { invalidateAllChat, invalidateChatRooms } from '../api/chat/rooms.ts';
 import { invalidateDashboardStats } from '../api/dashboard/dashboard-stats.ts';
 import { invalidateLabOrders } from '../api/labs/lab-orders.ts';
 import { invalidateNotifications } from '../api/notifications/notifications.ts';
+import { invalidatePrescriptions } from '../api/prescriptions/prescription-keys.ts';
 import { invalidateBreakGlassQueue } from '../api/restricted/break-glass-queue.ts';
 import { invalidateSupplies } from '../api/supplies/supply-keys.ts';
 import { toast } from '../lib/toast.ts';
@@ -59,6 +60,11 @@ export function onLiveChartChanged(client: QueryClient, message: Extract<TServer
   void invalidatePatientChart(client, message.patientId);
 }
 
+/** prescription_changed (issue 52): the lists and any open prescription, on the Prescriptions screen and under a chart's medications, are read again. */
+export function onLivePrescriptionChanged(client: QueryClient): void {
+  void invalidatePrescriptions(client);
+}
+
 type TLiveRoomChange = Extract<TServerMessage, { type: 'room_changed' }>;
 
 /** A room's members changed: the room list (counts, rooms joined or left) and its member list. */
@@ -77,6 +83,7 @@ export function refreshAfterGap(client: QueryClient): void {
   void invalidateDashboardStats(client);
   void invalidateAllChat(client);
   void invalidateLabOrders(client);
+  void invalidatePrescriptions(client);
   void invalidateSupplies(client);
   void invalidateOpenCharts(client);
 }

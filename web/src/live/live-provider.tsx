@@ -7,6 +7,7 @@ import {
   onLiveChatMessage,
   onLiveNotification,
   onLiveNotificationsResolved,
+  onLivePrescriptionChanged,
   onLiveRoomChanged,
   onLiveSupplyChanged,
   refreshAfterGap,
@@ -43,6 +44,7 @@ export function LiveConnectionProvider({ userId, children }: { userId: string; c
       if (message.type === 'room_changed') onLiveRoomChanged(queryClient, message);
       if (message.type === 'supply_changed') onLiveSupplyChanged(queryClient);
       if (message.type === 'chart_changed') onLiveChartChanged(queryClient, message);
+      if (message.type === 'prescription_changed') onLivePrescriptionChanged(queryClient);
       // The missed events are no longer kept: the lists are read afresh instead.
       if (message.type === 'resync') refreshAfterGap(queryClient);
     });

@@ -8,8 +8,6 @@ export interface TSidebarEntry {
   group: 'main' | 'admin';
   /** Carries the unread-message badge. */
   unreadBadge?: boolean;
-  /** Shown disabled with a 'Soon' mark: the screen does not exist yet (spec section 2). */
-  soon?: boolean;
   /**
    * Where the link leads when that is not the screen's own path: a tab of another screen
    * (Settings is the Admin Panel's tab, /admin?tab=settings). The entry is the current one

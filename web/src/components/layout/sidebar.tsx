@@ -107,11 +107,7 @@ function SidebarList({ entries, unreadMessages, onNavigate }: { entries: readonl
     <ul className="space-y-1">
       {entries.map((entry) => (
         <li key={entry.path}>
-          {entry.sidebar.soon ? (
-            <SoonEntry entry={entry} />
-          ) : (
-            <SidebarLink entry={entry} active={entry === current} badge={entry.sidebar.unreadBadge ? unreadMessages : 0} onNavigate={onNavigate} />
-          )}
+          <SidebarLink entry={entry} active={entry === current} badge={entry.sidebar.unreadBadge ? unreadMessages : 0} onNavigate={onNavigate} />
         </li>
       ))}
     </ul>
@@ -142,20 +138,6 @@ function SidebarLink({ entry, active, badge, onNavigate }: { entry: TNavEntry; a
         </Badge>
       )}
     </Link>
-  );
-}
-
-/** Not a link: the screen does not exist yet. aria-disabled keeps it discoverable to screen readers. */
-function SoonEntry({ entry }: { entry: TNavEntry }) {
-  const Icon = entry.sidebar.icon;
-  return (
-    <span aria-disabled="true" data-soon-entry className={cn(entryClasses, 'cursor-not-allowed text-slate-500')}>
-      <Icon className="size-4 shrink-0" aria-hidden="true" />
-      <span className="flex-1">{entry.sidebar.label}</span>
-      <Badge variant="secondary" className="text-slate-700">
-        Soon
-      </Badge>
-    </span>
   );
 }
 

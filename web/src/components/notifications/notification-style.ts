@@ -12,6 +12,7 @@ import {
   Microscope,
   PackageCheck,
   PackagePlus,
+  Pill,
   ShieldAlert,
   Siren,
   UserPlus,
@@ -55,6 +56,8 @@ const STYLES: Record<TNotificationType, TNotificationStyle> = {
   backup_overdue: { label: 'Backup overdue', icon: DatabaseBackup, surface: 'border-red-300 bg-red-50', badge: 'bg-red-100 text-red-800' },
   // A new record may be a restricted patient's second chart (issue 47): an admin looks at both.
   possible_duplicate: { label: 'Possible duplicate', icon: CopyCheck, surface: 'border-amber-300 bg-amber-50', badge: 'bg-amber-100 text-amber-900' },
+  // A prescription waits for her signature (issue 52).
+  prescription_to_sign: { label: 'To sign', icon: Pill, surface: 'border-teal-200 bg-teal-50', badge: 'bg-teal-100 text-teal-800' },
 };
 
 /** A type this build does not know yet (a newer server) still shows, plainly. */

@@ -3,6 +3,7 @@ import { Link } from 'wouter';
 import { formatClinicTime } from '#domain/clinic-time';
 import { LAB_NOTIFICATION_TYPES, labOrderHref } from '#domain/lab-links';
 import type { TNotification } from '#domain/notifications';
+import { PRESCRIPTION_NOTIFICATION_TYPES, prescriptionHref } from '#domain/prescription-links';
 import { SUPPLY_NOTIFICATION_TYPES, supplyOrderHref } from '#domain/supply-links';
 import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 import { cn } from '../../lib/utils.ts';
@@ -28,12 +29,14 @@ const isOneOf = (types: readonly string[], n: TNotification) => types.includes(n
 
 /**
  * Where a notification leads, if it is about a record: its lab order (only those who read lab
- * orders are sent them) or its supply order (the supplier it was placed with, or its requester);
+ * orders are sent them), its supply order (the supplier it was placed with, or its requester) or
+ * the prescription waiting for her signature;
  * about her account, to her Security page.
  */
 function linkOf(n: TNotification): { href: string; text: string } | null {
   if (isOneOf(LAB_NOTIFICATION_TYPES, n)) return { href: labOrderHref(n.entityId!), text: 'Open the lab order' };
   if (isOneOf(SUPPLY_NOTIFICATION_TYPES, n)) return { href: supplyOrderHref(n.entityId!), text: 'Open the supply order' };
+  if (isOneOf(PRESCRIPTION_NOTIFICATION_TYPES, n)) return { href: prescriptionHref(n.entityId!), text: 'Open the prescription' };
   // About her own account (factors reset, an API client asking to read as her): where she acts on it.
   if (n.type === 'account_changed') return { href: '/account/security', text: 'Open Security' };
   return null;

@@ -33,6 +33,7 @@ export const ZSettingsForm = ZUpdateClinicSettings.extend({
   openingHours: z.object(Object.fromEntries(WEEKDAYS.map((day) => [day, ZDayValues])) as Record<TWeekday, typeof ZDayValues>),
   rooms: ZRooms,
   lateCancelHours: ZUpdateClinicSettings.shape.lateCancelHours.unwrap(),
+  unitSystem: ZUpdateClinicSettings.shape.unitSystem.unwrap(),
 });
 export type TSettingsFormValues = z.input<typeof ZSettingsForm>;
 export type TSettingsFormOutput = z.output<typeof ZSettingsForm> & TUpdateClinicSettings;
@@ -51,6 +52,7 @@ export const settingsFormValues = (s: TClinicSettings): TSettingsFormValues => (
   openingHours: openingDayValues(s.openingHours),
   rooms: [...s.rooms],
   lateCancelHours: s.lateCancelHours,
+  unitSystem: s.unitSystem,
 });
 
 /** The fields a server error may name: each under its own control. */
@@ -62,6 +64,7 @@ export const SETTINGS_FIELDS = [
   ...WEEKDAYS.flatMap((day) => [`openingHours.${day}.opens`, `openingHours.${day}.closes`] as const),
   'rooms',
   'lateCancelHours',
+  'unitSystem',
 ] as const satisfies readonly Path<TSettingsFormValues>[];
 
 /** A refused room (rooms.3) or a refused day as a whole (openingHours.monday) is shown where its list or its day is. */

@@ -9,6 +9,7 @@ import {
   timeZoneNames,
   type TClinicSettings,
 } from '#domain/settings';
+import { UNIT_SYSTEM_LABELS, UNIT_SYSTEMS } from '#domain/units';
 import { useClinicSettings } from '../../api/settings/clinic-settings.ts';
 import { useUpdateClinicSettings } from '../../api/settings/update-clinic-settings.ts';
 import { ErrorState } from '../../components/error-state.tsx';
@@ -36,7 +37,8 @@ const ZONES_LIST_ID = 'settings-time-zones';
  * The Admin Panel's Settings tab (issue 20): the clinic's name, time zone and idle timeout, who
  * may join patients' chat rooms, and how long a critical lab result may wait unacknowledged
  * before the administrators are told (issue 30); the schedule Reports measure against: opening
- * hours, rooms and late cancellations (issue 34); and the second-factor policy (issue 33).
+ * hours, rooms and late cancellations (issue 34); the units of vital signs (issue 51); and the
+ * second-factor policy (issue 33).
  */
 export function SettingsTab(_props: { user: TCurrentUser }) {
   const settings = useClinicSettings();
@@ -192,6 +194,27 @@ function SettingsForm({ settings }: { settings: TClinicSettings }) {
             <p id="settings-non-clinical-hint" className="pl-6 text-xs text-slate-600">
               Off by default: every room is about one patient, and its members see her name, the messages and the files. Turning it off removes such staff from
               every patient's room at once.
+            </p>
+          </fieldset>
+
+          <fieldset className="grid gap-1.5" data-testid="unitSystem">
+            <legend className="text-sm font-medium">Vital sign units</legend>
+            {UNIT_SYSTEMS.map((system) => (
+              <label key={system} className="flex items-center gap-2 text-sm" htmlFor={`settings-units-${system}`}>
+                <input
+                  id={`settings-units-${system}`}
+                  type="radio"
+                  value={system}
+                  aria-describedby="settings-units-hint"
+                  className="size-4 shrink-0 accent-blue-700"
+                  {...register('unitSystem')}
+                />
+                <span>{UNIT_SYSTEM_LABELS[system]}</span>
+              </label>
+            ))}
+            <p id="settings-units-hint" className="text-xs text-slate-600">
+              What the chart enters and shows temperature, weight and height in. Values are stored in metric units either way, so changing this converts
+              nothing. Default: {UNIT_SYSTEM_LABELS[defaults.unitSystem]}
             </p>
           </fieldset>
 

@@ -1,6 +1,7 @@
-import { Clock, DoorOpen, Stethoscope, UserRound } from 'lucide-react';
+import { Clock, DoorOpen, Pill, Stethoscope, UserRound } from 'lucide-react';
 import type { TAppointment } from '#domain/appointments';
 import type { TCurrentUser } from '#domain/auth';
+import { can } from '#domain/permissions';
 import { appointmentTypeLabel, patientShown, roomLabel } from '../../components/appointments/appointment-format.ts';
 import { formatDate, formatTime } from '#domain/clinic-time';
 import { AppointmentStatusBadge } from '../../components/appointments/status-badge.tsx';
@@ -82,12 +83,57 @@ export function AppointmentRow({
             </p>
           )}
           {appointment.statusReason && <p className="mt-1 text-xs text-slate-600">Reason: {appointment.statusReason}</p>}
+          <VisitPrescriptions appointment={appointment} user={user} />
         </div>
       </div>
       <div className={cn(!compact && 'lg:justify-end')}>
         <AppointmentActions appointment={appointment} user={user} timeZone={timeZone} />
       </div>
     </li>
+  );
+}
+
+/** Visits at which a prescription may be written: the patient is here, or was. */
+const PRESCRIBING_STATUSES: readonly TAppointment['status'][] = ['checked_in', 'in_progress', 'completed'];
+
+/**
+ * What the visit's prescriptions come to (issue 52): how many, for everyone who sees the visit (a
+ * scheduler learns that there are some, never what); a link to them for those who read
+ * prescriptions, and 'Prescribe' for those who write them while she is here.
+ */
+function VisitPrescriptions({ appointment, user }: { appointment: TAppointment; user: TCurrentUser }) {
+  const count = appointment.prescriptionCount ?? 0;
+  const { patientId } = appointment;
+  const writes = patientId !== null && can(user, 'prescriptions.prepare') && PRESCRIBING_STATUSES.includes(appointment.status);
+  if (count === 0 && !writes) return null;
+  const words = `${count} ${count === 1 ? 'prescription' : 'prescriptions'}`;
+  return (
+    <p className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-600" data-testid="appointment-prescriptions">
+      {count > 0 &&
+        (patientId && can(user, 'prescriptions.read') ? (
+          <Link
+            href={`/prescriptions?tab=recent&patientId=${encodeURIComponent(patientId)}`}
+            className="flex items-center gap-1 font-medium text-blue-800 hover:underline"
+          >
+            <Pill className="size-3.5 shrink-0" aria-hidden="true" />
+            {words}
+          </Link>
+        ) : (
+          <span className="flex items-center gap-1">
+            <Pill className="size-3.5 shrink-0" aria-hidden="true" />
+            {words}
+          </span>
+        ))}
+      {writes && (
+        <Link
+          href={`/prescriptions?${new URLSearchParams({ patientId: patientId!, appointmentId: appointment.id, write: '1' }).toString()}`}
+          className="font-medium text-blue-800 hover:underline"
+        >
+          Prescribe
+          <span className="sr-only"> at this visit</span>
+        </Link>
+      )}
+    </p>
   );
 }
 

@@ -3,7 +3,7 @@ import { ALLERGY_CATEGORIES, ALLERGY_CRITICALITIES, ALLERGY_SEVERITIES, ALLERGY_
 import type { TCurrentUser } from '#domain/auth';
 import { useChangeEntry, useRecordEntry } from '../../api/chart/entries.ts';
 import { FormErrorAlert } from '../../components/form-error-alert.tsx';
-import { FormDialog } from '../../components/ui/form-dialog.tsx';
+import { FormDialog, FormDialogFooter } from '../../components/ui/form-dialog.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
@@ -11,8 +11,8 @@ import { toast } from '../../lib/toast.ts';
 import { useAppForm } from '../../lib/use-app-form.ts';
 import { allergyFormValues, ZAllergyForm, type TAllergyFormOutput, type TAllergyFormValues } from './allergy-form-values.ts';
 import { ALLERGY_CATEGORY_LABELS, ALLERGY_STATUS_LABELS, ALLERGY_TYPE_LABELS, CRITICALITY_LABELS, SEVERITY_LABELS } from './chart-labels.ts';
-import { Choice } from './choice-field.tsx';
-import { EntryDialogFooter, entryDialogDescription } from './entry-dialog-parts.tsx';
+import { Choice } from '../../components/choice-field.tsx';
+import { entryDialogDescription } from './entry-dialog-parts.tsx';
 import { SubstancePicker } from './substance-picker.tsx';
 
 const FIELDS = ['substance.name', 'substance.code', 'type', 'category', 'reactions', 'severity', 'criticality', 'onset', 'status', 'note'] as const;
@@ -142,7 +142,7 @@ export function AllergyDialog({
           {(controlProps) => <Textarea {...controlProps} rows={2} maxLength={CHART_LIMITS.note} {...register('note')} disabled={busy} />}
         </FormField>
         {form.formError && <FormErrorAlert error={form.formError} testId="allergy-error" />}
-        <EntryDialogFooter busy={busy} submitLabel={allergy ? 'Save Allergy' : 'Add Allergy'} onClose={onClose} />
+        <FormDialogFooter saving={busy} submitLabel={allergy ? 'Save Allergy' : 'Add Allergy'} onCancel={onClose} />
       </form>
     </FormDialog>
   );

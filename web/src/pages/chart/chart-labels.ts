@@ -42,18 +42,3 @@ export const MEDICATION_SOURCE_LABELS: Record<TMedication['source'], string> = {
   patient_reported: 'Reported by the patient',
   outside_record: 'From an outside record',
 };
-export const ROUTE_LABELS: Record<NonNullable<TMedication['route']>, string> = {
-  oral: 'Oral',
-  sublingual: 'Sublingual',
-  topical: 'Topical',
-  transdermal: 'Transdermal',
-  inhalation: 'Inhalation',
-  nasal: 'Nasal',
-  ophthalmic: 'Eye',
-  otic: 'Ear',
-  rectal: 'Rectal',
-  vaginal: 'Vaginal',
-  subcutaneous: 'Subcutaneous',
-  intramuscular: 'Intramuscular',
-  intravenous: 'Intravenous',
-};

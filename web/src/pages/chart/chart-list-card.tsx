@@ -12,6 +12,7 @@ export function ChartListCard({
   empty,
   testId,
   before,
+  actions,
   children,
 }: {
   title: string;
@@ -24,6 +25,8 @@ export function ChartListCard({
   testId: string;
   /** Above the list (the allergy statement's controls). */
   before?: ReactNode;
+  /** More of the header's buttons, before 'Add' (the medication list's 'Prescribe'). */
+  actions?: ReactNode;
   children: ReactNode;
 }) {
   return (
@@ -33,12 +36,15 @@ export function ChartListCard({
           <CardTitle>{title}</CardTitle>
           <p className="text-sm text-slate-600">{count}</p>
         </div>
-        {onAdd && (
-          <Button size="sm" onClick={onAdd}>
-            <Plus aria-hidden="true" />
-            {addLabel}
-          </Button>
-        )}
+        <div className="flex flex-wrap gap-2">
+          {actions}
+          {onAdd && (
+            <Button size="sm" onClick={onAdd}>
+              <Plus aria-hidden="true" />
+              {addLabel}
+            </Button>
+          )}
+        </div>
       </CardHeader>
       <CardContent className="space-y-4">
         {before}

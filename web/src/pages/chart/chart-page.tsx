@@ -1,4 +1,4 @@
-import { Link, useSearch } from 'wouter';
+import { useSearch } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
 import { useChart } from '../../api/chart/chart.ts';
 import { usePatient } from '../../api/patients/patient.ts';
@@ -6,7 +6,6 @@ import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 import { AllergyBanner } from '../../components/chart/allergy-banner.tsx';
 import { ErrorState } from '../../components/error-state.tsx';
 import { EmergencyAccessBanner, RestrictedRecordPanel } from '../../components/restricted/restricted-record-panel.tsx';
-import { Card, CardContent } from '../../components/ui/card.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { apiErrorCode } from '../../lib/api-errors.ts';
 import { formatDateOfBirth } from '../../lib/patient-format.ts';
@@ -17,12 +16,14 @@ import { MedicationSection } from './medication-section.tsx';
 import { ProblemSection } from './problem-section.tsx';
 import { VitalsSection } from './vitals-section.tsx';
 import { PreviousRecord } from './previous-record.tsx';
+import { PreviousRecordWorklist } from './previous-record-worklist.tsx';
 
 /**
  * /chart?patientId= (issue 51): one patient's clinical chart, read in one request: the allergy
  * banner, the allergy list with her NKA / NKDA statement, her vital signs, problems and medications,
  * and the notes from her previous record.
- * Reached from the patient card, her appointments and the note form.
+ * Reached from the patient card, her appointments and the note form. Without a patient: the
+ * clinic's notes from previous records, searched (previous-record-worklist.tsx).
  */
 export function ChartPage({ user }: { user: TCurrentUser }) {
   const patientId = new URLSearchParams(useSearch()).get('patientId');
@@ -30,15 +31,7 @@ export function ChartPage({ user }: { user: TCurrentUser }) {
     return (
       <>
         <ChartHeader />
-        <Card data-testid="chart-no-patient">
-          <CardContent className="p-8 text-center text-slate-700">
-            Open a patient's chart from the{' '}
-            <Link href="/patients" className="font-medium text-blue-800 underline">
-              Patients
-            </Link>{' '}
-            screen.
-          </CardContent>
-        </Card>
+        <PreviousRecordWorklist />
       </>
     );
   }

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { CHART_LIMITS } from '#domain/chart';
+import { CHART_LIMITS, ZInErrorReason } from '#domain/chart';
 import { useChangeEntry, type TChartListPath } from '../../api/chart/entries.ts';
 import { FormErrorAlert } from '../../components/form-error-alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -17,9 +16,6 @@ const IN_ERROR: Record<TChartListPath, object> = {
   medications: { status: 'entered_in_error' },
   vitals: { status: 'entered_in_error' },
 };
-
-/** The reason, as the server requires it (a change to entered-in-error without one is a 400 naming `reason`). */
-const ZReason = z.object({ reason: z.string().trim().min(1, 'Say why this entry was entered in error').max(CHART_LIMITS.reason) });
 
 /**
  * An entry recorded by mistake is marked entered in error, with why: it stays on the chart,
@@ -39,7 +35,7 @@ export function EnteredInErrorDialog({
   onClose: () => void;
 }) {
   const change = useChangeEntry(list);
-  const form = useAppForm<{ reason: string }>({ schema: ZReason, defaultValues: { reason: '' }, fields: ['reason'] });
+  const form = useAppForm<{ reason: string }>({ schema: ZInErrorReason, defaultValues: { reason: '' }, fields: ['reason'] });
   const onSubmit = form.onSubmit(({ reason }) =>
     change.mutate(
       { patientId, entryId: entry.id, change: { ...IN_ERROR[list], reason, version: entry.version } },

@@ -1,27 +1,21 @@
 import { Controller } from 'react-hook-form';
 import { z } from 'zod';
-import {
-  CHART_LIMITS,
-  MEDICATION_ROUTES,
-  MEDICATION_SOURCES,
-  MEDICATION_STATUSES,
-  ZMedicationFields,
-  type TFormularyOption,
-  type TMedication,
-} from '#domain/chart';
+import { CHART_LIMITS, MEDICATION_ROUTES, MEDICATION_SOURCES, MEDICATION_STATUSES, ZMedicationFields, type TMedication } from '#domain/chart';
 import type { TCurrentUser } from '#domain/auth';
-import { useChangeEntry, useFormulary, useRecordEntry } from '../../api/chart/entries.ts';
+import { useChangeEntry, useRecordEntry } from '../../api/chart/entries.ts';
 import { FormErrorAlert } from '../../components/form-error-alert.tsx';
-import { FormDialog } from '../../components/ui/form-dialog.tsx';
+import { FormDialog, FormDialogFooter } from '../../components/ui/form-dialog.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { toast } from '../../lib/toast.ts';
 import { useAppForm } from '../../lib/use-app-form.ts';
-import { CataloguePicker, type TCatalogueOption } from './catalogue-picker.tsx';
-import { MEDICATION_SOURCE_LABELS, MEDICATION_STATUS_LABELS, ROUTE_LABELS } from './chart-labels.ts';
-import { Choice } from './choice-field.tsx';
-import { EntryDialogFooter, entryDialogDescription } from './entry-dialog-parts.tsx';
+import { CataloguePicker } from '../../components/catalogue-picker.tsx';
+import { useFormularyOptions } from '../../components/chart/formulary-options.ts';
+import { ROUTE_LABELS } from '../../components/chart/route-labels.ts';
+import { MEDICATION_SOURCE_LABELS, MEDICATION_STATUS_LABELS } from './chart-labels.ts';
+import { Choice } from '../../components/choice-field.tsx';
+import { entryDialogDescription } from './entry-dialog-parts.tsx';
 
 interface TMedicationFormValues {
   medication: { formularyId: string; name: string };
@@ -78,18 +72,6 @@ const ZMedicationForm = z
   .pipe(ZMedicationFields);
 
 const FIELDS = ['medication.formularyId', 'medication.name', 'dose', 'route', 'frequency', 'start', 'stop', 'status', 'stopReason', 'source', 'note'] as const;
-
-function useFormularyOptions(term: string): { data?: (TCatalogueOption & { option: TFormularyOption })[] } {
-  const found = useFormulary(term);
-  return {
-    data: found.data?.map((option) => ({
-      key: option.id,
-      label: option.name,
-      hint: [option.route && ROUTE_LABELS[option.route], option.rxcui && `RxNorm ${option.rxcui}`].filter(Boolean).join(' · '),
-      option,
-    })),
-  };
-}
 
 /** 'Add medication' or 'Edit medication': one from the formulary (or free text), dose, route, frequency, course, status and where it came from. */
 export function MedicationDialog({
@@ -215,7 +197,7 @@ export function MedicationDialog({
           {(controlProps) => <Textarea {...controlProps} rows={2} maxLength={CHART_LIMITS.note} {...form.register('note')} disabled={busy} />}
         </FormField>
         {form.formError && <FormErrorAlert error={form.formError} testId="medication-error" />}
-        <EntryDialogFooter busy={busy} submitLabel={medication ? 'Save Medication' : 'Add Medication'} onClose={onClose} />
+        <FormDialogFooter saving={busy} submitLabel={medication ? 'Save Medication' : 'Add Medication'} onCancel={onClose} />
       </form>
     </FormDialog>
   );

@@ -1,25 +1,40 @@
+import { Pill } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
+import { Link } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
 import type { TChart, TMedication } from '#domain/chart';
 import { formatCalendarDate } from '#domain/clinic-time';
 import { can } from '#domain/permissions';
+import type { TPrescription } from '#domain/prescriptions';
+import { Button } from '../../components/ui/button.tsx';
 import { cn } from '../../lib/utils.ts';
-import { MEDICATION_SOURCE_LABELS, MEDICATION_STATUS_LABELS, ROUTE_LABELS } from './chart-labels.ts';
+import { ROUTE_LABELS } from '../../components/chart/route-labels.ts';
+import { MEDICATION_SOURCE_LABELS, MEDICATION_STATUS_LABELS } from './chart-labels.ts';
 import { ChartListCard } from './chart-list-card.tsx';
 import { DraftBadge, EntryActions, EntryRecorded } from './entry-actions.tsx';
+import { MedicationPrescription, usePrescriptionsInForce } from './medication-prescription.tsx';
 
 // The forms load when first opened: most visits to a chart only read it.
 const MedicationDialog = lazy(async () => ({ default: (await import('./medication-dialog.tsx')).MedicationDialog }));
 const EnteredInErrorDialog = lazy(async () => ({ default: (await import('./entered-in-error-dialog.tsx')).EnteredInErrorDialog }));
 const ChartHistoryDialog = lazy(async () => ({ default: (await import('./chart-history-dialog.tsx')).ChartHistoryDialog }));
+const EndPrescriptionDialog = lazy(async () => ({
+  default: (await import('../../components/prescriptions/end-prescription-dialog.tsx')).EndPrescriptionDialog,
+}));
 
-type TPanel = { kind: 'edit'; medication: TMedication | null } | { kind: 'error' | 'history'; medication: TMedication };
+type TPanel =
+  { kind: 'edit'; medication: TMedication | null } | { kind: 'error' | 'history'; medication: TMedication } | { kind: 'discontinue'; rx: TPrescription };
 
 const RANK: Record<TMedication['status'], number> = { active: 0, on_hold: 1, stopped: 2, entered_in_error: 3 };
 
-/** The medication list: what she takes now first, then on hold, stopped, and entered in error. */
+/**
+ * The medication list: what she takes now first, then on hold, stopped, and entered in error. A
+ * medication prescribed here shows its prescription, to renew or discontinue (issue 52);
+ * 'Prescribe' writes a new one on the Prescriptions screen, for her.
+ */
 export function MedicationSection({ chart, user, timeZone }: { chart: TChart; user: TCurrentUser; timeZone: string }) {
   const [panel, setPanel] = useState<TPanel | null>(null);
+  const prescribed = usePrescriptionsInForce(chart.patientId, user);
   const medications = [...chart.medications].sort((a, b) => RANK[a.status] - RANK[b.status]);
   const active = chart.medications.filter((m) => m.status === 'active').length;
   return (
@@ -31,6 +46,16 @@ export function MedicationSection({ chart, user, timeZone }: { chart: TChart; us
         onAdd={can(user, 'chart.record') ? () => setPanel({ kind: 'edit', medication: null }) : null}
         empty={medications.length === 0 ? 'No medications recorded.' : null}
         testId="medication-section"
+        actions={
+          can(user, 'prescriptions.prepare') && (
+            <Button size="sm" variant="outline" asChild>
+              <Link href={`/prescriptions?patientId=${encodeURIComponent(chart.patientId)}&write=1`}>
+                <Pill aria-hidden="true" />
+                Prescribe
+              </Link>
+            </Button>
+          )
+        }
       >
         {medications.map((medication) => {
           const wrong = medication.status === 'entered_in_error';
@@ -55,6 +80,9 @@ export function MedicationSection({ chart, user, timeZone }: { chart: TChart; us
               <p className="text-sm text-slate-700">{course.join(' · ')}</p>
               {medication.note && <p className="whitespace-pre-wrap break-words text-sm text-slate-700">{medication.note}</p>}
               <EntryRecorded entry={medication} timeZone={timeZone} />
+              {prescribed.has(medication.id) && (
+                <MedicationPrescription rx={prescribed.get(medication.id)!} user={user} onDiscontinue={(rx) => setPanel({ kind: 'discontinue', rx })} />
+              )}
               <EntryActions
                 list="medications"
                 entry={medication}
@@ -80,6 +108,7 @@ export function MedicationSection({ chart, user, timeZone }: { chart: TChart; us
             onClose={() => setPanel(null)}
           />
         )}
+        {panel?.kind === 'discontinue' && <EndPrescriptionDialog rx={panel.rx} to="discontinued" onClose={() => setPanel(null)} />}
         {panel?.kind === 'history' && (
           <ChartHistoryDialog
             patientId={chart.patientId}

@@ -10,12 +10,13 @@ const AllergyDialog = lazy(async () => ({ default: (await import('./allergy-dial
 const ProblemDialog = lazy(async () => ({ default: (await import('./problem-dialog.tsx')).ProblemDialog }));
 const MedicationDialog = lazy(async () => ({ default: (await import('./medication-dialog.tsx')).MedicationDialog }));
 
-const PARTS = [
+/** The three texts of the old patient form, and the list each becomes. */
+export const PREVIOUS_RECORD_PARTS = [
   ['allergies', 'Allergies', 'allergy'],
   ['medicalHistory', 'Medical history', 'problem'],
   ['currentMedications', 'Current medications', 'medication'],
 ] as const;
-type TList = (typeof PARTS)[number][2];
+type TList = (typeof PREVIOUS_RECORD_PARTS)[number][2];
 
 /** The items a note lists, as staff write them: one per line, or separated by ';' or ','. */
 const itemsOf = (text: string) =>
@@ -32,7 +33,7 @@ const itemsOf = (text: string) =>
 export function PreviousRecord({ chart, user }: { chart: TChart; user: TCurrentUser }) {
   const [adding, setAdding] = useState<{ list: TList; name: string } | null>(null);
   const previous = chart.previousRecord;
-  const parts = PARTS.filter(([key]) => previous[key]?.trim());
+  const parts = PREVIOUS_RECORD_PARTS.filter(([key]) => previous[key]?.trim());
   if (parts.length === 0) return null;
   const mayRecord = can(user, 'chart.record');
   const close = () => setAdding(null);

@@ -4,16 +4,16 @@ import { CHART_LIMITS, PROBLEM_STATUSES, PROBLEM_VERIFICATIONS, ZProblemFields, 
 import type { TCurrentUser } from '#domain/auth';
 import { useChangeEntry, useConditions, useRecordEntry } from '../../api/chart/entries.ts';
 import { FormErrorAlert } from '../../components/form-error-alert.tsx';
-import { FormDialog } from '../../components/ui/form-dialog.tsx';
+import { FormDialog, FormDialogFooter } from '../../components/ui/form-dialog.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { toast } from '../../lib/toast.ts';
 import { useAppForm } from '../../lib/use-app-form.ts';
-import { CataloguePicker, type TCatalogueOption } from './catalogue-picker.tsx';
+import { CataloguePicker, type TCatalogueOption } from '../../components/catalogue-picker.tsx';
 import { PROBLEM_STATUS_LABELS, VERIFICATION_LABELS } from './chart-labels.ts';
-import { Choice } from './choice-field.tsx';
-import { EntryDialogFooter, entryDialogDescription } from './entry-dialog-parts.tsx';
+import { Choice } from '../../components/choice-field.tsx';
+import { entryDialogDescription } from './entry-dialog-parts.tsx';
 
 interface TProblemFormValues {
   condition: { code: string; name: string };
@@ -156,7 +156,7 @@ export function ProblemDialog({
           {(controlProps) => <Textarea {...controlProps} rows={2} maxLength={CHART_LIMITS.note} {...form.register('note')} disabled={busy} />}
         </FormField>
         {form.formError && <FormErrorAlert error={form.formError} testId="problem-error" />}
-        <EntryDialogFooter busy={busy} submitLabel={problem ? 'Save Problem' : 'Add Problem'} onClose={onClose} />
+        <FormDialogFooter saving={busy} submitLabel={problem ? 'Save Problem' : 'Add Problem'} onCancel={onClose} />
       </form>
     </FormDialog>
   );

@@ -2,7 +2,7 @@ import type { TSubstanceOption } from '#domain/chart';
 import { useSubstances } from '../../api/chart/allergies.ts';
 import { ALLERGY_CATEGORY_LABELS } from './chart-labels.ts';
 import type { TAllergyFormValues } from './allergy-form-values.ts';
-import { CataloguePicker, type TCatalogueOption } from './catalogue-picker.tsx';
+import { CataloguePicker, type TCatalogueOption } from '../../components/catalogue-picker.tsx';
 
 const KIND_LABELS = { class: 'Drug class', ingredient: 'Drug', allergen: 'Allergen' } as const;
 const keyOf = (o: Pick<TSubstanceOption, 'kind' | 'code'>) => `${o.kind}:${o.code}`;

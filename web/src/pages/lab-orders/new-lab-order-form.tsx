@@ -1,5 +1,3 @@
-import { useCallback } from 'react';
-import { useController } from 'react-hook-form';
 import { z, type ZodType } from 'zod';
 import { LAB_LIMITS, LAB_PRIORITIES, LAB_PRIORITY_LABELS, ZCreateLabOrder, type TLabOrderDetail, type TLabPriority } from '#domain/labs';
 import { ZDate } from '#domain/text';
@@ -9,7 +7,7 @@ import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 import { clinicToday, formatDay } from '#domain/clinic-time';
 import { FormErrorAlert } from '../../components/form-error-alert.tsx';
 import type { TChosenPatient } from '../../components/patient-picker.tsx';
-import { PresetPatientField } from '../../components/preset-patient-field.tsx';
+import { FormPatientField } from '../../components/preset-patient-field.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { DialogFooter } from '../../components/ui/dialog.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
@@ -112,7 +110,7 @@ export function NewLabOrderForm({
 
   return (
     <form noValidate autoComplete="off" aria-label="New lab order" className="space-y-5" onSubmit={onSubmit}>
-      <PatientField form={form} presetPatientId={presetPatientId} disabled={create.isPending} />
+      <FormPatientField form={form} id="lab-patient" presetPatientId={presetPatientId} disabled={create.isPending} />
 
       <FormField id="lab-test" label="Test" required error={errors.testId?.message} testId="testId">
         {(control) => (
@@ -212,32 +210,5 @@ export function NewLabOrderForm({
         </Button>
       </DialogFooter>
     </form>
-  );
-}
-
-/** The order's patient: searched for, or the screen's patient once read (until the user changes it). */
-function PatientField({
-  form,
-  presetPatientId,
-  disabled,
-}: {
-  form: ReturnType<typeof useAppForm<TNewLabOrderValues, TNewLabOrderOutput>>;
-  presetPatientId: string | undefined;
-  disabled: boolean;
-}) {
-  const { field, fieldState } = useController({ control: form.control, name: 'patient' });
-  const { getValues, setValue } = form;
-  const onPreset = useCallback((patient: TChosenPatient) => getValues('patient') === null && setValue('patient', patient), [getValues, setValue]);
-  return (
-    <PresetPatientField
-      id="lab-patient"
-      presetPatientId={presetPatientId}
-      value={field.value}
-      error={fieldState.error?.message}
-      disabled={disabled}
-      onChange={field.onChange}
-      onBlur={field.onBlur}
-      onPreset={onPreset}
-    />
   );
 }

@@ -1,10 +1,8 @@
 import { Paperclip, X } from 'lucide-react';
-import { useCallback } from 'react';
 import { Controller, useController, type Control } from 'react-hook-form';
 import { MAX_NOTE_ATTACHMENTS, NOTE_TYPES, type TNote } from '#domain/notes';
-import type { TChosenPatient } from '../../components/patient-picker.tsx';
 import { PatientAllergyBanner } from '../../components/chart/patient-allergy-banner.tsx';
-import { PresetPatientField } from '../../components/preset-patient-field.tsx';
+import { FormPatientField } from '../../components/preset-patient-field.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { SELECT_CLASS } from '../../components/ui/select.tsx';
@@ -53,7 +51,7 @@ export function NoteFormFields({
   const locked = saving || !editable;
   return (
     <>
-      {note ? <FixedPatient note={note} /> : <PatientField form={form} presetPatientId={presetPatientId} disabled={saving} />}
+      {note ? <FixedPatient note={note} /> : <FormPatientField form={form} id="note-patient" presetPatientId={presetPatientId} disabled={saving} />}
 
       <FormField id="note-type" label="Note type" required error={errors.noteType?.message} testId="noteType">
         {(fieldControl) => (
@@ -94,25 +92,6 @@ function FixedPatient({ note }: { note: TNote }) {
       </p>
       <PatientAllergyBanner patientId={note.patientId} />
     </div>
-  );
-}
-
-/** A new note's patient: searched for, or the screen's patient once read (until the user changes it). */
-function PatientField({ form, presetPatientId, disabled }: { form: TNoteForm; presetPatientId: string | undefined; disabled: boolean }) {
-  const { field, fieldState } = useController({ control: form.control, name: 'patient' });
-  const { getValues, setValue } = form;
-  const onPreset = useCallback((patient: TChosenPatient) => getValues('patient') === null && setValue('patient', patient), [getValues, setValue]);
-  return (
-    <PresetPatientField
-      id="note-patient"
-      presetPatientId={presetPatientId}
-      value={field.value}
-      error={fieldState.error?.message}
-      disabled={disabled}
-      onChange={field.onChange}
-      onBlur={field.onBlur}
-      onPreset={onPreset}
-    />
   );
 }
 

@@ -1,10 +1,12 @@
-import { Plus, Search } from 'lucide-react';
+import { FileText, Plus, Search } from 'lucide-react';
 import { useState } from 'react';
+import { Link } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
 import { PATIENT_PAGE, type TPatient } from '#domain/patients';
 import { can } from '#domain/permissions';
 import { RestrictionDialog } from '../../components/restricted/restriction-dialog.tsx';
 import { ExportRecordDialog } from './export-record-dialog.tsx';
+import { buttonClass } from '../../components/ui/button-variants.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { useDebouncedValue } from '../../hooks/use-debounced-value.ts';
@@ -29,12 +31,21 @@ export function PatientsPage({ user }: { user: TCurrentUser }) {
     <div className="mx-auto max-w-7xl">
       <PatientsHeader
         actions={
-          canWrite && (
-            <Button onClick={() => setDialog({ mode: 'create' })}>
-              <Plus aria-hidden="true" />
-              Add New Patient
-            </Button>
-          )
+          <div className="flex flex-wrap gap-2">
+            {/* The worklist of the old free-text notes, to code them into the chart (issue 51). */}
+            {can(user, 'chart.read') && (
+              <Link href="/chart" className={buttonClass({ variant: 'outline' })}>
+                <FileText aria-hidden="true" />
+                Previous-record notes
+              </Link>
+            )}
+            {canWrite && (
+              <Button onClick={() => setDialog({ mode: 'create' })}>
+                <Plus aria-hidden="true" />
+                Add New Patient
+              </Button>
+            )}
+          </div>
         }
       />
 

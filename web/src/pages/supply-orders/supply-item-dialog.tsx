@@ -6,12 +6,10 @@ import { useSuppliers } from '../../api/supplies/suppliers.ts';
 import { reloadSupplyItem } from '../../api/supplies/supply-item.ts';
 import { useUpdateSupplyItem } from '../../api/supplies/update-supply-item.ts';
 import { FormErrorAlert } from '../../components/form-error-alert.tsx';
-import { Button } from '../../components/ui/button.tsx';
-import { FormDialog, StickyDialogFooter } from '../../components/ui/form-dialog.tsx';
+import { ActiveCheckbox, FormDialog, FormDialogFooter } from '../../components/ui/form-dialog.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { SELECT_CLASS } from '../../components/ui/select.tsx';
-import { Spinner } from '../../components/ui/spinner.tsx';
 import { StaleBanner } from '../../components/ui/stale-banner.tsx';
 import { apiErrorCode, describeApiError } from '../../lib/api-errors.ts';
 import { reportMutationError } from '../../lib/mutation-errors.ts';
@@ -162,26 +160,16 @@ export function SupplyItemDialog({ item, onClose }: { item: TSupplyItem | null; 
           )}
         </div>
         {item && (
-          <label className="flex items-start gap-2 text-sm" htmlFor="supply-item-active">
-            <input id="supply-item-active" type="checkbox" className="mt-0.5 size-4 shrink-0 accent-blue-700" {...register('isActive')} disabled={saving} />
-            <span>
-              <span className="font-medium">Still stocked</span>
-              <span className="block text-xs text-slate-600">
-                Untick to retire the item: orders already placed keep it; it is no longer offered or suggested.
-              </span>
-            </span>
-          </label>
+          <ActiveCheckbox
+            id="supply-item-active"
+            label="Still stocked"
+            hint="Untick to retire the item: orders already placed keep it; it is no longer offered or suggested."
+            {...register('isActive')}
+            disabled={saving}
+          />
         )}
         {form.formError && <FormErrorAlert error={form.formError} testId="supply-item-error" />}
-        <StickyDialogFooter>
-          <Button variant="outline" onClick={onClose} disabled={saving}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={saving || Boolean(stale)}>
-            {saving && <Spinner className="size-4 text-white" />}
-            {saving ? 'Saving…' : item ? 'Save Item' : 'Add Item'}
-          </Button>
-        </StickyDialogFooter>
+        <FormDialogFooter saving={saving} blocked={Boolean(stale)} submitLabel={item ? 'Save Item' : 'Add Item'} onCancel={onClose} />
       </form>
     </FormDialog>
   );

@@ -1,6 +1,6 @@
 import { useId, useState, type KeyboardEvent } from 'react';
-import { Input } from '../../components/ui/input.tsx';
-import { cn } from '../../lib/utils.ts';
+import { Input } from './ui/input.tsx';
+import { cn } from '../lib/utils.ts';
 
 /** A catalogue entry as the picker lists it: its key, its name, and what tells it from its neighbours. */
 export interface TCatalogueOption {
@@ -25,6 +25,7 @@ export function CataloguePicker<O extends TCatalogueOption>({
   invalid,
   describedBy,
   disabled,
+  freeText = true,
 }: {
   id: string;
   /** What the field shows: the chosen entry's name, or what was typed. */
@@ -39,6 +40,8 @@ export function CataloguePicker<O extends TCatalogueOption>({
   invalid: boolean;
   describedBy: string | undefined;
   disabled: boolean;
+  /** Whether what was typed may be kept as free text (a chart entry); a prescription takes only the catalogue's. */
+  freeText?: boolean;
 }) {
   const listId = useId();
   const [open, setOpen] = useState(false);
@@ -46,11 +49,12 @@ export function CataloguePicker<O extends TCatalogueOption>({
   const term = codedAs ? '' : text;
   const options = useOptions(open ? term : '').data ?? [];
   // The last choice keeps what was typed as free text.
-  const count = options.length + (term.trim() ? 1 : 0);
+  const offersText = freeText && term.trim() !== '';
+  const count = options.length + (offersText ? 1 : 0);
   const choose = (index: number) => {
     const option = options[index];
     if (option) onChoose(option);
-    else onType(term.trim());
+    else if (offersText) onType(term.trim());
     setOpen(false);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
@@ -111,7 +115,7 @@ export function CataloguePicker<O extends TCatalogueOption>({
               <span className="shrink-0 text-xs text-slate-600">{option.hint}</span>
             </li>
           ))}
-          {term.trim() && (
+          {offersText && (
             <li
               id={`${listId}-${options.length}`}
               role="option"

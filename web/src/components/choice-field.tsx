@@ -1,6 +1,6 @@
 import type { ComponentProps } from 'react';
-import { FormField } from '../../components/ui/form-field.tsx';
-import { SELECT_CLASS } from '../../components/ui/select.tsx';
+import { FormField } from './ui/form-field.tsx';
+import { SELECT_CLASS } from './ui/select.tsx';
 
 /** A labelled select of coded values. */
 export function Choice<V extends string>({

@@ -1,0 +1,2 @@
+CREATE INDEX "prescriptions_visit_idx" ON "prescriptions" USING btree ("appointment_id") WHERE "prescriptions"."appointment_id" is not null;--> statement-breakpoint
+CREATE UNIQUE INDEX "prescriptions_medication_entry_idx" ON "prescriptions" USING btree ("medication_entry_id") WHERE "prescriptions"."medication_entry_id" is not null;
