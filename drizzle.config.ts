@@ -5,6 +5,7 @@ export default defineConfig({
   schema: [
     './server/db/schema/api-clients.ts',
     './server/db/schema/backups.ts',
+    './server/db/schema/bulk-export.ts',
     './server/db/schema/auth.ts',
     './server/db/schema/chart.ts',
     './server/db/schema/clinical.ts',

@@ -108,6 +108,10 @@ export const READ_ACTIONS = [
   'patient.duplicates',
   'patient.break_glass_queue',
   'fhir.client_list',
+  /** A patient group with its members named (issue 53): the admin's page of one group. */
+  'group.read',
+  /** A file of a Bulk Data export downloaded by its requester (the export's reads named its patients). */
+  'fhir.bulk_download',
   /** The clinical chart (issue 51): the whole chart, one list, an entry's or the chart's history, a vital sign's trend. */
   'chart.read',
   'chart.history',
@@ -200,6 +204,15 @@ const CHANGE_ACTIONS = [
   'fhir.client_accept',
   'fhir.client_revoke',
   'fhir.token',
+  /** Patient groups (issue 53), exported by API clients: one created, renamed or deleted, a member added or removed. */
+  'group.create',
+  'group.rename',
+  'group.delete',
+  'group.member_add',
+  'group.member_remove',
+  /** A Bulk Data export asked for, and cancelled (issue 53). */
+  'fhir.bulk_export',
+  'fhir.bulk_cancel',
   /** A backup of the whole clinic written (issue 36): by the schedule, `npm run backup` or an admin's "Back up now". */
   'backup.create',
   'settings.update',
@@ -281,12 +294,14 @@ export const AUDIT_ENTITY_TYPES = [
   'audit',
   'break_glass',
   'api_client',
+  'bulk_export',
   'backup',
   'chart_entry',
   'formulary_item',
   'condition_code',
   'prescription',
   'interaction_pair',
+  'patient_group',
 ] as const;
 export type TAuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 

@@ -95,8 +95,13 @@ export const ERRORS = {
   'report.timeout': { status: 503, message: 'This report is taking too long right now. Try again in a moment, or choose fewer days.' },
   'audit.nothingSealed': { status: 409, message: 'No audit row is sealed yet, so there is no head to sign. Try again in a moment.' },
   /** The FHIR API's token endpoint (OAuth 2.0 client credentials): the body also carries OAuth's `error`. */
+  'bulk.busy': { status: 429, message: 'An export you asked for is still running: wait for it (or cancel it) before asking for another' },
+  'bulk.failed': { status: 500, message: 'The export could not be completed: ask for it again' },
   'oauth.invalidClient': { status: 401, message: 'Unknown client, wrong secret, or a revoked client' },
-  'oauth.invalidRequest': { status: 400, message: 'Send grant_type=client_credentials with client_id and client_secret' },
+  'oauth.invalidRequest': {
+    status: 400,
+    message: 'Send grant_type=client_credentials with client_id and client_secret, or with a client_assertion signed by the client',
+  },
   'oauth.invalidScope': { status: 400, message: 'A scope asked for is not one this client holds' },
   'oauth.unsupportedGrantType': { status: 400, message: 'This server issues tokens for grant_type=client_credentials only' },
   /** Accepting a client that an admin or its acting account has already revoked (issue 47). */

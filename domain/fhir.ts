@@ -36,25 +36,43 @@ export const FHIR_US_CORE_PROFILES: Partial<Record<string, readonly string[]>> =
 export const FHIR_RESOURCES = {
   Patient: {
     capability: 'patients.read',
-    search: ['name', 'birthdate', 'identifier'],
-    documentation: 'Active patients in search; any patient by id. name matches the start of the first or last name, or of "first last".',
+    search: ['name', 'birthdate', 'identifier', 'gender'],
+    documentation:
+      'Active patients in search; any patient by id. name matches the start of the first or last name, or of "first last"; gender is the record\'s sex (unknown where it does not say).',
   },
-  Practitioner: { capability: 'users.readDirectory', search: [], documentation: "The clinic's staff accounts." },
-  Organization: { capability: 'dashboard.view', search: [], documentation: 'The clinic itself (one resource).' },
+  Practitioner: {
+    capability: 'users.readDirectory',
+    search: ['name', 'identifier'],
+    documentation: "The clinic's staff accounts, each identified by its account id (urn:uuid). name matches as Patient's does.",
+  },
+  Organization: {
+    capability: 'dashboard.view',
+    search: ['name', 'address'],
+    documentation: 'The clinic itself (one resource). name matches the start of its name; it carries no address, so address matches nothing.',
+  },
   Appointment: { capability: 'appointments.read', search: ['patient', 'date', 'status'], documentation: 'Every appointment, in time order.' },
   Encounter: { capability: 'appointments.read', search: ['patient', 'date'], documentation: 'Completed visits, in time order.' },
   DocumentReference: {
     capability: 'notes.read',
-    search: ['patient'],
-    documentation: 'Finalized clinical notes the reader may see, text as a plain-text attachment; an amended note relates to (replaces) its earlier version.',
+    search: ['patient', 'category', 'type', 'date'],
+    documentation:
+      "Finalized clinical notes the reader may see (category clinical-note), text as a plain-text attachment; the spec's note types coded in LOINC; date is when the version served was finalized or amended; an amended note relates to (replaces) its earlier version.",
   },
-  ServiceRequest: { capability: 'labs.read', search: ['patient'], documentation: 'Lab orders.' },
-  DiagnosticReport: { capability: 'labs.read', search: ['patient'], documentation: 'The results of lab orders that have them.' },
+  ServiceRequest: {
+    capability: 'labs.read',
+    search: ['patient', 'category', 'code'],
+    documentation: "Lab orders (category SNOMED CT 108252007), code the test's LOINC.",
+  },
+  DiagnosticReport: {
+    capability: 'labs.read',
+    search: ['patient', 'category', 'code', 'date'],
+    documentation: "The results of lab orders that have them (category LAB), code the test's LOINC, date when the results came in.",
+  },
   Observation: {
     capability: 'labs.read',
-    search: ['patient', 'category'],
+    search: ['patient', 'category', 'code', 'date'],
     documentation:
-      'Laboratory results, one per analyte, with reference range and interpretation; and, for readers of the chart, vital signs (category vital-signs), one per sign of each set, blood pressure as one panel.',
+      "Laboratory results, one per analyte (code the analyte's LOINC), with reference range and interpretation; and, for readers of the chart, vital signs (category vital-signs), one per sign of each set, blood pressure as one panel. date is the effective time.",
   },
   AllergyIntolerance: {
     capability: 'chart.read',
@@ -68,6 +86,12 @@ export const FHIR_RESOURCES = {
     documentation:
       'What a patient takes: prescribed here (an order; one signed here carries its prescription: number, sig as text and timing, dispense, substitution), or reported by her or an outside record (reported), coded in RxNorm where known.',
   },
+  Group: {
+    capability: 'patients.read',
+    search: [],
+    documentation:
+      "The clinic's patient groups (a study, a payer's members), kept by an admin: an actual group of persons, each member a reference to her Patient (only those the reader sees; quantity counts them). Exported with Group/{id}/$export.",
+  },
 } as const satisfies Record<string, TFhirResourceRule>;
 
 export type TFhirResourceType = keyof typeof FHIR_RESOURCES;
@@ -76,6 +100,14 @@ export const isFhirResourceType = (value: string): value is TFhirResourceType =>
 
 /** Parameters every search takes: `_id` and the page size (and the opaque cursor of a `next` link). */
 export const FHIR_COMMON_SEARCH = ['_id', '_count'] as const;
+
+/**
+ * What `_revinclude` may ask for on a search of any type: each resource's Provenance (US Core
+ * 6.1's us-core-provenance), the last change of the record behind it. Included only: no
+ * Provenance is read or searched on its own (docs/decisions/fhir.md, "US Core searches").
+ */
+export const FHIR_REV_INCLUDES = ['Provenance:target'] as const;
+export type TFhirRevInclude = (typeof FHIR_REV_INCLUDES)[number];
 
 /** Each search parameter's FHIR type, for `metadata`. */
 export const FHIR_SEARCH_PARAM_TYPES: Record<string, 'string' | 'date' | 'token' | 'reference'> = {
@@ -87,6 +119,10 @@ export const FHIR_SEARCH_PARAM_TYPES: Record<string, 'string' | 'date' | 'token'
   date: 'date',
   status: 'token',
   category: 'token',
+  gender: 'token',
+  code: 'token',
+  type: 'token',
+  address: 'string',
 };
 export const FHIR_PAGE = { default: 20, max: 100 } as const;
 

@@ -144,6 +144,11 @@ export const CAPABILITIES = {
   'users.manage': ['admin'],
   /** API clients of the FHIR API (issue 35): create one acting as a staff account, revoke it. */
   'apiClients.manage': ['admin'],
+  /**
+   * Patient groups (a study, a payer's members) that API clients export with `Group/{id}/$export`:
+   * create, rename, delete one, and choose its members (docs/decisions/fhir.md).
+   */
+  'patientGroups.manage': ['admin'],
   /** The Admin Panel's Analytics tab and its charts (docs/decisions/admin-panel.md). */
   'analytics.view': ['admin', 'scheduler'],
   /**

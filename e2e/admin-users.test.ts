@@ -1,3 +1,4 @@
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { TAdminUser, TInviteResult } from '#domain/users';
@@ -227,6 +228,48 @@ describe('Admin Panel, API Clients', () => {
     await row.getByRole('button', { name: 'Revoke now' }).click();
     await row.getByText('Revoked', { exact: true }).waitFor();
     expect((await page.request.get('/fhir/R4/Patient?_count=1', { headers: bearer })).status()).toBe(401);
+  });
+
+  it('makes a client that signs with its key (SMART Backend Services): no secret is shown, and a signed assertion gets a token', async () => {
+    const { page } = e2e;
+    await signInAs(page, 'admin');
+    await page.goto('/admin?tab=api-clients');
+    await page.getByRole('button', { name: 'New API client' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New API client' });
+    await dialog.getByLabel('Name').fill('Registry export');
+    await dialog.getByLabel('Reads as').selectOption({ label: 'Alex Morgan (Admin)' });
+    await dialog.getByLabel('Proves itself with').selectOption({ label: 'Signed key (private_key_jwt)' });
+    const { privateKey, publicKey } = await generateKeyPair('ES384', { extractable: true });
+    // The private half pasted by mistake is refused under the field, and nothing is made.
+    await dialog.getByLabel('Public keys').fill(JSON.stringify({ keys: [{ ...(await exportJWK(privateKey)), kid: 'reg-1' }] }));
+    await dialog.getByRole('button', { name: 'Create client' }).click();
+    expect(await dialog.getByTestId('api-client-keys-error').innerText()).toMatch(/private key/);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await dialog.getByLabel('Public keys').fill(JSON.stringify({ ...(await exportJWK(publicKey)), kid: 'reg-1' }));
+    await dialog.getByRole('button', { name: 'Create client' }).click();
+    const panel = dialog.getByTestId('api-client-secret');
+    await panel.waitFor();
+    const values = await panel.locator('input[readonly]').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));
+    expect(values).toHaveLength(1);
+    const clientId = values[0]!;
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    const row = page.getByTestId('api-client').filter({ hasText: 'Registry export' });
+    expect(await row.getByTestId('api-client-auth').innerText()).toBe('Signs with key reg-1');
+
+    const tokenUrl = (await (await page.request.get('/fhir/R4/.well-known/smart-configuration')).json()).token_endpoint as string;
+    const assertion = await new SignJWT({ jti: crypto.randomUUID() })
+      .setProtectedHeader({ alg: 'ES384', kid: 'reg-1' })
+      .setIssuer(clientId)
+      .setSubject(clientId)
+      .setAudience(tokenUrl)
+      .setExpirationTime('4m')
+      .sign(privateKey);
+    const form = {
+      grant_type: 'client_credentials',
+      client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+      client_assertion: assertion,
+    };
+    expect((await page.request.post('/api/oauth/token', { form })).status()).toBe(200);
   });
 
   it('fits 375 px: a name wraps whole, an id may break but a date never does, nothing scrolls sideways (issue 50)', async () => {

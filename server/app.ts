@@ -47,7 +47,9 @@ import { auditHeadSigner } from './audit/audit-head.ts';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { fhirRoutes } from './modules/fhir/fhir.routes.ts';
+import { bulkExportRoutes } from './modules/fhir/bulk-export.routes.ts';
 import { apiClientRoutes } from './modules/api-clients/api-clients.routes.ts';
+import { patientGroupRoutes } from './modules/patient-groups/patient-groups.routes.ts';
 import { recordExportRoutes } from './modules/fhir/record-export.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { backupRoutes } from './modules/backups/backups.routes.ts';
@@ -195,7 +197,9 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await app.register(uploadRoutes, deps);
   await app.register(multipartRoutes, deps);
   await app.register(apiClientRoutes, deps);
+  await app.register(patientGroupRoutes, deps);
   await app.register(fhirRoutes, deps);
+  await app.register(bulkExportRoutes, deps);
   await app.register(recordExportRoutes, deps);
   await app.register(backupRoutes, {
     ...deps,

@@ -7,6 +7,7 @@ import type { Db, Tx } from '../db/database.ts';
 import { clinicSettings, users } from '../db/schema/auth.ts';
 import { appointments, noteRevisions, patientNotes, patients } from '../db/schema/clinical.ts';
 import { apiClients } from '../db/schema/api-clients.ts';
+import { patientGroupMembers, patientGroups } from '../db/schema/bulk-export.ts';
 import { chatMessages, chatRoomMembers, notifications, patientChatRooms } from '../db/schema/collaboration.ts';
 import { hashPassword } from '../modules/auth/passwords.ts';
 import { DEMO_PASSWORD, DEMO_USERS } from '../modules/auth/demo-accounts.ts';
@@ -132,6 +133,7 @@ export async function seedDemoClinic(db: Db, timeZone: string, now = new Date())
     await tx.update(clinicSettings).set({ secondFactorPolicy: everyRoleOptional(), rooms: DEMO_ROOMS }).where(eq(clinicSettings.id, true));
     await seedChat(seed, staff, people);
     await seedApiClients(seed, staff);
+    await seedPatientGroups(seed, staff, people);
     await tx.insert(notifications).values([
       { userId: nurse.id, type: 'notes_pending', title: 'Notes pending', message: 'Please provide notes for your completed visit.', createdAt: now },
       { userId: nurse.id, type: 'chat_assignment', title: 'Added to a care team', message: 'You were added to a patient chat room.', createdAt: now },
@@ -410,6 +412,18 @@ async function seedApiClients({ tx, ago }: TSeed, { admin, scheduler, nurse }: T
       lastUsedAt: ago(2 * HOUR),
     },
     {
+      // A partner that signs with its own key (SMART Backend Services), publishing its keys itself.
+      name: 'State health registry',
+      actingUserId: admin.id,
+      scopes: ['system/Patient.read', 'system/Condition.read', 'system/Observation.read'],
+      authMethod: 'private_key_jwt' as const,
+      jwksUrl: 'https://registry.example.org/.well-known/jwks.json',
+      createdBy: admin.id,
+      createdAt: ago(6 * 24 * HOUR),
+      acceptedAt: ago(6 * 24 * HOUR),
+      lastUsedAt: ago(26 * HOUR),
+    },
+    {
       name: 'Former patient portal',
       actingUserId: nurse.id,
       scopes: ['system/*.read'],
@@ -421,4 +435,16 @@ async function seedApiClients({ tx, ago }: TSeed, { admin, scheduler, nurse }: T
       revokedBy: admin.id,
     },
   ]);
+}
+
+/** A group the clinic chose (issue 53): its hypertension programme, exported to the registry with Group/{id}/$export. */
+async function seedPatientGroups({ tx, ago }: TSeed, { admin }: TDemoStaff, people: TPatient[]): Promise<void> {
+  const [group] = await tx
+    .insert(patientGroups)
+    .values({ name: 'Hypertension programme', createdBy: admin.id, createdAt: ago(10 * 24 * HOUR), updatedAt: ago(10 * 24 * HOUR) })
+    .returning({ id: patientGroups.id });
+  // The patients whose problem lists hold I10 (demo-chart.ts).
+  await tx
+    .insert(patientGroupMembers)
+    .values([0, 4].map((i) => ({ groupId: group!.id, patientId: people[i]!.id, addedBy: admin.id, addedAt: ago(10 * 24 * HOUR) })));
 }

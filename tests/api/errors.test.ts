@@ -70,6 +70,8 @@ const STATUS: Record<string, number> = {
   'live.tooManySockets': 429,
   'search.timeout': 503,
   'report.timeout': 503,
+  'bulk.busy': 429,
+  'bulk.failed': 500,
   'oauth.invalidClient': 401,
   'oauth.invalidRequest': 400,
   'oauth.invalidScope': 400,

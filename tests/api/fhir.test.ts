@@ -274,7 +274,8 @@ async function chartOf(patientId: string) {
 
 /** The search that finds a type's records about her (Patient by id; the clinic has none). */
 const herSearch = (type: TFhirResourceType) => (type === 'Patient' ? `_id=${her.patient}` : `patient=Patient/${her.patient}`);
-const PATIENT_TYPES = FHIR_RESOURCE_TYPES.filter((type) => type !== 'Practitioner' && type !== 'Organization');
+// A Group is the clinic's list of patients, no record of hers: tests/api/patient-groups.test.ts.
+const PATIENT_TYPES = FHIR_RESOURCE_TYPES.filter((type) => type !== 'Practitioner' && type !== 'Organization' && type !== 'Group');
 
 describe('metadata', () => {
   it('declares exactly the types, interactions and parameters served, and is valid', async () => {
@@ -296,13 +297,23 @@ describe('metadata', () => {
           date: 'ge2026',
           status: 'booked',
           category: 'vital-signs',
+          gender: 'female',
+          code: '8867-4',
+          type: '11506-3',
+          address: 'Main',
         }[param.name];
         expect(value, param.name).toBeDefined();
         await fhir(admin, `${type}?${param.name}=${encodeURIComponent(value!)}`);
       }
-      expect((await fhir<OperationOutcome>(admin, `${type}?gender=female`, 400)).issue![0]!.expression).toEqual(['gender']);
+      expect((await fhir<OperationOutcome>(admin, `${type}?_tag=x`, 400)).issue![0]!.expression).toEqual(['_tag']);
     }
-    expect(resources.find((r) => r.type === 'Patient')!.operation!.map((o) => o.name)).toEqual(['everything']);
+    expect(resources.find((r) => r.type === 'Patient')!.operation!.map((o) => o.name)).toEqual(['everything', 'export']);
+    expect(resources.find((r) => r.type === 'Group')!.operation!.map((o) => o.name)).toEqual(['export']);
+    expect(statement.rest![0]!.operation!.map((o) => o.name)).toEqual(['export']);
+    // Each declared export is served: asked without a token, it is a 401, not a 404.
+    for (const path of ['$export', 'Patient/$export', `Group/${crypto.randomUUID()}/$export`]) {
+      expect((await t.app.inject({ method: 'GET', url: `/fhir/R4/${path}` })).statusCode, path).toBe(401);
+    }
     // Nothing else is served: another type, an operation not declared; a write is not allowed (405, issue 53).
     await fhir(admin, 'Immunization', 404);
     await fhir(admin, `Patient/${her.patient}/$summary`, 404);

@@ -121,6 +121,8 @@ beforeAll(async () => {
       })
       .returning()
   )[0]!.id;
+  // A patient group holding her (issue 53): its page names her, and so does its FHIR Group.
+  ids.group = (await admin.post('/api/admin/patient-groups', { name: 'Audited study', patientIds: [ids.patient] })).json().id;
   for (const [name, id] of Object.entries(ids)) expect(id, name).toMatch(/^[0-9a-f-]{36}$/);
 });
 afterAll(async () => {
@@ -153,6 +155,7 @@ const AREA_IDS = (): Record<string, string | undefined> => ({
 /** The URLs a route is called with: its parameters filled with her records, and lists filtered to her. */
 function urlsOf(route: string): string[] {
   if (route.startsWith('/api/reports/:id')) return REPORT_IDS.map((id) => route.replace(':id', id));
+  if (route === '/api/admin/patient-groups/:id') return [`/api/admin/patient-groups/${ids.group}`];
   const path = route.replace(/:([A-Za-z]+)/g, (_m, name: string) => {
     if (name === 'messageId') return ids.message!;
     if (name === 'analyteId') return ids.analyte!;
@@ -171,6 +174,8 @@ const fhirUrls = () => [
   `/fhir/R4/Patient/${ids.patient}`,
   `/fhir/R4/Patient?_id=${ids.patient}`,
   `/fhir/R4/Patient/${ids.patient}/$everything`,
+  `/fhir/R4/Group/${ids.group}`,
+  `/fhir/R4/Group?_id=${ids.group}`,
 ];
 
 /** Audit rows naming the patient, as the patient's access log finds them. */
@@ -246,6 +251,8 @@ const WITHOUT_PATIENT_DATA = new Set([
   '/api/uploads/s3/params',
   '/api/uploads/s3/sts',
   '/api/admin/api-clients',
+  // Each group's name and how many members it has: no one named (its page, by id, names them).
+  '/api/admin/patient-groups',
   '/api/auth/api-clients',
   '/api/admin/backups',
 ]);

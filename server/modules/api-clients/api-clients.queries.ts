@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
-import type { TApiClient } from '#domain/api-clients';
+import type { TApiClient, TApiClientAuthMethod } from '#domain/api-clients';
 import type { TRole } from '#domain/roles';
 import { queryRows, type Queryable } from '../../db/database.ts';
 import { isoText } from '../../db/instant-text.ts';
 import { fullName } from '../../db/user-name.ts';
 
-const CLIENT_SELECT = sql`select c.id, c.name, c.scopes, coalesce(${fullName('m')}, m.email) as "createdByName",
+const CLIENT_SELECT = sql`select c.id, c.name, c.scopes, c.auth_method as "authMethod", c.jwks_url as "jwksUrl",
+  array(select coalesce(k->>'kid', k->>'kty') from jsonb_array_elements(coalesce(c.jwks->'keys', '[]'::jsonb)) k) as "keyIds", coalesce(${fullName('m')}, m.email) as "createdByName",
   ${isoText(sql`c.created_at`)} as "createdAt", ${isoText(sql`c.accepted_at`)} as "acceptedAt", ${isoText(sql`c.revoked_at`)} as "revokedAt",
   ${isoText(sql`c.last_used_at`)} as "lastUsedAt", u.id as "userId", coalesce(${fullName('u')}, u.email) as "userName", u.role, u.is_active as "isActive"
   from api_clients c join users u on u.id = c.acting_user_id left join users m on m.id = c.created_by`;
@@ -29,13 +30,17 @@ export async function findApiClient(q: Queryable, id: string): Promise<TApiClien
 }
 
 /**
- * A client that may be issued a token, with the account it reads as: its secret's hash matches,
- * that account accepted it and is active, and it is not revoked.
+ * A client that may be issued a token, with the account it reads as and what it proves itself
+ * with: that account accepted it and is active, and it is not revoked.
  */
-export async function findIssuableClient(q: Queryable, id: string, secretHash: string) {
+export async function findIssuableClient(q: Queryable, id: string) {
   const [row] = await queryRows<{
     id: string;
     scopes: string[];
+    authMethod: TApiClientAuthMethod;
+    secretHash: string | null;
+    jwks: { keys: Record<string, unknown>[] } | null;
+    jwksUrl: string | null;
     userId: string;
     email: string;
     firstName: string | null;
@@ -43,9 +48,10 @@ export async function findIssuableClient(q: Queryable, id: string, secretHash: s
     role: TRole;
   }>(
     q,
-    sql`select c.id, c.scopes, u.id as "userId", u.email, u.first_name as "firstName", u.last_name as "lastName", u.role
+    sql`select c.id, c.scopes, c.auth_method as "authMethod", c.secret_hash as "secretHash", c.jwks, c.jwks_url as "jwksUrl",
+        u.id as "userId", u.email, u.first_name as "firstName", u.last_name as "lastName", u.role
       from api_clients c join users u on u.id = c.acting_user_id
-      where c.id = ${id}::uuid and c.secret_hash = ${secretHash} and c.accepted_at is not null and c.revoked_at is null and u.is_active`,
+      where c.id = ${id}::uuid and c.accepted_at is not null and c.revoked_at is null and u.is_active`,
   );
   if (!row) return null;
   const { userId, email, firstName, lastName, role, ...client } = row;

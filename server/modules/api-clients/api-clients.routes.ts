@@ -1,8 +1,18 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZAcceptApiClient, ZApiClient, ZCreateApiClient, ZCreatedApiClient, ZOAuthErrorBody, ZTokenRequest, ZTokenResponse } from '#domain/api-clients';
+import {
+  OAUTH_TOKEN_PATH,
+  ZAcceptApiClient,
+  ZApiClient,
+  ZCreateApiClient,
+  ZCreatedApiClient,
+  ZOAuthErrorBody,
+  ZTokenRequest,
+  ZTokenResponse,
+} from '#domain/api-clients';
 import type { Deps } from '../../deps.ts';
 import { errorResponses } from '../../http/error-body.ts';
+import { originOf } from '../../http/public-origin.ts';
 import { contextOf, visitorContextOf } from '../../http/request-context.ts';
 import { reader } from '../../scope/reader.ts';
 import { ZErrorBody } from '#domain/errors';
@@ -52,7 +62,8 @@ export const apiClientRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =>
     {
       config: { access: 'apiClients.manage', audit: { action: 'fhir.client_create', ...audit } },
       schema: {
-        description: 'Creates an API client reading as a staff account, within its scopes. The secret is in this answer only.',
+        description:
+          'Creates an API client reading as a staff account, within its scopes. With a secret (the default), the secret is in this answer only; with authMethod private_key_jwt, its public keys (jwks) or their URL (jwksUrl).',
         body: ZCreateApiClient,
         response: { 201: ZCreatedApiClient, ...errorResponses },
       },
@@ -109,12 +120,12 @@ export const apiClientRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =>
   );
 
   app.post(
-    '/api/oauth/token',
+    OAUTH_TOKEN_PATH,
     {
       config: { access: 'public' },
       schema: {
         description:
-          'OAuth 2.0 client credentials for the FHIR API: grant_type=client_credentials, the client id and secret in the body or Basic auth, an optional narrower scope.',
+          'OAuth 2.0 client credentials for the FHIR API: grant_type=client_credentials, and the client id and secret in the body or Basic auth, or a signed assertion (client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer, client_assertion: a JWT signed RS384 or ES384); an optional narrower scope.',
         body: ZTokenRequest,
         response: { 200: ZTokenResponse, ...errorResponses, 400: ZOAuthErrorBody, 401: ZOAuthErrorBody },
       },
@@ -130,7 +141,10 @@ export const apiClientRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =>
         grantType: request.body.grant_type,
         clientId: basic?.id ?? request.body.client_id,
         clientSecret: basic?.secret ?? request.body.client_secret,
+        clientAssertionType: request.body.client_assertion_type,
+        clientAssertion: request.body.client_assertion,
         scope: request.body.scope,
+        audience: `${originOf(deps, request)}${OAUTH_TOKEN_PATH}`,
       });
     },
   );

@@ -1,7 +1,9 @@
+import { timingSafeEqual } from 'node:crypto';
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   API_TOKEN_TTL_SECONDS,
+  JWT_BEARER_ASSERTION,
   type TAcceptApiClient,
   type TApiClient,
   type TCreateApiClient,
@@ -11,7 +13,7 @@ import {
 import { staffName } from '#domain/auth';
 import { FHIR_RESOURCE_TYPES, scopesAllow, ZFhirScope } from '#domain/fhir';
 import { recordAudit } from '../../audit/audit-writer.ts';
-import { apiClients, apiTokens } from '../../db/schema/api-clients.ts';
+import { apiClientAssertions, apiClients, apiTokens } from '../../db/schema/api-clients.ts';
 import { users } from '../../db/schema/auth.ts';
 import type { Queryable } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
@@ -23,6 +25,7 @@ import { newSecret } from '../../sessions/api-token.ts';
 import { hashToken } from '../../sessions/session-store.ts';
 import { requireFreshFactor, userHasFactor } from '../auth/second-factor.service.ts';
 import { notify } from '../notifications/notifications.service.ts';
+import { checkClientAssertion, claimedIssuer, publicKeysProblem } from './client-assertion.ts';
 import { findApiClient, findIssuableClient, listApiClients, listClientsActingAs } from './api-clients.queries.ts';
 
 export const API_CLIENT_READS = {
@@ -38,7 +41,11 @@ export async function createApiClient(deps: Deps, ctx: SignedInContext, input: T
   const [acting] = await deps.db.select({ isActive: users.isActive }).from(users).where(eq(users.id, input.actingUserId));
   if (!acting?.isActive) throw invalid('actingUserId', 'Choose an active staff account');
   const own = input.actingUserId === ctx.user.id;
-  const { secret, hash } = newSecret();
+  const byKey = input.authMethod === 'private_key_jwt';
+  const keysProblem = input.jwks ? await publicKeysProblem(input.jwks) : null;
+  if (keysProblem) throw invalid('jwks', keysProblem);
+  // A client that signs with its key has no secret: nothing is shown, nothing could leak.
+  const { secret, hash } = byKey ? { secret: null, hash: null } : newSecret();
   const id = await inTransaction(deps, async (tx, raise) => {
     const [row] = await tx
       .insert(apiClients)
@@ -46,7 +53,10 @@ export async function createApiClient(deps: Deps, ctx: SignedInContext, input: T
         name: input.name,
         actingUserId: input.actingUserId,
         scopes: [...new Set(input.scopes)],
+        authMethod: byKey ? 'private_key_jwt' : 'client_secret',
         secretHash: hash,
+        jwks: input.jwks ?? null,
+        jwksUrl: input.jwksUrl ?? null,
         createdBy: ctx.user.id,
         acceptedAt: own ? deps.config.now() : null,
       })
@@ -116,34 +126,95 @@ export async function declineApiClient(deps: Deps, ctx: SignedInContext, id: str
   return (await findApiClient(deps.db, id))!;
 }
 
-const oauth = (code: 'oauth.invalidClient' | 'oauth.invalidRequest' | 'oauth.invalidScope' | 'oauth.unsupportedGrantType', error: string) =>
-  new HttpError(code, { extra: { error }, ...(code === 'oauth.invalidClient' ? { headers: { 'www-authenticate': 'Basic realm="fhir"' } } : {}) });
+const oauth = (
+  code: 'oauth.invalidClient' | 'oauth.invalidRequest' | 'oauth.invalidScope' | 'oauth.unsupportedGrantType',
+  error: string,
+  description?: string,
+) =>
+  new HttpError(code, {
+    ...(description ? { message: description } : {}),
+    extra: { error, ...(description ? { error_description: description } : {}) },
+    ...(code === 'oauth.invalidClient' ? { headers: { 'www-authenticate': 'Basic realm="fhir"' } } : {}),
+  });
+
+type TTokenInput = {
+  grantType?: string | undefined;
+  clientId?: string | undefined;
+  clientSecret?: string | undefined;
+  clientAssertionType?: string | undefined;
+  clientAssertion?: string | undefined;
+  scope?: string | undefined;
+  /** This token endpoint's URL: a signed assertion must be addressed to it (`aud`). */
+  audience: string;
+};
+
+/** The hashes of two secrets, compared in constant time. */
+const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+type TIssuable = NonNullable<Awaited<ReturnType<typeof findIssuableClient>>>;
+/** Whether the client proved itself the way it was made to: the assertion it signed (to be spent), or its secret. */
+async function proofOf(
+  client: TIssuable,
+  input: TTokenInput,
+  now: Date,
+): Promise<{ ok: true; assertion: { jti: string; expiresAt: Date } | null } | { ok: false; reason?: string }> {
+  if (input.clientAssertion !== undefined) {
+    if (client.authMethod !== 'private_key_jwt') return { ok: false, reason: 'This client authenticates with its secret' };
+    const checked = await checkClientAssertion(input.clientAssertion, client, input.audience, now);
+    return checked.ok ? { ok: true, assertion: checked } : checked;
+  }
+  const secretMatches = client.authMethod === 'client_secret' && sameHash(client.secretHash!, hashToken(input.clientSecret!));
+  return secretMatches ? { ok: true, assertion: null } : { ok: false };
+}
 
 /**
  * OAuth 2.0 client credentials: a token for the client's scopes (or the part of them asked
- * for), good for an hour. A wrong secret, a revoked client or an inactive acting user is the
- * same 401, recorded as a refusal; an issued token is recorded with the acting user as actor.
+ * for), good for an hour. The client proves itself the way it was made to: its secret, or an
+ * assertion signed with its key (SMART Backend Services; client-assertion.ts), each used once.
+ * A wrong secret or signature, a replayed assertion, a revoked client or an inactive acting user
+ * is the same 401, recorded as a refusal; an issued token is recorded with the acting user as actor.
  */
-export async function issueToken(
-  deps: Deps,
-  ctx: RequestContext,
-  input: { grantType?: string | undefined; clientId?: string | undefined; clientSecret?: string | undefined; scope?: string | undefined },
-): Promise<TTokenResponse> {
+export async function issueToken(deps: Deps, ctx: RequestContext, input: TTokenInput): Promise<TTokenResponse> {
   // RFC 6749 5.2: a grant this server does not issue is named as such, before what it would
   // need; an empty one is a missing one (3.1).
   if (input.grantType && input.grantType !== 'client_credentials') throw oauth('oauth.unsupportedGrantType', 'unsupported_grant_type');
-  if (!input.grantType || !input.clientId || !input.clientSecret) throw oauth('oauth.invalidRequest', 'invalid_request');
+  const byAssertion = input.clientAssertionType !== undefined || input.clientAssertion !== undefined;
+  // One way to authenticate per request (RFC 6749 2.3): a secret beside an assertion is refused.
+  const assertionSent = input.clientAssertionType === JWT_BEARER_ASSERTION && !!input.clientAssertion && !input.clientSecret;
+  if (!input.grantType || (byAssertion ? !assertionSent : !input.clientId || !input.clientSecret)) throw oauth('oauth.invalidRequest', 'invalid_request');
+  const claimed = byAssertion ? claimedIssuer(input.clientAssertion!) : null;
+  const clientId = input.clientId ?? claimed ?? '';
   const now = deps.config.now();
-  const client = z.uuid().safeParse(input.clientId).success ? await findIssuableClient(deps.db, input.clientId, hashToken(input.clientSecret)) : null;
-  if (!client) {
-    await recordAudit(deps.db, ctx, { action: 'fhir.token', entityType: 'api_client', entityId: input.clientId.slice(0, 100), outcome: 'denied' });
-    throw oauth('oauth.invalidClient', 'invalid_client');
+  const refuse = async (description?: string) => {
+    await recordAudit(deps.db, ctx, { action: 'fhir.token', entityType: 'api_client', entityId: clientId.slice(0, 100) || 'unknown', outcome: 'denied' });
+    return oauth('oauth.invalidClient', 'invalid_client', description);
+  };
+  if (byAssertion) {
+    const problem =
+      claimed === null ? 'The assertion is not a valid signed JWT' : claimed !== clientId ? 'The assertion\'s "iss" claim is not the client_id sent' : null;
+    if (problem) throw await refuse(problem);
   }
+  const client = z.uuid().safeParse(clientId).success ? await findIssuableClient(deps.db, clientId) : null;
+  if (!client) throw await refuse();
+  const proof = await proofOf(client, input, now);
+  if (!proof.ok) throw await refuse(proof.reason);
+  const assertion = proof.assertion;
   const asked = input.scope?.split(/\s+/).filter(Boolean) ?? null;
   // A narrower scope is granted when every type it opens is one the client holds.
   const held = (scope: string) =>
     ZFhirScope.safeParse(scope).success && FHIR_RESOURCE_TYPES.every((type) => !scopesAllow([scope], type) || scopesAllow(client.scopes, type));
   if (asked && !asked.every(held)) throw oauth('oauth.invalidScope', 'invalid_scope');
+  if (assertion) {
+    // Its jti is kept until it expires; the same assertion again finds it and is refused. Kept
+    // before the token is made: an assertion whose token failed is spent all the same.
+    await deps.db.delete(apiClientAssertions).where(lt(apiClientAssertions.expiresAt, now));
+    const [fresh] = await deps.db
+      .insert(apiClientAssertions)
+      .values({ clientId: client.id, jti: assertion.jti, expiresAt: assertion.expiresAt })
+      .onConflictDoNothing()
+      .returning({ jti: apiClientAssertions.jti });
+    if (!fresh) throw await refuse('This assertion was used already: sign a new one, with a new jti');
+  }
   const scopes = asked ?? client.scopes;
   const { secret: token, hash } = newSecret();
   await inTransaction(deps, async (tx) => {

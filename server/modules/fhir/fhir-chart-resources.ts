@@ -4,7 +4,7 @@ import { prescriptionNumber } from '#domain/prescriptions';
 import { sigSentence, type TFrequency } from '#domain/sig';
 import { VITAL_DEFINITIONS, vitalFlag, withComputed, type TVitalSeries } from '#domain/vital-signs';
 import type { TAllergyEntryRow, TMedicationRow, TProblemRow, TSignedPrescriptionStatus, TVitalsRow } from './fhir.queries.ts';
-import { CLINIC_ORGANIZATION_ID, PRESCRIPTION_NUMBER_SYSTEM } from './fhir-resources.ts';
+import { CLINIC_ORGANIZATION_ID, LOINC, PRESCRIPTION_NUMBER_SYSTEM } from './fhir-resources.ts';
 
 /**
  * The clinical chart's lists as FHIR R4 resources (issue 51; docs/decisions/fhir.md): each
@@ -17,7 +17,6 @@ import { CLINIC_ORGANIZATION_ID, PRESCRIPTION_NUMBER_SYSTEM } from './fhir-resou
  */
 
 const TERMINOLOGY = 'http://terminology.hl7.org/CodeSystem';
-const LOINC = 'http://loinc.org';
 const UCUM = 'http://unitsofmeasure.org';
 const SNOMED = 'http://snomed.info/sct';
 const ICD10CM = 'http://hl7.org/fhir/sid/icd-10-cm';
@@ -235,7 +234,8 @@ function prescriptionOrder(m: TMedicationRow, rx: NonNullable<TMedicationRow['pr
 // Vital signs -----------------------------------------------------------------------------------
 
 /** The signs served as an Observation each; the two pressures go together, as one blood pressure panel. */
-type TServedSign = Exclude<TVitalSeries, 'systolic' | 'diastolic'> | 'bp';
+export type TServedSign = Exclude<TVitalSeries, 'systolic' | 'diastolic'> | 'bp';
+const BP_PANEL = { code: '85354-9', display: 'Blood pressure panel with all children optional' } as const;
 /** The id of one sign's Observation of a set: `{setId}-{sign}` (blood pressure `-bp`). */
 export const vitalObservationId = (setId: string, sign: TServedSign) => `${setId}-${sign}`;
 export const VITAL_OBSERVATION_ID =
@@ -263,6 +263,16 @@ const EXTRA_CODES: Partial<Record<TVitalSeries, { code: string; display: string 
   spo2: { code: '2708-6', display: 'Oxygen saturation in Arterial blood' },
 };
 const INTERPRETATION = { low: { code: 'L', display: 'Low' }, high: { code: 'H', display: 'High' } } as const;
+
+const SINGLE_SIGNS = ['heartRate', 'respiratoryRate', 'temperature', 'spo2', 'weight', 'height', 'bmi', 'pain'] as const;
+/** The LOINC codes of each served sign's Observation.code (what `code` searches), blood pressure its panel's. */
+export const SERVED_SIGN_CODES: Readonly<Record<TServedSign, readonly string[]>> = {
+  bp: [BP_PANEL.code],
+  ...(Object.fromEntries(SINGLE_SIGNS.map((sign) => [sign, [VITAL_DEFINITIONS[sign].loinc, ...(EXTRA_CODES[sign] ? [EXTRA_CODES[sign].code] : [])]])) as Record<
+    (typeof SINGLE_SIGNS)[number],
+    string[]
+  >),
+};
 
 const signCode = (sign: TVitalSeries): CodeableConcept => {
   const d = VITAL_DEFINITIONS[sign];
@@ -298,7 +308,7 @@ export function toVitalObservations(v: TVitalsRow): Observation[] {
   if (values.systolic !== null || values.diastolic !== null) {
     observations.push({
       ...common('bp'),
-      code: { coding: [{ system: LOINC, code: '85354-9', display: 'Blood pressure panel with all children optional' }], text: 'Blood pressure' },
+      code: { coding: [{ system: LOINC, ...BP_PANEL }], text: 'Blood pressure' },
       component: (['systolic', 'diastolic'] as const).map((sign) => {
         const value = values[sign];
         return value === null
@@ -307,7 +317,7 @@ export function toVitalObservations(v: TVitalsRow): Observation[] {
       }),
     });
   }
-  for (const sign of ['heartRate', 'respiratoryRate', 'temperature', 'spo2', 'weight', 'height', 'bmi', 'pain'] as const) {
+  for (const sign of SINGLE_SIGNS) {
     const value = values[sign];
     if (value === null || value === undefined) continue;
     observations.push({ ...common(sign), code: signCode(sign), valueQuantity: quantity(sign, value), ...interpretation(sign, value) });

@@ -1,5 +1,7 @@
+import { sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { FHIR_COMMON_SEARCH, FHIR_PAGE, FHIR_RESOURCES, type TFhirResourceType } from '#domain/fhir';
+import { FHIR_COMMON_SEARCH, FHIR_PAGE, FHIR_RESOURCES, FHIR_REV_INCLUDES, type TFhirResourceType, type TFhirRevInclude } from '#domain/fhir';
 import { addDays, startOfZonedDay } from '#domain/clinic-time';
 import { realDate } from '#domain/text';
 import { HttpError, invalid } from '../../http/errors.ts';
@@ -29,11 +31,18 @@ export interface TSearchBase {
   params: Map<string, string[]>;
   /** $everything only: an amended note's earlier versions beside it. */
   earlierVersions?: boolean;
+  /**
+   * Bulk export only (bulk-export-run.ts): the patients it is limited to (their ids as a
+   * subquery; null for every one in scope), inactive patients listed as well as active ones.
+   */
+  bulk?: { patientsIn: SQL | null };
+  /** `_revinclude`: what to include beside the page's resources (each one's Provenance). */
+  revIncludes?: readonly TFhirRevInclude[];
 }
 
 /** `ids`: the other ids the type gives besides uuids (a vital sign's Observation is `{setId}-{sign}`). */
 export function parseSearch(type: TFhirResourceType, query: TRawQuery, ids?: RegExp): TSearchBase {
-  const declared = new Set<string>([...FHIR_RESOURCES[type].search, ...FHIR_COMMON_SEARCH, '_format', '_pretty', CURSOR_PARAM]);
+  const declared = new Set<string>([...FHIR_RESOURCES[type].search, ...FHIR_COMMON_SEARCH, '_format', '_pretty', '_revinclude', CURSOR_PARAM]);
   const params = new Map<string, string[]>();
   for (const [key, raw] of Object.entries(query)) {
     if (raw === undefined) continue;
@@ -70,8 +79,17 @@ export function parseSearch(type: TFhirResourceType, query: TRawQuery, ids?: Reg
     if (wanted.length > FHIR_PAGE.max) throw invalid('_id', `At most ${FHIR_PAGE.max} ids`);
   }
   const cursor = one(CURSOR_PARAM);
-  for (const own of ['_count', '_id', '_format', '_pretty', CURSOR_PARAM]) params.delete(own);
-  return { ids: wanted, count, cursor, params };
+  const revIncludes = revIncludesOf(params.get('_revinclude'));
+  for (const own of ['_count', '_id', '_format', '_pretty', '_revinclude', CURSOR_PARAM]) params.delete(own);
+  return { ids: wanted, count, cursor, params, ...(revIncludes.length > 0 ? { revIncludes } : {}) };
+}
+
+/** `_revinclude` (R4 3.1.1.5.4): only what domain/fhir.ts FHIR_REV_INCLUDES names; anything else is refused, not ignored. */
+function revIncludesOf(values: string[] | undefined): TFhirRevInclude[] {
+  const asked = (values ?? []).flatMap((value) => value.split(',').map((v) => v.trim()));
+  const unknown = asked.find((value) => !(FHIR_REV_INCLUDES as readonly string[]).includes(value));
+  if (unknown !== undefined) throw invalid('_revinclude', `Only ${FHIR_REV_INCLUDES.join(', ')} is served`);
+  return [...new Set(asked as TFhirRevInclude[])];
 }
 
 /**
@@ -155,4 +173,105 @@ const nextMonth = (year: number, month: number) => (month === 12 ? `${year + 1}-
 export function parseDayParam(name: string, raw: string): { prefix: TDatePrefix; first: string; afterLast: string } {
   const bound = parseDateParam(name, raw, 'UTC');
   return { prefix: bound.prefix, first: bound.start.toISOString().slice(0, 10), afterLast: bound.end.toISOString().slice(0, 10) };
+}
+
+/**
+ * A token value (R4 3.1.1.4.6): `code` (in any system), `system|code`, `|code` (a code with no
+ * system) or `system|` (any code of the system). `system` is null when none was given.
+ */
+export interface TToken {
+  system: string | null;
+  code: string;
+}
+
+export function parseToken(raw: string): TToken {
+  const bar = raw.indexOf('|');
+  return bar < 0 ? { system: null, code: raw } : { system: raw.slice(0, bar), code: raw.slice(bar + 1) };
+}
+
+/** A token parameter's values, each as its comma-separated alternatives (each value holds, one of its alternatives does). */
+export const tokenAlternatives = (values: readonly string[]): TToken[][] => values.map((value) => value.split(',').map((token) => parseToken(token.trim())));
+
+/** What one value of a token parameter asks of a field this server codes in one system: any code of it, or these codes (none: nothing matches). */
+export type TCodesAsked = { any: true } | { any: false; codes: string[] };
+
+/**
+ * Each value of a token parameter on a field coded in `system` (a fixed category, a LOINC code,
+ * an administrative gender): the codes it asks for. A code in another system, or with no system
+ * (`|code`), is none of ours and matches nothing; an empty code is refused, and so is one outside
+ * `known` where the field's codes are a closed list.
+ */
+export function codesAsked(name: string, values: readonly string[] | undefined, system: string, known?: readonly string[]): TCodesAsked[] {
+  return tokenAlternatives(values ?? []).map((alternatives) => {
+    const codes: string[] = [];
+    let any = false;
+    for (const token of alternatives) {
+      if (token.code === '' && !token.system) throw invalid(name, 'Expected a code, or system|code');
+      if (token.system !== null && token.system !== system) continue;
+      if (token.code === '') any = true;
+      else if (known && !known.includes(token.code)) throw invalid(name, `Expected one of ${known.join(', ')}`);
+      else codes.push(token.code);
+    }
+    return any ? { any: true } : { any: false, codes };
+  });
+}
+
+/** Whether a value of a token parameter (codesAsked) takes a code this server gives. */
+export const asksFor = (asked: TCodesAsked, code: string) => asked.any || asked.codes.includes(code);
+
+/** A string parameter's values (R4 3.1.1.4.1), each a term to match the start of; an empty one is refused. */
+export function stringValues(name: string, values: readonly string[] | undefined): string[] {
+  return (values ?? []).map((value) => {
+    const term = value.trim();
+    if (!term) throw invalid(name, 'Give a value to search for');
+    return term;
+  });
+}
+
+// Conditions -------------------------------------------------------------------------------------
+// A search's parameters as SQL conditions on the query that reads the page, never a filter of the
+// page once read: keyset paging stays exact (no short pages, no rows skipped).
+
+const MATCHES_NONE = sql`false`;
+
+/** `column` is one of `values` (none: nothing matches). */
+export const inList = (column: SQL, values: readonly string[]) =>
+  values.length === 0
+    ? MATCHES_NONE
+    : sql`${column} in (${sql.join(
+        values.map((value) => sql`${value}`),
+        sql`, `,
+      )})`;
+
+/** A token parameter on a column holding codes of `system` (null where the row has none): codesAsked as conditions. */
+export const codeConditions = (name: string, values: readonly string[] | undefined, system: string, column: SQL): SQL[] =>
+  codesAsked(name, values, system).map((asked) => (asked.any ? sql`${column} is not null` : inList(column, asked.codes)));
+
+/** A token parameter on the one code every resource of the type carries (its category): every row, or none. */
+export const fixedCode = (name: string, values: readonly string[] | undefined, system: string, code: string): SQL[] =>
+  codesAsked(name, values, system).map((asked) => (asksFor(asked, code) ? sql`true` : MATCHES_NONE));
+
+/**
+ * `date` on an instant, or on a Period from `column` to `until` (R4 3.1.1.4.2): eq, the period
+ * lies within the value's; lt/le, it begins before the value's start/end; gt/ge, it ends after
+ * the value's end/from its start (an open end runs on). An instant is a period of no length.
+ */
+export function dateConditions(name: string, values: readonly string[] | undefined, timeZone: string, column: SQL, until: SQL = column): SQL[] {
+  return (values ?? []).map((raw) => {
+    const b = parseDateParam(name, raw, timeZone);
+    const [start, end] = [b.start.toISOString(), b.end.toISOString()];
+    const last = sql`coalesce(${until}, 'infinity'::timestamptz)`;
+    switch (b.prefix) {
+      case 'eq':
+        return sql`(${column} >= ${start}::timestamptz and ${last} < ${end}::timestamptz)`;
+      case 'lt':
+        return sql`${column} < ${start}::timestamptz`;
+      case 'le':
+        return sql`${column} < ${end}::timestamptz`;
+      case 'gt':
+        return sql`${last} >= ${end}::timestamptz`;
+      case 'ge':
+        return sql`${last} >= ${start}::timestamptz`;
+    }
+  });
 }

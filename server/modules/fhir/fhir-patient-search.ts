@@ -26,21 +26,32 @@ interface TTier {
   keys: [SQL, SQL];
 }
 
+/** How a term matches a name (R4's string search, our rule): the start of the last name, of the first name, or of "first last". */
+function nameParts(keys: { first: SQL; last: SQL }, term: string): { lastStarts: SQL; firstStarts: SQL; full: SQL | null } {
+  const breaks = nameBreaks(term);
+  const full =
+    breaks.length === 0
+      ? null
+      : sql.join(
+          breaks.map((b) => sql`(${keys.first} = (lower(${b.end}) collate "C") and ${startsWith(keys.last, b.start)})`),
+          sql` or `,
+        );
+  return { lastStarts: startsWith(keys.last, term), firstStarts: startsWith(keys.first, term), full };
+}
+
+/** `name` on other people's names (staff: Practitioner), by the same rule as patients', as one condition. */
+export function nameMatches(keys: { first: SQL; last: SQL }, term: string): SQL {
+  const { lastStarts, firstStarts, full } = nameParts(keys, term.trim());
+  return sql`(${lastStarts} or ${firstStarts}${full ? sql` or (${full})` : sql``})`;
+}
+
 function tiers(term: string): TTier[] {
-  const lastStarts = startsWith(LAST_KEY, term);
-  const firstStarts = startsWith(FIRST_KEY, term);
+  const { lastStarts, firstStarts, full } = nameParts({ first: FIRST_KEY, last: LAST_KEY }, term);
   const list: TTier[] = [
     { where: lastStarts, keys: [LAST_KEY, FIRST_KEY] },
     { where: sql`${firstStarts} and not ${lastStarts}`, keys: [FIRST_KEY, LAST_KEY] },
   ];
-  const breaks = nameBreaks(term);
-  if (breaks.length > 0) {
-    const full = sql.join(
-      breaks.map((b) => sql`(${FIRST_KEY} = (lower(${b.end}) collate "C") and ${startsWith(LAST_KEY, b.start)})`),
-      sql` or `,
-    );
-    list.push({ where: sql`(${full}) and not ${lastStarts} and not ${firstStarts}`, keys: [FIRST_KEY, LAST_KEY] });
-  }
+  if (full) list.push({ where: sql`(${full}) and not ${lastStarts} and not ${firstStarts}`, keys: [FIRST_KEY, LAST_KEY] });
   return list;
 }
 

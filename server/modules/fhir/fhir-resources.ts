@@ -36,7 +36,7 @@ export const recordNumber = (id: string) => `urn:uuid:${id}`;
  */
 export const PRESCRIPTION_NUMBER_SYSTEM = 'urn:clinic-ehr:prescription-number';
 
-const LOINC = 'http://loinc.org';
+export const LOINC = 'http://loinc.org';
 const meta = (updatedAt: string) => ({ lastUpdated: updatedAt });
 // Typed as any reference: the target's type is in the string, which FHIR's Reference<T> cannot see.
 const ref = <T extends Resource = Resource>(type: T['resourceType'], id: string): Reference<T> => ({ reference: `${type}/${id}` });
@@ -79,6 +79,8 @@ export function toPractitionerResource(u: TStaffRow): Practitioner {
     resourceType: 'Practitioner',
     id: u.id,
     meta: meta(u.updatedAt),
+    // The account's id as a URI, as a patient's record number: the one identifier every account has.
+    identifier: [{ use: 'usual', type: { text: 'Staff account' }, system: RECORD_NUMBER_SYSTEM, value: recordNumber(u.id) }],
     active: u.isActive,
     ...(name ? { name: [{ ...(u.lastName ? { family: u.lastName } : {}), ...(u.firstName ? { given: [u.firstName] } : {}), text: name }] } : {}),
     telecom: [{ system: 'email', value: u.email, use: 'work' }],
@@ -172,6 +174,26 @@ export function toEncounterResource(a: TAppointmentRow): Encounter {
   };
 }
 
+/**
+ * The spec's note types (domain/notes.ts NOTE_TYPES) that LOINC's document ontology names, with
+ * LOINC's display (US Core's DocumentReference type binding); the others, and a type written
+ * otherwise, stay the clinic's words alone (`type.text`).
+ */
+export const NOTE_TYPE_LOINC: Readonly<Record<string, { code: string; display: string }>> = {
+  'Progress Note': { code: '11506-3', display: 'Progress note' },
+  'Consultation Note': { code: '11488-4', display: 'Consult note' },
+  'Discharge Summary': { code: '18842-5', display: 'Discharge summary' },
+  'Procedure Note': { code: '28570-0', display: 'Procedure note' },
+  'Nurse Assessment': { code: '34746-8', display: 'Nurse Note' },
+  'Treatment Plan': { code: '18776-5', display: 'Plan of care note' },
+};
+const noteTypeConcept = (noteType: string): CodeableConcept => {
+  const loinc = Object.hasOwn(NOTE_TYPE_LOINC, noteType) ? NOTE_TYPE_LOINC[noteType] : undefined;
+  return { ...(loinc ? { coding: [{ system: LOINC, code: loinc.code, display: loinc.display }] } : {}), text: noteType };
+};
+/** DocumentReference's category: every note is a clinical note (US Core's category code system). */
+export const NOTE_CATEGORY = { system: 'http://hl7.org/fhir/us/core/CodeSystem/us-core-documentreference-category', code: 'clinical-note' } as const;
+
 /** An earlier version of an amended note: `{noteId}-v{n}`, n from 1 (as first finalized). */
 export const noteVersionId = (noteId: string, version: number) => `${noteId}-v${version}`;
 export const NOTE_VERSION_ID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-v([1-9]\d{0,3})$/;
@@ -192,17 +214,15 @@ export function toDocumentReference(n: TNoteRow, version?: number): DocumentRefe
   const before = current ? null : n.amendments[v - 1]!;
   const content = before ? (before.contentBefore ?? '') : n.content;
   const noteType = (before ? before.noteTypeBefore : null) ?? n.noteType;
-  const date = v === 1 ? (n.finalizedAt ?? n.updatedAt) : n.amendments[v - 2]!.at;
+  const date = current ? n.date : v === 1 ? (n.finalizedAt ?? n.updatedAt) : n.amendments[v - 2]!.at;
   return {
     resourceType: 'DocumentReference',
     id: current ? n.id : noteVersionId(n.id, v),
     meta: meta(current ? n.updatedAt : date),
     status: current ? 'current' : 'superseded',
     docStatus: v === 1 ? 'final' : 'amended',
-    type: { text: noteType },
-    category: [
-      { coding: [{ system: 'http://hl7.org/fhir/us/core/CodeSystem/us-core-documentreference-category', code: 'clinical-note', display: 'Clinical Note' }] },
-    ],
+    type: noteTypeConcept(noteType),
+    category: [{ coding: [{ ...NOTE_CATEGORY, display: 'Clinical Note' }] }],
     subject: ref('Patient', n.patientId),
     date,
     author: [ref('Practitioner', n.authorId)],
@@ -220,7 +240,10 @@ const SERVICE_REQUEST_STATUS: Record<TLabOrderStatus, ServiceRequest['status']> 
   cancelled: 'revoked',
 };
 const PRIORITY: Record<TLabPriority, ServiceRequest['priority']> = { routine: 'routine', urgent: 'urgent', stat: 'stat' };
-const LAB_CATEGORY = { coding: [{ system: 'http://snomed.info/sct', code: '108252007', display: 'Laboratory procedure' }] };
+/** A lab order's category (SNOMED CT), and its report's (HL7 v2 table 0074), the same for every one. */
+export const ORDER_CATEGORY = { system: 'http://snomed.info/sct', code: '108252007' } as const;
+export const REPORT_CATEGORY = { system: 'http://terminology.hl7.org/CodeSystem/v2-0074', code: 'LAB' } as const;
+const LAB_CATEGORY = { coding: [{ ...ORDER_CATEGORY, display: 'Laboratory procedure' }] };
 
 /** `note` from the texts that are there, or nothing. */
 const notesOf = (texts: (string | null | false)[]) => {
@@ -254,7 +277,7 @@ export function toDiagnosticReport(o: TLabOrderRow): DiagnosticReport {
     meta: meta(o.updatedAt),
     basedOn: [ref('ServiceRequest', o.id)],
     status: o.corrected ? 'corrected' : 'final',
-    category: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v2-0074', code: 'LAB', display: 'Laboratory' }] }],
+    category: [{ coding: [{ ...REPORT_CATEGORY, display: 'Laboratory' }] }],
     code: loincConcept(o.orderName, o.loinc),
     subject: ref('Patient', o.patientId),
     ...(o.receivedAt ? { effectiveDateTime: o.receivedAt, issued: o.receivedAt } : {}),

@@ -15,6 +15,8 @@ export interface TFoundPage {
   resources: Resource[];
   patientIds: string[];
   nextCursor: string | null;
+  /** What `_revinclude` asked for beside them (their Provenance), entries of search mode 'include'. */
+  included?: Resource[];
 }
 
 /**
@@ -35,13 +37,14 @@ export const UUID_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 export const NO_MATCH = sql`false`;
 export const and = (parts: SQL[]) => (parts.length === 0 ? sql`true` : sql.join(parts, sql` and `));
 
-/** `_id` and `patient` as conditions on the id and patient columns. */
+/** `_id` and `patient` (and a bulk export's patients) as conditions on the id and patient columns; a Patient's patient column is its id. */
 export function common(search: TSearchBase, id: SQL, patient: SQL | null): SQL[] {
   const parts: SQL[] = [];
   if (search.ids) parts.push(search.ids.length ? idIn(id, search.ids) : NO_MATCH);
   if (patient) {
     const p = patientParam(search.params);
     if (p.given) parts.push(p.id ? sql`${patient} = ${p.id}::uuid` : NO_MATCH);
+    if (search.bulk?.patientsIn) parts.push(sql`${patient} in (${search.bulk.patientsIn})`);
   }
   return parts;
 }

@@ -4,18 +4,35 @@ import type { TFhirResourceType } from '#domain/fhir';
 import { invalid } from '../../http/errors.ts';
 import type { Reading } from '../../scope/reader.ts';
 import type { Deps } from '../../deps.ts';
-import { parseDateParam, parseDayParam, patientParam, type TSearchBase } from './fhir-params.ts';
+import {
+  codeConditions,
+  codesAsked,
+  dateConditions,
+  fixedCode,
+  inList,
+  parseDayParam,
+  parseToken,
+  patientParam,
+  stringValues,
+  type TSearchBase,
+} from './fhir-params.ts';
 import { CHART_TYPES, observationKinds, VITALS_CURSOR, vitalObservations } from './fhir-chart-types.ts';
 import { VITAL_OBSERVATION_ID } from './fhir-chart-resources.ts';
 import { and, common, NO_MATCH, one, pageOf, UUID_ID, type TFhirType } from './fhir-search.ts';
-import { decodeNameCursor, patientIdsByName } from './fhir-patient-search.ts';
+import { decodeNameCursor, nameMatches, patientIdsByName } from './fhir-patient-search.ts';
+import { withRevIncludes } from './fhir-provenance.ts';
+import { groupType } from './fhir-group.ts';
 import {
   appointmentPage,
   appointmentPatientNamed,
   finalizedNotePage,
   idIn,
+  LAB_ORDER_LOINC,
+  LAB_RESULT_EFFECTIVE,
+  LAB_RESULT_LOINC,
   labOrderPage,
   labResultPage,
+  NOTE_DATE,
   patientsWhere,
   patientPage,
   staffPage,
@@ -25,9 +42,14 @@ import {
   APPOINTMENT_STATUS_TO_FHIR,
   FHIR_APPOINTMENT_STATUSES,
   CLINIC_ORGANIZATION_ID,
+  LOINC,
+  NOTE_CATEGORY,
+  NOTE_TYPE_LOINC,
   NOTE_VERSION_ID,
+  ORDER_CATEGORY,
   RECORD_NUMBER_SYSTEM,
   recordNumber,
+  REPORT_CATEGORY,
   toAppointmentResource,
   toDiagnosticReport,
   toDocumentReference,
@@ -41,31 +63,9 @@ import {
 
 const timeZoneOf = (reading: Reading) => (reading.deps as Deps).settings.current().timeZone;
 
-/** `date` on an instant column: each value's prefix against the period it names. */
-/**
- * `date` on an instant, or on a Period from `column` to `until` (R4 3.1.1.4.2): eq, the period
- * lies within the value's; lt/le, it begins before the value's start/end; gt/ge, it ends after
- * the value's end/from its start (an open end runs on). An instant is a period of no length.
- */
-function dateConditions(reading: Reading, values: string[] | undefined, column: SQL, until: SQL = column): SQL[] {
-  return (values ?? []).map((raw) => {
-    const b = parseDateParam('date', raw, timeZoneOf(reading));
-    const [start, end] = [b.start.toISOString(), b.end.toISOString()];
-    const last = sql`coalesce(${until}, 'infinity'::timestamptz)`;
-    switch (b.prefix) {
-      case 'eq':
-        return sql`(${column} >= ${start}::timestamptz and ${last} < ${end}::timestamptz)`;
-      case 'lt':
-        return sql`${column} < ${start}::timestamptz`;
-      case 'le':
-        return sql`${column} < ${end}::timestamptz`;
-      case 'gt':
-        return sql`${last} >= ${end}::timestamptz`;
-      case 'ge':
-        return sql`${last} >= ${start}::timestamptz`;
-    }
-  });
-}
+/** `date` (fhir-params.ts dateConditions) in the clinic's time zone. */
+const dates = (reading: Reading, search: TSearchBase, column: SQL, until?: SQL) =>
+  dateConditions('date', search.params.get('date'), timeZoneOf(reading), column, until);
 
 // Patient -------------------------------------------------------------------------------------
 
@@ -88,10 +88,13 @@ function birthdateConditions(values: string[] | undefined): SQL[] {
   });
 }
 
-/** `identifier`: the record number (`[system|]urn:uuid:{id}`); any other identifier matches nothing. */
+/**
+ * `identifier`: the record number of a patient, or a staff account's (`[system|]urn:uuid:{id}`,
+ * the row's id on `t`); any other identifier matches nothing.
+ */
 function identifierConditions(values: string[] | undefined): SQL[] {
   return (values ?? []).map((raw) => {
-    const [system, value] = raw.includes('|') ? [raw.slice(0, raw.indexOf('|')), raw.slice(raw.indexOf('|') + 1)] : [null, raw];
+    const { system, code: value } = parseToken(raw);
     // `system|`: every identifier of that system (every record number); `|value`: only
     // identifiers without a system, which this server gives none of.
     if (system === '' || (system !== null && system !== RECORD_NUMBER_SYSTEM)) return NO_MATCH;
@@ -101,14 +104,27 @@ function identifierConditions(values: string[] | undefined): SQL[] {
   });
 }
 
+const GENDER_SYSTEM = 'http://hl7.org/fhir/administrative-gender';
+const GENDERS = ['male', 'female', 'other', 'unknown'];
+/** `gender`: the gender as served (toPatientResource: the record's sex, 'unknown' where it does not say). */
+const genderConditions = (values: string[] | undefined): SQL[] =>
+  codesAsked('gender', values, GENDER_SYSTEM, GENDERS).map((asked) => (asked.any ? sql`true` : inList(sql`coalesce(t.sex, 'unknown')`, asked.codes)));
+
 const patientType: TFhirType = {
   audit: { read: 'patient.read', search: 'patient.list', entityType: 'patient' },
   async search(reading, search) {
     const { params } = search;
-    const where = and([...common(search, sql`t.id`, null), ...birthdateConditions(params.get('birthdate')), ...identifierConditions(params.get('identifier'))]);
+    const where = and([
+      // Her patient column is her id: `patient` is not a Patient parameter, but a bulk export's patients apply.
+      ...common(search, sql`t.id`, sql`t.id`),
+      ...birthdateConditions(params.get('birthdate')),
+      ...identifierConditions(params.get('identifier')),
+      ...genderConditions(params.get('gender')),
+    ]);
     const names = params.get('name');
-    // Named by id or record number she is found as read finds her, active or not; a list leaves the inactive out.
-    const named = search.ids !== null || params.has('identifier');
+    // Named by id or record number she is found as read finds her, active or not, and so in a
+    // bulk export (whose other resources name her); a list leaves the inactive out.
+    const named = search.ids !== null || params.has('identifier') || search.bulk !== undefined;
     if (!names) return pageOf(await patientPage(reading.db, where, reading.scope, search.count, search.cursor, named), toPatientResource, (p) => p.id);
     if (names.length > 1 || !names[0]!.trim()) throw invalid('name', 'Give one name to search for');
     const found = await patientIdsByName(
@@ -131,10 +147,17 @@ const patientType: TFhirType = {
 
 // Staff and the clinic ------------------------------------------------------------------------
 
+const STAFF_NAME = { first: sql`(lower(t.first_name) collate "C")`, last: sql`(lower(t.last_name) collate "C")` };
+
 const practitionerType: TFhirType = {
   audit: null,
   async search(reading, search) {
-    return pageOf(await staffPage(reading.db, and(common(search, sql`t.id`, null)), search.count, search.cursor), toPractitionerResource, () => null);
+    const where = and([
+      ...common(search, sql`t.id`, null),
+      ...stringValues('name', search.params.get('name')).map((term) => nameMatches(STAFF_NAME, term)),
+      ...identifierConditions(search.params.get('identifier')),
+    ]);
+    return pageOf(await staffPage(reading.db, where, search.count, search.cursor), toPractitionerResource, () => null);
   },
   async read(reading, id) {
     return one(await staffPage(reading.db, sql`t.id = ${id}::uuid`, 1, null), toPractitionerResource, () => null);
@@ -145,13 +168,21 @@ const organizationType: TFhirType = {
   audit: null,
   ids: new RegExp(`^${CLINIC_ORGANIZATION_ID}$`),
   async search(reading, search) {
-    const matches = (search.ids === null || search.ids.includes(CLINIC_ORGANIZATION_ID)) && !search.cursor;
-    return { resources: matches ? [toOrganizationResource((reading.deps as Deps).settings.current().clinicName)] : [], patientIds: [], nextCursor: null };
+    const clinicName = (reading.deps as Deps).settings.current().clinicName;
+    // The one resource, from the settings (no rows to page): `name` on the start of its name;
+    // it carries no address, so `address` (checked as any string parameter) matches nothing.
+    const named = stringValues('name', search.params.get('name')).every((term) => foldCase(clinicName).startsWith(foldCase(term)));
+    const addressed = stringValues('address', search.params.get('address')).length === 0;
+    const matches = (search.ids === null || search.ids.includes(CLINIC_ORGANIZATION_ID)) && !search.cursor && named && addressed;
+    return { resources: matches ? [toOrganizationResource(clinicName)] : [], patientIds: [], nextCursor: null };
   },
   async read(reading, id) {
     return id === CLINIC_ORGANIZATION_ID ? { resource: toOrganizationResource((reading.deps as Deps).settings.current().clinicName), patientId: null } : null;
   },
 };
+
+/** A string as R4's string search compares it: case and accents ignored. */
+const foldCase = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
 // Appointments and visits ---------------------------------------------------------------------
 
@@ -186,7 +217,7 @@ const appointmentType: TFhirType = {
     const where = and([
       ...common(search, sql`t.id`, sql`t.patient_id`),
       ...namedWhenByPatient(reading, search),
-      ...dateConditions(reading, search.params.get('date'), sql`t.appointment_date`),
+      ...dates(reading, search, sql`t.appointment_date`),
       ...statusConditions(search.params.get('status')),
     ]);
     return pageOf(await appointmentPage(reading.db, where, reading.scope, search.count, search.cursor), toAppointmentResource, (a) => a.subjectId);
@@ -205,7 +236,7 @@ const encounterType: TFhirType = {
       ...common(search, sql`t.id`, sql`t.patient_id`),
       ...namedWhenByPatient(reading, search),
       // A visit's date is its period: from when it began (checked in, or its appointment's time) to when it was completed.
-      ...dateConditions(reading, search.params.get('date'), sql`coalesce(t.checked_in_at, t.appointment_date)`, sql`t.completed_at`),
+      ...dates(reading, search, sql`coalesce(t.checked_in_at, t.appointment_date)`, sql`t.completed_at`),
     ]);
     return pageOf(await appointmentPage(reading.db, where, reading.scope, search.count, search.cursor), toEncounterResource, (a) => a.subjectId);
   },
@@ -216,13 +247,29 @@ const encounterType: TFhirType = {
 
 // Notes ---------------------------------------------------------------------------------------
 
+/** `type`: the note types served with the LOINC code asked (NOTE_TYPE_LOINC); the others carry no code and match none. */
+const noteTypeConditions = (values: string[] | undefined): SQL[] =>
+  codesAsked('type', values, LOINC).map((asked) =>
+    inList(
+      sql`patient_notes.note_type`,
+      Object.entries(NOTE_TYPE_LOINC)
+        .filter(([, loinc]) => asked.any || asked.codes.includes(loinc.code))
+        .map(([type]) => type),
+    ),
+  );
+
 const documentType: TFhirType = {
   audit: { read: 'note.read', search: 'note.list', entityType: 'note' },
   ids: new RegExp(`${UUID_ID.source}|${NOTE_VERSION_ID.source}`),
   async search(reading, search) {
     // A search finds current versions: `_id` of an earlier one (`{noteId}-v{n}`) names none.
     const ids = search.ids?.filter((id) => !NOTE_VERSION_ID.test(id)) ?? null;
-    const where = and(common({ ...search, ids }, sql`patient_notes.id`, sql`patient_notes.patient_id`));
+    const where = and([
+      ...common({ ...search, ids }, sql`patient_notes.id`, sql`patient_notes.patient_id`),
+      ...fixedCode('category', search.params.get('category'), NOTE_CATEGORY.system, NOTE_CATEGORY.code),
+      ...noteTypeConditions(search.params.get('type')),
+      ...dates(reading, search, NOTE_DATE),
+    ]);
     const versions = (n: TNoteRow) => (search.earlierVersions ? n.amendments.map((_, i) => toDocumentReference(n, i + 1)) : []);
     return pageOf(
       await finalizedNotePage(reading.db, where, reading.scope, search.count, search.cursor),
@@ -247,7 +294,11 @@ const documentType: TFhirType = {
 const serviceRequestType: TFhirType = {
   audit: { read: 'lab.read', search: 'lab.list', entityType: 'lab_order' },
   async search(reading, search) {
-    const where = and(common(search, sql`lab_orders.id`, sql`lab_orders.patient_id`));
+    const where = and([
+      ...common(search, sql`lab_orders.id`, sql`lab_orders.patient_id`),
+      ...fixedCode('category', search.params.get('category'), ORDER_CATEGORY.system, ORDER_CATEGORY.code),
+      ...codeConditions('code', search.params.get('code'), LOINC, LAB_ORDER_LOINC),
+    ]);
     return pageOf(await labOrderPage(reading.db, where, reading.scope, search.count, search.cursor), toServiceRequest, (o) => o.patientId);
   },
   async read(reading, id) {
@@ -259,7 +310,14 @@ const HAS_RESULTS = sql`lab_orders.status = 'received'`;
 const diagnosticReportType: TFhirType = {
   audit: { read: 'lab.read', search: 'lab.list', entityType: 'lab_order' },
   async search(reading, search) {
-    const where = and([HAS_RESULTS, ...common(search, sql`lab_orders.id`, sql`lab_orders.patient_id`)]);
+    const where = and([
+      HAS_RESULTS,
+      ...common(search, sql`lab_orders.id`, sql`lab_orders.patient_id`),
+      ...fixedCode('category', search.params.get('category'), REPORT_CATEGORY.system, REPORT_CATEGORY.code),
+      ...codeConditions('code', search.params.get('code'), LOINC, LAB_ORDER_LOINC),
+      // The report's effective time: when its results came in.
+      ...dates(reading, search, sql`lab_orders.received_at`),
+    ]);
     return pageOf(await labOrderPage(reading.db, where, reading.scope, search.count, search.cursor), toDiagnosticReport, (o) => o.patientId);
   },
   async read(reading, id) {
@@ -280,9 +338,13 @@ const observationType: TFhirType = {
   ids: new RegExp(`${UUID_ID.source}|${VITAL_OBSERVATION_ID.source}`),
   async search(reading, search) {
     const kinds = observationKinds(search);
+    // Built whatever the category asks for, so a bad code or date is refused even where no lab result is searched.
+    const labWhere = labConditions(reading, search);
     const vitals = kinds.vitals && vitalObservations.mayRead(reading);
     if (vitalObservations.isCursor(search.cursor)) return vitalObservations.search(reading, search, vitalObservations.innerCursor(search.cursor!));
-    const labs = kinds.lab ? await labSearch(reading, search) : { resources: [], patientIds: [], nextCursor: null };
+    const labs = kinds.lab
+      ? pageOf(await labResultPage(reading.db, labWhere, reading.scope, search.count, search.cursor), toObservation, (r) => r.patientId)
+      : { resources: [], patientIds: [], nextCursor: null };
     if (labs.nextCursor || !vitals) return labs;
     // The lab results are done: the vital signs fill the rest of the page, and go on on the next.
     const room = search.count - labs.resources.length;
@@ -300,14 +362,17 @@ const observationType: TFhirType = {
   },
 };
 
-async function labSearch(reading: Reading, search: TSearchBase) {
+function labConditions(reading: Reading, search: TSearchBase): SQL {
   // `_id` of a vital sign's Observation names no lab result.
   const ids = search.ids?.filter((id) => UUID_ID.test(id)) ?? null;
-  const where = and(common({ ...search, ids }, sql`t.id`, sql`lab_orders.patient_id`));
-  return pageOf(await labResultPage(reading.db, where, reading.scope, search.count, search.cursor), toObservation, (r) => r.patientId);
+  return and([
+    ...common({ ...search, ids }, sql`t.id`, sql`lab_orders.patient_id`),
+    ...codeConditions('code', search.params.get('code'), LOINC, LAB_RESULT_LOINC),
+    ...dates(reading, search, LAB_RESULT_EFFECTIVE),
+  ]);
 }
 
-export const FHIR_TYPES: Record<TFhirResourceType, TFhirType> = {
+export const FHIR_TYPES: Record<TFhirResourceType, TFhirType> = withRevIncludes({
   Patient: patientType,
   Practitioner: practitionerType,
   Organization: organizationType,
@@ -318,4 +383,5 @@ export const FHIR_TYPES: Record<TFhirResourceType, TFhirType> = {
   DiagnosticReport: diagnosticReportType,
   Observation: observationType,
   ...CHART_TYPES,
-};
+  Group: groupType,
+});

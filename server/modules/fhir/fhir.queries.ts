@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { APPOINTMENT_STATUSES } from '#domain/appointments';
+import type { TAuditEntityType, TChangeAction } from '#domain/audit';
 import { LAB_FLAGS, LAB_SEXES } from '#domain/lab-flags';
 import { LAB_ORDER_STATUSES } from '#domain/orders';
 import { LAB_PRIORITIES } from '#domain/labs';
@@ -182,16 +183,25 @@ const ZNoteRow = z.object({
   amendedAt: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** The current version's date (NOTE_DATE). */
+  date: z.string(),
   /** Its amendments, oldest first: what it said before each, and when each was made. */
   amendments: z.array(z.object({ at: z.string(), contentBefore: z.string().nullable(), noteTypeBefore: z.string().nullable() })),
 });
 export type TNoteRow = z.infer<typeof ZNoteRow>;
 
+/**
+ * A finalized note's date as its current DocumentReference gives it (and `date` searches it):
+ * its last amendment, else when it was finalized.
+ */
+export const NOTE_DATE = sql`coalesce((select max(r.at) from note_revisions r where r.note_id = patient_notes.id and r.action = 'amended'),
+  patient_notes.finalized_at, patient_notes.updated_at)`;
+
 // The notes' scope (ReadScope.notes) names `patient_notes` itself, so the table keeps its name.
 const NOTE_SELECT = sql`select patient_notes.id, patient_notes.patient_id as "patientId", patient_notes.author_id as "authorId",
   patient_notes.note_type as "noteType", patient_notes.content, ${isoText(sql`patient_notes.finalized_at`)} as "finalizedAt",
   ${isoText(sql`patient_notes.amended_at`)} as "amendedAt", ${isoText(sql`patient_notes.created_at`)} as "createdAt",
-  ${isoText(sql`patient_notes.updated_at`)} as "updatedAt",
+  ${isoText(sql`patient_notes.updated_at`)} as "updatedAt", ${isoText(NOTE_DATE)} as date,
   coalesce((select json_agg(json_build_object('at', ${isoText(sql`r.at`)}, 'contentBefore', r.content_before, 'noteTypeBefore', r.note_type_before) order by r.at, r.id)
     from note_revisions r where r.note_id = patient_notes.id and r.action = 'amended'), '[]'::json) as amendments
   from patient_notes`;
@@ -230,11 +240,14 @@ const ZLabOrderRow = z.object({
 });
 export type TLabOrderRow = z.infer<typeof ZLabOrderRow>;
 
+/** An order's code: its catalogue test's LOINC (none for one ordered as free text). */
+export const LAB_ORDER_LOINC = sql`(select lt.loinc from lab_tests lt where lt.id = lab_orders.test_id)`;
+
 // The lab scope (ReadScope.labOrders) names `lab_orders` itself.
 const LAB_ORDER_SELECT = sql`select lab_orders.id, lab_orders.patient_id as "patientId", lab_orders.provider_id as "providerId",
   lab_orders.order_name as "orderName", lab_orders.description, lab_orders.status, lab_orders.priority,
   ${isoText(sql`lab_orders.ordered_at`)} as "orderedAt", ${isoText(sql`lab_orders.received_at`)} as "receivedAt", lab_orders.results,
-  lab_orders.status_reason as "statusReason", (select lt.loinc from lab_tests lt where lt.id = lab_orders.test_id) as loinc,
+  lab_orders.status_reason as "statusReason", ${LAB_ORDER_LOINC} as loinc,
   ${isoText(sql`lab_orders.updated_at`)} as "updatedAt",
   array(select r.id from lab_results r where r.order_id = lab_orders.id order by r.position) as "resultIds",
   exists (select 1 from lab_results r where r.order_id = lab_orders.id and r.corrected_at is not null) as corrected
@@ -265,10 +278,13 @@ const ZLabResultRow = z.object({
 });
 export type TLabResultRow = z.infer<typeof ZLabResultRow>;
 
-const LAB_RESULT_SELECT = sql`select t.id, t.order_id as "orderId", lab_orders.patient_id as "patientId", t.name,
-  (select a.loinc from lab_analytes a where a.id = t.analyte_id) as loinc,
+/** A result's code (its analyte's LOINC, where the catalogue has one) and its effective time (when the order's results came in), on `lab_results t`. */
+export const LAB_RESULT_LOINC = sql`(select a.loinc from lab_analytes a where a.id = t.analyte_id)`;
+export const LAB_RESULT_EFFECTIVE = sql`coalesce(lab_orders.received_at, t.entered_at)`;
+
+const LAB_RESULT_SELECT = sql`select t.id, t.order_id as "orderId", lab_orders.patient_id as "patientId", t.name, ${LAB_RESULT_LOINC} as loinc,
   t.value_numeric as "valueNumeric", t.value_text as "valueText", t.unit, t.ref_low as "refLow", t.ref_high as "refHigh", t.flag,
-  ${isoText(sql`coalesce(lab_orders.received_at, t.entered_at)`)} as "effectiveAt", ${isoText(sql`t.entered_at`)} as "enteredAt",
+  ${isoText(LAB_RESULT_EFFECTIVE)} as "effectiveAt", ${isoText(sql`t.entered_at`)} as "enteredAt",
   ${isoText(sql`t.corrected_at`)} as "correctedAt"
   from lab_results t join lab_orders on lab_orders.id = t.order_id`;
 
@@ -419,4 +435,80 @@ export const vitalsFrom = (q: Queryable, where: SQL, scope: ReadScope, fromId: s
     q,
     ZVitalsRow,
     sql`${VITALS_SELECT} where ${seenThrough(scope, where)} ${fromId ? sql`and t.id >= ${fromId}::uuid` : sql``} order by t.id limit ${limit}`,
+  );
+
+// The last change of a record, for its Provenance (US Core 6.1) -------------------------------
+
+const ZChangeRow = z.object({
+  id: z.string(),
+  /** When it last changed (null only for a row that never says: no Provenance then). */
+  at: z.string().nullable(),
+  /** Who changed it; null where no one is known (a job, a row written before the trail kept it). */
+  actorId: rowId.nullable(),
+  /** The change's audit action, or the record's own (lab results); null where neither says. */
+  action: z.string().nullable(),
+});
+export type TChangeRow = z.infer<typeof ZChangeRow>;
+
+/**
+ * Where a record's changes are written in the audit trail: its table (as `r`), the audit rows'
+ * entity and the actions that change what its resource says, and, for a record the trail does
+ * not hold (written before it, or by a seed), who the row itself names as having written it and
+ * when it last changed.
+ */
+export interface TAuditedRecord {
+  table: SQL;
+  /** Its patient's id on `r`: the trail is read through its patient index. Null for records about no patient (staff accounts). */
+  patientId: SQL | null;
+  entityType: TAuditEntityType;
+  actions: readonly TChangeAction[];
+  recorder: SQL;
+  changedAt: SQL;
+}
+
+/**
+ * Each record's latest change in the audit trail (written in the same transaction as the change,
+ * so it is the record's own history): when, by whom, which action. Of one transaction's rows the
+ * first is taken, so a record created and moved at once reads as created. A record the trail
+ * does not hold falls back on its row.
+ */
+export const lastAuditedChanges = (q: Queryable, record: TAuditedRecord, ids: readonly string[]) =>
+  rowsOf(
+    q,
+    ZChangeRow,
+    sql`select r.id::text as id, ${isoText(sql`coalesce(e.at, ${record.changedAt})`)} as at,
+      case when e.id is null then ${record.recorder} else e.actor_id end as "actorId", e.action
+    from ${record.table}
+    left join lateral (
+      select a.id, a.actor_id, a.at, a.action from audit_events a
+      where ${record.patientId ? sql`a.patient_id = ${record.patientId} and` : sql``} a.entity_type = ${record.entityType}
+        and a.entity_id = r.id::text and a.outcome = 'allowed' and a.action in (${sql.join(
+          record.actions.map((action) => sql`${action}`),
+          sql`, `,
+        )})
+      order by a.at desc, a.n limit 1
+    ) e on true
+    where ${idIn(sql`r.id`, ids)}`,
+  );
+
+/**
+ * Lab results' latest change from their own rows, which carry it: who entered them (a correction
+ * writes the corrector there) and when, entered or last corrected. The trail records both on the
+ * order, not on the result.
+ */
+export const lastResultChanges = (q: Queryable, ids: readonly string[]) =>
+  rowsOf(
+    q,
+    ZChangeRow,
+    sql`select r.id::text as id, ${isoText(sql`coalesce(r.corrected_at, r.entered_at)`)} as at, r.entered_by_id as "actorId",
+      case when r.corrected_at is null then 'lab.results_enter' else 'lab.results_correct' end as action
+    from lab_results r where ${idIn(sql`r.id`, ids)}`,
+  );
+
+/** The clinic's settings: who last changed them, and when (the row carries both). */
+export const lastClinicChange = (q: Queryable, id: string) =>
+  rowsOf(
+    q,
+    ZChangeRow,
+    sql`select ${id}::text as id, ${isoText(sql`updated_at`)} as at, updated_by as "actorId", null::text as action from clinic_settings limit 1`,
   );

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { OAUTH_TOKEN_PATH } from '#domain/api-clients';
 import { FHIR_RESOURCES, FHIR_RESOURCE_TYPES, scopesAllow, type TFhirResourceType } from '#domain/fhir';
 import type { Deps } from '../../deps.ts';
 import { HttpError, invalidFields, notFound } from '../../http/errors.ts';
@@ -22,6 +23,7 @@ import {
   WRITE_METHODS,
 } from './fhir-http.ts';
 import { fhirSearchQuery } from './fhir-params.ts';
+import { withIncluded } from './fhir-provenance.ts';
 import { FHIR_TYPES } from './fhir-types.ts';
 import { UUID_ID } from './fhir-search.ts';
 import { FHIR_READS, PATIENT_EVERYTHING } from './fhir.service.ts';
@@ -78,7 +80,7 @@ export const fhirRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   );
   const base = (request: FastifyRequest) => fhirBase(deps, request);
 
-  const tokenEndpoint = (request: FastifyRequest) => `${originOf(deps, request)}/api/oauth/token`;
+  const tokenEndpoint = (request: FastifyRequest) => `${originOf(deps, request)}${OAUTH_TOKEN_PATH}`;
   app.get(`${FHIR_BASE_PATH}/metadata`, { config: { access: 'public' } }, async (request, reply) =>
     sendFhir(reply, capabilityStatement(base(request), tokenEndpoint(request), deps.settings.current().clinicName, deps.config.now())),
   );
@@ -97,7 +99,7 @@ export const fhirRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       async (request, reply) => {
         requireScope(request, type);
         const found = await reader(deps, contextOf(request))(reads.search, request.query);
-        return sendFhir(reply, searchBundle(base(request), request.url, type, found.resources, found.nextCursor));
+        return sendFhir(reply, withIncluded(searchBundle(base(request), request.url, type, found.resources, found.nextCursor), base(request), found.included));
       },
     );
     // R4 3.1.0.1.1: a search may be POSTed to [type]/_search with its parameters as a form
@@ -115,7 +117,7 @@ export const fhirRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
         if (!parsed.success) throw invalidFields(parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })));
         const found = await reader(deps, contextOf(request))(reads.search, parsed.data);
         const url = `${FHIR_BASE_PATH}/${type}?${queryString(params)}`;
-        return sendFhir(reply, searchBundle(base(request), url, type, found.resources, found.nextCursor));
+        return sendFhir(reply, withIncluded(searchBundle(base(request), url, type, found.resources, found.nextCursor), base(request), found.included));
       },
     );
     app.get(

@@ -23,6 +23,8 @@ export const ADMIN_TABS = [
   { value: 'emergency-access', label: 'Emergency Access', capability: 'patients.restrict' },
   // Software reading the FHIR API as a staff account (issue 35).
   { value: 'api-clients', label: 'API Clients', capability: 'apiClients.manage' },
+  // Patient groups API clients export with Group/{id}/$export (issue 53).
+  { value: 'patient-groups', label: 'Patient Groups', capability: 'patientGroups.manage' },
 ] as const satisfies readonly { value: string; label: string; capability: TCapability }[];
 
 export type TAdminTab = (typeof ADMIN_TABS)[number]['value'];

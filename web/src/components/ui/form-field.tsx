@@ -16,6 +16,8 @@ export interface TFormFieldProps {
   required?: boolean;
   /** Shown in red under the control (spec section 2: field errors in red under each field). */
   error?: string | undefined;
+  /** What the field wants, said under the control (and read with it by screen readers). */
+  hint?: ReactNode;
   /** Names the error for tests (`<testId>-error`); defaults to the id. */
   testId?: string;
   className?: string;
@@ -23,8 +25,10 @@ export interface TFormFieldProps {
 }
 
 /** A label, its control and the field's error, wired together once for every form. */
-export function FormField({ id, label, required, error, testId, className, children }: TFormFieldProps) {
+export function FormField({ id, label, required, error, hint, testId, className, children }: TFormFieldProps) {
   const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
   return (
     <div className={cn('space-y-2', className)}>
       <Label htmlFor={id}>
@@ -35,7 +39,12 @@ export function FormField({ id, label, required, error, testId, className, child
           </span>
         )}
       </Label>
-      {children({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': error ? errorId : undefined })}
+      {children({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
+      {hint && (
+        <p id={hintId} className="text-xs text-slate-600">
+          {hint}
+        </p>
+      )}
       {error && (
         <p id={errorId} data-testid={`${testId ?? id}-error`} className="text-sm text-red-700">
           {error}

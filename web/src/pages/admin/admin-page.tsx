@@ -22,6 +22,7 @@ const TAB_SCREENS: Record<TAdminTab, TPreloadable<TTabComponent>> = {
   audit: lazyTab(() => import('./audit-tab.tsx'), 'AuditTab'),
   'emergency-access': lazyTab(() => import('./emergency-access-tab.tsx'), 'EmergencyAccessTab'),
   'api-clients': lazyTab(() => import('./api-clients-tab.tsx'), 'ApiClientsTab'),
+  'patient-groups': lazyTab(() => import('./patient-groups-tab.tsx'), 'PatientGroupsTab'),
 };
 // The panel opens on its first tab, whoever may open it: that tab's code loads with the page's
 // (and so is here when the page was loaded ahead of a click, screens.ts preloadScreens).

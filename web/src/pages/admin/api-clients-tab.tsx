@@ -1,7 +1,16 @@
 import { Copy, KeyRound, Plus } from 'lucide-react';
 import { useId, useState } from 'react';
-import type { z } from 'zod';
-import { apiClientStanding, fhirScopeLabel, ZCreateApiClient, type TApiClient, type TCreateApiClient, type TCreatedApiClient } from '#domain/api-clients';
+import { z } from 'zod';
+import {
+  API_CLIENT_AUTH_METHODS,
+  apiClientAuthMethodLabel,
+  apiClientStanding,
+  fhirScopeLabel,
+  ZCreateApiClient,
+  type TApiClient,
+  type TCreateApiClient,
+  type TCreatedApiClient,
+} from '#domain/api-clients';
 import type { TCurrentUser } from '#domain/auth';
 import { formatClinicTime } from '#domain/clinic-time';
 import { FHIR_RESOURCE_TYPES } from '#domain/fhir';
@@ -10,6 +19,7 @@ import { useApiClients, useCreateApiClient, useRevokeApiClient } from '../../api
 import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 import { useStaffDirectory } from '../../api/users/staff-directory.ts';
 import { ApiClientStandingBadge } from '../../components/api-client-standing.tsx';
+import { Choice } from '../../components/choice-field.tsx';
 import { ErrorState } from '../../components/error-state.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent } from '../../components/ui/card.tsx';
@@ -19,6 +29,7 @@ import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { SELECT_CLASS } from '../../components/ui/select.tsx';
+import { Textarea } from '../../components/ui/textarea.tsx';
 import { LoadingBlock, Spinner } from '../../components/ui/spinner.tsx';
 import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { copyWithToast } from '../../lib/clipboard.ts';
@@ -110,6 +121,17 @@ function ApiClientRow({ client, timeZone }: { client: TApiClient; timeZone: stri
             <li className="whitespace-nowrap">Created {formatClinicTime(client.createdAt, timeZone)}</li>
             <li className="whitespace-nowrap">{client.lastUsedAt ? `Last token ${formatClinicTime(client.lastUsedAt, timeZone)}` : 'Never used'}</li>
             {client.revokedAt && <li className="whitespace-nowrap">Revoked {formatClinicTime(client.revokedAt, timeZone)}</li>}
+            <li className="min-w-0" data-testid="api-client-auth">
+              {client.authMethod === 'client_secret' ? (
+                'Uses a secret'
+              ) : client.jwksUrl ? (
+                <>
+                  Signs with the keys at <span className="break-all">{client.jwksUrl}</span>
+                </>
+              ) : (
+                `Signs with key ${client.keyIds.join(', ')}`
+              )}
+            </li>
           </ul>
         </div>
         {!revoked &&
@@ -172,22 +194,54 @@ function NewApiClientButton() {
   );
 }
 
-type TFields = z.input<typeof ZCreateApiClient>;
-const EMPTY: TFields = { name: '', actingUserId: '', scopes: [ALL_TYPES] };
-const FIELDS = ['name', 'actingUserId', 'scopes'] as const;
+/**
+ * The form's fields: the request's, with a client's public keys as one text (a pasted JWK Set,
+ * or the https URL it is published at) that becomes `jwks` or `jwksUrl` when sent.
+ */
+const ZNewClientFields = z
+  .object({ name: z.string(), actingUserId: z.string(), scopes: z.array(z.string()), authMethod: z.enum(API_CLIENT_AUTH_METHODS), keys: z.string() })
+  .transform(({ keys, ...fields }, ctx) => {
+    const parsed = ZCreateApiClient.safeParse(fields.authMethod === 'private_key_jwt' ? { ...fields, ...keysFromText(keys) } : fields);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) {
+      const field = String(issue.path[0]);
+      ctx.addIssue({ code: 'custom', path: [field === 'jwks' || field === 'jwksUrl' ? 'keys' : field], message: issue.message });
+    }
+    return z.NEVER;
+  });
+type TFields = z.input<typeof ZNewClientFields>;
+const EMPTY: TFields = { name: '', actingUserId: '', scopes: [ALL_TYPES], authMethod: 'client_secret', keys: '' };
+const FIELDS = ['name', 'actingUserId', 'scopes', 'authMethod', 'keys'] as const;
+const KEY_PATHS = { jwks: 'keys', jwksUrl: 'keys', 'jwks.keys': 'keys', 'jwks.keys.0': 'keys' } as const;
+
+/** A URL is where the keys are published; anything else is read as a JWK Set (or one JWK, put in a set). */
+function keysFromText(text: string): Pick<TCreateApiClient, 'jwks' | 'jwksUrl'> | Record<string, unknown> {
+  const trimmed = text.trim();
+  if (/^https?:\/\//i.test(trimmed)) return { jwksUrl: trimmed };
+  try {
+    const value: unknown = JSON.parse(trimmed);
+    const set = value && typeof value === 'object' && 'kty' in value ? { keys: [value] } : value;
+    return { jwks: set };
+  } catch {
+    return { jwks: trimmed ? 'not JSON' : undefined };
+  }
+}
 
 function NewApiClientForm({ onCreated, onCancel }: { onCreated: (client: TCreatedApiClient) => void; onCancel: () => void }) {
   const create = useCreateApiClient();
   const staff = useStaffDirectory({ status: 'active' });
-  const form = useAppForm<TFields, TCreateApiClient>({ schema: ZCreateApiClient, defaultValues: EMPTY, fields: FIELDS });
+  const form = useAppForm<TFields, TCreateApiClient>({ schema: ZNewClientFields, defaultValues: EMPTY, fields: FIELDS, serverPaths: KEY_PATHS });
   const {
     register,
+    watch,
     formState: { errors },
   } = form;
+  const byKey = watch('authMethod') === 'private_key_jwt';
   const onSubmit = form.onSubmit((values) =>
     create.mutate(values, {
       onSuccess: (client) => {
-        toast({ title: 'API client created', description: 'Copy its secret now: it will not be shown again.', variant: 'success' });
+        const description = client.clientSecret ? 'Copy its secret now: it will not be shown again.' : 'Give its client id to the other system.';
+        toast({ title: 'API client created', description, variant: 'success' });
         onCreated(client);
       },
       onError: (error) => form.failed(error, 'Could not create the API client', { withReason: true }),
@@ -232,6 +286,34 @@ function NewApiClientForm({ onCreated, onCancel }: { onCreated: (client: TCreate
           </p>
         )}
       </fieldset>
+      <Choice
+        id="api-client-auth"
+        label="Proves itself with"
+        options={API_CLIENT_AUTH_METHODS}
+        labels={apiClientAuthMethodLabel}
+        error={errors.authMethod?.message}
+        {...register('authMethod')}
+      />
+      {byKey && (
+        <FormField
+          id="api-client-keys"
+          label="Public keys"
+          required
+          error={errors.keys?.message}
+          hint="Paste its JWK Set (RS384 or ES384 public keys), or the https URL where it publishes them. It signs each token request with its private key, which never leaves it."
+        >
+          {(control) => (
+            <Textarea
+              {...control}
+              rows={4}
+              className="font-mono text-xs"
+              spellCheck={false}
+              placeholder='{"keys": [ … ]} or https://…/jwks.json'
+              {...register('keys')}
+            />
+          )}
+        </FormField>
+      )}
       <DialogFooter>
         <Button type="button" variant="outline" onClick={onCancel}>
           Cancel
@@ -251,10 +333,7 @@ function SecretPanel({ client }: { client: TCreatedApiClient }) {
   const copy = (value: string, what: string) => copyWithToast(value, `${what} copied`, 'Select it and copy it yourself.');
   return (
     <div className="space-y-3 rounded-md border border-blue-200 bg-blue-50 p-3" data-testid="api-client-secret">
-      {[
-        { label: 'Client id', value: client.id },
-        { label: 'Client secret', value: client.clientSecret },
-      ].map((field) => (
+      {[{ label: 'Client id', value: client.id }, ...(client.clientSecret ? [{ label: 'Client secret', value: client.clientSecret }] : [])].map((field) => (
         <div key={field.label} className="space-y-1">
           <Label htmlFor={`${id}-${field.label}`}>{field.label}</Label>
           <div className="flex flex-col gap-2 sm:flex-row">
@@ -267,7 +346,9 @@ function SecretPanel({ client }: { client: TCreatedApiClient }) {
         </div>
       ))}
       <p className="text-sm text-slate-700">
-        The secret will not be shown again. The other system trades it for an hour&apos;s token at /api/oauth/token (client credentials)
+        {client.clientSecret
+          ? "The secret will not be shown again. The other system trades it for an hour's token at /api/oauth/token (client credentials)"
+          : "The other system trades an assertion signed with its key for an hour's token at /api/oauth/token (SMART Backend Services)"}
         {client.acceptedAt ? '.' : `, once ${client.actingUser.name} accepts it in Security.`}
       </p>
     </div>
