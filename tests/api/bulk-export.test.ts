@@ -160,8 +160,15 @@ describe('what an export takes', () => {
   it("a group's export holds its members and their records only", async () => {
     const [group] = await t.db.insert(patientGroups).values({ name: 'Diabetes programme', createdBy: admin.user.id }).returning();
     await t.db.insert(patientGroupMembers).values({ groupId: group!.id, patientId: alice.id });
-    const { files } = await manifestOf(await exported(`/fhir/R4/Group/${group!.id}/$export?_type=Patient,AllergyIntolerance`));
+    await t.db.insert(patientGroups).values({ name: 'Another programme', createdBy: admin.user.id });
+    const { files } = await manifestOf(await exported(`/fhir/R4/Group/${group!.id}/$export?_type=Patient,AllergyIntolerance,Group`));
     expect(ids(files.Patient)).toEqual([alice.id]);
+    // Its own Group only: another group's members are not this export's.
+    expect(ids(files.Group)).toEqual([group!.id]);
+    // A patients' export holds no group.
+    const { files: everyone } = await manifestOf(await exported('/fhir/R4/Patient/$export'));
+    expect(everyone.Group).toBeUndefined();
+    expect((await call('GET', '/fhir/R4/Patient/$export?_type=Group')).statusCode).toBe(400);
     expect(files.AllergyIntolerance!.every((r) => JSON.stringify(r).includes(`Patient/${alice.id}`))).toBe(true);
     const missing = await call('GET', '/fhir/R4/Group/00000000-0000-4000-8000-000000000000/$export');
     expect([missing.statusCode, missing.json().resourceType]).toEqual([404, 'OperationOutcome']);
@@ -234,6 +241,21 @@ describe('status, cancellation and expiry', () => {
     expect((await call('GET', location)).statusCode).toBe(404);
     expect((await call('GET', fileUrl)).statusCode).toBe(404);
     expect((await call('DELETE', location)).statusCode).toBe(404);
+  });
+
+  it('DELETE while it runs stops it, and nothing of it is kept', async () => {
+    const before = storedObjects().length;
+    const res = await call('GET', '/fhir/R4/$export');
+    expect(res.statusCode).toBe(202);
+    const location = new URL(res.headers['content-location'] as string).pathname;
+    expect((await call('DELETE', location)).statusCode).toBe(202);
+    // The DELETE answers once the run has stopped and cleaned up.
+    expect(storedObjects().length).toBe(before);
+    const [row] = await t.db
+      .select()
+      .from(bulkExports)
+      .where(eq(bulkExports.id, location.split('/').pop()!));
+    expect([row!.status, row!.output]).toEqual(['cancelled', []]);
   });
 
   it('removes the files when their time is up, and fails a run whose process stopped', async () => {

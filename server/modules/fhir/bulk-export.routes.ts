@@ -52,7 +52,12 @@ function parseKickOff(request: FastifyRequest, query: TQuery, level: TBulkLevel,
     throw request.apiCaller ? new HttpError('oauth.insufficientScope', { headers: { 'www-authenticate': challenge } }) : new HttpError('auth.forbidden');
   }
   // Without `_type`, every type the caller may read; in the table's order, the patients first.
-  const types = asked.length ? FHIR_RESOURCE_TYPES.filter((type) => (asked as string[]).includes(type)) : FHIR_RESOURCE_TYPES.filter(mayRead);
+  // Groups are the clinic's own lists: a system export has them all, a group's export its own, a patients' export none.
+  if (level === 'patient' && asked.includes('Group')) throw invalid('_type', 'Group is not part of a patient-level export');
+  const inLevel = (type: TFhirResourceType) => type !== 'Group' || level !== 'patient';
+  const types = asked.length
+    ? FHIR_RESOURCE_TYPES.filter((type) => (asked as string[]).includes(type))
+    : FHIR_RESOURCE_TYPES.filter((type) => mayRead(type) && inLevel(type));
   if (types.length === 0) throw new HttpError('auth.forbidden');
   return { level, groupId, types, since, request: request.url };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Resource } from '@medplum/fhirtypes';
@@ -105,7 +105,9 @@ async function runExport(deps: Deps, ctx: SignedInContext, id: string, log: Fast
         do {
           // Each page first checks the export still runs (and says it is alive): a cancelled one stops here.
           await beat(deps, id, progress, count);
-          const search: TSearchBase = { ids: null, count: BULK_PAGE_ROWS, cursor, params: new Map(), bulk: { patientsIn: patientsOf(job) } };
+          // A group's export carries that Group alone (its members' references resolve in it).
+          const ids = type === 'Group' && job.groupId ? [job.groupId] : null;
+          const search: TSearchBase = { ids, count: BULK_PAGE_ROWS, cursor, params: new Map(), bulk: { patientsIn: patientsOf(job) } };
           const found: TFoundPage = await read(pageRead(type as TFhirResourceType), search);
           const kept = job.since ? found.resources.filter((resource) => changedSince(resource, job.since!)) : found.resources;
           count += kept.length;
@@ -118,7 +120,12 @@ async function runExport(deps: Deps, ctx: SignedInContext, id: string, log: Fast
       // Bulk Data 2.0: a type with nothing to export has no file.
       if (count === 0) await deps.files.storage.remove(objectKey);
       else output.push({ type, objectKey, count });
-      await deps.db.update(bulkExports).set({ output }).where(eq(bulkExports.id, id));
+      const [still] = await deps.db
+        .update(bulkExports)
+        .set({ output })
+        .where(and(eq(bulkExports.id, id), eq(bulkExports.status, 'in-progress')))
+        .returning({ id: bulkExports.id });
+      if (!still) throw new ExportStopped();
     }
     const now = deps.config.now();
     const [done] = await deps.db
@@ -183,18 +190,16 @@ export async function findBulkExport(deps: Deps, ctx: SignedInContext, id: strin
  * removed at once, and its status is gone (404) from then on.
  */
 export async function cancelBulkExport(deps: Deps, ctx: SignedInContext, id: string): Promise<void> {
-  const job = await findBulkExport(deps, ctx, id);
-  if (!job) throw notFound('Export not found');
-  const [ended] = await inTransaction(deps, async (tx) => {
-    const rows = await tx
-      .update(bulkExports)
-      .set({ status: 'cancelled', progress: null, output: [], completedAt: deps.config.now() })
-      .where(and(eq(bulkExports.id, id), inArray(bulkExports.status, ['in-progress', 'complete', 'failed'])))
-      .returning({ id: bulkExports.id });
+  if (!(await findBulkExport(deps, ctx, id))) throw notFound('Export not found');
+  // Its files as they are when it is ended, read under the row's lock: a run finishing meanwhile
+  // waits, then finds it cancelled and removes what it wrote itself.
+  const files = await inTransaction(deps, async (tx) => {
+    const [row] = await tx.select({ output: bulkExports.output }).from(bulkExports).where(eq(bulkExports.id, id)).for('update');
+    await tx.update(bulkExports).set({ status: 'cancelled', progress: null, output: [], completedAt: deps.config.now() }).where(eq(bulkExports.id, id));
     await recordAudit(tx, ctx, { action: 'fhir.bulk_cancel', entityType: 'bulk_export', entityId: id });
-    return rows;
+    return row?.output ?? [];
   });
-  if (ended) await Promise.all(job.output.map((file) => deps.files.storage.remove(file.objectKey)));
+  await Promise.all(files.map((file) => deps.files.storage.remove(file.objectKey)));
   await bulkExportSettled(id);
 }
 
