@@ -22,15 +22,37 @@ export interface TFhirResourceRule {
 const US_CORE = 'http://hl7.org/fhir/us/core/StructureDefinition';
 /**
  * The US Core 6.1 profiles each type's resources are validated against in the tests (fhir.test.ts:
- * Medplum's validator and the written-out US Core checks), named in `metadata`'s supportedProfile.
- * Only these: a profile named is a promise a partner's tool will hold us to.
+ * Medplum's validator and the written-out US Core checks, tests/helpers/us-core-checks.ts), named
+ * in `metadata`'s supportedProfile. Only these: a profile named is a promise a partner's tool will
+ * hold us to, and the tests refuse a resource of a type listed here that no check judges, or one
+ * judged by a profile not listed. Appointment and Group have no US Core profile. Provenance is
+ * served only as `_revinclude`d (no type of its own in `metadata`), and checked as listed here.
  */
+const usCore = (...names: string[]) => names.map((name) => `${US_CORE}/${name}`);
 export const FHIR_US_CORE_PROFILES: Partial<Record<string, readonly string[]>> = {
-  Patient: [`${US_CORE}/us-core-patient`],
-  AllergyIntolerance: [`${US_CORE}/us-core-allergyintolerance`],
-  Condition: [`${US_CORE}/us-core-condition-problems-health-concerns`],
-  MedicationRequest: [`${US_CORE}/us-core-medicationrequest`],
-  Observation: [`${US_CORE}/us-core-vital-signs`, `${US_CORE}/us-core-blood-pressure`, `${US_CORE}/us-core-bmi`],
+  Patient: usCore('us-core-patient'),
+  Practitioner: usCore('us-core-practitioner'),
+  Organization: usCore('us-core-organization'),
+  Encounter: usCore('us-core-encounter'),
+  DocumentReference: usCore('us-core-documentreference'),
+  ServiceRequest: usCore('us-core-servicerequest'),
+  DiagnosticReport: usCore('us-core-diagnosticreport-lab'),
+  Observation: usCore(
+    'us-core-observation-lab',
+    'us-core-vital-signs',
+    'us-core-blood-pressure',
+    'us-core-heart-rate',
+    'us-core-respiratory-rate',
+    'us-core-body-temperature',
+    'us-core-pulse-oximetry',
+    'us-core-body-weight',
+    'us-core-body-height',
+    'us-core-bmi',
+  ),
+  AllergyIntolerance: usCore('us-core-allergyintolerance'),
+  Condition: usCore('us-core-condition-problems-health-concerns'),
+  MedicationRequest: usCore('us-core-medicationrequest'),
+  Provenance: usCore('us-core-provenance'),
 };
 
 export const FHIR_RESOURCES = {

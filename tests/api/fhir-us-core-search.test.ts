@@ -350,11 +350,20 @@ describe('DiagnosticReport, ServiceRequest, DocumentReference: category, code, t
     expect(await hers(`type=${q(`${LOINC}|11506-3`)}`)).toEqual([progressNote]);
     expect(await hers('type=11506-3&category=clinical-note')).toEqual([progressNote]);
     expect(await hers('type=18842-5')).toEqual([]);
-    // A type LOINC does not name carries no code: only its text.
+    // A type LOINC does not name is v3-NullFlavor's UNK (US Core's required binding), its words the text.
     expect(await hers(`type=${q(`${LOINC}|`)}`)).toEqual([progressNote]);
+    const NULL_FLAVOR = 'http://terminology.hl7.org/CodeSystem/v3-NullFlavor';
+    expect(await hers(`type=${q(`${NULL_FLAVOR}|UNK`)}`)).toEqual([followUpNote]);
+    expect(await hers('type=UNK')).toEqual([followUpNote]);
+    expect(await hers(`type=${q(`${NULL_FLAVOR}|`)}`)).toEqual([followUpNote]);
+    expect(await hers(`type=${q(`UNK,${LOINC}|11506-3`)}`)).toEqual(sorted([progressNote, followUpNote]));
+    expect(await hers(`type=${q(`${NULL_FLAVOR}|ASKU`)}`)).toEqual([]);
     const progress = await fhir<DocumentReference>(admin, `DocumentReference/${progressNote}`);
     expect(progress.type).toEqual({ coding: [{ system: LOINC, code: '11506-3', display: 'Progress note' }], text: 'Progress Note' });
-    expect((await fhir<DocumentReference>(admin, `DocumentReference/${followUpNote}`)).type).toEqual({ text: 'Follow-up Note' });
+    expect((await fhir<DocumentReference>(admin, `DocumentReference/${followUpNote}`)).type).toEqual({
+      coding: [{ system: NULL_FLAVOR, code: 'UNK', display: 'unknown' }],
+      text: 'Follow-up Note',
+    });
     // patient + category + date: the date the resource gives.
     expect(await hers('category=clinical-note&date=2026-03-04')).toEqual([followUpNote]);
     expect(await hers('category=clinical-note&date=lt2026-03-04')).toEqual([]);

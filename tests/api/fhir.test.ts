@@ -7,12 +7,17 @@ import type {
   Bundle,
   CapabilityStatement,
   Condition,
+  DiagnosticReport,
   DocumentReference,
   Encounter,
   MedicationRequest,
   Observation,
   OperationOutcome,
+  Organization,
+  Practitioner,
+  Provenance,
   Resource,
+  ServiceRequest,
 } from '@medplum/fhirtypes';
 import { FHIR_RESOURCE_TYPES, FHIR_RESOURCES, type TFhirResourceType } from '#domain/fhir';
 import type { TLabTest } from '#domain/labs';
@@ -29,7 +34,7 @@ import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
 // paged without duplicates or gaps, refused as OperationOutcome, in the app's own scope, and
 // every resource any of these requests returns judged by Medplum's validator (base R4, base R4's
 // vital-sign profiles, US Core 5.0.1's Patient, blood pressure and MedicationRequest) and by our
-// written-out check of US Core 6.1's chart profiles, 0 errors allowed.
+// written-out check of US Core 6.1's profiles of every type served that US Core profiles, 0 errors allowed.
 
 let t: TestApp;
 let admin: SignedIn;
@@ -623,6 +628,88 @@ describe('the profiles every resource is judged by', () => {
       async () => ({ ...(await chartEntry<MedicationRequest>('MedicationRequest', 0)), requester: undefined }),
       [/us-core-medicationrequest\): MedicationRequest\.requester: us-core-21/],
     ],
+    [
+      'a lab result filed as an exam',
+      async () => ({ ...(await herFirst<Observation>('Observation')), category: [clinical('observation-category', 'exam')] }),
+      [/us-core-observation-lab\): Observation\.category: must hold laboratory/],
+    ],
+    [
+      'a lab result whose unit is coded outside UCUM',
+      async () => withQuantity(await herFirst<Observation>('Observation'), { system: 'http://example.org/units', code: 'mg' }),
+      [/us-core-observation-lab\): Observation\.valueQuantity\.system: us-core-3/],
+    ],
+    [
+      'a lab report without the time its results were issued',
+      async () => ({ ...(await herFirst<DiagnosticReport>('DiagnosticReport')), issued: undefined }),
+      [/us-core-diagnosticreport-lab\): DiagnosticReport\.issued: us-core-9/],
+    ],
+    [
+      'a lab report without its effective time or LAB category',
+      async () => ({ ...(await herFirst<DiagnosticReport>('DiagnosticReport')), effectiveDateTime: undefined, category: [{ text: 'Lab' }] }),
+      [/DiagnosticReport\.effective\[x\]: us-core-8/, /DiagnosticReport\.category: must hold LAB/],
+    ],
+    [
+      "a note typed only in the clinic's words",
+      async () => ({ ...(await herFirst<DocumentReference>('DocumentReference')), type: { text: 'Follow-up Note' } }),
+      [/us-core-documentreference\): DocumentReference\.type: must hold a LOINC document code or v3-NullFlavor UNK/],
+    ],
+    [
+      'a note whose attachment has neither data nor url',
+      async () => {
+        const d = await herFirst<DocumentReference>('DocumentReference');
+        return { ...d, content: [{ attachment: { ...d.content[0]!.attachment, data: undefined } }] };
+      },
+      [/us-core-documentreference\): DocumentReference\.content\[0\]\.attachment: us-core-6/],
+    ],
+    [
+      'a lab order without a code, in a category outside its value set',
+      async () => ({
+        ...(await herFirst<ServiceRequest>('ServiceRequest')),
+        code: undefined,
+        category: [{ coding: [{ system: 'http://snomed.info/sct', code: '71388002' }] }],
+      }),
+      [/us-core-servicerequest\): ServiceRequest\.code: is required/, /ServiceRequest\.category\[0\]: 71388002 is not in us-core-servicerequest-category/],
+    ],
+    [
+      'a visit without a type',
+      async () => ({ ...(await herFirst<Encounter>('Encounter')), type: undefined }),
+      [/us-core-encounter\): Encounter\.type: is required/],
+    ],
+    [
+      'a visit with an empty list of participants',
+      async () => ({ ...(await herFirst<Encounter>('Encounter')), participant: [] }),
+      [/us-core-encounter\): Encounter\.participant: an empty list/],
+    ],
+    [
+      'a practitioner without a family name',
+      async () => {
+        const p = await fhir<Practitioner>(admin, `Practitioner/${nurse.user.id}`);
+        return { ...p, name: [{ given: p.name![0]!.given, text: p.name![0]!.text }] };
+      },
+      [/us-core-practitioner\): Practitioner\.name\[0\]\.family: is required/],
+    ],
+    [
+      'a practitioner with an NPI whose check digit is wrong',
+      async () => {
+        const p = await fhir<Practitioner>(admin, `Practitioner/${nurse.user.id}`);
+        return { ...p, identifier: [...p.identifier!, { system: 'http://hl7.org/fhir/sid/us-npi', value: '1234567890' }] };
+      },
+      [/us-core-practitioner\): Practitioner\.identifier\[\d\]: us-core-17/],
+    ],
+    [
+      'the clinic without its active flag',
+      async () => ({ ...(await fhir<Organization>(admin, 'Organization/clinic')), active: undefined }),
+      [/us-core-organization\): Organization\.active: is required/],
+    ],
+    [
+      "a person's Provenance without the organization she acted for",
+      async () => {
+        const bundle = await fhir(admin, `DocumentReference?patient=${her.patient}&_revinclude=Provenance:target`);
+        const provenance = bundle.entry!.map((e) => e.resource!).find((r): r is Provenance => r.resourceType === 'Provenance' && !!r.agent[0]!.onBehalfOf)!;
+        return { ...provenance, agent: [{ ...provenance.agent[0]!, onBehalfOf: undefined }] };
+      },
+      [/us-core-provenance\): Provenance\.agent\[0\]\.onBehalfOf: provenance-1/],
+    ],
   ];
 
   it.each(mutations)('refuses %s', async (_, broken, expected) => {
@@ -633,6 +720,8 @@ describe('the profiles every resource is judged by', () => {
 });
 
 const vital = (sign: string) => fhir<Observation>(admin, `Observation/${vitalSets.full}-${sign}`);
+const herFirst = <T extends Resource>(type: 'Observation' | 'DiagnosticReport' | 'DocumentReference' | 'ServiceRequest' | 'Encounter') =>
+  fhir<T>(admin, `${type}/${her[type][0]}`);
 const chartEntry = <T extends Resource>(type: 'AllergyIntolerance' | 'Condition' | 'MedicationRequest', index: number) =>
   fhir<T>(admin, `${type}/${her[type][index]}`);
 const withQuantity = (o: Observation, change: object): Observation => ({ ...o, valueQuantity: { ...o.valueQuantity, ...change } });
@@ -754,6 +843,14 @@ describe('MedicationRequest of a prescription (issue 52)', () => {
       (await admin.put(`/api/admin/prescribers/${admin.user.id}`, { licenseNumber: 'MD-55120', licenseState: 'NY', npi: '1234567893', deaNumber: 'AB1234563' }))
         .statusCode,
     ).toBe(200);
+    // Her NPI is now on her Practitioner (US Core's NPI slice), and found by it.
+    const NPI = 'http://hl7.org/fhir/sid/us-npi';
+    expect((await fhir<Practitioner>(admin, `Practitioner/${admin.user.id}`)).identifier).toContainEqual(
+      expect.objectContaining({ system: NPI, value: '1234567893' }),
+    );
+    expect(idsOf(await fhir(admin, `Practitioner?identifier=${encodeURIComponent(`${NPI}|1234567893`)}`))).toContain(admin.user.id);
+    expect(idsOf(await fhir(admin, 'Practitioner?identifier=1234567893'))).toContain(admin.user.id);
+    expect(idsOf(await fhir(admin, `Practitioner?identifier=${encodeURIComponent(`${NPI}|1234567885`)}`))).toEqual([]);
     const patientId = (await insertPatient(t.db, { firstName: `Rx${marker}`, lastName: `${marker}son`, dateOfBirth: '1975-02-11', sex: 'male' })).id;
     const problem = await admin.post(`/api/patients/${patientId}/problems`, { condition: { code: 'M54.50' }, onset: '2026-01-05' });
     expect(problem.statusCode, problem.body).toBe(201);

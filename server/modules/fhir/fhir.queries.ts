@@ -104,12 +104,17 @@ const ZStaffRow = z.object({
   email: z.string(),
   role: z.enum(ROLES),
   isActive: z.boolean(),
+  /** Her NPI, where she was ever granted prescribing rights (prescriber_rights, one row per user). */
+  npi: z.string().nullable(),
   updatedAt: z.string(),
 });
 export type TStaffRow = z.infer<typeof ZStaffRow>;
 
+/** A staff account's NPI, on `users t`. */
+export const STAFF_NPI = sql`(select pr.npi from prescriber_rights pr where pr.user_id = t.id)`;
+
 const STAFF_SELECT = sql`select t.id, t.first_name as "firstName", t.last_name as "lastName", t.email, t.role, t.is_active as "isActive",
-  ${isoText(sql`t.updated_at`)} as "updatedAt" from users t`;
+  ${STAFF_NPI} as npi, ${isoText(sql`t.updated_at`)} as "updatedAt" from users t`;
 
 export const staffPage = (q: Queryable, where: SQL, limit: number, cursor: string | null) => byId(q, ZStaffRow, STAFF_SELECT, where, limit, cursor);
 
