@@ -31,8 +31,9 @@ describe('Admin Panel, Patient Groups', () => {
   it('creates a group, adds a patient with the picker, shows the id to export it by, renames it, removes her and deletes it', async () => {
     const { page } = e2e;
     await openGroups(page);
-    // The demo clinic has none: the empty state says what a group is for; the page says how it is exported.
-    await page.getByTestId('patient-groups-empty').waitFor();
+    // The demo clinic's hypertension programme (server/seed/demo-clinic.ts); the page says how a group is exported.
+    const demo = page.getByTestId('patient-group').filter({ hasText: 'Hypertension programme' });
+    expect(await demo.getByTestId('patient-group-count').innerText()).toBe('2 patients');
     expect(await page.getByRole('region', { name: 'Patient groups' }).innerText()).toContain('GET /fhir/R4/Group/{id}/$export');
     expect(await seriousA11yViolations(page)).toEqual([]);
 
@@ -116,7 +117,12 @@ describe('Admin Panel, Patient Groups', () => {
       .getByRole('button', { name: 'Delete group' })
       .click();
     await toastText(page, 'Patient group deleted').waitFor();
-    await page.getByTestId('patient-groups-empty').waitFor();
+    await renamedRow.waitFor({ state: 'detached' });
     expect((await api(page, 'GET', `/api/admin/patient-groups/${groupId}`)).status).toBe(404);
+
+    // With the demo's own group gone too, the empty state says what a group is for.
+    await demo.getByRole('button', { name: 'Delete Hypertension programme' }).click();
+    await page.getByRole('dialog', { name: 'Delete Hypertension programme?' }).getByRole('button', { name: 'Delete group' }).click();
+    await page.getByTestId('patient-groups-empty').waitFor();
   });
 });
