@@ -144,7 +144,8 @@ describe("the issue's journey: a nurse writes, the physician signs over an aller
     await end.getByRole('button', { name: 'Discontinue' }).click();
     await toastText(admin, 'Prescription discontinued').waitFor();
     await expect.poll(() => admin.locator('[data-testid=medication-row][data-status=stopped]').count()).toBe(1);
-    expect(await prescribed.count()).toBe(0);
+    // The list and the prescriptions under it are read again each on its own: wait for both.
+    await expect.poll(() => prescribed.count()).toBe(0);
     await expect.poll(() => row.getAttribute('data-status')).toBe('discontinued');
   });
 });
