@@ -27,11 +27,11 @@ const CHART_AUDIT = { read: 'chart.read', search: 'chart.read', entityType: 'pat
 const allergyType: TFhirType = {
   audit: CHART_AUDIT,
   async search(reading, search) {
-    const where = and(common(search, sql`t.id`, sql`t."patientId"`));
+    const where = (patient: SQL) => and(common(search, sql`t.id`, patient));
     return pageOf(await allergyEntryPage(reading.db, where, reading.scope, search.count, search.cursor), toAllergyEntry, (a) => a.patientId);
   },
   async read(reading, id) {
-    return one(await allergyEntryPage(reading.db, sql`t.id = ${id}::uuid`, reading.scope, 1, null), toAllergyEntry, (a) => a.patientId);
+    return one(await allergyEntryPage(reading.db, () => sql`t.id = ${id}::uuid`, reading.scope, 1, null), toAllergyEntry, (a) => a.patientId);
   },
 };
 

@@ -255,7 +255,8 @@ const LAB_ORDER_SELECT = sql`select lab_orders.id, lab_orders.patient_id as "pat
   lab_orders.status_reason as "statusReason", ${LAB_ORDER_LOINC} as loinc,
   ${isoText(sql`lab_orders.updated_at`)} as "updatedAt",
   array(select r.id from lab_results r where r.order_id = lab_orders.id order by r.position) as "resultIds",
-  exists (select 1 from lab_results r where r.order_id = lab_orders.id and r.corrected_at is not null) as corrected
+  -- An aggregate, not EXISTS: EXISTS may be planned as a hash of every corrected result, read again for each page.
+  (select coalesce(bool_or(r.corrected_at is not null), false) from lab_results r where r.order_id = lab_orders.id) as corrected
   from lab_orders`;
 
 export async function labOrderPage(q: Queryable, where: SQL, scope: ReadScope, limit: number, cursor: string | null): Promise<TPage<TLabOrderRow>> {
@@ -329,19 +330,37 @@ const ZAllergyEntryRow = z.object({
 });
 export type TAllergyEntryRow = z.infer<typeof ZAllergyEntryRow>;
 
-// Her entries, and her statement as one more, both in id order.
-const ALLERGY_ENTRY_SELECT = sql`select t.* from (
-    select ${metaSelect}, 'entry' as kind, t.substance_kind as "substanceKind", t.substance_name as "substanceName", null::text as statement,
-      t.type, t.category, t.reactions, t.severity, t.criticality, t.onset::text as onset, t.status
-    from patient_allergies t
-    union all
-    select t.id, t.id, 'confirmed', ${isoText(sql`t.allergy_stated_at`)}, t.allergy_stated_by_id, null, ${isoText(sql`t.allergy_stated_at`)},
-      'statement', null, null, t.allergy_statement, null, null, '{}'::text[], null, null, null, 'active'
-    from patients t where t.allergy_statement is not null
-  ) t join patients pt on pt.id = t."patientId"`;
+// Her entries, and her statement as one more (under her own id), each with her row as `pt`.
+const ALLERGY_ENTRIES = sql`select ${metaSelect}, 'entry' as kind, t.substance_kind as "substanceKind", t.substance_name as "substanceName",
+    null::text as statement, t.type, t.category, t.reactions, t.severity, t.criticality, t.onset::text as onset, t.status
+  from patient_allergies t join patients pt on pt.id = t.patient_id where true`;
+const ALLERGY_STATEMENTS = sql`select t.id, t.id, 'confirmed', ${isoText(sql`t.allergy_stated_at`)}, t.allergy_stated_by_id, null, ${isoText(sql`t.allergy_stated_at`)},
+    'statement', null, null, t.allergy_statement, null, null, '{}'::text[], null, null, null, 'active'
+  from patients t join patients pt on pt.id = t.id where t.allergy_statement is not null`;
 
-export const allergyEntryPage = (q: Queryable, where: SQL, scope: ReadScope, limit: number, cursor: string | null) =>
-  byId(q, ZAllergyEntryRow, ALLERGY_ENTRY_SELECT, seenThrough(scope, where), limit, cursor);
+/**
+ * A page of both in id order. Each kind is read in id order up to the page on its own (an index
+ * scan that stops), then the two are merged: a union paged as a whole would sort every row after
+ * the cursor on each page, which grew with the clinic (bench/bulk-export.ts). `where` is given
+ * the patient column of each kind.
+ */
+export async function allergyEntryPage(
+  q: Queryable,
+  where: (patient: SQL) => SQL,
+  scope: ReadScope,
+  limit: number,
+  cursor: string | null,
+): Promise<TPage<TAllergyEntryRow>> {
+  const after = cursor ? sql`and t.id > ${decodeCursor(cursor, ZIdCursor)[0]}::uuid` : sql``;
+  const kind = (select: SQL, patient: SQL) => sql`(${select} and ${seenThrough(scope, where(patient))} ${after} order by t.id limit ${limit + 1})`;
+  const rows = await rowsOf(
+    q,
+    ZAllergyEntryRow,
+    sql`select * from (${kind(ALLERGY_ENTRIES, sql`t.patient_id`)} union all ${kind(ALLERGY_STATEMENTS, sql`t.id`)}) u order by u.id limit ${limit + 1}`,
+  );
+  const { page, nextCursor } = takePage(rows, limit, (r) => [r.id]);
+  return { rows: page, nextCursor };
+}
 
 const ZProblemRow = z.object({
   ...entryMeta,
