@@ -16,6 +16,7 @@ for (const name of [
   'prescriptions',
   'reports',
   'fhir',
+  'bulk-export',
   'files',
   'backup',
   'lighthouse',
