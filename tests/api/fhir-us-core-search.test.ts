@@ -18,7 +18,7 @@ import { queryRows } from '../../server/db/database.ts';
 import { patientNotes, patients } from '../../server/db/schema/clinical.ts';
 import { patientCareTeam } from '../../server/db/schema/restricted-records.ts';
 import { fhirErrors } from '../helpers/fhir-validator.ts';
-import { appointmentInput, createUser, insertPatient, patientInput, unique } from '../helpers/factories.ts';
+import { appointmentInput, createUser, electrolytesTestInput, insertPatient, patientInput, unique } from '../helpers/factories.ts';
 import { signInAs, type SignedIn } from '../helpers/sign-in.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -96,22 +96,7 @@ beforeAll(async () => {
   unknownSex = (await insertPatient(t.db, { firstName: `Cy${marker}`, lastName: `${marker}son` })).id;
 
   // The lab: a catalogue test with LOINC codes (one analyte without), its results, and an order typed as free text.
-  catalogue = (
-    await admin.post('/api/lab-tests', {
-      name: unique('Electrolytes'),
-      loinc: '24326-1',
-      analytes: [
-        {
-          name: 'Potassium',
-          loinc: '2823-3',
-          unit: 'mmol/L',
-          kind: 'numeric',
-          ranges: [{ sex: null, ageFrom: null, ageTo: null, low: 3.5, high: 5.1, criticalLow: 2.5, criticalHigh: 6.5 }],
-        },
-        { name: 'Appearance', loinc: null, unit: null, kind: 'text', ranges: [] },
-      ],
-    })
-  ).json();
+  catalogue = (await admin.post('/api/lab-tests', electrolytesTestInput())).json();
   const ordered = await nurse.post('/api/lab-orders', { patientId: her.patient, testId: catalogue.id });
   expect(ordered.statusCode, ordered.body).toBe(201);
   report = ordered.json().id;

@@ -26,7 +26,7 @@ import { queryRows } from '../../server/db/database.ts';
 import { patientNotes, patients } from '../../server/db/schema/clinical.ts';
 import { patientCareTeam } from '../../server/db/schema/restricted-records.ts';
 import { fhirErrors } from '../helpers/fhir-validator.ts';
-import { insertAppointment, insertPatient, unique } from '../helpers/factories.ts';
+import { electrolytesTestInput, insertAppointment, insertPatient, unique } from '../helpers/factories.ts';
 import { anonymous, signInAs, type SignedIn } from '../helpers/sign-in.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -154,20 +154,7 @@ beforeAll(async () => {
   await t.db.insert(patientNotes).values({ patientId: patient.id, authorId: nurse.user.id, noteType: 'Progress Note', content: 'draft', status: 'draft' });
   her.DocumentReference = [amendedNote, otherNurseNote];
 
-  const test = await admin.post('/api/lab-tests', {
-    name: unique('Electrolytes'),
-    loinc: '24326-1',
-    analytes: [
-      {
-        name: 'Potassium',
-        loinc: '2823-3',
-        unit: 'mmol/L',
-        kind: 'numeric',
-        ranges: [{ sex: null, ageFrom: null, ageTo: null, low: 3.5, high: 5.1, criticalLow: 2.5, criticalHigh: 6.5 }],
-      },
-      { name: 'Appearance', loinc: null, unit: null, kind: 'text', ranges: [] },
-    ],
-  });
+  const test = await admin.post('/api/lab-tests', electrolytesTestInput());
   const catalogue: TLabTest = test.json();
   const ordered = await nurse.post('/api/lab-orders', { patientId: patient.id, testId: catalogue.id, priority: 'urgent' });
   const pending = await nurse.post('/api/lab-orders', { patientId: patient.id, orderName: 'Vitamin D', priority: 'routine' });

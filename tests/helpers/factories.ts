@@ -97,3 +97,22 @@ export function appointmentInput(patientId: string, overrides: Record<string, un
     ...overrides,
   };
 }
+
+/**
+ * A lab catalogue test as `POST /api/lab-tests` takes it: an electrolytes panel (LOINC 24326-1)
+ * with potassium (2823-3, numeric, with its ranges) and an appearance without a LOINC code.
+ */
+export const electrolytesTestInput = () => ({
+  name: unique('Electrolytes'),
+  loinc: '24326-1',
+  analytes: [
+    {
+      name: 'Potassium',
+      loinc: '2823-3',
+      unit: 'mmol/L',
+      kind: 'numeric',
+      ranges: [{ sex: null, ageFrom: null, ageTo: null, low: 3.5, high: 5.1, criticalLow: 2.5, criticalHigh: 6.5 }],
+    },
+    { name: 'Appearance', loinc: null, unit: null, kind: 'text', ranges: [] },
+  ],
+});
