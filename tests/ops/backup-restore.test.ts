@@ -121,7 +121,9 @@ describe.runIf(EMBEDDED_RUN)('npm run backup while the app writes, then npm run 
     // the restore then lost to). The restore is paused once it holds the lock, to try.
     const restoring = spawnScript(['scripts/restore.ts', backupDir, '--keys-from', dataDir], { DATA_DIR: restoredDir });
     const lock = path.join(restoredDir, 'pg.lock');
-    for (let waited = 0; !fs.existsSync(lock); waited += 5) {
+    // Taken means written: the file is created empty, then names its holder (data-dir-lock.ts).
+    const taken = () => fs.existsSync(lock) && fs.readFileSync(lock, 'utf8').includes('"pid"');
+    for (let waited = 0; !taken(); waited += 5) {
       expect(waited, 'the restore never took the lock').toBeLessThan(60_000);
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
