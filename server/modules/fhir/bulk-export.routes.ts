@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { OperationOutcome } from '@medplum/fhirtypes';
 import { BULK_OUTPUT_FORMATS, BULK_RETRY_AFTER_SECONDS, NDJSON_CONTENT_TYPE, type TBulkLevel } from '#domain/bulk-export';
-import { FHIR_RESOURCES, FHIR_RESOURCE_TYPES, isFhirResourceType, scopesAllow, type TFhirResourceType } from '#domain/fhir';
+import { FHIR_RESOURCES, FHIR_RESOURCE_TYPES, isFhirResourceType, type TFhirResourceType } from '#domain/fhir';
 import { can } from '#domain/permissions';
 import { runPeriodically } from '../../jobs/periodic.ts';
 import type { Deps } from '../../deps.ts';
@@ -11,7 +11,7 @@ import { HttpError, invalid, notFound } from '../../http/errors.ts';
 import { contextOf } from '../../http/request-context.ts';
 import { reader } from '../../scope/reader.ts';
 import { BULK_FILE_READ, cancelBulkExport, findBulkExport, startBulkExport, sweepBulkExports, type TKickOff } from './bulk-export.service.ts';
-import { fhirBase, FHIR_BASE_PATH, sendFhir, useOperationOutcomes } from './fhir-http.ts';
+import { fhirBase, FHIR_BASE_PATH, insufficientScope, scopeAllows, sendFhir, useOperationOutcomes } from './fhir-http.ts';
 import { UUID_ID } from './fhir-search.ts';
 
 /** What a kick-off takes; anything else (`_typeFilter`, `patient`, `_elements`, …) is refused, not ignored. */
@@ -44,13 +44,9 @@ function parseKickOff(request: FastifyRequest, query: TQuery, level: TBulkLevel,
   const asked = [query._type ?? []].flat().flatMap((value) => value.split(',').map((type) => type.trim()));
   const unknown = asked.find((type) => !isFhirResourceType(type));
   if (unknown !== undefined) throw invalid('_type', `${unknown || 'An empty type'} is not a resource type this server serves`);
-  const mayRead = (type: TFhirResourceType) =>
-    can(request.user, FHIR_RESOURCES[type].capability) && (!request.apiCaller || scopesAllow(request.apiCaller.client.scopes, type));
+  const mayRead = (type: TFhirResourceType) => can(request.user, FHIR_RESOURCES[type].capability) && scopeAllows(request, type);
   const refused = (asked as TFhirResourceType[]).find((type) => !mayRead(type));
-  if (refused) {
-    const challenge = `Bearer realm="fhir", error="insufficient_scope", scope="system/${refused}.read"`;
-    throw request.apiCaller ? new HttpError('oauth.insufficientScope', { headers: { 'www-authenticate': challenge } }) : new HttpError('auth.forbidden');
-  }
+  if (refused) throw request.apiCaller ? insufficientScope(refused) : new HttpError('auth.forbidden');
   // Without `_type`, every type the caller may read; in the table's order, the patients first.
   // Groups are the clinic's own lists: a system export has them all, a group's export its own, a patients' export none.
   if (level === 'patient' && asked.includes('Group')) throw invalid('_type', 'Group is not part of a patient-level export');

@@ -87,9 +87,6 @@ class ExportStopped extends Error {}
 /** How often a run says it is alive (and looks for a cancellation); well under BULK_STALE_SECONDS. */
 const BEAT_EVERY_MS = 2000;
 
-/** A page of a type's search in the export's scope: audited as the search is, naming its patients. */
-const pageRead = (type: TFhirResourceType) => FHIR_READS[type].search;
-
 async function runExport(deps: Deps, ctx: SignedInContext, id: string, log: FastifyBaseLogger): Promise<void> {
   const [job] = await deps.db.select().from(bulkExports).where(eq(bulkExports.id, id));
   if (!job) return;
@@ -117,7 +114,8 @@ async function runExport(deps: Deps, ctx: SignedInContext, id: string, log: Fast
           // A group's export carries that Group alone (its members' references resolve in it).
           const ids = type === 'Group' && job.groupId ? [job.groupId] : null;
           const search: TSearchBase = { ids, count: BULK_PAGE_ROWS, cursor, params: new Map(), bulk: { patientsIn: patientsOf(job) } };
-          const found: TFoundPage = await read(pageRead(type as TFhirResourceType), search);
+          // A page of the type's search in the requester's scope, audited as that search is, naming its patients.
+          const found: TFoundPage = await read(FHIR_READS[type as TFhirResourceType].search, search);
           const kept = job.since ? found.resources.filter((resource) => changedSince(resource, job.since!)) : found.resources;
           count += kept.length;
           if (kept.length) yield kept.map((resource) => JSON.stringify(resource)).join('\n') + '\n';
@@ -129,26 +127,9 @@ async function runExport(deps: Deps, ctx: SignedInContext, id: string, log: Fast
       // Bulk Data 2.0: a type with nothing to export has no file.
       if (count === 0) await deps.files.storage.remove(objectKey);
       else output.push({ type, objectKey, count });
-      const [still] = await deps.db
-        .update(bulkExports)
-        .set({ output })
-        .where(and(eq(bulkExports.id, id), eq(bulkExports.status, 'in-progress')))
-        .returning({ id: bulkExports.id });
-      if (!still) throw new ExportStopped();
+      await whileRunning(deps, id, { output });
     }
-    const now = deps.config.now();
-    const [done] = await deps.db
-      .update(bulkExports)
-      .set({
-        status: 'complete',
-        progress: null,
-        completedAt: now,
-        expiresAt: new Date(now.getTime() + BULK_FILE_HOURS * 3600_000),
-        patientCount: job.types.includes('Patient') ? patients : null,
-      })
-      .where(and(eq(bulkExports.id, id), eq(bulkExports.status, 'in-progress')))
-      .returning({ id: bulkExports.id });
-    if (!done) throw new ExportStopped();
+    await whileRunning(deps, id, { status: 'complete', ...ended(deps), patientCount: job.types.includes('Patient') ? patients : null });
   } catch (error) {
     if (!(error instanceof ExportStopped)) {
       log.error({ err: loggableError(error), exportId: id }, 'bulk export failed');
@@ -166,23 +147,30 @@ const patientsOf = (job: TJob) =>
 /** A resource changed at or after `since` (`_since`); one without meta.lastUpdated is kept. */
 const changedSince = (resource: Resource, since: Date) => !resource.meta?.lastUpdated || new Date(resource.meta.lastUpdated) >= since;
 
-/** Marks the run alive with what it does; throws ExportStopped when the export no longer runs. */
-async function beat(deps: Deps, id: string, progress: string, count: number): Promise<void> {
+/**
+ * Writes to the export while it runs (and only then: a cancelled or swept one is left as it is),
+ * throwing ExportStopped when it no longer runs. Each of the run's writes goes through here.
+ */
+async function whileRunning(deps: Deps, id: string, values: Partial<TJob>): Promise<void> {
   const [still] = await deps.db
     .update(bulkExports)
-    .set({ heartbeatAt: deps.config.now(), progress: `${progress} (${count} so far)`.slice(0, 100) })
+    .set(values)
     .where(and(eq(bulkExports.id, id), eq(bulkExports.status, 'in-progress')))
     .returning({ id: bulkExports.id });
   if (!still) throw new ExportStopped();
 }
 
-async function endFailed(deps: Deps, id: string, error: string) {
+/** Marks the run alive with what it does. */
+const beat = (deps: Deps, id: string, progress: string, count: number) =>
+  whileRunning(deps, id, { heartbeatAt: deps.config.now(), progress: `${progress} (${count} so far)`.slice(0, 100) });
+
+/** What an ended run's row says: when, and until when its files are kept. */
+function ended(deps: Deps) {
   const now = deps.config.now();
-  await deps.db
-    .update(bulkExports)
-    .set({ status: 'failed', error, progress: null, completedAt: now, expiresAt: new Date(now.getTime() + BULK_FILE_HOURS * 3600_000) })
-    .where(and(eq(bulkExports.id, id), eq(bulkExports.status, 'in-progress')));
+  return { progress: null, completedAt: now, expiresAt: new Date(now.getTime() + BULK_FILE_HOURS * 3600_000) };
 }
+
+const endFailed = (deps: Deps, id: string, error: string) => whileRunning(deps, id, { status: 'failed', error, ...ended(deps) });
 
 /** The caller's export, while its status may still be asked (not cancelled, not expired); null otherwise. */
 export async function findBulkExport(deps: Deps, ctx: SignedInContext, id: string): Promise<TJob | null> {

@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { Bundle, OperationOutcome, OperationOutcomeIssue, Resource } from '@medplum/fhirtypes';
 import { ERRORS, type TErrorCode } from '#domain/errors';
-import { FHIR_CONTENT_TYPE } from '#domain/fhir';
+import { FHIR_CONTENT_TYPE, scopesAllow, type TFhirResourceType } from '#domain/fhir';
 import { HttpError } from '../../http/errors.ts';
 import { loggableError } from '../../http/loggable-error.ts';
 import { schemaFieldErrors } from '../../http/validation-errors.ts';
@@ -74,6 +74,13 @@ export function useOperationOutcomes(app: FastifyInstance) {
     return sendOutcome(reply, 'server.internal');
   });
 }
+
+/** An API client reads only the types its scopes name; a session, all its role reads. */
+export const scopeAllows = (request: FastifyRequest, type: TFhirResourceType) => !request.apiCaller || scopesAllow(request.apiCaller.client.scopes, type);
+
+/** A type the token's scopes do not open: 403 with the challenge that says why and which scope would do (RFC 6750 3.1). */
+export const insufficientScope = (type: TFhirResourceType) =>
+  new HttpError('oauth.insufficientScope', { headers: { 'www-authenticate': `Bearer realm="fhir", error="insufficient_scope", scope="system/${type}.read"` } });
 
 /** A path under the base that serves nothing: unknown types, operations, methods. */
 export const notServed = (reply: FastifyReply, request: FastifyRequest) =>

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { OAUTH_TOKEN_PATH } from '#domain/api-clients';
-import { FHIR_RESOURCES, FHIR_RESOURCE_TYPES, scopesAllow, type TFhirResourceType } from '#domain/fhir';
+import { FHIR_RESOURCES, FHIR_RESOURCE_TYPES, type TFhirResourceType } from '#domain/fhir';
 import type { Deps } from '../../deps.ts';
 import { HttpError, invalidFields, notFound } from '../../http/errors.ts';
 import { originOf } from '../../http/public-origin.ts';
@@ -13,9 +13,11 @@ import { everythingBundle, parseEverythingQuery } from './fhir-everything.ts';
 import {
   fhirBase,
   FHIR_BASE_PATH,
+  insufficientScope,
   notAllowed,
   notServed,
   refuseOtherFormats,
+  scopeAllows,
   searchBundle,
   sendFhir,
   sendRead,
@@ -168,10 +170,6 @@ export const fhirRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
 
 const refuseWrite = async (request: FastifyRequest, reply: FastifyReply) => notAllowed(reply, request);
 
-/** An API client reads only the types its scopes name; a session, all its role reads. */
-const scopeAllows = (request: FastifyRequest, type: TFhirResourceType) => !request.apiCaller || scopesAllow(request.apiCaller.client.scopes, type);
 function requireScope(request: FastifyRequest, type: TFhirResourceType) {
-  // RFC 6750 3.1: the challenge says why, and which scope would do.
-  const challenge = `Bearer realm="fhir", error="insufficient_scope", scope="system/${type}.read"`;
-  if (!scopeAllows(request, type)) throw new HttpError('oauth.insufficientScope', { headers: { 'www-authenticate': challenge } });
+  if (!scopeAllows(request, type)) throw insufficientScope(type);
 }

@@ -212,7 +212,8 @@ const ZNewClientFields = z
 type TFields = z.input<typeof ZNewClientFields>;
 const EMPTY: TFields = { name: '', actingUserId: '', scopes: [ALL_TYPES], authMethod: 'client_secret', keys: '' };
 const FIELDS = ['name', 'actingUserId', 'scopes', 'authMethod', 'keys'] as const;
-const KEY_PATHS = { jwks: 'keys', jwksUrl: 'keys', 'jwks.keys': 'keys', 'jwks.keys.0': 'keys' } as const;
+// The keys' own shape is checked in the browser first (the transform above); the server adds whether they import.
+const KEY_PATHS = { jwks: 'keys', jwksUrl: 'keys' } as const;
 
 /** A URL is where the keys are published; anything else is read as a JWK Set (or one JWK, put in a set). */
 function keysFromText(text: string): Pick<TCreateApiClient, 'jwks' | 'jwksUrl'> | Record<string, unknown> {
