@@ -14,6 +14,7 @@ export default defineConfig({
     './server/db/schema/events.ts',
     './server/db/schema/files.ts',
     './server/db/schema/key-fingerprints.ts',
+    './server/db/schema/lab-interfaces.ts',
     './server/db/schema/labs.ts',
     './server/db/schema/prescriptions.ts',
     './server/db/schema/restricted-records.ts',

@@ -89,6 +89,8 @@ export const READ_ACTIONS = [
   'lab.read',
   'lab.history',
   'lab.trend',
+  'lab.inbox.list',
+  'lab.inbox.read',
   'supply.list',
   'supply.read',
   'chat.room.read',
@@ -189,6 +191,9 @@ const CHANGE_ACTIONS = [
   'lab.overdue_notice',
   'lab.catalogue.create',
   'lab.catalogue.update',
+  'lab.inbox.receive',
+  'lab.inbox.file',
+  'lab.inbox.reject',
   'supply.create',
   'supply.use',
   'supply.count',
@@ -302,6 +307,7 @@ export const AUDIT_ENTITY_TYPES = [
   'prescription',
   'interaction_pair',
   'patient_group',
+  'lab_message',
 ] as const;
 export type TAuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 

@@ -12,14 +12,18 @@
  *   called, and labs publish them as 'at or below' / 'at or above'.
  * - Either end of either range may be missing (a range with only an upper limit).
  * - 'A' (abnormal) is for text results: entered by hand, or sent by a lab, never computed.
+ * - 'AA' (critically abnormal) is only ever a lab's (HL7 table 0078): a text result the lab calls
+ *   critical, such as a positive blood culture. It is critical as LL and HH are (issue 54).
  */
-export const LAB_FLAGS = ['N', 'L', 'H', 'LL', 'HH', 'A'] as const;
+export const LAB_FLAGS = ['N', 'L', 'H', 'LL', 'HH', 'A', 'AA'] as const;
 export type TLabFlag = (typeof LAB_FLAGS)[number];
 
 /** Flags that need a clinician now (LL, HH): the critical alert, escalated if nobody acknowledges it. */
-export const isCritical = (flag: TLabFlag | null | undefined) => flag === 'LL' || flag === 'HH';
+export const isCritical = (flag: TLabFlag | null | undefined) => flag === 'LL' || flag === 'HH' || flag === 'AA';
 /** Anything but normal: shown first in the review queue, and coloured. */
 export const isAbnormal = (flag: TLabFlag | null | undefined) => flag !== null && flag !== undefined && flag !== 'N';
+/** How much a flag asks of a clinician: 2 critical, 1 abnormal, 0 normal or none (an order's worst flag is its highest). */
+export const flagRank = (flag: TLabFlag | null | undefined): 0 | 1 | 2 => (isCritical(flag) ? 2 : isAbnormal(flag) ? 1 : 0);
 
 export const LAB_SEXES = ['female', 'male'] as const;
 export type TLabSex = (typeof LAB_SEXES)[number];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LAB_FLAGS, LAB_SEXES } from './lab-flags.ts';
 import { ZNoteAttachment } from './notes.ts';
+import { LAB_RESULT_SOURCES, LAB_RESULT_STATUSES } from './lab-interfaces.ts';
 import { LAB_ORDER_STATUSES } from './orders.ts';
 import { pageQuery } from './paging.ts';
 import { can } from './permissions.ts';
@@ -211,6 +212,9 @@ export const ZLabResult = z.object({
   range: ZLabRangeOut.pick({ low: true, high: true, criticalLow: true, criticalHigh: true }).nullable(),
   flag: z.enum(LAB_FLAGS).nullable(),
   flagSource: z.enum(LAB_FLAG_SOURCES).nullable(),
+  /** Typed, or sent by a lab's interface (issue 54), and the lab's standing of it. */
+  source: z.enum(LAB_RESULT_SOURCES),
+  resultStatus: z.enum(LAB_RESULT_STATUSES),
   enteredAt: z.string(),
   /** When it was last corrected; null if never. */
   correctedAt: z.string().nullable(),
@@ -247,6 +251,8 @@ export const ZLabOrder = z.object({
   worstFlag: z.enum(LAB_FLAGS).nullable(),
   /** An unacknowledged critical alert, if any. */
   criticalAlertId: z.string().uuid().nullable(),
+  /** The placer order number a lab sends back with the results (L000123; issue 54). */
+  placerNumber: z.string(),
   updatedAt: z.string(),
 });
 export type TLabOrder = z.infer<typeof ZLabOrder>;
@@ -276,6 +282,7 @@ export const ZLabResultRevision = z.object({
   resultName: z.string(),
   at: z.string(),
   actorName: z.string(),
+  source: z.enum(LAB_RESULT_SOURCES),
   valueBefore: z.string().nullable(),
   valueAfter: z.string().nullable(),
   flagBefore: z.enum(LAB_FLAGS).nullable(),

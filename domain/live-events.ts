@@ -26,7 +26,9 @@ export const ZDomainEvent = z.discriminatedUnion('type', [
   /** Someone joined or left a room: room lists move. */
   z.object({ type: z.literal('chat.membership'), roomId: id, userId: id, actorId: id }),
   /** A lab order was placed or moved, or its results entered, reviewed or acknowledged: open lists re-read it. */
-  z.object({ type: z.literal('lab.changed'), orderId: id, actorId: id }),
+  z.object({ type: z.literal('lab.changed'), orderId: id, actorId: id.nullable() }),
+  /** A lab's message arrived and waits for a person, or a person filed or rejected one: open queues re-read. */
+  z.object({ type: z.literal('lab.inbox'), messageId: id }),
   /** A patient's chart changed (an entry, her allergy statement, vitals): open charts and allergy banners re-read it. */
   z.object({ type: z.literal('chart.changed'), patientId: id, actorId: id }),
   /** A prescription was written, rewritten, signed, printed, renewed or ended: open lists re-read it. */
@@ -76,6 +78,8 @@ export const ZServerMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('notification'), eventId, notificationId: id, title: z.string().optional(), message: z.string().optional() }),
   /** A lab order changed (ids only): sent to those who read lab orders, whose open lists read it again. */
   z.object({ type: z.literal('lab_changed'), eventId, orderId: id }),
+  /** The unmatched-results queue changed (ids only): sent to those who work it and see the message's patient. */
+  z.object({ type: z.literal('lab_inbox_changed'), eventId, messageId: id }),
   /** A patient's chart changed (ids only): sent to those who see her allergy banner, whose open chart and banner read it again. */
   z.object({ type: z.literal('chart_changed'), eventId, patientId: id }),
   /** A prescription changed (ids only): sent to those who read prescriptions and see her, whose open lists read it again. */

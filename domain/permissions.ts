@@ -75,6 +75,8 @@ export const CAPABILITIES = {
   'labs.reviewAny': ['admin'],
   /** The clinic's test catalogue: tests, analytes, units and ranges. */
   'labs.catalogue': ['admin'],
+  /** The results a lab's interface could not file by itself (issue 54): read, filed to an order, or rejected. */
+  'labs.inbox': ['admin', 'nurse'],
   /**
    * The clinical chart (issue 51; docs/decisions/clinical-chart.md): allergies, problems,
    * medications and vital signs. Clinical staff read the lists; a scheduler sees only the allergy

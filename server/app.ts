@@ -38,6 +38,7 @@ import { formularyRoutes } from './modules/formulary/formulary.routes.ts';
 import { interactionPairRoutes } from './modules/prescriptions/interaction-pairs.routes.ts';
 import { prescriptionRoutes } from './modules/prescriptions/prescriptions.routes.ts';
 import { labRoutes } from './modules/labs/labs.routes.ts';
+import { labInboxRoutes } from './modules/lab-interfaces/lab-inbox.routes.ts';
 import { supplyRoutes } from './modules/supplies/supplies.routes.ts';
 import { chatRoutes } from './modules/chat/chat.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
@@ -154,6 +155,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
     if (event.type === 'settings.changed') void settings.refresh();
   });
   app.decorate('jobs', new Map());
+  app.decorate('labInterface', { mllp: null });
   await app.register(errorHandlerPlugin);
   await app.register(cookie);
   await app.register(securityPlugin, { config });
@@ -180,6 +182,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await app.register(staffRoutes, deps);
   await app.register(noteRoutes, deps);
   await app.register(labRoutes, deps);
+  await app.register(labInboxRoutes, deps);
   await app.register(chartRoutes, deps);
   await app.register(formularyRoutes, deps);
   await app.register(prescriptionRoutes, deps);

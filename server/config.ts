@@ -127,6 +127,18 @@ const ZEnv = z.object({
   BACKUP_EVERY_HOURS: z.coerce.number().int().min(1).max(168).default(24),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(200).optional(),
+  // The lab interface (issue 54; docs/decisions/lab-interfaces.md): off unless a port is given.
+  HL7_MLLP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  HL7_MLLP_HOST: z.string().default('127.0.0.1'),
+  HL7_ALLOWED_SENDERS: z.string().default(''),
+  HL7_MAX_MESSAGE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(8 * 1024 * 1024),
+  HL7_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1000).default(32),
+  HL7_IDLE_SECONDS: z.coerce.number().min(0.05).max(3600).default(60),
   // The embedded engine stops answering when its disk fills (issue 48): below this, nothing is asked of it.
   DATA_DIR_MIN_FREE_MB: z.coerce.number().int().min(0).max(1_000_000).default(64),
   // A process whose event loop has not turned for this long is stuck for good (server/loop-watchdog.ts); 0 is off.
@@ -189,6 +201,18 @@ export interface Config {
   rateLimit: { perUserPerMinute: number; publicPerMinute: number };
   /** The bearer token GET /api/metrics asks for; unset, it answers this machine only (plugins/metrics.ts). */
   metricsToken: string | undefined;
+  /**
+   * The lab interface (modules/lab-interfaces): the MLLP listener (none: off), the senders it
+   * takes (MSH-3, or MSH-3^MSH-4; empty: any that reaches it), and its limits.
+   */
+  labInterface: {
+    mllp: { host: string; port: number } | undefined;
+    allowedSenders: string[];
+    maxMessageBytes: number;
+    maxConnections: number;
+    /** A message not finished this long after it started closes its connection (a torn frame); a connection silent ten times as long is let go. */
+    idleMs: number;
+  };
   /**
    * The seed of the key that signs the audit chain's head: from AUDIT_HEAD_KEY, else created on
    * first start in `keyFile`. Kept outside the database, so whoever can write the database cannot
@@ -322,6 +346,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auditSealEveryMs: e.AUDIT_SEAL_EVERY_MS,
     ...guardsOf(e),
     metricsToken: e.METRICS_TOKEN,
+    labInterface: {
+      mllp: e.HL7_MLLP_PORT === undefined ? undefined : { host: e.HL7_MLLP_HOST, port: e.HL7_MLLP_PORT },
+      allowedSenders: e.HL7_ALLOWED_SENDERS.split(',')
+        .map((s) => s.trim().toUpperCase())
+        .filter(Boolean),
+      maxMessageBytes: e.HL7_MAX_MESSAGE_BYTES,
+      maxConnections: e.HL7_MAX_CONNECTIONS,
+      idleMs: Math.round(e.HL7_IDLE_SECONDS * 1000),
+    },
     dataDirMinFreeBytes: e.DATA_DIR_MIN_FREE_MB * 1024 * 1024,
     loopWatchdogSeconds: e.LOOP_WATCHDOG_SECONDS,
     backup: {

@@ -194,6 +194,14 @@ export function createHub(db: Db, log: { error: (obj: unknown, msg: string) => v
       // only of an order she may see: a restricted patient's goes to her reach alone (issue 47).
       const conns = await seeingConnections('labs.read', sql`(select patient_id from lab_orders where id = ${event.orderId}::uuid) o`, sql`o.patient_id`);
       if (conns.length > 0) sendAll(conns, { type: 'lab_changed', eventId: live.seq, orderId: event.orderId });
+    } else if (event.type === 'lab.inbox') {
+      // To whoever works the unmatched-results queue and sees the patient the message names (all, when it names none).
+      const conns = await seeingConnections(
+        'labs.inbox',
+        sql`(select patient_id from lab_inbound_messages where id = ${event.messageId}::uuid) m`,
+        sql`m.patient_id`,
+      );
+      if (conns.length > 0) sendAll(conns, { type: 'lab_inbox_changed', eventId: live.seq, messageId: event.messageId });
     } else if (event.type === 'chart.changed') {
       // To whoever sees her allergy banner and sees her (a restricted patient's reach alone).
       const conns = await seeingConnections('chart.banner', sql`(select 1) o`, sql`${event.patientId}::uuid`);

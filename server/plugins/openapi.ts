@@ -104,6 +104,7 @@ const AREA_OF_SEGMENT: Record<string, string> = {
   'openapi.json': 'openapi',
   scheduler: 'staff',
   'lab-orders': 'labs',
+  'lab-inbox': 'labs',
   'lab-tests': 'labs',
   'supply-items': 'supplies',
   'supply-orders': 'supplies',

@@ -1,5 +1,5 @@
 import { zonedDate } from '#domain/clinic-time';
-import { ageInYears, computeFlag, isAbnormal, isCritical, rangeFor, type TLabFlag, type TLabRange, type TLabSex } from '#domain/lab-flags';
+import { ageInYears, computeFlag, flagRank, isCritical, rangeFor, type TLabFlag, type TLabRange, type TLabSex } from '#domain/lab-flags';
 import { isUrgentPriority, type TLabPriority, type TLabValueKind } from '#domain/labs';
 import type { TLabOrderStatus } from '#domain/orders';
 import type { Tx } from '../db/database.ts';
@@ -202,8 +202,6 @@ const ORDERS: TDemoOrder[] = [
   { patient: 7, provider: 'nurse2', test: 'Lipid panel', priority: 'routine', status: 'cancelled', orderedHoursAgo: 9 * 24 },
 ];
 
-const rankOf = (flag: TLabFlag | null) => (isCritical(flag) ? 2 : isAbnormal(flag) ? 1 : 0);
-
 /** Seeds the catalogue and the orders; every time is `now` or before it. */
 export async function seedDemoLabs(tx: Tx, people: TDemoLabPeople, now: Date, timeZone: string, catalogueAt: Date): Promise<void> {
   const tests = await seedCatalogue(tx, catalogueAt);
@@ -220,7 +218,7 @@ export async function seedDemoLabs(tx: Tx, people: TDemoLabPeople, now: Date, ti
       const flag = typeof value === 'number' ? computeFlag(value, range) : null;
       return { analyte, value, range, flag, position: test.analytes.indexOf(analyte) };
     });
-    const worst = rows.reduce<TLabFlag | null>((w, r) => (rankOf(r.flag) > rankOf(w) ? r.flag : w), null);
+    const worst = rows.reduce<TLabFlag | null>((w, r) => (flagRank(r.flag) > flagRank(w) ? r.flag : w), null);
     const receivedAt = o.receivedHoursAgo !== undefined ? ago(o.receivedHoursAgo) : null;
     const reviewedAt = o.reviewedHoursAgo !== undefined ? ago(o.reviewedHoursAgo) : null;
     const expectedOn = o.expectedInDays !== undefined ? zonedDate(new Date(now.getTime() + o.expectedInDays * 86_400_000), timeZone) : null;
@@ -244,7 +242,7 @@ export async function seedDemoLabs(tx: Tx, people: TDemoLabPeople, now: Date, ti
         reviewedAt,
         reviewedById: reviewedAt ? providerId : null,
         worstFlag: worst,
-        flagRank: rankOf(worst),
+        flagRank: flagRank(worst),
         overdueNoticeAt: o.expectedInDays !== undefined && o.expectedInDays < 0 ? ago(2) : null,
         createdAt: ago(o.orderedHoursAgo),
         updatedAt: reviewedAt ?? receivedAt ?? ago(o.status === 'pending' ? o.orderedHoursAgo - 1 : o.orderedHoursAgo),

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAPABILITIES, type TCapability } from '#domain/permissions';
 import { FHIR_RESOURCE_TYPES, FHIR_RESOURCES } from '#domain/fhir';
@@ -7,8 +7,10 @@ import { REPORT_IDS } from '#domain/reports';
 import type { TRole } from '#domain/roles';
 import { queryRows } from '../../server/db/database.ts';
 import { patientNotes } from '../../server/db/schema/clinical.ts';
+import { labInboundMessages } from '../../server/db/schema/lab-interfaces.ts';
 import { breakGlassGrants } from '../../server/db/schema/restricted-records.ts';
 import { insertAppointment, patientInput } from '../helpers/factories.ts';
+import { sendHl7 } from '../helpers/hl7-sender.ts';
 import { anonymous, signInAs, type SignedIn } from '../helpers/sign-in.ts';
 import { buildTestApp, type Client, type TestApp } from '../helpers/test-app.ts';
 
@@ -26,7 +28,7 @@ let lastName: string;
 let visitStart: string;
 
 beforeAll(async () => {
-  t = await buildTestApp();
+  t = await buildTestApp({ HL7_MLLP_PORT: '0' });
   const [admin, scheduler, nurse] = await Promise.all([signInAs(t, 'admin'), signInAs(t, 'scheduler'), signInAs(t, 'nurse')]);
   callers.set('admin', admin);
   callers.set('scheduler', scheduler);
@@ -123,6 +125,18 @@ beforeAll(async () => {
   )[0]!.id;
   // A patient group holding her (issue 53): its page names her, and so does its FHIR Group.
   ids.group = (await admin.post('/api/admin/patient-groups', { name: 'Audited study', patientIds: [ids.patient] })).json().id;
+  // A lab's message naming her that waits in the unmatched-results queue (issue 54).
+  const controlId = `AUD${randomBytes(4).toString('hex')}`;
+  await sendHl7(
+    t.app.labInterface.mllp!.port,
+    [
+      `MSH|^~\\&|LAB|MAIN|EHR|CLINIC|20261128101500||ORU^R01|${controlId}|P|2.5.1`,
+      `PID|1||${ids.patient}^^^CLINIC^MR||${lastName}^Ann||19800517|F`,
+      'OBR|1|L999999||24326-1^Electrolytes^LN',
+      'OBX|1|NM|2823-3^Potassium^LN||4.2|mmol/L|3.5-5.1|N|||F',
+    ].join('\r'),
+  );
+  ids.labMessage = (await t.db.select({ id: labInboundMessages.id }).from(labInboundMessages).where(eq(labInboundMessages.controlId, controlId)))[0]!.id;
   for (const [name, id] of Object.entries(ids)) expect(id, name).toMatch(/^[0-9a-f-]{36}$/);
 });
 afterAll(async () => {
@@ -148,6 +162,7 @@ const AREA_IDS = (): Record<string, string | undefined> => ({
   notes: ids.note,
   chat: ids.room,
   'lab-orders': ids.lab,
+  'lab-inbox': ids.labMessage,
   objects: ids.file,
   prescriptions: ids.prescription,
 });

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, date, index, integer, jsonb, pgTable, smallint, text, uuid, varchar } from 'drizzle-orm/pg-core';
+import { boolean, check, date, index, integer, jsonb, pgTable, smallint, text, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
 import { APPOINTMENT_DURATIONS, DEFAULT_APPOINTMENT_DURATION } from '#domain/appointments';
 import { ALLERGY_ASSESSMENTS } from '#domain/chart';
 import { NOTE_REVISION_ACTIONS } from '#domain/notes';
@@ -190,9 +190,12 @@ export const labOrders = pgTable(
     flagRank: smallint('flag_rank').notNull().default(0),
     /** The one overdue notice was sent (claimed by the job, so never twice). */
     overdueNoticeAt: at('overdue_notice_at'),
+    /** The placer order number a lab sends back (ORC-2 / OBR-2, shown as L000123): how its results find the order (issue 54). */
+    placerNumber: integer('placer_number').notNull().generatedByDefaultAsIdentity(),
     ...timestamps(),
   },
   (t) => [
+    uniqueIndex('lab_orders_placer_number_key').on(t.placerNumber),
     index('lab_orders_patient_idx').on(t.patientId, t.orderedAt),
     index('lab_orders_status_idx').on(t.status),
     // Outstanding: most urgent, then oldest.

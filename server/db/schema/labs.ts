@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm';
 import { boolean, doublePrecision, index, integer, pgTable, smallint, text, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
 import { LAB_FLAGS, LAB_SEXES } from '#domain/lab-flags';
 import { LAB_FLAG_SOURCES, LAB_VALUE_KINDS } from '#domain/labs';
+import { LAB_RESULT_SOURCES, LAB_RESULT_STATUSES } from '#domain/lab-interfaces';
+import { labInboundMessages } from './lab-interfaces.ts';
 import { at, id, timestamps } from './columns.ts';
 import { users } from './auth.ts';
 import { labOrders } from './clinical.ts';
@@ -79,9 +81,12 @@ export const labResults = pgTable(
     criticalHigh: doublePrecision('critical_high'),
     flag: varchar('flag', { length: 2, enum: LAB_FLAGS }),
     flagSource: varchar('flag_source', { length: 10, enum: LAB_FLAG_SOURCES }),
-    enteredById: uuid('entered_by_id')
-      .notNull()
-      .references(() => users.id),
+    /** Who typed it; null for a result a lab's interface sent (`source`, and the message it came in). */
+    enteredById: uuid('entered_by_id').references(() => users.id),
+    source: varchar('source', { length: 10, enum: LAB_RESULT_SOURCES }).notNull().default('typed'),
+    /** The lab's standing of the value (preliminary, final, corrected); typed results are final. */
+    resultStatus: varchar('result_status', { length: 12, enum: LAB_RESULT_STATUSES }).notNull().default('final'),
+    inboundMessageId: uuid('inbound_message_id').references(() => labInboundMessages.id),
     enteredAt: at('entered_at').notNull(),
     correctedAt: at('corrected_at'),
   },
@@ -103,9 +108,11 @@ export const labResultRevisions = pgTable(
     resultId: uuid('result_id').references(() => labResults.id),
     resultName: varchar('result_name', { length: 100 }).notNull(),
     at: at('at').notNull(),
-    actorId: uuid('actor_id')
-      .notNull()
-      .references(() => users.id),
+    /** Who changed it; null when a lab's interface did (`source`, `sourceName`). */
+    actorId: uuid('actor_id').references(() => users.id),
+    source: varchar('source', { length: 10, enum: LAB_RESULT_SOURCES }).notNull().default('typed'),
+    /** The sending lab as its messages name it (MSH-3 and MSH-4), for a change an interface made. */
+    sourceName: varchar('source_name', { length: 200 }),
     /** A value as shown, or a whole corrected report text, or the report files' names (issue 47): text, as long as the report. */
     valueBefore: text('value_before'),
     valueAfter: text('value_after'),

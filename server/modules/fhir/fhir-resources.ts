@@ -303,7 +303,15 @@ export function toDiagnosticReport(o: TLabOrderRow): DiagnosticReport {
 }
 
 /** The flags as FHIR's observation interpretation codes (the same letters, HL7 v3). */
-const INTERPRETATION: Record<TLabFlag, string> = { N: 'Normal', L: 'Low', H: 'High', LL: 'Critical low', HH: 'Critical high', A: 'Abnormal' };
+const INTERPRETATION: Record<TLabFlag, string> = {
+  N: 'Normal',
+  L: 'Low',
+  H: 'High',
+  LL: 'Critical low',
+  HH: 'Critical high',
+  A: 'Abnormal',
+  AA: 'Critical abnormal',
+};
 
 export function toObservation(r: TLabResultRow): Observation {
   const quantity = (value: number) => ({ value, ...(r.unit ? { unit: r.unit } : {}) });

@@ -35,6 +35,7 @@ const ORDER_COLUMNS = sql`lab_orders.id, lab_orders.patient_id as "patientId", c
   ${isoText(sql`lab_orders.reviewed_at`)} as "reviewedAt", lab_orders.reviewed_by_id as "reviewedById",
   ${fullName('reviewer')} as "reviewedByName", lab_orders.worst_flag as "worstFlag",
   (select a.id from lab_critical_alerts a where a.order_id = lab_orders.id and a.acknowledged_at is null) as "criticalAlertId",
+  'L' || lpad(lab_orders.placer_number::text, 6, '0') as "placerNumber",
   ${isoText(sql`lab_orders.updated_at`)} as "updatedAt"`;
 const ORDER_JOINS = sql`join patients patient on patient.id = lab_orders.patient_id
   left join users provider on provider.id = lab_orders.provider_id
@@ -166,7 +167,8 @@ export function resultsOf(q: Queryable, orderId: string): Promise<TLabResult[]> 
     sql`select id, analyte_id as "analyteId", name, value_numeric as "valueNumeric", value_text as "valueText", unit,
       case when ref_low is null and ref_high is null and critical_low is null and critical_high is null then null
         else json_build_object('low', ref_low, 'high', ref_high, 'criticalLow', critical_low, 'criticalHigh', critical_high) end as range,
-      flag, flag_source as "flagSource", ${isoText(sql`entered_at`)} as "enteredAt", ${isoText(sql`corrected_at`)} as "correctedAt"
+      flag, flag_source as "flagSource", source, result_status as "resultStatus",
+      ${isoText(sql`entered_at`)} as "enteredAt", ${isoText(sql`corrected_at`)} as "correctedAt"
     from lab_results where order_id = ${orderId}::uuid order by position`,
   );
 }
@@ -197,9 +199,10 @@ export function revisionsOf(q: Queryable, orderId: string): Promise<TLabResultRe
   return rowsOf(
     q,
     ZLabResultRevision,
-    sql`select r.id, r.result_name as "resultName", ${isoText(sql`r.at`)} as at, coalesce(${fullName('actor')}, actor.email) as "actorName",
+    sql`select r.id, r.result_name as "resultName", ${isoText(sql`r.at`)} as at,
+      coalesce(${fullName('actor')}, actor.email, r.source_name, 'Lab interface') as "actorName", r.source,
       r.value_before as "valueBefore", r.value_after as "valueAfter", r.flag_before as "flagBefore", r.flag_after as "flagAfter", r.reason
-    from lab_result_revisions r join users actor on actor.id = r.actor_id
+    from lab_result_revisions r left join users actor on actor.id = r.actor_id
     where r.order_id = ${orderId}::uuid order by r.at, r.id`,
   );
 }

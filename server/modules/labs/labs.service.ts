@@ -1,7 +1,7 @@
 import { staffName } from '#domain/auth';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { startOfZonedDay, zonedDate, zonedDayRange } from '#domain/clinic-time';
-import { ageInYears, computeFlag, isAbnormal, isCritical, rangeFor, type TLabFlag, type TLabSubject } from '#domain/lab-flags';
+import { ageInYears, computeFlag, flagRank, isCritical, rangeFor, type TLabFlag, type TLabSubject } from '#domain/lab-flags';
 import {
   isUrgentPriority,
   mayReviewLab,
@@ -13,7 +13,9 @@ import {
   type TLabTest,
   type TUpdateLabOrder,
 } from '#domain/labs';
+import type { TLabResultSource, TLabResultStatus } from '#domain/lab-interfaces';
 import { can } from '#domain/permissions';
+import type { TLabOrderStatus } from '#domain/orders';
 import { LAB_ORDER_WORKFLOW } from '#domain/workflows';
 import type { Queryable, Tx } from '../../db/database.ts';
 import { labOrders } from '../../db/schema/clinical.ts';
@@ -22,7 +24,7 @@ import { inTransaction, type Raise } from '../../db/transaction.ts';
 import type { Deps } from '../../deps.ts';
 import { forbidden, HttpError, invalid, invalidFields, notFound, stale } from '../../http/errors.ts';
 import type { TServedPage } from '../../http/paging.ts';
-import type { SignedInContext } from '../../http/request-context.ts';
+import type { RequestContext, SignedInContext } from '../../http/request-context.ts';
 import { recordAudit } from '../../audit/audit-writer.ts';
 import { scopeOf, type ReadScope } from '../../scope/read-scope.ts';
 import { writerOf, type ScopedWriter, type TPatientRow } from '../../scope/writer.ts';
@@ -101,7 +103,7 @@ export const LAB_READS = {
 };
 
 const noticeOf = (
-  ctx: SignedInContext | null,
+  actor: { id: string | null; name: string },
   order: Pick<TLabOrderRow, 'id' | 'orderName' | 'priority'>,
   patient: Pick<TPatientRow, 'firstName' | 'lastName'>,
 ): TLabNotice => ({
@@ -109,9 +111,10 @@ const noticeOf = (
   orderName: order.orderName,
   priority: order.priority,
   patientName: `${patient.firstName} ${patient.lastName}`,
-  actorId: ctx?.user.id ?? null,
-  actorName: ctx ? staffName(ctx.user) : 'The clinic',
+  actorId: actor.id,
+  actorName: actor.name,
 });
+const personOf = (ctx: SignedInContext) => ({ id: ctx.user.id, name: staffName(ctx.user) });
 /** The caller's view of the order just written. */
 const written = async (tx: Queryable, ctx: SignedInContext, id: string): Promise<TLabOrderDetail> => (await readLabOrder(tx, scopeOf(ctx, new Date()), id))!;
 
@@ -132,30 +135,55 @@ export async function createLabOrder(deps: Deps, ctx: SignedInContext, input: TC
     if (input.testId && !test?.isActive) errors.push({ path: 'testId', message: 'Not a test of the catalogue' });
     if (input.expectedOn && input.expectedOn < zonedDate(now, timeZone)) errors.push({ path: 'expectedOn', message: 'Must not be before today' });
     if (errors.length > 0) throw invalidFields(errors);
-    const [row] = await tx
-      .insert(labOrders)
-      .values({
-        patientId: input.patientId,
-        providerId: ctx.user.id,
-        testId: test?.id ?? null,
-        orderName: test?.name ?? input.orderName!,
-        description: input.description ?? null,
-        priority: input.priority,
-        isUrgent: isUrgentPriority(input.priority),
-        status: LAB_ORDER_WORKFLOW.initial,
-        orderedAt: now,
-        expectedOn: input.expectedOn ?? null,
-        expectedAt: input.expectedOn ? startOfZonedDay(input.expectedOn, timeZone) : null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    await recordAudit(tx, ctx, { action: 'lab.create', entityType: 'lab_order', entityId: row!.id, patientId: input.patientId });
+    const row = await insertLabOrder(tx, ctx, {
+      patientId: input.patientId,
+      testId: test?.id ?? null,
+      orderName: test?.name ?? input.orderName!,
+      description: input.description ?? null,
+      priority: input.priority,
+      expectedOn: input.expectedOn ?? null,
+      expectedAt: input.expectedOn ? startOfZonedDay(input.expectedOn, timeZone) : null,
+      placedAt: now,
+    });
+    await recordAudit(tx, ctx, { action: 'lab.create', entityType: 'lab_order', entityId: row.id, patientId: input.patientId });
     const collector = await assignedNurseToday(tx, input.patientId, zonedDayRange(zonedDate(now, timeZone), timeZone));
-    await noticeLabOrdered(tx, raise, collector, noticeOf(ctx, row!, patient!));
-    raise({ type: 'lab.changed', orderId: row!.id, actorId: ctx.user.id });
-    return written(tx, ctx, row!.id);
+    await noticeLabOrdered(tx, raise, collector, noticeOf(personOf(ctx), row, patient!));
+    raise({ type: 'lab.changed', orderId: row.id, actorId: ctx.user.id });
+    return written(tx, ctx, row.id);
   });
+}
+
+/**
+ * An order's row, placed by the caller (its ordering provider) now: what POST /api/lab-orders
+ * writes, and what filing a lab's unmatched report to a patient makes (issue 54).
+ */
+export async function insertLabOrder(
+  tx: Queryable,
+  ctx: SignedInContext,
+  order: { patientId: string; orderName: string; placedAt: Date } & Partial<
+    Pick<typeof labOrders.$inferInsert, 'testId' | 'description' | 'priority' | 'expectedOn' | 'expectedAt'>
+  >,
+): Promise<TLabOrderRow> {
+  const priority = order.priority ?? 'routine';
+  const [row] = await tx
+    .insert(labOrders)
+    .values({
+      patientId: order.patientId,
+      providerId: ctx.user.id,
+      testId: order.testId ?? null,
+      orderName: order.orderName,
+      description: order.description ?? null,
+      priority,
+      isUrgent: isUrgentPriority(priority),
+      status: LAB_ORDER_WORKFLOW.initial,
+      orderedAt: order.placedAt,
+      expectedOn: order.expectedOn ?? null,
+      expectedAt: order.expectedAt ?? null,
+      createdAt: order.placedAt,
+      updatedAt: order.placedAt,
+    })
+    .returning();
+  return row!;
 }
 
 /** A refusal when the order changed since it was read (the version sent), or when it does not exist for the caller. */
@@ -196,14 +224,37 @@ export async function moveLabOrder(deps: Deps, ctx: SignedInContext, id: string,
       .where(eq(labOrders.id, id));
     await recordAudit(tx, ctx, { action: `lab.${move.to}`, entityType: 'lab_order', entityId: id, patientId: order.patientId });
     const patient = (await writer.patient(order.patientId))!;
-    if (move.to === 'pending') await noticeLabCollected(tx, raise, order.providerId, noticeOf(ctx, order, patient));
+    if (move.to === 'pending') await noticeLabCollected(tx, raise, order.providerId, noticeOf(personOf(ctx), order, patient));
     if (move.to === 'cancelled') await resolveLabNotices(tx, raise, id, ['lab_ordered', 'lab_pending']);
     raise({ type: 'lab.changed', orderId: id, actorId: ctx.user.id });
     return written(tx, ctx, id);
   });
 }
 
-type TPlannedResult = {
+/**
+ * Who enters results: a person (typed), or a lab's interface (issue 54), whose changes carry no
+ * user and are audited under the interface's context, naming the lab.
+ */
+export interface TResultsActor {
+  ctx: RequestContext;
+  userId: string | null;
+  name: string;
+  source: TLabResultSource;
+  /** The lab as its messages name it; null when typed. */
+  sourceName: string | null;
+  /** The message the results came in; null when typed. */
+  messageId: string | null;
+}
+const typedBy = (ctx: SignedInContext): TResultsActor => ({
+  ctx,
+  userId: ctx.user.id,
+  name: staffName(ctx.user),
+  source: 'typed',
+  sourceName: null,
+  messageId: null,
+});
+
+export type TPlannedResult = {
   position: number;
   analyteId: string | null;
   name: string;
@@ -213,6 +264,7 @@ type TPlannedResult = {
   range: { low: number | null; high: number | null; criticalLow: number | null; criticalHigh: number | null } | null;
   flag: TLabFlag | null;
   flagSource: 'computed' | 'entered' | 'lab' | null;
+  resultStatus: TLabResultStatus;
 };
 
 /**
@@ -263,6 +315,7 @@ function planResults(inputs: TEnterLabResults['results'], test: TLabTest | null,
       range,
       flag,
       flagSource: input.flag ? (input.flagSource ?? 'entered') : computed ? 'computed' : null,
+      resultStatus: 'final',
     });
   });
   if (errors.length > 0) throw invalidFields(errors);
@@ -271,7 +324,6 @@ function planResults(inputs: TEnterLabResults['results'], test: TLabTest | null,
 
 const shownValue = (r: { valueNumeric: number | null; valueText: string | null; unit: string | null }) =>
   r.valueNumeric !== null ? `${r.valueNumeric}${r.unit ? ` ${r.unit}` : ''}` : r.valueText;
-const rankOf = (flag: TLabFlag | null) => (isCritical(flag) ? 2 : isAbnormal(flag) ? 1 : 0);
 
 /**
  * PUT /api/lab-orders/{id}/results: the order's results (docs/decisions/labs.md).
@@ -288,17 +340,32 @@ export async function enterLabResults(deps: Deps, ctx: SignedInContext, id: stri
     const writer = writerOf(tx, ctx, deps.config.now());
     const order = await lockForChange(tx, writer, id, input.updatedAt);
     const plan = await planEntry(deps, ctx, tx, writer, order, input);
-    const { worst, critical } = await writeEntry(tx, ctx, order, input, plan);
-    await noticeEntry(tx, raise, ctx, order, plan, { worst, critical });
-    raise({ type: 'lab.changed', orderId: id, actorId: ctx.user.id });
+    await fileEntry(tx, raise, typedBy(ctx), order, input, plan);
     return written(tx, ctx, id);
   });
 }
 
-type TEntryPlan = Awaited<ReturnType<typeof planEntry>>;
+export interface TEntryPlan {
+  correcting: boolean;
+  move: { to: TLabOrderStatus } | null;
+  now: Date;
+  patient: TPatientRow;
+  planned: TPlannedResult[];
+}
+
+/**
+ * An entry of results planned and checked, written and told: the one path typed results and a
+ * lab's interface both take, so flags, revisions, the critical alert and its escalation, the
+ * notices and the audit are the same however a result arrived.
+ */
+export async function fileEntry(tx: Tx, raise: Raise, actor: TResultsActor, order: TLabOrderRow, input: TEnterLabResults, plan: TEntryPlan) {
+  const { worst, critical } = await writeEntry(tx, actor, order, input, plan);
+  await noticeEntry(tx, raise, actor, order, plan, { worst, critical });
+  raise({ type: 'lab.changed', orderId: order.id, actorId: actor.userId });
+}
 
 /** What an entry of results will do, checked before anything is written: the move or correction, and the results with their flags. */
-async function planEntry(deps: Deps, ctx: SignedInContext, tx: Tx, writer: ScopedWriter, order: TLabOrderRow, input: TEnterLabResults) {
+async function planEntry(deps: Deps, ctx: SignedInContext, tx: Tx, writer: ScopedWriter, order: TLabOrderRow, input: TEnterLabResults): Promise<TEntryPlan> {
   const correcting = order.status === 'received';
   if (order.status === 'cancelled') throw new HttpError('workflow.illegalMove', { message: 'A cancelled order takes no results' });
   const move = correcting ? null : decideMove(LAB_ORDER_WORKFLOW, ctx.user, order.status, 'received');
@@ -320,15 +387,23 @@ async function planEntry(deps: Deps, ctx: SignedInContext, tx: Tx, writer: Scope
  * files too), the order's worst flag, text, files and move. Answers the worst flag and the
  * critical values that changed, for the notices.
  */
-async function writeEntry(tx: Tx, ctx: SignedInContext, order: TLabOrderRow, input: TEnterLabResults, plan: TEntryPlan) {
+async function writeEntry(tx: Tx, actor: TResultsActor, order: TLabOrderRow, input: TEnterLabResults, plan: TEntryPlan) {
   const { correcting, move, now, planned } = plan;
-  const revision = { orderId: order.id, at: now, actorId: ctx.user.id, reason: input.correctionReason ?? null };
+  const revision = {
+    orderId: order.id,
+    at: now,
+    actorId: actor.userId,
+    source: actor.source,
+    sourceName: actor.sourceName,
+    reason: input.correctionReason ?? null,
+  };
   const existing = await tx.select().from(labResults).where(eq(labResults.orderId, order.id));
   const critical: string[] = [];
   for (const result of planned) {
     const before = existing.find((r) => r.position === result.position);
-    if (before && before.valueNumeric === result.valueNumeric && before.valueText === result.valueText && before.flag === result.flag) continue;
-    const resultId = await writeResult(tx, ctx, order.id, result, before, plan);
+    const same = before && before.valueNumeric === result.valueNumeric && before.valueText === result.valueText && before.flag === result.flag;
+    if (same && before.resultStatus === result.resultStatus) continue;
+    const resultId = await writeResult(tx, actor, order.id, result, before, plan);
     if (correcting) {
       const values = {
         valueBefore: before ? shownValue(before) : null,
@@ -344,8 +419,10 @@ async function writeEntry(tx: Tx, ctx: SignedInContext, order: TLabOrderRow, inp
   if (correcting) for (const change of await reportChanges(tx, order, input)) await tx.insert(labResultRevisions).values({ ...revision, ...change });
 
   const all = [...existing.filter((r) => !planned.some((p) => p.position === r.position)), ...planned];
-  const worst = all.reduce<TLabFlag | null>((w, r) => (rankOf(r.flag) > rankOf(w) ? r.flag : w), null);
-  if (input.attachments) await claimObjects(tx, ctx, input.attachments, { type: 'lab_order', id: order.id }, now);
+  const worst = all.reduce<TLabFlag | null>((w, r) => (flagRank(r.flag) > flagRank(w) ? r.flag : w), null);
+  // Only a person attaches files (a lab's report comes as its message).
+  if (input.attachments && actor.ctx.user)
+    await claimObjects(tx, { ...actor.ctx, user: actor.ctx.user }, input.attachments, { type: 'lab_order', id: order.id }, now);
   await tx
     .update(labOrders)
     .set({
@@ -353,17 +430,17 @@ async function writeEntry(tx: Tx, ctx: SignedInContext, order: TLabOrderRow, inp
       ...(input.resultsText !== undefined ? { results: input.resultsText } : {}),
       ...(input.attachments ? { attachments: [...new Set(input.attachments)] } : {}),
       worstFlag: worst,
-      flagRank: rankOf(worst),
+      flagRank: flagRank(worst),
       updatedAt: now,
     })
     .where(eq(labOrders.id, order.id));
   const action = correcting ? 'lab.results_correct' : 'lab.results_enter';
-  await recordAudit(tx, ctx, { action, entityType: 'lab_order', entityId: order.id, patientId: order.patientId });
+  await recordAudit(tx, actor.ctx, { action, entityType: 'lab_order', entityId: order.id, patientId: order.patientId });
   return { worst, critical };
 }
 
 /** One result, new or changed: its row's id. */
-async function writeResult(tx: Tx, ctx: SignedInContext, orderId: string, result: TPlannedResult, before: { id: string } | undefined, plan: TEntryPlan) {
+async function writeResult(tx: Tx, actor: TResultsActor, orderId: string, result: TPlannedResult, before: { id: string } | undefined, plan: TEntryPlan) {
   const values = {
     analyteId: result.analyteId,
     name: result.name,
@@ -376,15 +453,18 @@ async function writeResult(tx: Tx, ctx: SignedInContext, orderId: string, result
     criticalHigh: result.range?.criticalHigh ?? null,
     flag: result.flag,
     flagSource: result.flagSource,
+    resultStatus: result.resultStatus,
+    source: actor.source,
+    inboundMessageId: actor.messageId,
   };
   if (before) {
     await tx
       .update(labResults)
-      .set({ ...values, enteredById: ctx.user.id, correctedAt: plan.now })
+      .set({ ...values, enteredById: actor.userId, correctedAt: plan.now })
       .where(eq(labResults.id, before.id));
     return before.id;
   }
-  const entered = { orderId, position: result.position, enteredById: ctx.user.id, enteredAt: plan.now, correctedAt: plan.correcting ? plan.now : null };
+  const entered = { orderId, position: result.position, enteredById: actor.userId, enteredAt: plan.now, correctedAt: plan.correcting ? plan.now : null };
   const [row] = await tx
     .insert(labResults)
     .values({ ...values, ...entered })
@@ -409,20 +489,23 @@ async function reportChanges(tx: Tx, order: TLabOrderRow, input: TEnterLabResult
 async function noticeEntry(
   tx: Tx,
   raise: Raise,
-  ctx: SignedInContext,
+  actor: TResultsActor,
   order: TLabOrderRow,
   plan: TEntryPlan,
   found: { worst: TLabFlag | null; critical: string[] },
 ) {
-  const notice = noticeOf(ctx, order, plan.patient);
-  await noticeLabResults(tx, raise, order.providerId, notice, { abnormal: rankOf(found.worst) > 0, corrected: plan.correcting });
+  const notice = noticeOf({ id: actor.userId, name: actor.name }, order, plan.patient);
+  await noticeLabResults(tx, raise, order.providerId, notice, { abnormal: flagRank(found.worst) > 0, corrected: plan.correcting });
   if (found.critical.length > 0) await raiseCriticalAlert(tx, raise, order, notice, found.critical.join('; '), plan.now);
-  // The spec's lab_result chat message (section 4).
+  // The spec's lab_result chat message (section 4): from whoever typed the results, or, for a
+  // lab's, from the order's provider (a chat message has a staff sender; its text names the lab).
+  const senderId = actor.userId ?? order.providerId;
+  if (!senderId) return;
   await postSystemMessage(tx, raise, {
     patientId: order.patientId,
-    senderId: ctx.user.id,
+    senderId,
     messageType: 'lab_result',
-    content: `${plan.correcting ? 'Lab results corrected' : 'Lab results in'}: ${order.orderName}. See Lab Orders.`,
+    content: `${plan.correcting ? 'Lab results corrected' : 'Lab results in'}${actor.sourceName ? ` from ${actor.sourceName}` : ''}: ${order.orderName}. See Lab Orders.`,
     related: { type: 'lab_order', id: order.id },
     at: plan.now,
   });

@@ -2,7 +2,15 @@ import { isAbnormal, isCritical, type TLabFlag } from '#domain/lab-flags';
 import { LAB_REVIEW_AGE_DAYS, reviewAge, type TLabOrder, type TLabResult } from '#domain/labs';
 
 /** Each flag in words, always written beside its letters and its colour (never colour alone). */
-export const FLAG_WORDS: Record<TLabFlag, string> = { N: 'Normal', L: 'Low', H: 'High', LL: 'Critical low', HH: 'Critical high', A: 'Abnormal' };
+export const FLAG_WORDS: Record<TLabFlag, string> = {
+  N: 'Normal',
+  L: 'Low',
+  H: 'High',
+  LL: 'Critical low',
+  HH: 'Critical high',
+  A: 'Abnormal',
+  AA: 'Critically abnormal',
+};
 
 export type TFlagTone = 'critical' | 'abnormal' | 'normal';
 export const flagTone = (flag: TLabFlag): TFlagTone => (isCritical(flag) ? 'critical' : isAbnormal(flag) ? 'abnormal' : 'normal');

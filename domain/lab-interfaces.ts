@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import type { TLabFlag } from './lab-flags.ts';
+import { pageQuery } from './paging.ts';
+import { requiredText } from './text.ts';
+
+/**
+ * Results that arrive from a lab by themselves (issue 54; docs/decisions/lab-interfaces.md): HL7
+ * v2 ORU^R01 over MLLP. Each message is kept whole; one that matches its orders and patient is
+ * filed as typed results are, and any other waits in the unmatched-results queue for a person.
+ * The tables here turn the lab's codes into the app's: one row per code, nothing guessed.
+ */
+
+/**
+ * The number in a placer number a lab sent back (L000123, l123, 123); null when it is not one.
+ * An order's own is shown as L and six digits or more (labs.queries.ts writes it).
+ */
+export function placerNumberValue(text: string): number | null {
+  const m = /^L?0*(\d{1,9})$/i.exec(text.trim());
+  return m ? Number(m[1]) : null;
+}
+
+/** How a result reached the app: typed by staff, or sent by a lab's interface. */
+export const LAB_RESULT_SOURCES = ['typed', 'hl7', 'fhir'] as const;
+export type TLabResultSource = (typeof LAB_RESULT_SOURCES)[number];
+export const LAB_RESULT_SOURCE_LABELS: Record<TLabResultSource, string> = { typed: 'Typed', hl7: 'HL7 interface', fhir: 'FHIR interface' };
+
+/** A result's standing with the lab (FHIR Observation.status): typed results are final. */
+export const LAB_RESULT_STATUSES = ['preliminary', 'final', 'corrected'] as const;
+export type TLabResultStatus = (typeof LAB_RESULT_STATUSES)[number];
+
+/**
+ * OBX-11 (HL7 table 0085), and OBR-25 (table 0123) when an OBX leaves it empty: a status to file
+ * the value with, a line that is not a result (skipped, said in the report), or one a person must
+ * see before anything is filed (the lab deleting a result, or posting it as the wrong patient's).
+ */
+export type TObservationStatusRule = { file: TLabResultStatus } | { skip: string } | { hold: string };
+export const HL7_RESULT_STATUS: Readonly<Record<string, TObservationStatusRule>> = {
+  P: { file: 'preliminary' },
+  R: { file: 'preliminary' },
+  S: { file: 'preliminary' },
+  A: { file: 'preliminary' },
+  F: { file: 'final' },
+  U: { file: 'final' },
+  C: { file: 'corrected' },
+  I: { skip: 'specimen in the lab, no result yet' },
+  O: { skip: 'order detail, no result' },
+  N: { skip: 'not asked' },
+  X: { skip: 'result cannot be obtained' },
+  D: { hold: 'the lab deletes a result it sent' },
+  W: { hold: 'the lab says a result it sent was the wrong patient’s' },
+};
+
+/**
+ * OBX-8 (HL7 table 0078) as the app's flags. A delta or susceptibility flag says nothing of
+ * normality (null: the range decides). Any flag not listed is shown as abnormal ('A'): a code
+ * nobody here knows must make a clinician look, never pass as normal.
+ */
+export const HL7_ABNORMAL_FLAGS: Readonly<Record<string, TLabFlag | null>> = {
+  N: 'N',
+  L: 'L',
+  H: 'H',
+  LL: 'LL',
+  HH: 'HH',
+  LU: 'L',
+  HU: 'H',
+  '<': 'L',
+  '>': 'H',
+  A: 'A',
+  AA: 'AA',
+  U: null,
+  D: null,
+  B: null,
+  W: null,
+  S: null,
+  R: null,
+  I: null,
+  MS: null,
+  VS: null,
+  NEG: null,
+  NR: null,
+  ND: null,
+};
+export const hl7Flag = (code: string): TLabFlag | null => {
+  const upper = code.trim().toUpperCase();
+  if (upper === '') return null;
+  return upper in HL7_ABNORMAL_FLAGS ? HL7_ABNORMAL_FLAGS[upper]! : 'A';
+};
+
+/** OBX-2 value types the app files; any other holds the message for a person. */
+export const HL7_VALUE_TYPES = { NM: 'numeric', SN: 'structured', ST: 'text', TX: 'text', FT: 'text', CE: 'coded', CWE: 'coded', CNE: 'coded' } as const;
+
+/** Where a message stands: filed; waiting for a person; filed or rejected by one; refused on arrival. */
+export const LAB_INBOX_STATUSES = ['filed', 'unmatched', 'matched', 'rejected', 'refused'] as const;
+export type TLabInboxStatus = (typeof LAB_INBOX_STATUSES)[number];
+export const LAB_INBOX_STATUS_LABELS: Record<TLabInboxStatus, string> = {
+  filed: 'Filed',
+  unmatched: 'Waiting',
+  matched: 'Filed by hand',
+  rejected: 'Rejected',
+  refused: 'Refused',
+};
+
+/** The HL7 acknowledgement codes: accepted, error (kept, not filed), rejected (not kept as a result). */
+export const HL7_ACK_CODES = ['AA', 'AE', 'AR'] as const;
+export type THl7AckCode = (typeof HL7_ACK_CODES)[number];
+
+export const LAB_INBOX_LIMITS = { reason: 500 } as const;
+export const LAB_INBOX_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
+export const LAB_INBOX_VIEWS = ['waiting', 'all'] as const;
+export const ZLabInboxQuery = pageQuery(LAB_INBOX_PAGE)
+  .extend({ view: z.enum(LAB_INBOX_VIEWS).default('waiting') })
+  .strict();
+export type TLabInboxQuery = z.infer<typeof ZLabInboxQuery>;
+
+/** One report (an OBR group) of a message, as the queue shows it. */
+export const ZLabInboxGroup = z.object({
+  placerNumber: z.string().nullable(),
+  testName: z.string(),
+  observations: z.number(),
+  /** The order it was filed to, once it was. */
+  orderId: z.string().uuid().nullable(),
+});
+
+export const ZLabInboxItem = z.object({
+  id: z.string().uuid(),
+  receivedAt: z.string(),
+  channel: z.enum(['hl7', 'fhir']),
+  sender: z.string(),
+  controlId: z.string(),
+  messageType: z.string(),
+  status: z.enum(LAB_INBOX_STATUSES),
+  /** Why it waits, or why it was refused or rejected. */
+  problem: z.string().nullable(),
+  /** The patient as the message names her (a waiting message's own words; no record is implied). */
+  messagePatient: z.string().nullable(),
+  messageBirthDate: z.string().nullable(),
+  /** The record it was matched to, when it was (names shown only to those who may read it). */
+  patientId: z.string().uuid().nullable(),
+  groups: z.array(ZLabInboxGroup),
+  resolvedAt: z.string().nullable(),
+  resolvedByName: z.string().nullable(),
+  updatedAt: z.string(),
+});
+export type TLabInboxItem = z.infer<typeof ZLabInboxItem>;
+
+/** A message read as segments and fields (never as a blob): each field's text as sent, numbered as HL7 numbers them. */
+export const ZLabInboxSegment = z.object({ name: z.string(), fields: z.array(z.object({ n: z.number(), value: z.string() })) });
+export const ZLabInboxDetail = ZLabInboxItem.extend({ segments: z.array(ZLabInboxSegment), truncated: z.boolean() });
+export type TLabInboxDetail = z.infer<typeof ZLabInboxDetail>;
+
+/**
+ * POST /api/lab-inbox/{id}/file: each report of a waiting message filed to an order of the
+ * clinic, or to a new order for a patient (named after the report's test). One entry per report,
+ * in the message's order.
+ */
+export const ZFileLabInbox = z
+  .object({
+    groups: z
+      .array(
+        z.union([z.object({ orderId: z.string().uuid('Choose an order') }).strict(), z.object({ patientId: z.string().uuid('Choose a patient') }).strict()]),
+      )
+      .min(1, 'Say where each report goes'),
+    updatedAt: z.string().optional(),
+  })
+  .strict();
+export type TFileLabInbox = z.infer<typeof ZFileLabInbox>;
+
+/** POST /api/lab-inbox/{id}/reject: a message nobody should file (a duplicate, another clinic's), with why. */
+export const ZRejectLabInbox = z.object({ reason: requiredText('Reason', LAB_INBOX_LIMITS.reason), updatedAt: z.string().optional() }).strict();
+export type TRejectLabInbox = z.infer<typeof ZRejectLabInbox>;
