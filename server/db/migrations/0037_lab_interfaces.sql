@@ -37,4 +37,5 @@ CREATE UNIQUE INDEX "lab_inbound_messages_control_key" ON "lab_inbound_messages"
 CREATE INDEX "lab_inbound_messages_waiting_idx" ON "lab_inbound_messages" USING btree ("received_at","id") WHERE "lab_inbound_messages"."status" = 'unmatched';--> statement-breakpoint
 CREATE INDEX "lab_inbound_messages_all_idx" ON "lab_inbound_messages" USING btree ("received_at","id");--> statement-breakpoint
 ALTER TABLE "lab_results" ADD CONSTRAINT "lab_results_inbound_message_id_lab_inbound_messages_id_fk" FOREIGN KEY ("inbound_message_id") REFERENCES "public"."lab_inbound_messages"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-CREATE UNIQUE INDEX "lab_orders_placer_number_key" ON "lab_orders" USING btree ("placer_number");
+CREATE UNIQUE INDEX "lab_orders_placer_number_key" ON "lab_orders" USING btree ("placer_number");--> statement-breakpoint
+UPDATE "lab_results" SET "result_status" = 'corrected' WHERE "corrected_at" IS NOT NULL;

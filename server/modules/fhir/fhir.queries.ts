@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { APPOINTMENT_STATUSES } from '#domain/appointments';
 import type { TAuditEntityType, TChangeAction } from '#domain/audit';
 import { LAB_FLAGS, LAB_SEXES } from '#domain/lab-flags';
+import { LAB_RESULT_STATUSES } from '#domain/lab-interfaces';
 import { LAB_ORDER_STATUSES } from '#domain/orders';
 import { LAB_PRIORITIES } from '#domain/labs';
 import { ROLES } from '#domain/roles';
@@ -239,9 +240,9 @@ const ZLabOrderRow = z.object({
   statusReason: z.string().nullable(),
   loinc: z.string().nullable(),
   updatedAt: z.string(),
-  /** Its results' ids in order, and whether any was corrected (for the report). */
+  /** Its results' ids in order, and the report's status: corrected if any was, else preliminary if any is, else final. */
   resultIds: z.array(rowId),
-  corrected: z.boolean(),
+  reportStatus: z.enum(LAB_RESULT_STATUSES),
 });
 export type TLabOrderRow = z.infer<typeof ZLabOrderRow>;
 
@@ -256,7 +257,8 @@ const LAB_ORDER_SELECT = sql`select lab_orders.id, lab_orders.patient_id as "pat
   ${isoText(sql`lab_orders.updated_at`)} as "updatedAt",
   array(select r.id from lab_results r where r.order_id = lab_orders.id order by r.position) as "resultIds",
   -- An aggregate, not EXISTS: EXISTS may be planned as a hash of every corrected result, read again for each page.
-  (select coalesce(bool_or(r.corrected_at is not null), false) from lab_results r where r.order_id = lab_orders.id) as corrected
+  (select case when bool_or(r.result_status = 'corrected') then 'corrected' when bool_or(r.result_status = 'preliminary') then 'preliminary' else 'final' end
+    from lab_results r where r.order_id = lab_orders.id) as "reportStatus"
   from lab_orders`;
 
 export async function labOrderPage(q: Queryable, where: SQL, scope: ReadScope, limit: number, cursor: string | null): Promise<TPage<TLabOrderRow>> {
@@ -281,6 +283,7 @@ const ZLabResultRow = z.object({
   effectiveAt: z.string(),
   enteredAt: z.string(),
   correctedAt: z.string().nullable(),
+  resultStatus: z.enum(LAB_RESULT_STATUSES),
 });
 export type TLabResultRow = z.infer<typeof ZLabResultRow>;
 
@@ -291,7 +294,7 @@ export const LAB_RESULT_EFFECTIVE = sql`coalesce(lab_orders.received_at, t.enter
 const LAB_RESULT_SELECT = sql`select t.id, t.order_id as "orderId", lab_orders.patient_id as "patientId", t.name, ${LAB_RESULT_LOINC} as loinc,
   t.value_numeric as "valueNumeric", t.value_text as "valueText", t.unit, t.ref_low as "refLow", t.ref_high as "refHigh", t.flag,
   ${isoText(LAB_RESULT_EFFECTIVE)} as "effectiveAt", ${isoText(sql`t.entered_at`)} as "enteredAt",
-  ${isoText(sql`t.corrected_at`)} as "correctedAt"
+  ${isoText(sql`t.corrected_at`)} as "correctedAt", t.result_status as "resultStatus"
   from lab_results t join lab_orders on lab_orders.id = t.order_id`;
 
 export const labResultPage = (q: Queryable, where: SQL, scope: ReadScope, limit: number, cursor: string | null) =>

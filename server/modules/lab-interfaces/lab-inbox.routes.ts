@@ -9,6 +9,8 @@ import { contextOf } from '../../http/request-context.ts';
 import { reader } from '../../scope/reader.ts';
 import { fileInboxMessage, INBOX_READS, receiveHl7, refuseOversize, rejectInboxMessage } from './lab-inbox.service.ts';
 import { listenMllp, type TMllpListener } from './mllp-listener.ts';
+import { seedDemoLabMessages } from '../../seed/demo-lab-messages.ts';
+import { loggableError } from '../../http/loggable-error.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -84,9 +86,15 @@ export const labInboxRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   );
 
   const settings = deps.config.labInterface;
+  const log = app.log.child({ module: 'lab-interface' });
+  // The demo clinic's lab messages come in through the interface's own path, listener or not.
+  if (deps.config.demo) {
+    app.addHook('onReady', async () => {
+      await seedDemoLabMessages(deps, log).catch((error: unknown) => log.error({ err: loggableError(error) }, 'lab interface: the demo messages failed'));
+    });
+  }
   if (settings.mllp) {
     const mllp = settings.mllp;
-    const log = app.log.child({ module: 'lab-interface' });
     app.addHook('onReady', async () => {
       app.labInterface.mllp = await listenMllp(
         { ...mllp, maxMessageBytes: settings.maxMessageBytes, maxConnections: settings.maxConnections, idleMs: settings.idleMs },

@@ -453,7 +453,8 @@ async function writeResult(tx: Tx, actor: TResultsActor, orderId: string, result
     criticalHigh: result.range?.criticalHigh ?? null,
     flag: result.flag,
     flagSource: result.flagSource,
-    resultStatus: result.resultStatus,
+    // A person's correction of a value is a corrected result, as a lab's status C is.
+    resultStatus: plan.correcting && actor.source === 'typed' ? 'corrected' : result.resultStatus,
     source: actor.source,
     inboundMessageId: actor.messageId,
   };

@@ -1,6 +1,7 @@
 import { ChartLine, Paperclip, Siren } from 'lucide-react';
 import { lazy, Suspense, useId, useState } from 'react';
 import type { TCurrentUser } from '#domain/auth';
+import { LAB_RESULT_SOURCE_LABELS } from '#domain/lab-interfaces';
 import { mayReviewLab, type TLabOrderDetail, type TLabResult } from '#domain/labs';
 import { useAcknowledgeLabCritical } from '../../api/labs/acknowledge-lab-critical.ts';
 import { useLabOrder } from '../../api/labs/lab-order.ts';
@@ -30,7 +31,13 @@ function orderFacts(order: TLabOrderDetail, timeZone: string, today: string | nu
   const byWhom = (at: string, name: string | null) => `${formatDayTime(at, timeZone)}${name ? ` by ${name}` : ''}`;
   const overdue = today !== null && isOverdue(order, today);
   const waiting = order.status === 'received' && !order.reviewedAt && order.receivedAt ? reviewWait(order.receivedAt, new Date()) : null;
-  const facts: [string, string, string?][] = [['Ordered', byWhom(order.orderedAt, order.providerName)]];
+  const facts: [string, string, string?][] = [
+    ['Ordered', byWhom(order.orderedAt, order.providerName)],
+    // What a lab writes on its report and sends back (issue 54): how staff find the order when the lab calls.
+    ['Order number', order.placerNumber],
+  ];
+  const sources = [...new Set(order.resultRows.map((row) => row.source))];
+  if (sources.length > 0) facts.push(['Results from', sources.map((source) => LAB_RESULT_SOURCE_LABELS[source]).join(', ')]);
   if (order.expectedOn)
     facts.push(['Expected', `${formatDay(order.expectedOn)}${overdue ? ' (overdue)' : ''}`, overdue ? 'font-semibold text-red-800' : undefined]);
   if (order.collectedAt) facts.push(['Collected', byWhom(order.collectedAt, order.collectedByName)]);
@@ -41,6 +48,9 @@ function orderFacts(order: TLabOrderDetail, timeZone: string, today: string | nu
   if (order.description) facts.push(['Description', order.description]);
   return facts;
 }
+
+/** A result's standing with the lab, when it is not simply final (a preliminary value may still change). */
+const RESULT_STATUS_WORDS = { preliminary: 'Preliminary', corrected: 'Corrected' } as const;
 
 const REVIEW_AGE_CLASS = { red: 'font-semibold text-red-800', amber: 'font-semibold text-amber-900', fresh: undefined } as const;
 
@@ -287,7 +297,11 @@ function ResultsTable({ order, trendOf, onTrend }: { order: TLabOrderDetail; tre
                 <th scope="row" className="py-2 pr-2 text-left font-medium text-slate-900">
                   <span className="break-words">{row.name}</span>
                   {reference && <span className="block text-xs font-normal text-slate-600 sm:hidden">Ref. {reference}</span>}
-                  {row.correctedAt && <span className="block text-xs font-normal text-slate-600">Corrected</span>}
+                  {row.resultStatus !== 'final' && (
+                    <span className={cn('block text-xs font-normal', row.resultStatus === 'preliminary' ? 'font-semibold text-amber-900' : 'text-slate-600')}>
+                      {RESULT_STATUS_WORDS[row.resultStatus]}
+                    </span>
+                  )}
                   {trendable && (
                     <div>
                       <Button

@@ -4,6 +4,7 @@ import { useLabOrderRevisions } from '../../api/labs/lab-order-revisions.ts';
 import { formatDayTime } from '#domain/clinic-time';
 import { ErrorState } from '../../components/error-state.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { LAB_RESULT_SOURCE_LABELS } from '#domain/lab-interfaces';
 import { FLAG_WORDS } from './lab-format.ts';
 
 const withFlag = (value: string | null, flag: TLabFlag | null) =>
@@ -37,7 +38,9 @@ export function LabRevisions({ orderId, timeZone }: { orderId: string; timeZone:
                 <span className="font-medium text-slate-900">{withFlag(revision.valueAfter, revision.flagAfter)}</span>
               </p>
               <p className="mt-1 text-xs text-slate-600">
-                By {revision.actorName}, <time dateTime={revision.at}>{formatDayTime(revision.at, timeZone)}</time>
+                By {revision.actorName}
+                {revision.source !== 'typed' && ` (${LAB_RESULT_SOURCE_LABELS[revision.source]})`},{' '}
+                <time dateTime={revision.at}>{formatDayTime(revision.at, timeZone)}</time>
               </p>
               {revision.reason && (
                 <p className="mt-1 text-slate-800">
