@@ -38,7 +38,8 @@ export interface TRunningServer {
   stop: () => Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now: for the server, and for a listener a test turns on by its environment. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.unref();

@@ -30,12 +30,17 @@ function fileSafe(name: string): string {
     .slice(0, 120);
 }
 
+export interface TE2EOptions {
+  /** More of the server's environment for this file (the lab interface's HL7_MLLP_PORT). */
+  env?: Record<string, string>;
+}
+
 /**
  * Registers the hooks of a browser test file: one real server (fresh embedded database with
  * the demo clinic) and one Chromium for the file, a new context per test, and on failure a
  * full-page screenshot of every open page in test-results/e2e/ plus the browser's errors.
  */
-export function useE2E(): TE2E {
+export function useE2E(options: TE2EOptions = {}): TE2E {
   let server: TRunningServer | undefined;
   let browser: Browser | undefined;
   let contexts: BrowserContext[] = [];
@@ -66,7 +71,7 @@ export function useE2E(): TE2E {
 
   beforeAll(async () => {
     // Side by side; whichever started is kept, so afterAll stops it even when the other failed.
-    const [started, launched] = await Promise.allSettled([startServer({}, inject('serverTemplate')), launchBrowser()]);
+    const [started, launched] = await Promise.allSettled([startServer(options.env ?? {}, inject('serverTemplate')), launchBrowser()]);
     if (started.status === 'fulfilled') server = started.value;
     if (launched.status === 'fulfilled') browser = launched.value;
     if (started.status === 'rejected') throw started.reason;

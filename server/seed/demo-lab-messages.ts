@@ -4,12 +4,13 @@ import type { TLabTest } from '#domain/labs';
 import { rowId, rowsOf } from '../db/typed-rows.ts';
 import type { Deps } from '../deps.ts';
 import { findLabTest } from '../modules/labs/lab-catalogue.queries.ts';
-import { receiveHl7, type TLogger } from '../modules/lab-interfaces/lab-inbox.service.ts';
+import { receiveHl7, type TLogger } from '../modules/lab-interfaces/hl7-intake.ts';
+import { SENT_TO_DEMO_LAB } from './demo-labs.ts';
 
 /**
- * The demo clinic's lab interface (issue 54): a reference lab's results for one outstanding order,
- * filed by themselves, and a second lab message held in the unmatched-results queue because the
- * birth date it gives is not the patient's, for a nurse to compare and file. They go through the
+ * The demo clinic's lab interface (issue 54): the reference lab's results for the two orders sent
+ * to it (demo-labs.ts): the newer filed by themselves, the older held in the unmatched-results
+ * queue because the birth date it gives is not the patient's, for a nurse to compare and file. They go through the
  * interface's own path (receiveHl7), as a lab's would; fixed control ids make it happen once.
  */
 
@@ -48,11 +49,11 @@ export async function seedDemoLabMessages(deps: Deps, log: TLogger): Promise<voi
   const outstanding = await rowsOf(
     deps.db,
     ZOutstanding,
-    sql`select distinct on (o.patient_id) o.id, 'L' || lpad(o.placer_number::text, 6, '0') as placer, o.patient_id as "patientId",
+    sql`select o.id, 'L' || lpad(o.placer_number::text, 6, '0') as placer, o.patient_id as "patientId",
         p.date_of_birth::text as "dateOfBirth", o.test_id as "testId", p.first_name as first, p.last_name as last
       from lab_orders o join patients p on p.id = o.patient_id
-      where o.status in ('ordered', 'pending') and o.test_id is not null and p.date_of_birth is not null and p.restricted_at is null
-      order by o.patient_id, o.ordered_at limit 2`,
+      where o.description = ${SENT_TO_DEMO_LAB} and o.status = 'pending' and o.test_id is not null and p.date_of_birth is not null
+      order by o.ordered_at desc limit 2`,
   );
   if (outstanding.length < 2) return;
   const now = deps.config.now();

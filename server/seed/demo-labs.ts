@@ -129,7 +129,11 @@ interface TDemoOrder {
   escalated?: boolean;
   values?: Record<string, number | string>;
   results?: string;
+  description?: string;
 }
+
+/** What marks the orders the demo's reference lab answers through the interface (demo-lab-messages.ts). */
+export const SENT_TO_DEMO_LAB = 'Sent to Northwind Lab';
 
 const ORDERS: TDemoOrder[] = [
   { patient: 0, provider: 'nurse', test: 'Complete blood count', priority: 'stat', status: 'ordered', orderedHoursAgo: 1, expectedInDays: 0 },
@@ -200,6 +204,9 @@ const ORDERS: TDemoOrder[] = [
     values: { 'White blood cells': 7.9, Hemoglobin: 13.1, Hematocrit: 40, Platelets: 231 },
   },
   { patient: 7, provider: 'nurse2', test: 'Lipid panel', priority: 'routine', status: 'cancelled', orderedHoursAgo: 9 * 24 },
+  // Sent to the reference lab: its results come back over HL7 when the app starts (one filed, one held for its birth date).
+  { patient: 6, provider: 'nurse', test: 'Basic metabolic panel', priority: 'routine', status: 'pending', orderedHoursAgo: 20, description: SENT_TO_DEMO_LAB },
+  { patient: 8, provider: 'nurse2', test: 'Lipid panel', priority: 'routine', status: 'pending', orderedHoursAgo: 26, description: SENT_TO_DEMO_LAB },
 ];
 
 /** Seeds the catalogue and the orders; every time is `now` or before it. */
@@ -233,6 +240,7 @@ export async function seedDemoLabs(tx: Tx, people: TDemoLabPeople, now: Date, ti
         isUrgent: isUrgentPriority(o.priority),
         status: o.status,
         statusReason: o.status === 'cancelled' ? 'Ordered twice; the other order stands' : null,
+        description: o.description ?? null,
         orderedAt: ago(o.orderedHoursAgo),
         expectedOn,
         receivedAt,

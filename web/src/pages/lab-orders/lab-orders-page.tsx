@@ -7,13 +7,16 @@ import type { TCurrentUser } from '#domain/auth';
 import type { TLabOrder, TLabOrderDetail, TLabView } from '#domain/labs';
 import type { TServerMessage } from '#domain/live-events';
 import { can } from '#domain/permissions';
+import { invalidateLabInbox } from '../../api/labs/lab-inbox.ts';
 import { invalidateLabOrders } from '../../api/labs/lab-orders.ts';
 import { usePatient } from '../../api/patients/patient.ts';
 import { useClinicTimeZone } from '../../api/settings/clinic.ts';
 import { clinicToday } from '#domain/clinic-time';
 import { filteredPatientName, PatientFilterBar } from '../../components/patient-filter-bar.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { cn } from '../../lib/utils.ts';
 import { useLiveMessages } from '../../live/live-provider.tsx';
+import { LabInboxTab } from './lab-inbox-tab.tsx';
 import { LabOrderList } from './lab-order-list.tsx';
 import { LabOrderRowsSkeleton } from './lab-order-row.tsx';
 import { LabOrdersHeader } from './lab-orders-header.tsx';
@@ -24,23 +27,30 @@ import { NewLabOrderDialog } from './new-lab-order-dialog.tsx';
 const LabOrderDetailDialog = lazy(async () => ({ default: (await import('./lab-order-detail-dialog.tsx')).LabOrderDetailDialog }));
 const LabResultsDialog = lazy(async () => ({ default: (await import('./lab-results-dialog.tsx')).LabResultsDialog }));
 const CancelLabOrderDialog = lazy(async () => ({ default: (await import('./cancel-lab-order-dialog.tsx')).CancelLabOrderDialog }));
+const LabInboxDialog = lazy(async () => ({ default: (await import('./lab-inbox-dialog.tsx')).LabInboxDialog }));
 
-const TABS: readonly { value: TLabView; label: string }[] = [
+/** The three lists of orders, and the lab's messages waiting for a person ('From the lab', issue 54). */
+type TLabTab = TLabView | 'inbox';
+
+const TABS: readonly { value: TLabTab; label: string }[] = [
   { value: 'outstanding', label: 'Outstanding' },
   { value: 'review', label: 'Results to review' },
   { value: 'all', label: 'All' },
+  { value: 'inbox', label: 'From the lab' },
 ];
-const isTab = (value: string | null): value is TLabView => TABS.some((tab) => tab.value === value);
+/** The tabs this user has: 'From the lab' only with `labs.inbox`. */
+const tabsOf = (user: TCurrentUser) => TABS.filter((tab) => tab.value !== 'inbox' || can(user, 'labs.inbox'));
 
 const TRIGGER =
   'inline-flex flex-1 items-center justify-center whitespace-nowrap rounded px-3 py-1.5 text-sm font-medium text-slate-700 transition-colors hover:text-slate-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring data-[state=active]:bg-white data-[state=active]:text-slate-900 data-[state=active]:shadow-sm sm:flex-none sm:px-4';
 
-/** The address of the screen with a tab, a patient and an open order; the defaults are left out. */
-function labOrdersHref(tab: TLabView, patientId: string | undefined, orderId?: string): string {
+/** The address of the screen with a tab, a patient and an open order or lab message; the defaults are left out. */
+function labOrdersHref(tab: TLabTab, patientId: string | undefined, open: { order?: string; message?: string } = {}): string {
   const params = new URLSearchParams();
   if (patientId) params.set('patientId', patientId);
   if (tab !== 'outstanding') params.set('tab', tab);
-  if (orderId) params.set('order', orderId);
+  if (open.order) params.set('order', open.order);
+  if (open.message) params.set('message', open.message);
   const search = params.toString();
   return search ? `/lab-orders?${search}` : '/lab-orders';
 }
@@ -53,31 +63,38 @@ type TPanel = { kind: 'results' | 'cancel'; order: TLabOrderDetail } | null;
  * one patient's orders when reached with ?patientId= (the patient card's 'Lab orders'); an open
  * order's detail in ?order= (a lab notice and a chat message link there). Any change of an order
  * reaching the page live (lab_changed) reads the lists again, so a
- * critical result shows without a reload.
+ * critical result shows without a reload. 'From the lab' (?tab=inbox, issue 54) is the lab's
+ * messages waiting for a person, one open in ?message=; the queue is read again on
+ * lab_inbox_changed.
  */
 export function LabOrdersPage({ user }: { user: TCurrentUser }) {
   const params = new URLSearchParams(useSearch());
   const [, navigate] = useLocation();
   const patientId = params.get('patientId') || undefined;
+  const tabs = tabsOf(user);
+  const isTab = (value: string | null): value is TLabTab => tabs.some((t) => t.value === value);
   const requested = params.get('tab');
-  const tab: TLabView = isTab(requested) ? requested : 'outstanding';
+  const tab: TLabTab = isTab(requested) ? requested : 'outstanding';
   const openOrderId = params.get('order') || undefined;
+  const openMessageId = tab === 'inbox' ? params.get('message') || undefined : undefined;
   const clinic = useClinicTimeZone();
   const [creating, setCreating] = useState(false);
   const [panel, setPanel] = useState<TPanel>(null);
   const queryClient = useQueryClient();
   // Every change of a lab order reaches whoever reads them live (lab_changed: ordered, collected,
-  // results in, reviewed, acknowledged), and a gap in the live connection may have hidden some:
-  // either reads the lists and the open order again.
+  // results in, reviewed, acknowledged), and so does a change of the lab's queue
+  // (lab_inbox_changed); a gap in the live connection may have hidden some: it reads everything again.
   const onLive = useCallback(
     (message: TServerMessage) => {
       if (message.type === 'lab_changed' || message.type === 'resync') void invalidateLabOrders(queryClient);
+      if (message.type === 'lab_inbox_changed' || message.type === 'resync') void invalidateLabInbox(queryClient);
     },
     [queryClient],
   );
   useLiveMessages(onLive);
 
-  const openOrder = (order: Pick<TLabOrder, 'id'>) => navigate(labOrdersHref(tab, patientId, order.id));
+  const openOrder = (order: Pick<TLabOrder, 'id'>) => navigate(labOrdersHref(tab === 'inbox' ? 'all' : tab, patientId, { order: order.id }));
+  const openMessage = (message: { id: string }) => navigate(labOrdersHref('inbox', patientId, { message: message.id }));
   const closeOrder = () => navigate(labOrdersHref(tab, patientId), { replace: true });
   const today = clinic.pending ? null : clinicToday(clinic.timeZone);
   const common = { timeZone: clinic.timeZone, onOpen: openOrder };
@@ -96,11 +113,16 @@ export function LabOrdersPage({ user }: { user: TCurrentUser }) {
         }
       />
 
-      {patientId && <PatientFilter patientId={patientId} tab={tab} />}
+      {/* The lab's queue is the clinic's, not one patient's. */}
+      {patientId && tab !== 'inbox' && <PatientFilter patientId={patientId} tab={tab} />}
 
       <Tabs.Root value={tab} onValueChange={(value) => isTab(value) && navigate(labOrdersHref(value, patientId), { replace: true })}>
-        <Tabs.List aria-label="Lab order views" className="mb-4 flex w-full rounded-md bg-slate-100 p-1 sm:inline-flex sm:w-auto">
-          {TABS.map(({ value, label }) => (
+        <Tabs.List
+          aria-label="Lab order views"
+          // Four tabs do not fit one row of a phone: two rows of two.
+          className={cn('mb-4 w-full gap-1 rounded-md bg-slate-100 p-1 sm:inline-flex sm:w-auto', tabs.length > 3 ? 'grid grid-cols-2' : 'flex')}
+        >
+          {tabs.map(({ value, label }) => (
             <Tabs.Trigger key={value} value={value} className={TRIGGER}>
               {label}
             </Tabs.Trigger>
@@ -167,6 +189,11 @@ export function LabOrdersPage({ user }: { user: TCurrentUser }) {
                 }
               />
             </Tabs.Content>
+            {can(user, 'labs.inbox') && (
+              <Tabs.Content value="inbox" className="focus-visible:outline-none">
+                <LabInboxTab timeZone={clinic.timeZone} onOpen={openMessage} />
+              </Tabs.Content>
+            )}
           </>
         )}
       </Tabs.Root>
@@ -193,6 +220,16 @@ export function LabOrdersPage({ user }: { user: TCurrentUser }) {
           />
         </Suspense>
       )}
+      {openMessageId && (
+        <Suspense fallback={null}>
+          <LabInboxDialog
+            messageId={openMessageId}
+            timeZone={clinic.timeZone}
+            onClose={() => navigate(labOrdersHref('inbox', patientId), { replace: true })}
+            onOpenOrder={(orderId) => navigate(labOrdersHref('all', patientId, { order: orderId }))}
+          />
+        </Suspense>
+      )}
       {panel?.kind === 'results' && (
         <Suspense fallback={null}>
           <LabResultsDialog order={panel.order} timeZone={clinic.timeZone} onClose={() => setPanel(null)} />
@@ -208,7 +245,7 @@ export function LabOrdersPage({ user }: { user: TCurrentUser }) {
 }
 
 /** Which patient the screen is filtered to, with her allergies, and the way back to every order. */
-function PatientFilter({ patientId, tab }: { patientId: string; tab: TLabView }) {
+function PatientFilter({ patientId, tab }: { patientId: string; tab: TLabTab }) {
   const name = filteredPatientName(patientId, usePatient(patientId));
   return (
     <PatientFilterBar patientId={patientId} heading={`Lab orders for ${name}`} clearHref={labOrdersHref(tab, undefined)} clearLabel="Show all lab orders" />
