@@ -94,7 +94,12 @@ export const ZCreatedApiClient = ZApiClient.extend({ clientSecret: z.string().nu
 export type TCreatedApiClient = z.infer<typeof ZCreatedApiClient>;
 
 /** A scope as staff read it: "Every resource type", or the type it opens. */
-export const fhirScopeLabel = (scope: string) => (scope === 'system/*.read' ? 'Every resource type' : (/^system\/(\w+)\.(read|rs)$/.exec(scope)?.[1] ?? scope));
+export const fhirScopeLabel = (scope: string) => {
+  if (scope === 'system/*.read') return 'Every resource type';
+  const send = /^system\/(\w+)\.(c|write)$/.exec(scope)?.[1];
+  if (send) return `Send ${send} (lab results)`;
+  return /^system\/(\w+)\.(read|rs)$/.exec(scope)?.[1] ?? scope;
+};
 
 /** Where a client stands: waiting for its acting account to accept, in use, or revoked. */
 export type TApiClientStanding = 'waiting' | 'active' | 'revoked';

@@ -149,18 +149,31 @@ export const FHIR_SEARCH_PARAM_TYPES: Record<string, 'string' | 'date' | 'token'
 export const FHIR_PAGE = { default: 20, max: 100 } as const;
 
 /**
- * An API client's scopes (SMART v1 `system/Patient.read` or v2 `system/Patient.rs`, or `*` for
- * every type). Reading is all the API does, so a scope is a list of the types it opens.
+ * An API client's scopes: reading a type (SMART v1 `system/Patient.read` or v2
+ * `system/Patient.rs`, or `*` for every type), and sending a lab's results (issue 54): creating
+ * the two result types (v2 `system/DiagnosticReport.c`, v1 `.write`), which nothing else creates.
  */
 const SCOPE_PATTERN = /^system\/(\*|[A-Za-z]+)\.(read|rs|r)$/;
+export const FHIR_CREATABLE = ['DiagnosticReport', 'Observation'] as const;
+export type TFhirCreatable = (typeof FHIR_CREATABLE)[number];
+const CREATE_SCOPE_PATTERN = /^system\/(DiagnosticReport|Observation)\.(c|write)$/;
 export const ZFhirScope = z
   .string()
   .max(60)
-  .regex(SCOPE_PATTERN, 'Expected a scope such as system/*.read or system/Patient.read')
+  .refine(
+    (scope) => CREATE_SCOPE_PATTERN.test(scope) || SCOPE_PATTERN.test(scope),
+    'Expected a scope such as system/*.read, system/Patient.read or system/DiagnosticReport.c',
+  )
   .refine((scope) => {
+    if (CREATE_SCOPE_PATTERN.test(scope)) return true;
     const type = SCOPE_PATTERN.exec(scope)?.[1] ?? '';
     return type === '*' || isFhirResourceType(type);
   }, 'Unknown resource type');
+
+/** Whether scopes let a client create a type (a lab's results). A read scope never does. */
+export function scopesAllowCreate(scopes: readonly string[], type: TFhirCreatable): boolean {
+  return scopes.some((scope) => CREATE_SCOPE_PATTERN.exec(scope)?.[1] === type);
+}
 
 /** Whether scopes open a resource type (read access). */
 export function scopesAllow(scopes: readonly string[], type: TFhirResourceType): boolean {

@@ -19,7 +19,8 @@ export const inputGuardPlugin = fp(async (app: FastifyInstance) => {
   const { onProtoPoisoning, onConstructorPoisoning } = app.initialConfig;
   const parseJson = app.getDefaultJsonParser(onProtoPoisoning ?? 'error', onConstructorPoisoning ?? 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+  // FHIR's own media types (a lab's results, issue 54) are JSON held to the same guards.
+  app.addContentTypeParser(['application/json', 'application/fhir+json', 'application/json+fhir'], { parseAs: 'string' }, (request, body, done) => {
     const text = String(body);
     if (jsonNestsDeeperThan(text)) return done(new HttpError('request.tooDeep'), undefined);
     parseJson(request, text, (error, value) => {

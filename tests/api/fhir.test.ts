@@ -19,7 +19,7 @@ import type {
   Resource,
   ServiceRequest,
 } from '@medplum/fhirtypes';
-import { FHIR_RESOURCE_TYPES, FHIR_RESOURCES, type TFhirResourceType } from '#domain/fhir';
+import { FHIR_CREATABLE, FHIR_RESOURCE_TYPES, FHIR_RESOURCES, type TFhirResourceType } from '#domain/fhir';
 import type { TLabTest } from '#domain/labs';
 import type { TPrescription } from '#domain/prescriptions';
 import { queryRows } from '../../server/db/database.ts';
@@ -276,7 +276,8 @@ describe('metadata', () => {
     expect(resources.map((r) => r.type)).toEqual(FHIR_RESOURCE_TYPES);
     for (const declared of resources) {
       const type = declared.type as TFhirResourceType;
-      expect(declared.interaction!.map((i) => i.code)).toEqual(['read', 'search-type']);
+      const creatable = (FHIR_CREATABLE as readonly string[]).includes(type);
+      expect(declared.interaction!.map((i) => i.code)).toEqual(['read', 'search-type', ...(creatable ? ['create'] : [])]);
       expect(t.app.hasRoute({ method: 'GET', url: `${BASE}/${type}` }) && t.app.hasRoute({ method: 'GET', url: `${BASE}/${type}/:id` })).toBe(true);
       // Each declared parameter is taken (a 200, not the 400 an undeclared one gets).
       for (const param of declared.searchParam!) {

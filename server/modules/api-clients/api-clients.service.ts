@@ -11,7 +11,7 @@ import {
   type TTokenResponse,
 } from '#domain/api-clients';
 import { staffName } from '#domain/auth';
-import { FHIR_RESOURCE_TYPES, scopesAllow, ZFhirScope } from '#domain/fhir';
+import { FHIR_CREATABLE, FHIR_RESOURCE_TYPES, scopesAllow, scopesAllowCreate, ZFhirScope } from '#domain/fhir';
 import { recordAudit } from '../../audit/audit-writer.ts';
 import { apiClientAssertions, apiClients, apiTokens } from '../../db/schema/api-clients.ts';
 import { users } from '../../db/schema/auth.ts';
@@ -202,7 +202,9 @@ export async function issueToken(deps: Deps, ctx: RequestContext, input: TTokenI
   const asked = input.scope?.split(/\s+/).filter(Boolean) ?? null;
   // A narrower scope is granted when every type it opens is one the client holds.
   const held = (scope: string) =>
-    ZFhirScope.safeParse(scope).success && FHIR_RESOURCE_TYPES.every((type) => !scopesAllow([scope], type) || scopesAllow(client.scopes, type));
+    ZFhirScope.safeParse(scope).success &&
+    FHIR_RESOURCE_TYPES.every((type) => !scopesAllow([scope], type) || scopesAllow(client.scopes, type)) &&
+    FHIR_CREATABLE.every((type) => !scopesAllowCreate([scope], type) || scopesAllowCreate(client.scopes, type));
   if (asked && !asked.every(held)) throw oauth('oauth.invalidScope', 'invalid_scope');
   if (assertion) {
     // Its jti is kept until it expires; the same assertion again finds it and is refused. Kept

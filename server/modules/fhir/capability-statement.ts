@@ -1,6 +1,14 @@
 import { ASSERTION_ALGORITHMS } from '#domain/api-clients';
 import type { CapabilityStatement } from '@medplum/fhirtypes';
-import { FHIR_RESOURCES, FHIR_RESOURCE_TYPES, FHIR_REV_INCLUDES, FHIR_SEARCH_PARAM_TYPES, FHIR_US_CORE_PROFILES, FHIR_VERSION } from '#domain/fhir';
+import {
+  FHIR_CREATABLE,
+  FHIR_RESOURCES,
+  FHIR_RESOURCE_TYPES,
+  FHIR_REV_INCLUDES,
+  FHIR_SEARCH_PARAM_TYPES,
+  FHIR_US_CORE_PROFILES,
+  FHIR_VERSION,
+} from '#domain/fhir';
 
 const SECURITY_SERVICE = 'http://terminology.hl7.org/CodeSystem/restful-security-service';
 const BULK_DATA = 'http://hl7.org/fhir/uv/bulkdata/OperationDefinition';
@@ -35,7 +43,9 @@ export function capabilityStatement(base: string, tokenEndpoint: string, clinicN
       {
         mode: 'server',
         documentation:
-          'Read and search only. Authenticate with the app session or a bearer token from the token endpoint (client credentials). ' +
+          'Read and search; the one write is a lab sending results (create DiagnosticReport or Observation, or a transaction Bundle of them, ' +
+          'with a create scope: filed to the order its basedOn names, or kept for a person; docs/decisions/lab-interfaces.md). ' +
+          'Authenticate with the app session or a bearer token from the token endpoint (client credentials). ' +
           'Unknown search parameters are refused (400), not ignored. Pages follow the Bundle next link.',
         security: {
           service: [
@@ -48,12 +58,17 @@ export function capabilityStatement(base: string, tokenEndpoint: string, clinicN
             `Client credentials: POST ${tokenEndpoint} with grant_type=client_credentials, and client_id and client_secret, or a client_assertion ` +
             'signed RS384 or ES384 (SMART Backend Services); scopes system/*.read or system/{Type}.read (or .rs).',
         },
+        interaction: [{ code: 'transaction', documentation: "A lab's results: one DiagnosticReport with its Observations and the Patient." }],
         operation: [{ name: 'export', definition: 'http://hl7.org/fhir/uv/bulkdata/OperationDefinition/export' }],
         resource: FHIR_RESOURCE_TYPES.map((type) => ({
           type,
           documentation: FHIR_RESOURCES[type].documentation,
           ...(FHIR_US_CORE_PROFILES[type] ? { supportedProfile: [...FHIR_US_CORE_PROFILES[type]] } : {}),
-          interaction: [{ code: 'read' as const }, { code: 'search-type' as const }],
+          interaction: [
+            { code: 'read' as const },
+            { code: 'search-type' as const },
+            ...((FHIR_CREATABLE as readonly string[]).includes(type) ? [{ code: 'create' as const }] : []),
+          ],
           searchRevInclude: [...FHIR_REV_INCLUDES],
           searchParam: ['_id', ...FHIR_RESOURCES[type].search].map((name) => ({ name, type: FHIR_SEARCH_PARAM_TYPES[name]! })),
           ...(TYPE_OPERATIONS[type] ? { operation: TYPE_OPERATIONS[type] } : {}),
@@ -71,6 +86,11 @@ export const smartConfiguration = (tokenEndpoint: string) => ({
   token_endpoint_auth_methods_supported: ['private_key_jwt', 'client_secret_basic', 'client_secret_post'],
   token_endpoint_auth_signing_alg_values_supported: [...ASSERTION_ALGORITHMS],
   // SMART v1 scopes and the v2 forms the token endpoint takes as well (read and search: `.rs`).
-  scopes_supported: ['system/*.read', 'system/*.rs', ...FHIR_RESOURCE_TYPES.flatMap((type) => [`system/${type}.read`, `system/${type}.rs`])],
+  scopes_supported: [
+    'system/*.read',
+    'system/*.rs',
+    ...FHIR_RESOURCE_TYPES.flatMap((type) => [`system/${type}.read`, `system/${type}.rs`]),
+    ...FHIR_CREATABLE.flatMap((type) => [`system/${type}.c`, `system/${type}.write`]),
+  ],
   capabilities: ['client-confidential-asymmetric', 'client-confidential-symmetric', 'permission-v1', 'permission-v2'],
 });

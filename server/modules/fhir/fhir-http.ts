@@ -79,8 +79,10 @@ export function useOperationOutcomes(app: FastifyInstance) {
 export const scopeAllows = (request: FastifyRequest, type: TFhirResourceType) => !request.apiCaller || scopesAllow(request.apiCaller.client.scopes, type);
 
 /** A type the token's scopes do not open: 403 with the challenge that says why and which scope would do (RFC 6750 3.1). */
-export const insufficientScope = (type: TFhirResourceType) =>
-  new HttpError('oauth.insufficientScope', { headers: { 'www-authenticate': `Bearer realm="fhir", error="insufficient_scope", scope="system/${type}.read"` } });
+export const insufficientScope = (type: TFhirResourceType, access: 'read' | 'c' = 'read') =>
+  new HttpError('oauth.insufficientScope', {
+    headers: { 'www-authenticate': `Bearer realm="fhir", error="insufficient_scope", scope="system/${type}.${access}"` },
+  });
 
 /** A path under the base that serves nothing: unknown types, operations, methods. */
 export const notServed = (reply: FastifyReply, request: FastifyRequest) =>

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { OAUTH_TOKEN_PATH } from '#domain/api-clients';
-import { FHIR_RESOURCES, FHIR_RESOURCE_TYPES, type TFhirResourceType } from '#domain/fhir';
+import { FHIR_CREATABLE, FHIR_RESOURCES, FHIR_RESOURCE_TYPES, type TFhirResourceType } from '#domain/fhir';
 import type { Deps } from '../../deps.ts';
 import { HttpError, invalidFields, notFound } from '../../http/errors.ts';
 import { originOf } from '../../http/public-origin.ts';
@@ -29,6 +29,7 @@ import { withIncluded } from './fhir-provenance.ts';
 import { FHIR_TYPES } from './fhir-types.ts';
 import { UUID_ID } from './fhir-search.ts';
 import { FHIR_READS, PATIENT_EVERYTHING } from './fhir.service.ts';
+import { fhirResultRoutes } from '../lab-interfaces/fhir-results.routes.ts';
 
 /** `{id}` of a read: an id the type could not hold is a 404 without a query (FHIR's answer for an unknown id), so it parses to null. */
 const idParams = (ids: RegExp) => z.object({ id: z.string().transform((id) => (ids.test(id) ? id : null)) });
@@ -135,10 +136,17 @@ export const fhirRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
         return sendRead(request, reply, found.resource);
       },
     );
-    // A write is answered before its body is read (a FHIR body is no unknown media type to refuse).
-    for (const url of [`${FHIR_BASE_PATH}/${type}`, `${FHIR_BASE_PATH}/${type}/:id`]) {
-      app.route({ method: WRITE_METHODS, url, config: { access: 'public' }, onRequest: refuseWrite, handler: refuseWrite });
-    }
+    // A write is answered before its body is read (a FHIR body is no unknown media type to refuse);
+    // a lab's results are the one create served (issue 54, fhirResultRoutes).
+    const creatable = (FHIR_CREATABLE as readonly string[]).includes(type);
+    app.route({
+      method: creatable ? WRITE_METHODS.filter((m) => m !== 'POST') : WRITE_METHODS,
+      url: `${FHIR_BASE_PATH}/${type}`,
+      config: { access: 'public' },
+      onRequest: refuseWrite,
+      handler: refuseWrite,
+    });
+    app.route({ method: WRITE_METHODS, url: `${FHIR_BASE_PATH}/${type}/:id`, config: { access: 'public' }, onRequest: refuseWrite, handler: refuseWrite });
   }
 
   app.get(
@@ -165,7 +173,14 @@ export const fhirRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   // Anything else under the base (another type, an operation) is not served, whatever its body.
   const refuseUnserved = async (request: FastifyRequest, reply: FastifyReply) => notServed(reply, request);
   app.all(`${FHIR_BASE_PATH}/*`, { config: { access: 'public' }, onRequest: refuseUnserved }, refuseUnserved);
-  app.all(FHIR_BASE_PATH, { config: { access: 'public' }, onRequest: refuseUnserved }, refuseUnserved);
+  app.route({
+    method: ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    url: FHIR_BASE_PATH,
+    config: { access: 'public' },
+    onRequest: refuseUnserved,
+    handler: refuseUnserved,
+  });
+  fhirResultRoutes(app, deps, FHIR_BASE_PATH);
 };
 
 const refuseWrite = async (request: FastifyRequest, reply: FastifyReply) => notAllowed(reply, request);

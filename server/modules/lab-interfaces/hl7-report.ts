@@ -408,5 +408,20 @@ export function segmentsOf(raw: string): { segments: { name: string; fields: { n
   return { segments, truncated: lines.length > shown.length };
 }
 
+/** A message sent as FHIR JSON, shown line by line as it is laid out (the same view, one column). */
+export function jsonLinesOf(raw: string): ReturnType<typeof segmentsOf> {
+  let text = raw;
+  try {
+    text = JSON.stringify(JSON.parse(raw), null, 2);
+  } catch {
+    // Shown as it came.
+  }
+  const lines = text.split('\n');
+  return {
+    segments: lines.slice(0, SHOWN_SEGMENTS).map((line, i) => ({ name: '', fields: [{ n: i + 1, value: line.slice(0, 2_000) }] })),
+    truncated: lines.length > SHOWN_SEGMENTS,
+  };
+}
+
 /** Medplum's HL7 classes, loaded when the interface first needs them (the server does not pay for them otherwise). */
 export const loadHl7 = () => import('@medplum/core').then((m) => ({ Hl7Message: m.Hl7Message, Hl7Segment: m.Hl7Segment, Hl7Field: m.Hl7Field }));

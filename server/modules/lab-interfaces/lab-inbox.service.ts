@@ -12,11 +12,11 @@ import { HttpError, invalid, invalidFields, notFound, stale } from '../../http/e
 import type { RequestContext, SignedInContext } from '../../http/request-context.ts';
 import { recordAudit } from '../../audit/audit-writer.ts';
 import { readOf } from '../../scope/reader.ts';
-import { writerOf } from '../../scope/writer.ts';
+import { writerOf, type TPatientRow } from '../../scope/writer.ts';
 import { insertLabOrder, type TResultsActor } from '../labs/labs.service.ts';
 import { lockLabOrder, type TLabOrderRow } from '../labs/labs.queries.ts';
-import { buildHl7Ack } from './hl7-ack.ts';
-import { readHl7Message, segmentsOf, type THl7Header, type THl7Problem, type TReadMessage } from './hl7-report.ts';
+import { readFhirResults } from './fhir-report.ts';
+import { jsonLinesOf, readHl7Message, segmentsOf, type THl7Problem, type TLabReport } from './hl7-report.ts';
 import { fileReport, matchReport } from './lab-report-filing.ts';
 import { findInboxRow, itemOf, listInbox, lockInboxMessage } from './lab-inbox.queries.ts';
 
@@ -25,11 +25,6 @@ import { findInboxRow, itemOf, listInbox, lockInboxMessage } from './lab-inbox.q
  * (sealed in the object store, then its row), matched and filed in one transaction, and answered
  * only after that transaction commits. The same message again gets the answer it got before.
  */
-
-export interface TLogger {
-  info(fields: object, message: string): void;
-  warn(fields: object, message: string): void;
-}
 
 /** A kept message's text, read back from the object store. */
 async function rawText(deps: Deps, objectKey: string): Promise<string> {
@@ -59,15 +54,13 @@ export const INBOX_READS = {
     run: async ({ db, scope, deps }, id: string): Promise<TLabInboxDetail | null> => {
       const row = await findInboxRow(db, scope, id);
       if (!row) return null;
-      const { segments, truncated } = segmentsOf(await rawText(deps, row.objectKey));
+      const text = await rawText(deps, row.objectKey);
+      const { segments, truncated } = row.channel === 'hl7' ? segmentsOf(text) : jsonLinesOf(text);
       return { ...itemOf(row), segments, truncated };
     },
     shows: (message, id) => ({ entityId: id, patientId: message.patientId }),
   }),
 };
-
-/** What the listener does with a frame: the acknowledgement to send, or null to close without one. */
-export type TReceived = { ack: string | null; status: 'filed' | 'unmatched' | 'refused' | 'repeat' | 'closed' };
 
 /** Bytes as text: UTF-8 when they are, else ISO 8859-1 (what many lab systems send without saying). */
 export function decodeMessage(bytes: Buffer): string {
@@ -78,132 +71,94 @@ export function decodeMessage(bytes: Buffer): string {
   }
 }
 
-const senderOf = (header: Pick<THl7Header, 'sendingApplication' | 'sendingFacility'>) =>
-  [header.sendingApplication, header.sendingFacility].filter(Boolean).join('^') || 'unnamed sender';
+/** A lab as its messages name it (MSH-3^MSH-4, or the API client). */
+export const senderOf = (m: { sendingApplication: string; sendingFacility: string }) =>
+  [m.sendingApplication, m.sendingFacility].filter(Boolean).join('^') || 'unnamed sender';
 
-/** The interface's part in the audit trail: no user, the sending lab and the address it came from. */
-const interfaceContext = (header: THl7Header, peer: string): RequestContext => ({
-  user: null,
-  ip: peer,
-  userAgent: `hl7-interface/${senderOf(header)}`.slice(0, 500),
-  sessionToken: null,
-});
-
-function allowed(deps: Deps, header: THl7Header): boolean {
-  const list = deps.config.labInterface.allowedSenders;
-  if (list.length === 0) return true;
-  const app = header.sendingApplication.toUpperCase();
-  return list.includes(app) || list.includes(`${app}^${header.sendingFacility.toUpperCase()}`);
+/** What arrived, on either channel, as the queue keeps it. */
+export interface TIncoming {
+  channel: 'hl7' | 'fhir';
+  sendingApplication: string;
+  sendingFacility: string;
+  controlId: string;
+  messageType: string;
+  /** Whose doing it is in the audit trail: the interface (HL7), or the API client's request (FHIR). */
+  ctx: RequestContext;
+  /** Refused on arrival (kept as refused, never filed), with why. */
+  refused: THl7Problem | null;
+  /** The report read from it, or why it could not be (then it waits). */
+  report: TLabReport | null;
+  problem: THl7Problem | null;
+  /** A further rule of the channel for a report that matched: why it must wait for a person, or null. */
+  mayFile?: (patient: TPatientRow) => THl7Problem | null;
+  /** The answer sent, and sent again for a repeat: an HL7 ACK, or a FHIR response. */
+  answer(outcome: { code: THl7AckCode; problem: THl7Problem | null; orderIds: string[] }): Promise<string>;
 }
 
-async function repeatOf(q: Tx | Deps['db'], header: THl7Header) {
+/** The answer a message got, when the same one (same channel, sender and id) was kept before. */
+export async function repeatOf(q: Tx | Deps['db'], m: Pick<TIncoming, 'channel' | 'sendingApplication' | 'sendingFacility' | 'controlId'>) {
   const [row] = await q
     .select({ ack: labInboundMessages.ack, status: labInboundMessages.status })
     .from(labInboundMessages)
     .where(
       and(
-        eq(labInboundMessages.channel, 'hl7'),
-        eq(labInboundMessages.sendingApplication, header.sendingApplication),
-        eq(labInboundMessages.sendingFacility, header.sendingFacility),
-        eq(labInboundMessages.controlId, header.controlId),
+        eq(labInboundMessages.channel, m.channel),
+        eq(labInboundMessages.sendingApplication, m.sendingApplication),
+        eq(labInboundMessages.sendingFacility, m.sendingFacility),
+        eq(labInboundMessages.controlId, m.controlId),
       ),
     );
   return row && row.status !== 'refused' ? row : null;
 }
 
 /**
- * One message from the MLLP listener. Refused (AR) when it is not an ORU^R01 of a version taken
- * here or its sender is not allowed; else kept, and filed (AA) when it matches, or held for a
- * person (AE, naming the segment and field). Throws only when it could not be kept: the caller
- * then closes without answering, so the lab sends it again.
+ * Keeps what arrived and files it: the bytes sealed in the object store first, then in one
+ * transaction its row, the matching, the filing and the answer; the answer is returned (to be
+ * sent) only once that commits. The same message arriving twice at once: the second finds the
+ * first's answer. Throws when it could not be kept (the sender sends again).
  */
-export async function receiveHl7(deps: Deps, bytes: Buffer, peer: string, log: TLogger): Promise<TReceived> {
-  const text = decodeMessage(bytes);
-  let read: TReadMessage = await readHl7Message(text);
-  if (read.kind === 'refused' && !read.header) {
-    log.warn({ peer, bytes: bytes.length, problem: read.problem.text }, 'lab interface: not an HL7 message, connection closed');
-    return { ack: null, status: 'closed' };
-  }
-  const header = read.header!;
-  if (read.kind === 'report' && !allowed(deps, header)) {
-    read = {
-      kind: 'refused',
-      header,
-      problem: { segment: 'MSH', sequence: 1, field: 3, code: '204', text: `Sender ${senderOf(header)} is not one this clinic takes results from` },
-    };
-  }
-  if (read.kind === 'report') {
-    const repeat = await repeatOf(deps.db, header);
-    if (repeat) {
-      log.info({ peer, sender: senderOf(header), controlId: header.controlId }, 'lab interface: a repeat, acknowledged as before');
-      return { ack: repeat.ack, status: 'repeat' };
-    }
-  }
+export async function keepIncoming(
+  deps: Deps,
+  incoming: TIncoming,
+  bytes: Buffer,
+): Promise<{ ack: string; status: 'filed' | 'unmatched' | 'refused' | 'repeat'; problem: string | null }> {
   const objectKey = randomUUID();
   await deps.files.storage.write(objectKey, Readable.from([bytes]), { maxBytes: bytes.length + 1 });
   try {
-    const kept = await keep(deps, text, read, objectKey, bytes.length, peer);
-    log.info({ peer, sender: senderOf(header), controlId: header.controlId, status: kept.status, problem: kept.problem }, 'lab interface: message received');
-    return { ack: kept.ack, status: kept.status };
+    return await keep(deps, incoming, objectKey, bytes.length);
   } catch (error) {
     await deps.files.storage.remove(objectKey).catch(() => undefined);
-    // The same message on another connection at the same moment: it was kept there; answer as that one was.
     if (sqlStateOf(error) === '23505') {
-      const repeat = await repeatOf(deps.db, header);
-      if (repeat) return { ack: repeat.ack, status: 'repeat' };
+      const repeat = await repeatOf(deps.db, incoming);
+      if (repeat?.ack) return { ack: repeat.ack, status: 'repeat', problem: null };
     }
     throw error;
   }
 }
 
-/** A message larger than the interface takes: refused (AR) from its header, kept as far as it was read. */
-export async function refuseOversize(deps: Deps, head: Buffer, peer: string, log: TLogger): Promise<TReceived> {
-  const text = decodeMessage(head);
-  const msh = text.split(/\r\n|\r|\n/, 1)[0] ?? '';
-  const read = await readHl7Message(msh);
-  const limit = deps.config.labInterface.maxMessageBytes;
-  if (!read.header) {
-    log.warn({ peer, limit }, 'lab interface: a frame over the size limit without a header, connection closed');
-    return { ack: null, status: 'closed' };
-  }
-  const problem: THl7Problem = {
-    segment: 'MSH',
-    sequence: 1,
-    field: 1,
-    code: '100',
-    text: `The message is larger than the ${limit} bytes this interface takes`,
-  };
-  const objectKey = randomUUID();
-  await deps.files.storage.write(objectKey, Readable.from([head]), { maxBytes: head.length + 1 });
-  const kept = await keep(deps, msh, { kind: 'refused', header: read.header, problem }, objectKey, head.length, peer);
-  log.warn({ peer, sender: senderOf(read.header), controlId: read.header.controlId, limit }, 'lab interface: a message over the size limit, refused');
-  return { ack: kept.ack, status: 'refused' };
-}
-
-/** The message's row, its matching and filing, and its acknowledgement: one transaction. */
-async function keep(deps: Deps, text: string, read: TReadMessage, objectKey: string, bytes: number, peer: string) {
-  const header = read.header!;
-  const ctx = interfaceContext(header, peer);
+async function keep(deps: Deps, incoming: TIncoming, objectKey: string, bytes: number) {
+  const sender = senderOf(incoming);
   return inTransaction(deps, async (tx, raise) => {
     const now = deps.config.now();
+    const report = incoming.refused ? null : incoming.report;
     const [row] = await tx
       .insert(labInboundMessages)
       .values({
         receivedAt: now,
-        channel: 'hl7',
-        sendingApplication: header.sendingApplication,
-        sendingFacility: header.sendingFacility,
-        controlId: header.controlId,
-        messageType: header.messageType.slice(0, 30),
+        channel: incoming.channel,
+        sendingApplication: incoming.sendingApplication,
+        sendingFacility: incoming.sendingFacility,
+        controlId: incoming.controlId,
+        messageType: incoming.messageType.slice(0, 30),
         objectKey,
         bytes,
-        status: read.kind === 'refused' ? 'refused' : 'unmatched',
+        status: incoming.refused ? 'refused' : 'unmatched',
         ackCode: 'AR',
-        ...(read.kind === 'report' && read.report
+        ...(report
           ? {
-              messagePatient: read.report.patient.name?.slice(0, 200) ?? null,
-              messageBirthDate: read.report.patient.birthDate,
-              groups: read.report.groups.map((g) => ({
+              messagePatient: report.patient.name?.slice(0, 200) ?? null,
+              messageBirthDate: report.patient.birthDate,
+              groups: report.groups.map((g) => ({
                 placerNumber: g.placerNumber,
                 testName: g.testName.slice(0, 200),
                 observations: g.observations.length,
@@ -216,33 +171,49 @@ async function keep(deps: Deps, text: string, read: TReadMessage, objectKey: str
       })
       .returning({ id: labInboundMessages.id, groups: labInboundMessages.groups });
     const id = row!.id;
-    let status: 'filed' | 'unmatched' | 'refused' = read.kind === 'refused' ? 'refused' : 'unmatched';
-    let problem: THl7Problem | null = read.problem;
+    let status: 'filed' | 'unmatched' | 'refused' = incoming.refused ? 'refused' : 'unmatched';
+    let problem: THl7Problem | null = incoming.refused ?? incoming.problem;
     let patientId: string | null = null;
     let groups: TInboundGroup[] = row!.groups;
-    if (read.kind === 'report' && read.report) {
-      const match = await matchReport(tx, read.report);
+    let orderIds: string[] = [];
+    if (report) {
+      const found = await matchReport(tx, report);
+      const withheld = found.ok ? (incoming.mayFile?.(found.patient) ?? null) : null;
+      const match = found.ok && withheld ? { ok: false as const, problem: withheld, patientId: found.patient.id } : found;
       if (match.ok) {
-        const actor: TResultsActor = { ctx, userId: null, name: senderOf(header), source: 'hl7', sourceName: senderOf(header), messageId: id };
-        for (const [i, group] of read.report.groups.entries()) await fileReport(deps, tx, raise, actor, match.orders[i]!, match.patient, group);
-        groups = groups.map((g, i) => ({ ...g, orderId: match.orders[i]!.id }));
+        const actor: TResultsActor = { ctx: incoming.ctx, userId: null, name: sender, source: incoming.channel, sourceName: sender, messageId: id };
+        for (const [i, group] of report.groups.entries()) await fileReport(deps, tx, raise, actor, match.orders[i]!, match.patient, group);
+        orderIds = match.orders.map((o) => o.id);
+        groups = groups.map((g, i) => ({ ...g, orderId: orderIds[i]! }));
         status = 'filed';
         patientId = match.patient.id;
+        problem = null;
       } else {
         problem = match.problem;
         patientId = match.patientId;
       }
     }
     const ackCode: THl7AckCode = status === 'filed' ? 'AA' : status === 'refused' ? 'AR' : 'AE';
-    const ack = await buildHl7Ack(text, ackCode, status === 'filed' ? null : problem);
+    const ack = await incoming.answer({ code: ackCode, problem, orderIds });
     await tx
       .update(labInboundMessages)
-      .set({ status, problem: status === 'filed' ? null : (problem?.text ?? null), ackCode, ack, patientId, groups })
+      .set({ status, problem: problem?.text ?? null, ackCode, ack, patientId, groups })
       .where(eq(labInboundMessages.id, id));
-    await recordAudit(tx, ctx, { action: 'lab.inbox.receive', entityType: 'lab_message', entityId: id, patientId });
+    await recordAudit(tx, incoming.ctx, { action: 'lab.inbox.receive', entityType: 'lab_message', entityId: id, patientId });
     if (status === 'unmatched') raise({ type: 'lab.inbox', messageId: id });
     return { ack, status, problem: problem?.text ?? null };
   });
+}
+
+/** A kept message read again into its report (for a person filing it): HL7 or FHIR, as it came. */
+async function storedReport(deps: Deps, row: { channel: 'hl7' | 'fhir'; objectKey: string; messageType: string }): Promise<TLabReport | null> {
+  const text = await rawText(deps, row.objectKey);
+  if (row.channel === 'hl7') {
+    const read = await readHl7Message(text);
+    return read.kind === 'report' ? read.report : null;
+  }
+  const read = readFhirResults(JSON.parse(text), row.messageType as 'DiagnosticReport' | 'Observation' | 'Bundle');
+  return read.kind === 'report' ? read.report : null;
 }
 
 /** A waiting message, locked, against the version read; 404 when it is not hers to see, 409 when it no longer waits. */
@@ -263,11 +234,10 @@ async function lockWaiting(tx: Tx, ctx: SignedInContext, id: string, version: st
 export async function fileInboxMessage(deps: Deps, ctx: SignedInContext, id: string, input: TFileLabInbox): Promise<void> {
   await inTransaction(deps, async (tx, raise) => {
     const { row, writer } = await lockWaiting(tx, ctx, id, input.updatedAt);
-    const read = await readHl7Message(await rawText(deps, row.objectKey));
-    if (read.kind !== 'report' || !read.report) {
+    const report = await storedReport(deps, row);
+    if (!report) {
       throw new HttpError('workflow.illegalMove', { message: 'This message cannot be read into results: reject it and ask the lab to send it again' });
     }
-    const report = read.report;
     if (input.groups.length !== report.groups.length) throw invalid('groups', `Say where each of the message's ${report.groups.length} reports goes`);
     const orders: TLabOrderRow[] = [];
     const errors: { path: string; message: string }[] = [];
@@ -295,7 +265,7 @@ export async function fileInboxMessage(deps: Deps, ctx: SignedInContext, id: str
     if (new Set(orders.map((o) => o.patientId)).size > 1) throw invalid('groups', 'The reports of one message are one patient’s: choose orders of one patient');
     const patient = (await writer.patient(orders[0]!.patientId))!;
     const sender = senderOf(row);
-    const actor: TResultsActor = { ctx, userId: ctx.user.id, name: staffName(ctx.user), source: 'hl7', sourceName: sender, messageId: id };
+    const actor: TResultsActor = { ctx, userId: ctx.user.id, name: staffName(ctx.user), source: row.channel, sourceName: sender, messageId: id };
     for (const [i, group] of report.groups.entries()) await fileReport(deps, tx, raise, actor, orders[i]!, patient, group);
     const now = deps.config.now();
     await tx

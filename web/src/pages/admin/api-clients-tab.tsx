@@ -13,7 +13,7 @@ import {
 } from '#domain/api-clients';
 import type { TCurrentUser } from '#domain/auth';
 import { formatClinicTime } from '#domain/clinic-time';
-import { FHIR_RESOURCE_TYPES } from '#domain/fhir';
+import { FHIR_CREATABLE, FHIR_RESOURCE_TYPES } from '#domain/fhir';
 import { ROLE_LABELS } from '#domain/roles';
 import { useApiClients, useCreateApiClient, useRevokeApiClient } from '../../api/api-clients/api-clients.ts';
 import { useClinicTimeZone } from '../../api/settings/clinic.ts';
@@ -37,7 +37,10 @@ import { toast } from '../../lib/toast.ts';
 import { useAppForm } from '../../lib/use-app-form.ts';
 
 const ALL_TYPES = 'system/*.read';
-const SCOPE_CHOICES = [ALL_TYPES, ...FHIR_RESOURCE_TYPES.map((type) => `system/${type}.read`)].map((value) => ({ value, label: fhirScopeLabel(value) }));
+// Reading each type, and sending a lab's results (issue 54: a reference lab's system creates them).
+const SCOPE_CHOICES = [ALL_TYPES, ...FHIR_RESOURCE_TYPES.map((type) => `system/${type}.read`), ...FHIR_CREATABLE.map((type) => `system/${type}.c`)].map(
+  (value) => ({ value, label: fhirScopeLabel(value) }),
+);
 
 /**
  * Admin Panel → API Clients (issue 35; docs/decisions/fhir.md): software that reads the FHIR API
