@@ -194,6 +194,10 @@ const CHANGE_ACTIONS = [
   'lab.inbox.receive',
   'lab.inbox.file',
   'lab.inbox.reject',
+  'lab.send',
+  'lab.send.retry',
+  'lab.connection.create',
+  'lab.connection.update',
   'supply.create',
   'supply.use',
   'supply.count',
@@ -308,6 +312,7 @@ export const AUDIT_ENTITY_TYPES = [
   'interaction_pair',
   'patient_group',
   'lab_message',
+  'lab_connection',
 ] as const;
 export type TAuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 

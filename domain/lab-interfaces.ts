@@ -168,3 +168,85 @@ export type TFileLabInbox = z.infer<typeof ZFileLabInbox>;
 /** POST /api/lab-inbox/{id}/reject: a message nobody should file (a duplicate, another clinic's), with why. */
 export const ZRejectLabInbox = z.object({ reason: requiredText('Reason', LAB_INBOX_LIMITS.reason), updatedAt: z.string().optional() }).strict();
 export type TRejectLabInbox = z.infer<typeof ZRejectLabInbox>;
+
+/**
+ * Orders out (issue 54): a lab the clinic sends orders to over MLLP, the message it takes, and
+ * its codes for the clinic's tests. A send is queued when an order of a mapped test is placed,
+ * retried with backoff while the lab cannot be reached, and failed when the lab refuses it or
+ * after the last try (an admin sends it again from the list of failed sends).
+ */
+export const LAB_ORDER_MESSAGE_TYPES = ['ORM^O01', 'OML^O21'] as const;
+export const LAB_SEND_STATUSES = ['queued', 'acknowledged', 'failed'] as const;
+export type TLabSendStatus = (typeof LAB_SEND_STATUSES)[number];
+export const LAB_SEND_STATUS_LABELS: Record<TLabSendStatus, string> = { queued: 'Not sent yet', acknowledged: 'Sent to the lab', failed: 'Not sent' };
+/** Tries before a send is failed, and the waits between them (seconds, doubling, at most an hour). */
+export const LAB_SEND_RETRY = { attempts: 8, firstWaitSeconds: 30, maxWaitSeconds: 3600 } as const;
+export const labSendWaitSeconds = (attempts: number) =>
+  Math.min(LAB_SEND_RETRY.maxWaitSeconds, LAB_SEND_RETRY.firstWaitSeconds * 2 ** Math.max(0, attempts - 1));
+
+const ZHost = z
+  .string({ error: 'Host is required' })
+  .trim()
+  .min(1, 'Host is required')
+  .max(255)
+  .regex(/^[A-Za-z0-9.-]+$|^\[[0-9A-Fa-f:]+\]$/, 'A host name or IP address');
+const ZHl7Name = z
+  .string()
+  .trim()
+  .max(100)
+  .regex(/^[^|^~\\&\r\n]*$/, 'Without the characters | ^ ~ \\ &');
+
+/** POST/PUT /api/admin/lab-connections: a lab the clinic sends orders to. */
+export const ZSaveLabConnection = z
+  .object({
+    name: requiredText('Name', 100),
+    host: ZHost,
+    port: z.number({ error: 'Port is required' }).int('A whole number').min(1, 'From 1').max(65535, 'At most 65535'),
+    messageType: z.enum(LAB_ORDER_MESSAGE_TYPES),
+    /** MSH-5 and MSH-6 of what is sent: the lab's application and facility, as it asks. */
+    receivingApplication: ZHl7Name,
+    receivingFacility: ZHl7Name,
+    isActive: z.boolean().default(true),
+    /** The lab's code for each test of the catalogue it performs (tests not listed are not sent). */
+    codes: z
+      .array(z.object({ testId: z.string().uuid(), code: ZHl7Name.min(1, 'Code is required').max(50) }))
+      .max(500)
+      .default([]),
+    updatedAt: z.string().optional(),
+  })
+  .strict();
+export type TSaveLabConnection = z.infer<typeof ZSaveLabConnection>;
+export type TSaveLabConnectionInput = z.input<typeof ZSaveLabConnection>;
+
+export const ZLabConnection = z.object({
+  id: z.string().uuid(),
+  name: z.string(),
+  host: z.string(),
+  port: z.number(),
+  messageType: z.enum(LAB_ORDER_MESSAGE_TYPES),
+  receivingApplication: z.string(),
+  receivingFacility: z.string(),
+  isActive: z.boolean(),
+  codes: z.array(z.object({ testId: z.string().uuid(), testName: z.string(), code: z.string() })),
+  updatedAt: z.string(),
+});
+export type TLabConnection = z.infer<typeof ZLabConnection>;
+
+/** An order's send to its lab, as the order and the admin's list show it. */
+export const ZLabSend = z.object({
+  id: z.string().uuid(),
+  orderId: z.string().uuid(),
+  placerNumber: z.string(),
+  orderName: z.string(),
+  labName: z.string(),
+  status: z.enum(LAB_SEND_STATUSES),
+  attempts: z.number(),
+  lastError: z.string().nullable(),
+  nextAttemptAt: z.string().nullable(),
+  acknowledgedAt: z.string().nullable(),
+  updatedAt: z.string(),
+});
+export type TLabSend = z.infer<typeof ZLabSend>;
+
+/** The answer of a test send: what the lab answered, or why nothing came back. */
+export const ZLabConnectionTest = z.object({ ok: z.boolean(), ackCode: z.string().nullable(), detail: z.string() });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LAB_FLAGS, LAB_SEXES } from './lab-flags.ts';
 import { ZNoteAttachment } from './notes.ts';
-import { LAB_RESULT_SOURCES, LAB_RESULT_STATUSES } from './lab-interfaces.ts';
+import { LAB_RESULT_SOURCES, LAB_RESULT_STATUSES, LAB_SEND_STATUSES } from './lab-interfaces.ts';
 import { LAB_ORDER_STATUSES } from './orders.ts';
 import { pageQuery } from './paging.ts';
 import { can } from './permissions.ts';
@@ -253,6 +253,16 @@ export const ZLabOrder = z.object({
   criticalAlertId: z.string().uuid().nullable(),
   /** The placer order number a lab sends back with the results (L000123; issue 54). */
   placerNumber: z.string(),
+  /** Its send to the lab that performs the test, when one does (issue 54): where it stands. */
+  send: z
+    .object({
+      labName: z.string(),
+      status: z.enum(LAB_SEND_STATUSES),
+      attempts: z.number(),
+      lastError: z.string().nullable(),
+      acknowledgedAt: z.string().nullable(),
+    })
+    .nullable(),
   updatedAt: z.string(),
 });
 export type TLabOrder = z.infer<typeof ZLabOrder>;

@@ -77,6 +77,8 @@ export const CAPABILITIES = {
   'labs.catalogue': ['admin'],
   /** The results a lab's interface could not file by itself (issue 54): read, filed to an order, or rejected. */
   'labs.inbox': ['admin', 'nurse'],
+  /** The labs the clinic sends orders to: their address, message and codes, and the sends that failed. */
+  'labs.interface': ['admin'],
   /**
    * The clinical chart (issue 51; docs/decisions/clinical-chart.md): allergies, problems,
    * medications and vital signs. Clinical staff read the lists; a scheduler sees only the allergy

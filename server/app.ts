@@ -39,6 +39,7 @@ import { interactionPairRoutes } from './modules/prescriptions/interaction-pairs
 import { prescriptionRoutes } from './modules/prescriptions/prescriptions.routes.ts';
 import { labRoutes } from './modules/labs/labs.routes.ts';
 import { labInboxRoutes } from './modules/lab-interfaces/lab-inbox.routes.ts';
+import { labConnectionRoutes } from './modules/lab-interfaces/lab-connections.routes.ts';
 import { supplyRoutes } from './modules/supplies/supplies.routes.ts';
 import { chatRoutes } from './modules/chat/chat.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
@@ -183,6 +184,7 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await app.register(noteRoutes, deps);
   await app.register(labRoutes, deps);
   await app.register(labInboxRoutes, deps);
+  await app.register(labConnectionRoutes, deps);
   await app.register(chartRoutes, deps);
   await app.register(formularyRoutes, deps);
   await app.register(prescriptionRoutes, deps);

@@ -209,6 +209,30 @@ const ORDERS: TDemoOrder[] = [
   { patient: 8, provider: 'nurse2', test: 'Lipid panel', priority: 'routine', status: 'pending', orderedHoursAgo: 26, description: SENT_TO_DEMO_LAB },
 ];
 
+/** When an order's results came in and were reviewed, and the day they are expected. */
+function timesOf(o: TDemoOrder, now: Date, timeZone: string) {
+  const ago = (hours: number) => new Date(now.getTime() - hours * 3_600_000);
+  return {
+    receivedAt: o.receivedHoursAgo !== undefined ? ago(o.receivedHoursAgo) : null,
+    reviewedAt: o.reviewedHoursAgo !== undefined ? ago(o.reviewedHoursAgo) : null,
+    expectedOn: o.expectedInDays !== undefined ? zonedDate(new Date(now.getTime() + o.expectedInDays * 86_400_000), timeZone) : null,
+  };
+}
+
+/** An order's values with the analyte, range and computed flag of each, in the test's order. */
+function flaggedValues(
+  test: Awaited<ReturnType<typeof seedCatalogue>>[number],
+  values: Record<string, number | string>,
+  subject: { sex: TLabSex | null; ageYears: number | null },
+) {
+  return Object.entries(values).map(([name, value]) => {
+    const analyte = test.analytes.find((a) => a.name === name)!;
+    const range = analyte.kind === 'numeric' ? rangeFor(analyte.ranges, subject) : null;
+    const flag = typeof value === 'number' ? computeFlag(value, range) : null;
+    return { analyte, value, range, flag, position: test.analytes.indexOf(analyte) };
+  });
+}
+
 /** Seeds the catalogue and the orders; every time is `now` or before it. */
 export async function seedDemoLabs(tx: Tx, people: TDemoLabPeople, now: Date, timeZone: string, catalogueAt: Date): Promise<void> {
   const tests = await seedCatalogue(tx, catalogueAt);
@@ -219,16 +243,9 @@ export async function seedDemoLabs(tx: Tx, people: TDemoLabPeople, now: Date, ti
     const test = tests.find((t) => t.name === o.test)!;
     const providerId = people[o.provider];
     const subject = { sex: patient.sex, ageYears: ageInYears(patient.dateOfBirth, today) };
-    const rows = Object.entries(o.values ?? {}).map(([name, value]) => {
-      const analyte = test.analytes.find((a) => a.name === name)!;
-      const range = analyte.kind === 'numeric' ? rangeFor(analyte.ranges, subject) : null;
-      const flag = typeof value === 'number' ? computeFlag(value, range) : null;
-      return { analyte, value, range, flag, position: test.analytes.indexOf(analyte) };
-    });
+    const rows = flaggedValues(test, o.values ?? {}, subject);
     const worst = rows.reduce<TLabFlag | null>((w, r) => (flagRank(r.flag) > flagRank(w) ? r.flag : w), null);
-    const receivedAt = o.receivedHoursAgo !== undefined ? ago(o.receivedHoursAgo) : null;
-    const reviewedAt = o.reviewedHoursAgo !== undefined ? ago(o.reviewedHoursAgo) : null;
-    const expectedOn = o.expectedInDays !== undefined ? zonedDate(new Date(now.getTime() + o.expectedInDays * 86_400_000), timeZone) : null;
+    const { receivedAt, reviewedAt, expectedOn } = timesOf(o, now, timeZone);
     const [order] = await tx
       .insert(labOrders)
       .values({

@@ -83,6 +83,7 @@ function order(overrides: Partial<TLabOrderDetail> = {}): TLabOrderDetail {
     worstFlag: null,
     criticalAlertId: null,
     placerNumber: 'L000042',
+    send: null,
     updatedAt: '2026-03-04T10:00:00.123456Z',
     resultRows: [],
     ...overrides,

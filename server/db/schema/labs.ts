@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { boolean, doublePrecision, index, integer, pgTable, smallint, text, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
+import { boolean, doublePrecision, index, integer, pgTable, primaryKey, smallint, text, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
 import { LAB_FLAGS, LAB_SEXES } from '#domain/lab-flags';
 import { LAB_FLAG_SOURCES, LAB_VALUE_KINDS } from '#domain/labs';
-import { LAB_RESULT_SOURCES, LAB_RESULT_STATUSES } from '#domain/lab-interfaces';
+import { LAB_ORDER_MESSAGE_TYPES, LAB_RESULT_SOURCES, LAB_RESULT_STATUSES, LAB_SEND_STATUSES } from '#domain/lab-interfaces';
 import { labInboundMessages } from './lab-interfaces.ts';
 import { at, id, timestamps } from './columns.ts';
 import { users } from './auth.ts';
@@ -150,5 +150,71 @@ export const labCriticalAlerts = pgTable(
     index('lab_critical_alerts_due_idx')
       .on(t.raisedAt)
       .where(sql`${t.acknowledgedAt} is null and ${t.escalatedAt} is null`),
+  ],
+);
+
+/** A lab the clinic sends orders to over MLLP (issue 54): where, which message, and as whom it is addressed. */
+export const labConnections = pgTable('lab_connections', {
+  id: id(),
+  name: varchar('name', { length: 100 }).notNull(),
+  host: varchar('host', { length: 255 }).notNull(),
+  port: integer('port').notNull(),
+  messageType: varchar('message_type', { length: 10, enum: LAB_ORDER_MESSAGE_TYPES }).notNull(),
+  receivingApplication: varchar('receiving_application', { length: 100 }).notNull().default(''),
+  receivingFacility: varchar('receiving_facility', { length: 100 }).notNull().default(''),
+  isActive: boolean('is_active').notNull().default(true),
+  ...timestamps(),
+});
+
+/** The lab's code for a test of the clinic's catalogue: only tests with one are sent to it. */
+export const labTestCodes = pgTable(
+  'lab_test_codes',
+  {
+    connectionId: uuid('connection_id')
+      .notNull()
+      .references(() => labConnections.id),
+    testId: uuid('test_id')
+      .notNull()
+      .references(() => labTests.id),
+    code: varchar('code', { length: 50 }).notNull(),
+    /** Orders of the test placed from then on are sent; earlier ones stay with the clinic. */
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.connectionId, t.testId] })],
+);
+
+/**
+ * An order's send to a lab: queued when the order is placed, claimed by the sender (which moves
+ * `next_attempt_at` ahead as its lease, so two instances never send it at once), acknowledged,
+ * or failed with the last error. Never deleted: it is the order's record of leaving the clinic.
+ */
+export const labOrderSends = pgTable(
+  'lab_order_sends',
+  {
+    id: id(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => labOrders.id),
+    connectionId: uuid('connection_id')
+      .notNull()
+      .references(() => labConnections.id),
+    status: varchar('status', { length: 12, enum: LAB_SEND_STATUSES }).notNull(),
+    attempts: smallint('attempts').notNull().default(0),
+    nextAttemptAt: at('next_attempt_at'),
+    lastError: text('last_error'),
+    /** MSH-10 of what is sent: the same on every try, so a lab that got it before knows it. */
+    controlId: varchar('control_id', { length: 40 }).notNull(),
+    ackCode: varchar('ack_code', { length: 2 }),
+    acknowledgedAt: at('acknowledged_at'),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex('lab_order_sends_order_key').on(t.orderId, t.connectionId),
+    index('lab_order_sends_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'queued'`),
+    index('lab_order_sends_failed_idx')
+      .on(t.updatedAt)
+      .where(sql`${t.status} = 'failed'`),
   ],
 );

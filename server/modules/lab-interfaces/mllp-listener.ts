@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { CR, FS, frame, VT } from './mllp-frame.ts';
 
 /**
  * The MLLP transport (HL7's minimal lower layer protocol): a message is the bytes between a
@@ -9,9 +10,6 @@ import net from 'node:net';
  * the order they came, and a connection closed (never the process) for anything malformed.
  */
 
-const VT = 0x0b;
-const FS = 0x1c;
-const CR = 0x0d;
 /** Of a message over the size limit, what is kept to read its header and answer it. */
 const HEAD_BYTES = 64 * 1024;
 /** Frames waiting on one connection before it is read no further until they are answered. */
@@ -42,8 +40,6 @@ export interface TMllpListener {
   readonly port: number;
   close(): Promise<void>;
 }
-
-const frame = (text: string) => Buffer.concat([Buffer.from([VT]), Buffer.from(text, 'utf8'), Buffer.from([FS, CR])]);
 
 export async function listenMllp(options: TMllpOptions, handlers: TMllpHandlers, log: TMllpLog): Promise<TMllpListener> {
   const sockets = new Set<net.Socket>();
