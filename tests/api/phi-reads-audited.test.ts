@@ -266,6 +266,9 @@ const WITHOUT_PATIENT_DATA = new Set([
   '/api/uploads/s3/params',
   '/api/uploads/s3/sts',
   '/api/admin/api-clients',
+  // The labs orders go to, and their sends: an order is its number and test, no patient named (issue 54).
+  '/api/admin/lab-connections',
+  '/api/admin/lab-sends',
   // Each group's name and how many members it has: no one named (its page, by id, names them).
   '/api/admin/patient-groups',
   '/api/auth/api-clients',
