@@ -108,6 +108,10 @@ describe('POST DiagnosticReport', () => {
     // The order's own FHIR report now says what came in, validated by the outside judge.
     const served = await admin.get(`/fhir/R4/DiagnosticReport/${order.id}`);
     expect(fhirErrors(served.json())).toEqual([]);
+    // Its Observations and their Provenance (no person entered them) pass the same judges.
+    const observations = (await admin.get(`/fhir/R4/Observation?patient=${patient.id}&category=laboratory&_revinclude=Provenance:target`)).json() as Bundle;
+    expect(observations.entry?.map((e) => e.resource!.resourceType).sort()).toEqual(['Observation', 'Provenance']);
+    expect(fhirErrors(observations)).toEqual([]);
   });
 
   it('keeps a report whose birth date is not the patient’s, or that sends none: 202, waiting in the queue', async () => {

@@ -217,9 +217,9 @@ async function storedReport(deps: Deps, row: { channel: 'hl7' | 'fhir'; objectKe
 }
 
 /** A waiting message, locked, against the version read; 404 when it is not hers to see, 409 when it no longer waits. */
-async function lockWaiting(tx: Tx, ctx: SignedInContext, id: string, version: string | undefined) {
+async function lockWaiting(deps: Deps, tx: Tx, ctx: SignedInContext, id: string, version: string | undefined) {
   const row = await lockInboxMessage(tx, id);
-  const writer = writerOf(tx, ctx, new Date());
+  const writer = writerOf(tx, ctx, deps.config.now());
   if (!row || (row.patientId && !(await writer.sees(row.patientId)))) throw notFound(NOT_FOUND);
   if (version !== undefined && version !== row.updatedAt.toISOString()) throw stale('This message was changed by someone else. Reload it, then try again.');
   if (row.status !== 'unmatched') throw new HttpError('workflow.illegalMove', { message: 'This message is no longer waiting: it was filed or rejected' });
@@ -233,7 +233,7 @@ async function lockWaiting(tx: Tx, ctx: SignedInContext, id: string, version: st
  */
 export async function fileInboxMessage(deps: Deps, ctx: SignedInContext, id: string, input: TFileLabInbox): Promise<void> {
   await inTransaction(deps, async (tx, raise) => {
-    const { row, writer } = await lockWaiting(tx, ctx, id, input.updatedAt);
+    const { row, writer } = await lockWaiting(deps, tx, ctx, id, input.updatedAt);
     const report = await storedReport(deps, row);
     if (!report) {
       throw new HttpError('workflow.illegalMove', { message: 'This message cannot be read into results: reject it and ask the lab to send it again' });
@@ -287,7 +287,7 @@ export async function fileInboxMessage(deps: Deps, ctx: SignedInContext, id: str
 /** POST /api/lab-inbox/{id}/reject: a waiting message nobody should file, with why; kept, never deleted. */
 export async function rejectInboxMessage(deps: Deps, ctx: SignedInContext, id: string, input: TRejectLabInbox): Promise<void> {
   await inTransaction(deps, async (tx, raise) => {
-    const { row } = await lockWaiting(tx, ctx, id, input.updatedAt);
+    const { row } = await lockWaiting(deps, tx, ctx, id, input.updatedAt);
     const now = deps.config.now();
     await tx
       .update(labInboundMessages)
