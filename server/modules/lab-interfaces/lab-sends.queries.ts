@@ -1,24 +1,10 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { z } from 'zod';
-import { LAB_ORDER_MESSAGE_TYPES, LAB_SEND_STATUSES, type TLabConnection, type TLabSend, type TLabSendStatus } from '#domain/lab-interfaces';
+import { ZLabConnection, ZLabSend, type TLabConnection, type TLabSend, type TLabSendStatus } from '#domain/lab-interfaces';
 import type { Queryable } from '../../db/database.ts';
 import { isoText } from '../../db/instant-text.ts';
-import { rowId, rowsOf } from '../../db/typed-rows.ts';
+import { rowsOf } from '../../db/typed-rows.ts';
 
 /** The labs the clinic sends orders to, and their sends. No patient is named here: an order is its number and test. */
-
-const ZConnection = z.object({
-  id: rowId,
-  name: z.string(),
-  host: z.string(),
-  port: z.number(),
-  messageType: z.enum(LAB_ORDER_MESSAGE_TYPES),
-  receivingApplication: z.string(),
-  receivingFacility: z.string(),
-  isActive: z.boolean(),
-  codes: z.array(z.object({ testId: rowId, testName: z.string(), code: z.string() })),
-  updatedAt: z.string(),
-});
 
 const connections = (where: SQL) => sql`select c.id, c.name, c.host, c.port, c.message_type as "messageType",
   c.receiving_application as "receivingApplication", c.receiving_facility as "receivingFacility", c.is_active as "isActive",
@@ -27,31 +13,17 @@ const connections = (where: SQL) => sql`select c.id, c.name, c.host, c.port, c.m
   ${isoText(sql`c.updated_at`)} as "updatedAt"
   from lab_connections c where ${where} order by lower(c.name), c.id`;
 
-export const listLabConnections = (q: Queryable): Promise<TLabConnection[]> => rowsOf(q, ZConnection, connections(sql`true`));
+export const listLabConnections = (q: Queryable): Promise<TLabConnection[]> => rowsOf(q, ZLabConnection, connections(sql`true`));
 
 export async function findLabConnection(q: Queryable, id: string): Promise<TLabConnection | null> {
-  return (await rowsOf(q, ZConnection, connections(sql`c.id = ${id}::uuid`)))[0] ?? null;
+  return (await rowsOf(q, ZLabConnection, connections(sql`c.id = ${id}::uuid`)))[0] ?? null;
 }
-
-const ZSend = z.object({
-  id: rowId,
-  orderId: rowId,
-  placerNumber: z.string(),
-  orderName: z.string(),
-  labName: z.string(),
-  status: z.enum(LAB_SEND_STATUSES),
-  attempts: z.number(),
-  lastError: z.string().nullable(),
-  nextAttemptAt: z.string().nullable(),
-  acknowledgedAt: z.string().nullable(),
-  updatedAt: z.string(),
-});
 
 /** Sends in one state, the latest change first (the admin's list of failed sends, at most 200). */
 export function listLabSends(q: Queryable, status: TLabSendStatus): Promise<TLabSend[]> {
   return rowsOf(
     q,
-    ZSend,
+    ZLabSend,
     sql`select s.id, s.order_id as "orderId", 'L' || lpad(o.placer_number::text, 6, '0') as "placerNumber", o.order_name as "orderName",
       c.name as "labName", s.status, s.attempts, s.last_error as "lastError", ${isoText(sql`s.next_attempt_at`)} as "nextAttemptAt",
       ${isoText(sql`s.acknowledged_at`)} as "acknowledgedAt", ${isoText(sql`s.updated_at`)} as "updatedAt"
