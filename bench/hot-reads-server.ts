@@ -49,6 +49,11 @@ const config = loadConfig({
   WEB_DIST: '/nonexistent',
   CLINIC_TIME_ZONE: 'UTC',
   AUDIT_SEAL_EVERY_MS: process.env.AUDIT_SEAL_EVERY_MS,
+  // Where attachments and the lab interface's messages are kept (BENCH_SERVER_DATA_DIR; else ./data).
+  DATA_DIR: process.env.BENCH_SERVER_DATA_DIR,
+  // The lab interface (bench/lab-interface.ts): off unless the parent gives it a port.
+  HL7_MLLP_PORT: process.env.HL7_MLLP_PORT,
+  HL7_MAX_CONNECTIONS: process.env.HL7_MAX_CONNECTIONS,
 });
 const app = await buildApp(config, db);
 await app.listen({ port: 0, host: '127.0.0.1' });

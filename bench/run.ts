@@ -11,6 +11,7 @@ for (const name of [
   'chat',
   'calendar',
   'labs',
+  'lab-interface',
   'chart',
   'rxnorm-import',
   'prescriptions',

@@ -39,10 +39,15 @@ process.stderr.write('READY ' + app.server.address().port + '\\n');
 process.on('SIGTERM', () => app.close().then(() => process.exit(0)));
 `;
 
-/** Spawns a server that writes `READY <port>` on stderr; other stderr lines pass through. */
-export function startServer(name: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<number> {
-  // stdout is /dev/null: the app's info log is written for real but nobody reads it.
-  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
+/**
+ * Spawns a server that writes `READY <port>` on stderr; other stderr lines pass through. Its
+ * stdout (the app's log) goes to `logFile` when given, for the bench to read afterwards.
+ */
+export function startServer(name: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number, logFile?: string): Promise<number> {
+  // Else stdout is /dev/null: the app's info log is written for real but nobody reads it.
+  const stdout = logFile ? fs.openSync(logFile, 'w') : 'ignore';
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', stdout, 'pipe'] });
+  if (typeof stdout === 'number') fs.closeSync(stdout);
   children.push(child);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name}: not ready after ${timeoutMs / 1000} s`)), timeoutMs);
