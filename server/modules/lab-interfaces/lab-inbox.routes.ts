@@ -96,10 +96,14 @@ export const labInboxRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   }
   if (settings.mllp) {
     const mllp = settings.mllp;
+    // The embedded engine runs one statement at a time on this thread, and a screen's read waits
+    // behind every transaction open: messages from several connections are filed one after
+    // another, so a read waits for one at most (bench/lab-interface.ts). PostgreSQL files them side by side.
+    const filing = deps.config.databaseUrl ? <T>(work: () => Promise<T>) => work() : oneAtATime();
     app.addHook('onReady', async () => {
       app.labInterface.mllp = await listenMllp(
         { ...mllp, maxMessageBytes: settings.maxMessageBytes, maxConnections: settings.maxConnections, idleMs: settings.idleMs },
-        { message: (bytes, peer) => receiveHl7(deps, bytes, peer, log), oversize: (head, peer) => refuseOversize(deps, head, peer, log) },
+        { message: (bytes, peer) => filing(() => receiveHl7(deps, bytes, peer, log)), oversize: (head, peer) => refuseOversize(deps, head, peer, log) },
         log,
       );
     });
@@ -108,3 +112,13 @@ export const labInboxRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
     });
   }
 };
+
+/** Runs work one call after another, in the order asked (a failure does not stop the next). */
+function oneAtATime() {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(work: () => Promise<T>): Promise<T> => {
+    const run = tail.then(work, work);
+    tail = run.catch(() => undefined);
+    return run;
+  };
+}
