@@ -13,6 +13,8 @@ export const ADMIN_TABS = [
   { value: 'notifications', label: 'Notifications', capability: 'admin.panel' },
   // The lab test catalogue: tests, analytes, units and reference ranges (issue 30).
   { value: 'lab-tests', label: 'Lab Tests', capability: 'labs.catalogue' },
+  // The reference labs orders are sent to over HL7, and the sends that failed (issue 54).
+  { value: 'lab-interface', label: 'Lab Interface', capability: 'labs.interface' },
   // The formulary and the problem list's codes the chart shares (issue 51).
   { value: 'formulary', label: 'Formulary', capability: 'formulary.manage' },
   // Who may sign prescriptions (issue 52).

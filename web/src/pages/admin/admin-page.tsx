@@ -16,6 +16,7 @@ const TAB_SCREENS: Record<TAdminTab, TPreloadable<TTabComponent>> = {
   analytics: lazyTab(() => import('./analytics-tab.tsx'), 'AnalyticsTab'),
   notifications: lazyTab(() => import('./notifications-tab.tsx'), 'NotificationsTab'),
   'lab-tests': lazyTab(() => import('./lab-tests-tab.tsx'), 'LabTestsTab'),
+  'lab-interface': lazyTab(() => import('./lab-interface-tab.tsx'), 'LabInterfaceTab'),
   formulary: lazyTab(() => import('./formulary-tab.tsx'), 'FormularyTab'),
   prescribers: lazyTab(() => import('./prescribers-tab.tsx'), 'PrescribersTab'),
   settings: lazyTab(() => import('./settings-tab.tsx'), 'SettingsTab'),

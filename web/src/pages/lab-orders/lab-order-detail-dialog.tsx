@@ -1,7 +1,7 @@
 import { ChartLine, Paperclip, Siren } from 'lucide-react';
 import { lazy, Suspense, useId, useState } from 'react';
 import type { TCurrentUser } from '#domain/auth';
-import { LAB_RESULT_SOURCE_LABELS } from '#domain/lab-interfaces';
+import { LAB_RESULT_SOURCE_LABELS, LAB_SEND_STATUS_LABELS } from '#domain/lab-interfaces';
 import { mayReviewLab, type TLabOrderDetail, type TLabResult } from '#domain/labs';
 import { useAcknowledgeLabCritical } from '../../api/labs/acknowledge-lab-critical.ts';
 import { useLabOrder } from '../../api/labs/lab-order.ts';
@@ -36,6 +36,7 @@ function orderFacts(order: TLabOrderDetail, timeZone: string, today: string | nu
     // What a lab writes on its report and sends back (issue 54): how staff find the order when the lab calls.
     ['Order number', order.placerNumber],
   ];
+  if (order.send) facts.push(sendFact(order.send, timeZone));
   const sources = [...new Set(order.resultRows.map((row) => row.source))];
   if (sources.length > 0) facts.push(['Results from', sources.map((source) => LAB_RESULT_SOURCE_LABELS[source]).join(', ')]);
   if (order.expectedOn)
@@ -47,6 +48,18 @@ function orderFacts(order: TLabOrderDetail, timeZone: string, today: string | nu
   if (order.status === 'cancelled') facts.push(['Cancelled', order.statusReason ?? 'No reason given']);
   if (order.description) facts.push(['Description', order.description]);
   return facts;
+}
+
+/** Where the order's send to its lab stands (issue 54): acknowledged, still being tried, or failed (someone must act). */
+function sendFact(send: NonNullable<TLabOrderDetail['send']>, timeZone: string): [string, string, string?] {
+  const status = LAB_SEND_STATUS_LABELS[send.status].toLowerCase();
+  if (send.status === 'acknowledged')
+    return ['Sent to lab', `${send.labName}: acknowledged${send.acknowledgedAt ? ` ${formatDayTime(send.acknowledgedAt, timeZone)}` : ''}`];
+  if (send.status === 'queued') {
+    const tried = send.attempts > 0 ? ` (try ${send.attempts}${send.lastError ? `; ${send.lastError}` : ''}), trying again` : '';
+    return ['Sent to lab', `${send.labName}: ${status}${tried}`, send.attempts > 0 ? 'text-amber-900' : undefined];
+  }
+  return ['Sent to lab', `${send.labName}: ${status} — ${send.lastError ?? 'no reason given'}`, 'font-semibold text-red-800'];
 }
 
 /** A result's standing with the lab, when it is not simply final (a preliminary value may still change). */
