@@ -300,10 +300,10 @@ describe('bad input', () => {
     expect(fieldOf(await sendHl7(port, hl7Example({ controlId: unique('OK'), patientId, placer: order.placerNumber })), 'MSA', 1)).toBe('AA');
   });
 
-  it('refuses a message over the size limit (AR) and closes; keeps what it read as refused', async () => {
+  it('refuses a message of 10 MB (AR, over the size limit) and closes; keeps what it read as refused', async () => {
     const controlId = unique('BIG');
     const conn = await rawConnection(port);
-    const big = [mshOf(controlId), 'PID|1', `OBX|1|TX|X^X^L||${'A'.repeat(2 * 1024 * 1024)}`].join('\r');
+    const big = [mshOf(controlId), 'PID|1', `OBX|1|TX|X^X^L||${'A'.repeat(10 * 1024 * 1024)}`].join('\r');
     conn.socket.write(framed(big));
     await conn.closed;
     const [ack] = conn.acks();

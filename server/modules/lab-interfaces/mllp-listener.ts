@@ -152,8 +152,9 @@ export async function listenMllp(options: TMllpOptions, handlers: TMllpHandlers,
         size += part.length;
         if (size > options.maxMessageBytes) {
           endFrame();
+          // The rest is read and dropped, not left unread: closing on unread bytes resets the
+          // connection, and the sender could lose the refusal sent just before.
           closing = true;
-          socket.pause();
           const head = Buffer.concat(parts, size).subarray(0, HEAD_BYTES);
           parts = [];
           enqueue(() => handlers.oversize(head, peer), true);
