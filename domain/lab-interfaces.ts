@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { TLabFlag } from './lab-flags.ts';
 import { pageQuery } from './paging.ts';
-import { requiredText } from './text.ts';
+import { lineString, requiredLine, requiredText } from './text.ts';
 
 /**
  * Results that arrive from a lab by themselves (issue 54; docs/decisions/lab-interfaces.md): HL7
@@ -190,16 +190,16 @@ const ZHost = z
   .min(1, 'Host is required')
   .max(255)
   .regex(/^[A-Za-z0-9.-]+$|^\[[0-9A-Fa-f:]+\]$/, 'A host name or IP address');
-const ZHl7Name = z
-  .string()
+// One line of text a person would type (no control or direction characters), without HL7's own separators.
+const ZHl7Name = lineString()
   .trim()
   .max(100)
-  .regex(/^[^|^~\\&\r\n]*$/, 'Without the characters | ^ ~ \\ &');
+  .regex(/^[^|^~\\&]*$/, 'Without the characters | ^ ~ \\ &');
 
 /** POST/PUT /api/admin/lab-connections: a lab the clinic sends orders to. */
 export const ZSaveLabConnection = z
   .object({
-    name: requiredText('Name', 100),
+    name: requiredLine('Name', 100),
     host: ZHost,
     port: z.number({ error: 'Port is required' }).int('A whole number').min(1, 'From 1').max(65535, 'At most 65535'),
     messageType: z.enum(LAB_ORDER_MESSAGE_TYPES),

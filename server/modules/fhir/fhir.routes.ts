@@ -29,7 +29,7 @@ import { withIncluded } from './fhir-provenance.ts';
 import { FHIR_TYPES } from './fhir-types.ts';
 import { UUID_ID } from './fhir-search.ts';
 import { FHIR_READS, PATIENT_EVERYTHING } from './fhir.service.ts';
-import { fhirResultRoutes } from '../lab-interfaces/fhir-results.routes.ts';
+import { fhirResultRoutes } from './lab-results.routes.ts';
 
 /** `{id}` of a read: an id the type could not hold is a 404 without a query (FHIR's answer for an unknown id), so it parses to null. */
 const idParams = (ids: RegExp) => z.object({ id: z.string().transform((id) => (ids.test(id) ? id : null)) });

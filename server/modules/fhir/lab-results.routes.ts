@@ -3,8 +3,8 @@ import { FHIR_CREATABLE, scopesAllowCreate, type TFhirCreatable } from '#domain/
 import type { Deps } from '../../deps.ts';
 import { forbidden } from '../../http/errors.ts';
 import { contextOf } from '../../http/request-context.ts';
-import { fhirBase, insufficientScope } from '../fhir/fhir-http.ts';
-import { receiveFhir } from './fhir-intake.ts';
+import { fhirBase, insufficientScope } from './fhir-http.ts';
+import { receiveFhir } from '../lab-interfaces/fhir-intake.ts';
 
 /**
  * A lab's results sent as FHIR (issue 54; docs/decisions/lab-interfaces.md): POST DiagnosticReport
