@@ -22,6 +22,9 @@ export type TLabFlag = (typeof LAB_FLAGS)[number];
 export const isCritical = (flag: TLabFlag | null | undefined) => flag === 'LL' || flag === 'HH' || flag === 'AA';
 /** Anything but normal: shown first in the review queue, and coloured. */
 export const isAbnormal = (flag: TLabFlag | null | undefined) => flag !== null && flag !== undefined && flag !== 'N';
+/** The most severe of the flags sent for one value (a lab may send several): none only when none says anything. */
+export const mostSevereFlag = (flags: readonly (TLabFlag | null)[]): TLabFlag | null =>
+  flags.reduce<TLabFlag | null>((worst, flag) => (flag !== null && (worst === null || flagRank(flag) > flagRank(worst)) ? flag : worst), null);
 /** How much a flag asks of a clinician: 2 critical, 1 abnormal, 0 normal or none (an order's worst flag is its highest). */
 export const flagRank = (flag: TLabFlag | null | undefined): 0 | 1 | 2 => (isCritical(flag) ? 2 : isAbnormal(flag) ? 1 : 0);
 

@@ -19,6 +19,10 @@ export function placerNumberValue(text: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
+/** A lab as its messages name it: MSH-3^MSH-4 (for FHIR, the API client's name). */
+export const labSenderName = (m: { sendingApplication: string; sendingFacility: string }) =>
+  [m.sendingApplication, m.sendingFacility].filter(Boolean).join('^') || 'unnamed sender';
+
 /** How a result reached the app: typed by staff, or sent by a lab's interface. */
 export const LAB_RESULT_SOURCES = ['typed', 'hl7', 'fhir'] as const;
 export type TLabResultSource = (typeof LAB_RESULT_SOURCES)[number];

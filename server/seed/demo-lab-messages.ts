@@ -6,6 +6,7 @@ import type { Deps } from '../deps.ts';
 import { findLabTest } from '../modules/labs/lab-catalogue.queries.ts';
 import { receiveHl7, type TLogger } from '../modules/lab-interfaces/hl7-intake.ts';
 import { SENT_TO_DEMO_LAB } from './demo-labs.ts';
+import { placerNumberText } from '../modules/labs/labs.queries.ts';
 
 /**
  * The demo clinic's lab interface (issue 54): the reference lab's results for the two orders sent
@@ -49,7 +50,7 @@ export async function seedDemoLabMessages(deps: Deps, log: TLogger): Promise<voi
   const outstanding = await rowsOf(
     deps.db,
     ZOutstanding,
-    sql`select o.id, 'L' || lpad(o.placer_number::text, 6, '0') as placer, o.patient_id as "patientId",
+    sql`select o.id, ${placerNumberText(sql`o`)} as placer, o.patient_id as "patientId",
         p.date_of_birth::text as "dateOfBirth", o.test_id as "testId", p.first_name as first, p.last_name as last
       from lab_orders o join patients p on p.id = o.patient_id
       where o.description = ${SENT_TO_DEMO_LAB} and o.status = 'pending' and o.test_id is not null and p.date_of_birth is not null

@@ -64,9 +64,15 @@ describe('HL7 table 0078 (OBX-8) as the app’s flags', () => {
   it('covers every code the table lists', () => {
     expect(Object.keys(HL7_ABNORMAL_FLAGS).filter((code) => !EXPECTED.some(([c]) => c === code))).toEqual([]);
   });
-  it('files the worst of a repeating OBX-8', async () => {
-    const { groups } = await report(message(obx('NM', '7.2', { flag: 'H~HH~N' })));
-    expect(groups[0]!.observations[0]!.labFlag).toBe('HH');
+  it.each([
+    ['H~HH~N', 'HH'],
+    ['U~N', 'N'],
+    ['N~U', 'N'],
+    ['A~L', 'A'],
+    ['U~D', null],
+  ])('files the most severe of a repeating OBX-8: %j is %j', async (flags, flag) => {
+    const { groups } = await report(message(obx('NM', '7.2', { flag: flags })));
+    expect(groups[0]!.observations[0]!.labFlag).toBe(flag);
   });
 });
 

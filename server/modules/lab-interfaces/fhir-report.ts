@@ -1,5 +1,5 @@
 import type { Bundle, DiagnosticReport, Observation, Patient, Reference, Resource } from '@medplum/fhirtypes';
-import { flagRank } from '#domain/lab-flags';
+import { mostSevereFlag } from '#domain/lab-flags';
 import { hl7Flag, type TObservationStatusRule } from '#domain/lab-interfaces';
 import type { THl7Problem, TLabReport, TReportGroup, TReportObservation } from './hl7-report.ts';
 
@@ -94,11 +94,7 @@ function valueOf(o: Observation, at: string): TValue {
 
 /** interpretation as the app's flag (the same v2/v3 letters): the worst sent. */
 function flagOf(o: Observation): TReportObservation['labFlag'] {
-  const flags = (o.interpretation ?? []).flatMap((i) => i.coding ?? []).map((c) => hl7Flag(c.code ?? ''));
-  return flags.reduce<TReportObservation['labFlag']>(
-    (worst, flag) => (flagRank(flag) > flagRank(worst) || (worst === null && flag !== null) ? flag : worst),
-    null,
-  );
+  return mostSevereFlag((o.interpretation ?? []).flatMap((i) => i.coding ?? []).map((c) => hl7Flag(c.code ?? '')));
 }
 
 function observationOf(o: Observation, at: string): TReportObservation {

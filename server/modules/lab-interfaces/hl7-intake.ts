@@ -2,7 +2,8 @@ import type { Deps } from '../../deps.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import { buildHl7Ack } from './hl7-ack.ts';
 import { readHl7Message, type THl7Header, type THl7Problem } from './hl7-report.ts';
-import { decodeMessage, keepIncoming, repeatOf, senderOf, type TIncoming } from './lab-inbox.service.ts';
+import { labSenderName } from '#domain/lab-interfaces';
+import { decodeMessage, keepIncoming, repeatOf, type TIncoming } from './lab-inbox.service.ts';
 
 /**
  * The HL7 v2 side of the interface (issue 54): a frame from the MLLP listener read, refused,
@@ -21,7 +22,7 @@ export type TReceived = { ack: string | null; status: 'filed' | 'unmatched' | 'r
 const interfaceContext = (header: THl7Header, peer: string): RequestContext => ({
   user: null,
   ip: peer,
-  userAgent: `hl7-interface/${senderOf(header)}`.slice(0, 500),
+  userAgent: `hl7-interface/${labSenderName(header)}`.slice(0, 500),
   sessionToken: null,
 });
 
@@ -62,7 +63,7 @@ export async function receiveHl7(deps: Deps, bytes: Buffer, peer: string, log: T
       ? read.problem
       : allowed(deps, header)
         ? null
-        : { segment: 'MSH', sequence: 1, field: 3, code: '204', text: `Sender ${senderOf(header)} is not one this clinic takes results from` };
+        : { segment: 'MSH', sequence: 1, field: 3, code: '204', text: `Sender ${labSenderName(header)} is not one this clinic takes results from` };
   const incoming = incomingOf(header, text, peer, {
     refused: refusal,
     report: read.kind === 'report' ? read.report : null,
@@ -71,12 +72,12 @@ export async function receiveHl7(deps: Deps, bytes: Buffer, peer: string, log: T
   if (!refusal) {
     const repeat = await repeatOf(deps.db, incoming);
     if (repeat) {
-      log.info({ peer, sender: senderOf(header), controlId: header.controlId }, 'lab interface: a repeat, acknowledged as before');
+      log.info({ peer, sender: labSenderName(header), controlId: header.controlId }, 'lab interface: a repeat, acknowledged as before');
       return { ack: repeat.ack, status: 'repeat' };
     }
   }
   const kept = await keepIncoming(deps, incoming, bytes);
-  log.info({ peer, sender: senderOf(header), controlId: header.controlId, status: kept.status, problem: kept.problem }, 'lab interface: message received');
+  log.info({ peer, sender: labSenderName(header), controlId: header.controlId, status: kept.status, problem: kept.problem }, 'lab interface: message received');
   return { ack: kept.ack, status: kept.status };
 }
 
@@ -97,6 +98,6 @@ export async function refuseOversize(deps: Deps, head: Buffer, peer: string, log
     text: `The message is larger than the ${limit} bytes this interface takes`,
   };
   const kept = await keepIncoming(deps, incomingOf(read.header, msh, peer, { refused, report: null, problem: null }), head);
-  log.warn({ peer, sender: senderOf(read.header), controlId: read.header.controlId, limit }, 'lab interface: a message over the size limit, refused');
+  log.warn({ peer, sender: labSenderName(read.header), controlId: read.header.controlId, limit }, 'lab interface: a message over the size limit, refused');
   return { ack: kept.ack, status: 'refused' };
 }

@@ -1,7 +1,7 @@
 import type { Hl7Field, Hl7Message as THl7Message, Hl7Segment } from '@medplum/core';
 import type { TLabFlag } from '#domain/lab-flags';
 import { HL7_RESULT_STATUS, HL7_VALUE_TYPES, hl7Flag, type TObservationStatusRule } from '#domain/lab-interfaces';
-import { flagRank } from '#domain/lab-flags';
+import { mostSevereFlag } from '#domain/lab-flags';
 
 /**
  * An HL7 v2 ORU^R01 read into what the app files (issue 54; docs/decisions/lab-interfaces.md).
@@ -222,12 +222,7 @@ function loincOf(obx3: TField): string | null {
 /** The worst of a repeating OBX-8. */
 function flagOf(obx: Hl7Segment): TLabFlag | null {
   const field = fieldAt(obx, 8);
-  let worst: TLabFlag | null = null;
-  for (let r = 0; r < field.components.length; r++) {
-    const flag = hl7Flag(field.getComponent(1, undefined, r));
-    if (worst === null || flagRank(flag) > flagRank(worst) || (flagRank(flag) === flagRank(worst) && worst === 'N')) worst = flag ?? worst;
-  }
-  return worst;
+  return mostSevereFlag(Array.from({ length: field.components.length }, (_, r) => hl7Flag(field.getComponent(1, undefined, r))));
 }
 
 function statusOf(code: string, fallback: string, sequence: number): TObservationStatusRule {

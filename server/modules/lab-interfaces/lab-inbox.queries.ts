@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { LAB_INBOX_STATUSES, type TLabInboxItem, type TLabInboxQuery } from '#domain/lab-interfaces';
+import { LAB_INBOX_STATUSES, labSenderName, type TLabInboxItem, type TLabInboxQuery } from '#domain/lab-interfaces';
 import type { TPage } from '#domain/paging';
 import type { Queryable } from '../../db/database.ts';
 import { cursorInstantText, isoText } from '../../db/instant-text.ts';
@@ -21,7 +21,8 @@ const ZInboxRow = z.object({
   receivedAt: z.string(),
   sortAt: z.string(),
   channel: z.enum(['hl7', 'fhir']),
-  sender: z.string(),
+  sendingApplication: z.string(),
+  sendingFacility: z.string(),
   controlId: z.string(),
   messageType: z.string(),
   status: z.enum(LAB_INBOX_STATUSES),
@@ -39,15 +40,15 @@ const ZInboxRow = z.object({
 export type TInboxRow = z.infer<typeof ZInboxRow>;
 
 const select = sql`select m.id, ${isoText(sql`m.received_at`)} as "receivedAt", ${cursorInstantText(sql`m.received_at`)} as "sortAt",
-  m.channel, concat_ws('^', nullif(m.sending_application, ''), nullif(m.sending_facility, '')) as sender, m.control_id as "controlId",
+  m.channel, m.sending_application as "sendingApplication", m.sending_facility as "sendingFacility", m.control_id as "controlId",
   m.message_type as "messageType", m.status, m.problem, m.resolution, m.message_patient as "messagePatient", m.message_birth_date as "messageBirthDate",
   m.patient_id as "patientId", m.groups, ${isoText(sql`m.resolved_at`)} as "resolvedAt", coalesce(${fullName('u')}, u.email) as "resolvedByName",
   ${isoText(sql`m.updated_at`)} as "updatedAt", m.object_key as "objectKey"
   from lab_inbound_messages m left join users u on u.id = m.resolved_by_id`;
 
-export const itemOf = ({ sortAt: _s, objectKey: _o, resolution, problem, ...row }: TInboxRow): TLabInboxItem => ({
+export const itemOf = ({ sortAt: _s, objectKey: _o, resolution, problem, sendingApplication, sendingFacility, ...row }: TInboxRow): TLabInboxItem => ({
   ...row,
-  sender: row.sender || 'unnamed sender',
+  sender: labSenderName({ sendingApplication, sendingFacility }),
   problem: resolution ?? problem,
 });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { and, eq } from 'drizzle-orm';
-import type { THl7AckCode, TFileLabInbox, TLabInboxDetail, TLabInboxQuery, TRejectLabInbox } from '#domain/lab-interfaces';
+import { labSenderName, type THl7AckCode, type TFileLabInbox, type TLabInboxDetail, type TLabInboxQuery, type TRejectLabInbox } from '#domain/lab-interfaces';
 import { staffName } from '#domain/auth';
 import type { Tx } from '../../db/database.ts';
 import { labInboundMessages, type TInboundGroup } from '../../db/schema/lab-interfaces.ts';
@@ -71,10 +71,6 @@ export function decodeMessage(bytes: Buffer): string {
   }
 }
 
-/** A lab as its messages name it (MSH-3^MSH-4, or the API client). */
-export const senderOf = (m: { sendingApplication: string; sendingFacility: string }) =>
-  [m.sendingApplication, m.sendingFacility].filter(Boolean).join('^') || 'unnamed sender';
-
 /** What arrived, on either channel, as the queue keeps it. */
 export interface TIncoming {
   channel: 'hl7' | 'fhir';
@@ -137,7 +133,7 @@ export async function keepIncoming(
 }
 
 async function keep(deps: Deps, incoming: TIncoming, objectKey: string, bytes: number) {
-  const sender = senderOf(incoming);
+  const sender = labSenderName(incoming);
   return inTransaction(deps, async (tx, raise) => {
     const now = deps.config.now();
     const report = incoming.refused ? null : incoming.report;
@@ -264,7 +260,7 @@ export async function fileInboxMessage(deps: Deps, ctx: SignedInContext, id: str
     if (errors.length > 0) throw invalidFields(errors);
     if (new Set(orders.map((o) => o.patientId)).size > 1) throw invalid('groups', 'The reports of one message are one patient’s: choose orders of one patient');
     const patient = (await writer.patient(orders[0]!.patientId))!;
-    const sender = senderOf(row);
+    const sender = labSenderName(row);
     const actor: TResultsActor = { ctx, userId: ctx.user.id, name: staffName(ctx.user), source: row.channel, sourceName: sender, messageId: id };
     for (const [i, group] of report.groups.entries()) await fileReport(deps, tx, raise, actor, orders[i]!, patient, group);
     const now = deps.config.now();

@@ -15,6 +15,7 @@ import { loadHl7 } from './hl7-report.ts';
 import { buildOrderMessage, type TOrderMessage } from './hl7-order.ts';
 import { sendMllp } from './mllp-client.ts';
 import { findLabConnection } from './lab-sends.queries.ts';
+import { placerNumberText } from '../labs/labs.queries.ts';
 
 /**
  * Orders out (issue 54; docs/decisions/lab-interfaces.md): an order of a test a lab has a code
@@ -96,7 +97,7 @@ async function claimDue(deps: Deps, now: Date): Promise<TClaimed[]> {
     )
     select claimed.id, claimed.order_id as "orderId", claimed.attempts, claimed.control_id as "controlId",
       c.host, c.port, c.message_type as "messageType", c.receiving_application as "receivingApplication", c.receiving_facility as "receivingFacility",
-      tc.code, t.name as "testName", t.loinc, 'L' || lpad(o.placer_number::text, 6, '0') as "placerNumber",
+      tc.code, t.name as "testName", t.loinc, ${placerNumberText(sql`o`)} as "placerNumber",
       to_char(o.ordered_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "orderedAt", o.priority, o.description,
       p.id as "patientId", p.first_name as "firstName", p.last_name as "lastName", p.date_of_birth::text as "dateOfBirth", p.sex,
       u.id as "providerId", u.first_name as "providerFirst", u.last_name as "providerLast"

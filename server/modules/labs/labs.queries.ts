@@ -19,6 +19,12 @@ import { labOrders } from '../../db/schema/clinical.ts';
 import type { ReadScope } from '../../scope/read-scope.ts';
 import { fullName } from '../../db/user-name.ts';
 
+/**
+ * An order's placer number as labs and staff read it (L000123; issue 54): the one place its
+ * format is written (domain/lab-interfaces.ts placerNumberValue reads it back).
+ */
+export const placerNumberText = (order: SQL) => sql`'L' || lpad(${order}.placer_number::text, 6, '0')`;
+
 /** An order as the API gives it: names joined in, and its open critical alert. */
 const ORDER_COLUMNS = sql`lab_orders.id, lab_orders.patient_id as "patientId", concat_ws(' ', patient.first_name, patient.last_name) as "patientName",
   lab_orders.provider_id as "providerId", ${fullName('provider')} as "providerName", lab_orders.test_id as "testId",
@@ -35,7 +41,7 @@ const ORDER_COLUMNS = sql`lab_orders.id, lab_orders.patient_id as "patientId", c
   ${isoText(sql`lab_orders.reviewed_at`)} as "reviewedAt", lab_orders.reviewed_by_id as "reviewedById",
   ${fullName('reviewer')} as "reviewedByName", lab_orders.worst_flag as "worstFlag",
   (select a.id from lab_critical_alerts a where a.order_id = lab_orders.id and a.acknowledged_at is null) as "criticalAlertId",
-  'L' || lpad(lab_orders.placer_number::text, 6, '0') as "placerNumber",
+  ${placerNumberText(sql`lab_orders`)} as "placerNumber",
   (select json_build_object('labName', c.name, 'status', s.status, 'attempts', s.attempts, 'lastError', s.last_error,
       'acknowledgedAt', ${isoText(sql`s.acknowledged_at`)})
     from lab_order_sends s join lab_connections c on c.id = s.connection_id
