@@ -2,6 +2,8 @@
 export interface TSourceStamp {
   hash: string;
   files: number;
+  /** The hash of what a release keeps of the sources (package files, migrations). */
+  release: string;
 }
 export const BUILD_INPUTS: { dirs: string[]; files: string[] };
 export const STAMP_FILE: string;

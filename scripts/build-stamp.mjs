@@ -19,8 +19,17 @@ export const BUILD_INPUTS = {
     'scripts/restore.ts',
     'scripts/backup-command.ts',
     'scripts/import-rxnorm.ts',
+    'scripts/server-bundle.mjs',
   ],
 };
+/**
+ * What a release holds of those sources: a build shipped without them (the container image,
+ * issue 55) still reads its package files and the migrations it applies at start, so a stamp
+ * also covers these alone, and a release whose migrations are not its build's is refused.
+ */
+const RELEASE_INPUTS = { dirs: ['server/db/migrations'], files: ['package.json', 'package-lock.json'] };
+/** Sources only a checkout has: where they are absent, the tree is a release. */
+const CHECKOUT_ONLY = ['web', 'domain'];
 export const STAMP_FILE = 'dist/build-stamp.json';
 /** What a build must hold for `npm start` and the admin commands to run from it. */
 const BUILT_FILES = [
@@ -41,12 +50,12 @@ function* filesUnder(root, dir) {
   }
 }
 
-/** The hash of the build's inputs under `root`: each file's path and bytes, in a fixed order. */
-export function sourceStamp(root = process.cwd()) {
+/** The hash of some inputs under `root`: each file's path and bytes, in a fixed order. */
+function hashOf(root, inputs) {
   const hash = createHash('sha256');
   const files = [
-    ...BUILD_INPUTS.dirs.filter((dir) => existsSync(path.join(root, dir))).flatMap((dir) => [...filesUnder(root, dir)]),
-    ...BUILD_INPUTS.files.filter((file) => existsSync(path.join(root, file))),
+    ...inputs.dirs.filter((dir) => existsSync(path.join(root, dir))).flatMap((dir) => [...filesUnder(root, dir)]),
+    ...inputs.files.filter((file) => existsSync(path.join(root, file))),
   ];
   for (const file of files)
     hash
@@ -55,6 +64,13 @@ export function sourceStamp(root = process.cwd()) {
       .update('\0');
   return { hash: hash.digest('hex'), files: files.length };
 }
+
+/** The stamp of the build's inputs under `root`, and of the part of them a release keeps. */
+export function sourceStamp(root = process.cwd()) {
+  return { ...hashOf(root, BUILD_INPUTS), release: hashOf(root, RELEASE_INPUTS).hash };
+}
+
+const isRelease = (root) => CHECKOUT_ONLY.every((dir) => !existsSync(path.join(root, dir)));
 
 export function readStamp(root = process.cwd()) {
   try {
@@ -73,6 +89,9 @@ export function staleBuildReason(root = process.cwd(), current = sourceStamp(roo
   if (BUILT_FILES.some((file) => !existsSync(path.join(root, file)))) return 'no build found';
   const stamp = readStamp(root);
   if (!stamp) return 'the build has no record of its sources';
+  if (isRelease(root)) {
+    return stamp.release === current.release ? null : 'its package files or migrations are not those it was built with';
+  }
   if (stamp.hash !== current.hash) return `the sources changed since it was built (${stamp.builtAt ?? 'at an unknown time'})`;
   return null;
 }

@@ -77,6 +77,19 @@ describe('npm start', () => {
     expect(staleBuildReason(root)).toMatch(/^the sources changed since it was built/);
     rmSync(path.join(root, 'domain/zz-added.ts'));
     expect(staleBuildReason(root)).toBeNull();
+
+    // Issue 55: a release (the container image) ships the build without the sources; it is the
+    // build of what it still holds, and a migration that is not its build's makes it stale.
+    const release = mkdtempSync(path.join(tmpdir(), 'ehr-release-'));
+    try {
+      for (const entry of ['dist', 'scripts', 'server/db/migrations', 'package.json', 'package-lock.json'])
+        cpSync(path.join(root, entry), path.join(release, entry), { recursive: true });
+      expect(staleBuildReason(release)).toBeNull();
+      writeFileSync(path.join(release, 'server/db/migrations/9999_not_built.sql'), 'select 1;\n');
+      expect(staleBuildReason(release)).toBe('its package files or migrations are not those it was built with');
+    } finally {
+      rmSync(release, { recursive: true, force: true });
+    }
   }, 180_000);
 
   it('rebuilds a build older than its sources before serving, and serves the change; a fresh build starts as it is', async () => {
