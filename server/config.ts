@@ -72,6 +72,8 @@ const ZEnv = z.object({
   HOST: z.string().default('127.0.0.1'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().url().optional(),
+  // At start, how long to wait for a PostgreSQL server that does not answer yet (issue 55); 0 tries once.
+  DATABASE_WAIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   DEMO: flag.optional(),
   PUBLIC_URL: z.string().url().optional(),
   TRUST_PROXY: trustProxy.default(false),
@@ -152,6 +154,8 @@ export interface Config {
   dataDir: string;
   /** Unset means the embedded PGlite engine in `dataDir/pg` (or in memory when `dataDir` is null). */
   databaseUrl: string | undefined;
+  /** At start, seconds to wait for a PostgreSQL server that does not answer yet (db/wait-for-database.ts). */
+  databaseWaitSeconds: number;
   demo: boolean;
   /**
    * Why this server may be reached from outside (DATABASE_URL, a HOST that is not loopback,
@@ -333,6 +337,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    databaseWaitSeconds: e.DATABASE_WAIT_SECONDS,
     // The demo accounts' password is published (GET /api/auth/demo-users, the README): by
     // default only where nobody else can reach them, anywhere else only when DEMO=1 asks.
     demo: e.DEMO ?? demoExposure.length === 0,

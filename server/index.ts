@@ -3,8 +3,9 @@ import path from 'node:path';
 import { loadConfig } from './config.ts';
 import { DataDirInUseError } from './db/data-dir-lock.ts';
 import { openDatabase, SchemaTooNewError } from './db/database.ts';
+import { DatabaseUnreachableError } from './db/wait-for-database.ts';
 import { checkKeysMatch, KeysDifferError } from './secrets/key-check.ts';
-import { keepPrivate, privacyWarning } from './db/private-files.ts';
+import { DataDirNotWritableError, keepPrivate, privacyWarning } from './db/private-files.ts';
 import { buildApp } from './app.ts';
 import { startLoopWatchdog } from './loop-watchdog.ts';
 import { seedDemoClinic } from './seed/demo-clinic.ts';
@@ -20,18 +21,27 @@ const watchdog = startLoopWatchdog(config.loopWatchdogSeconds);
 
 /** A start refused for a reason the operator can act on: its message alone, no stack; anything else as Node reports it. */
 function refuseToStart(error: unknown): never {
-  if (error instanceof DataDirInUseError || error instanceof SchemaTooNewError || error instanceof KeysDifferError) {
-    console.error(error.message);
+  const refusals = [DataDirInUseError, DataDirNotWritableError, DatabaseUnreachableError, SchemaTooNewError, KeysDifferError];
+  if (refusals.some((kind) => error instanceof kind)) {
+    console.error((error as Error).message);
     process.exit(1);
   }
   throw error;
 }
 // DATA_DIR (database, attachments, keys) closed to the machine's other users before anything opens it.
 if (!config.databaseUrl || fs.existsSync(config.dataDir)) {
-  const warning = privacyWarning(keepPrivate(config.dataDir));
+  let stuck: string[] = [];
+  try {
+    stuck = keepPrivate(config.dataDir);
+  } catch (error) {
+    refuseToStart(error);
+  }
+  const warning = privacyWarning(stuck);
   if (warning) console.warn(warning);
 }
-const database = await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pg') }).catch(refuseToStart);
+const database = await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pg'), waitSeconds: config.databaseWaitSeconds }).catch(
+  refuseToStart,
+);
 await checkKeysMatch(database.db, config).catch(async (error: unknown) => {
   await database.close();
   return refuseToStart(error);

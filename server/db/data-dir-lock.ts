@@ -25,6 +25,21 @@ export class DataDirInUseError extends Error {
 interface Holder {
   pid: number;
   host: string;
+  /** The holder's process-id namespace (Linux), where it knows it: pids compare only within one. */
+  pidns?: string;
+}
+
+/**
+ * Which pid namespace this process is in. Containers on the host's network share its host name
+ * but not its pids: each app is pid 1 in its own namespace (issue 55), so a lock naming pid 1 on
+ * this host is not this process's, nor provably gone, unless it was taken in this namespace.
+ */
+function pidNamespace(): string | undefined {
+  try {
+    return fs.readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return undefined;
+  }
 }
 
 function alive(pid: number): boolean {
@@ -40,7 +55,8 @@ function alive(pid: number): boolean {
 function readHolder(lockFile: string): Holder | null {
   try {
     const parsed = JSON.parse(fs.readFileSync(lockFile, 'utf8')) as Partial<Holder>;
-    return typeof parsed.pid === 'number' && typeof parsed.host === 'string' ? { pid: parsed.pid, host: parsed.host } : null;
+    if (typeof parsed.pid !== 'number' || typeof parsed.host !== 'string') return null;
+    return { pid: parsed.pid, host: parsed.host, ...(typeof parsed.pidns === 'string' ? { pidns: parsed.pidns } : {}) };
   } catch {
     return null;
   }
@@ -51,16 +67,18 @@ export const LOCK_HEARTBEAT_MS = 5_000;
 export const LOCK_STALE_MS = 30_000;
 
 /**
- * Whether a lock can be taken over: its holder is provably gone. On this machine, when no process
- * has its pid (or it is this very process: a container restarted under the same pid). From
- * another host name (a container recreated after a kill -9, on the same volume), its pid means
- * nothing here, so only its heartbeat can tell: a holder renews the lock every few seconds, and
- * one not renewed for LOCK_STALE_MS is gone (issue 48: that start used to need an operator to
- * delete the file by hand).
+ * Whether a lock can be taken over: its holder is provably gone. In this process's own pid
+ * namespace on this machine, when no process has its pid (or it is this very process's: its
+ * predecessor there is gone). Anywhere else (another host name: a container recreated after a
+ * kill -9, on the same volume; another namespace: a second container on the host's network),
+ * its pid means nothing here, so only its heartbeat can tell: a holder renews the lock every few
+ * seconds, and one not renewed for LOCK_STALE_MS is gone (issue 48: that start used to need an
+ * operator to delete the file by hand).
  */
 function isStale(lockFile: string, holder: Holder | null, me: Holder, now: number): boolean {
   if (holder === null) return false;
-  if (holder.host === me.host) return holder.pid === me.pid || !alive(holder.pid);
+  const sameNamespace = holder.host === me.host && (holder.pidns === undefined || me.pidns === undefined || holder.pidns === me.pidns);
+  if (sameNamespace) return holder.pid === me.pid || !alive(holder.pid);
   const renewed = fs.statSync(lockFile, { throwIfNoEntry: false })?.mtimeMs ?? now;
   return now - renewed > LOCK_STALE_MS;
 }
@@ -73,7 +91,9 @@ function isStale(lockFile: string, holder: Holder | null, me: Holder, now: numbe
  */
 export function lockDataDir(dataDir: string): () => void {
   const lockFile = `${dataDir}.lock`;
-  const me: Holder = { pid: process.pid, host: os.hostname() };
+  const pidns = pidNamespace();
+  const me: Holder = { pid: process.pid, host: os.hostname(), ...(pidns ? { pidns } : {}) };
+  const isMe = (holder: Holder | null) => holder?.pid === me.pid && holder.host === me.host && holder.pidns === me.pidns;
   for (let attempt = 0; ; attempt += 1) {
     try {
       fs.writeFileSync(lockFile, JSON.stringify(me), { flag: 'wx', mode: 0o600 });
@@ -89,7 +109,7 @@ export function lockDataDir(dataDir: string): () => void {
   }
   const heartbeat = setInterval(() => {
     const holder = readHolder(lockFile);
-    if (holder?.pid !== me.pid || holder.host !== me.host) {
+    if (!isMe(holder)) {
       console.error(
         `The lock on ${dataDir} was taken over by ${holder ? `process ${holder.pid} on ${holder.host}` : 'someone'}: stopping so as not to write beside it.`,
       );
@@ -106,8 +126,7 @@ export function lockDataDir(dataDir: string): () => void {
     clearInterval(heartbeat);
     process.off('exit', release);
     // Only our own: never remove a lock another process took over after ours went stale.
-    const holder = readHolder(lockFile);
-    if (holder?.pid === me.pid && holder.host === me.host) fs.rmSync(lockFile, { force: true });
+    if (isMe(readHolder(lockFile))) fs.rmSync(lockFile, { force: true });
   };
   // A process that exits without closing the database (process.exit) still leaves no lock.
   process.on('exit', release);

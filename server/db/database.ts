@@ -7,6 +7,7 @@ import { PgDialect, type PgDatabase, type PgQueryResultHKT, type PgTransaction }
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { lockDataDir } from './data-dir-lock.ts';
 import { keepEngineFilesPrivate, keepPrivate } from './private-files.ts';
+import { waitForDatabase, whereOf } from './wait-for-database.ts';
 
 /** The query API every module uses; it does not reveal which engine is underneath. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -45,6 +46,8 @@ export interface DatabaseOptions {
   pgliteSnapshot?: Blob | undefined;
   /** Where the migrations are; the app's own unless a test upgrades from an earlier set. */
   migrationsFolder?: string | undefined;
+  /** How long to wait for a PostgreSQL server that does not answer yet (DATABASE_WAIT_SECONDS); absent tries once. */
+  waitSeconds?: number | undefined;
 }
 
 const migrationsFolder = path.join(findPackageRoot(), 'server/db/migrations');
@@ -62,6 +65,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
+    const url = options.url;
+    await waitForDatabase(whereOf(url), {
+      seconds: options.waitSeconds ?? 0,
+      connect: async () => {
+        const probe = new pg.Client({ connectionString: url, application_name: 'ehr-start', connectionTimeoutMillis: 5_000 });
+        probe.on('error', () => {});
+        try {
+          await probe.connect();
+        } finally {
+          await probe.end().catch(() => {});
+        }
+      },
+    });
     const newPool = (settings = '') => {
       const p = new pg.Pool({ connectionString: options.url, max: 10, options: `-c random_page_cost=${RANDOM_PAGE_COST}${settings}` });
       // A client that loses its connection must not crash the process, idle (the pool's event)

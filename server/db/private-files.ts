@@ -11,16 +11,57 @@ import path from 'node:path';
  */
 export function keepPrivate(dir: string): string[] {
   process.umask(0o077);
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    if (!isRefused(error)) throw error;
+    throw new DataDirNotWritableError(dir, [nearestExisting(dir)]);
+  }
   const stuck: string[] = [];
-  tighten(dir, stuck);
+  const unwritable: string[] = [];
+  tighten(dir, stuck, unwritable);
+  if (unwritable.length > 0) throw new DataDirNotWritableError(dir, unwritable);
   return stuck;
 }
 
-function tighten(target: string, stuck: string[]): void {
+/**
+ * DATA_DIR, or something in it, that this process may not write: the engine would fail deep
+ * inside its start. Typically a container's volume made by another user (issue 55), or a
+ * directory restored as root. Said once, with what to do, instead of a stack trace.
+ */
+export class DataDirNotWritableError extends Error {
+  constructor(dir: string, unwritable: string[]) {
+    const first = unwritable[0]!;
+    const owner = fs.statSync(first, { throwIfNoEntry: false })?.uid;
+    const me = process.getuid?.();
+    super(
+      `DATA_DIR (${dir}) cannot be used by this process (user id ${me ?? 'unknown'}): ${unwritable.length} path(s), first ${first}` +
+        `${owner === undefined ? '' : `, owned by user id ${owner}`}. Give DATA_DIR to the account the app runs as ` +
+        `(chown -R ${me ?? '<uid>'} ${dir}; in the container image that account is node, user id 1000), or point DATA_DIR elsewhere.`,
+    );
+    this.name = 'DataDirNotWritableError';
+  }
+}
+
+const isRefused = (error: unknown) => ['EACCES', 'EPERM', 'EROFS'].includes((error as NodeJS.ErrnoException).code ?? '');
+
+function nearestExisting(target: string): string {
+  let at = path.resolve(target);
+  while (!fs.existsSync(at) && path.dirname(at) !== at) at = path.dirname(at);
+  return at;
+}
+
+function tighten(target: string, stuck: string[], unwritable: string[]): void {
   const stat = fs.lstatSync(target, { throwIfNoEntry: false });
   // A link is the operator's own arrangement (a disk mounted elsewhere): left as it is.
   if (!stat || stat.isSymbolicLink()) return;
+  // A directory must take new files; a file must be readable (a key kept read-only is the operator's choice).
+  try {
+    fs.accessSync(target, stat.isDirectory() ? fs.constants.R_OK | fs.constants.W_OK | fs.constants.X_OK : fs.constants.R_OK);
+  } catch {
+    unwritable.push(target);
+    return;
+  }
   if (stat.mode & 0o077) {
     try {
       fs.chmodSync(target, stat.mode & 0o700);
@@ -28,7 +69,7 @@ function tighten(target: string, stuck: string[]): void {
       stuck.push(target);
     }
   }
-  if (stat.isDirectory()) for (const name of fs.readdirSync(target)) tighten(path.join(target, name), stuck);
+  if (stat.isDirectory()) for (const name of fs.readdirSync(target)) tighten(path.join(target, name), stuck, unwritable);
 }
 
 const privateDirs = new Set<string>();

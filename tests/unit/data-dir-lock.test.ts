@@ -12,7 +12,7 @@ const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ehr-lock-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 /** A lock as another holder left it, renewed `ageMs` ago. */
-function leftLock(name: string, holder: { pid: number; host: string }, ageMs: number): string {
+function leftLock(name: string, holder: { pid: number; host: string; pidns?: string }, ageMs: number): string {
   const dir = path.join(root, name);
   fs.writeFileSync(`${dir}.lock`, JSON.stringify(holder));
   const at = new Date(Date.now() - ageMs);
@@ -24,7 +24,7 @@ describe('the data directory lock', () => {
   it('is taken over from another host once its holder stopped renewing it, and the new holder is written', () => {
     const dir = leftLock('recreated', { pid: 1, host: 'old-container' }, LOCK_STALE_MS + 5_000);
     const release = lockDataDir(dir);
-    expect(JSON.parse(fs.readFileSync(`${dir}.lock`, 'utf8'))).toEqual({ pid: process.pid, host: os.hostname() });
+    expect(JSON.parse(fs.readFileSync(`${dir}.lock`, 'utf8'))).toEqual({ pid: process.pid, host: os.hostname(), pidns: fs.readlinkSync('/proc/self/ns/pid') });
     release();
     expect(fs.existsSync(`${dir}.lock`)).toBe(false);
   });
@@ -33,6 +33,16 @@ describe('the data directory lock', () => {
     const dir = leftLock('shared-volume', { pid: 1, host: 'other-container' }, 1_000);
     expect(() => lockDataDir(dir)).toThrow(DataDirInUseError);
     expect(() => lockDataDir(dir)).toThrow(/process 1 on other-container/);
+  });
+
+  // Issue 55: two containers on the host's network share its host name, and each app is pid 1.
+  // The second one read the first's lock as its own pid's, so its own predecessor's, and took it.
+  it('is respected from another pid namespace on this host, even naming this very pid, while renewed', () => {
+    const holder = { pid: process.pid, host: os.hostname(), pidns: 'pid:[1]' };
+    const renewed = leftLock('host-network', holder, 1_000);
+    expect(() => lockDataDir(renewed)).toThrow(DataDirInUseError);
+    const abandoned = leftLock('host-network-abandoned', holder, LOCK_STALE_MS + 5_000);
+    lockDataDir(abandoned)();
   });
 
   it('is taken over on this host when its process is gone, however recently it was renewed', () => {
