@@ -4,6 +4,7 @@ import { getHeapStatistics } from 'node:v8';
 import { z } from 'zod';
 import { isKnownTimeZone, runtimeTimeZone } from '#domain/clinic-time';
 import { parseKey } from './secrets/key-file.ts';
+import { databaseUrlOf, withSecretFiles } from './secrets/secret-files.ts';
 import type { S3Settings } from './storage/s3-driver.ts';
 
 const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
@@ -72,6 +73,8 @@ const ZEnv = z.object({
   HOST: z.string().default('127.0.0.1'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().url().optional(),
+  // The database's password, where DATABASE_URL leaves it out (given as DATABASE_PASSWORD_FILE, say: secrets/secret-files.ts).
+  DATABASE_PASSWORD: z.string().min(1).optional(),
   // At start, how long to wait for a PostgreSQL server that does not answer yet (issue 55); 0 tries once.
   DATABASE_WAIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   DEMO: flag.optional(),
@@ -261,7 +264,7 @@ type TEnv = z.infer<typeof ZEnv>;
 
 /** The environment parsed, and the settings that only make sense together checked: each failure names what to fix. */
 function parseEnv(env: NodeJS.ProcessEnv): TEnv {
-  const parsed = ZEnv.safeParse(env);
+  const parsed = ZEnv.safeParse(withSecretFiles(env));
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid environment:\n${lines.join('\n')}`);
@@ -336,7 +339,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir,
-    databaseUrl: e.DATABASE_URL,
+    databaseUrl: databaseUrlOf(e.DATABASE_URL, e.DATABASE_PASSWORD),
     databaseWaitSeconds: e.DATABASE_WAIT_SECONDS,
     // The demo accounts' password is published (GET /api/auth/demo-users, the README): by
     // default only where nobody else can reach them, anywhere else only when DEMO=1 asks.
