@@ -38,7 +38,7 @@ fail() { printf 'failed\t%s\t%s\n' "$1" "$2" >>"$RESULTS"; echo "  FAIL $1: $2";
 elapsed() { echo $(($(date +%s) - $1)); }
 
 cleanup() {
-  "${PODMAN[@]}" rm -f -t 0 "ehr-a-$RUN_ID" "ehr-b-$RUN_ID" "ehr-c-$RUN_ID" >/dev/null 2>&1
+  "${PODMAN[@]}" rm -f -t 0 "ehr-a-$RUN_ID" "ehr-b-$RUN_ID" "ehr-c-$RUN_ID" "ehr-d-$RUN_ID" >/dev/null 2>&1
   "${PODMAN[@]}" volume rm -f "$VOLUME" "$VOLUME-foreign" >/dev/null 2>&1
   "${PODMAN[@]}" rmi -f "$IMAGE" "$BASE" >/dev/null 2>&1
   "${PODMAN[@]}" image prune -f >/dev/null 2>&1
@@ -164,6 +164,39 @@ else
   fail "finds the patient from a new container on the same volume" "$("${PODMAN[@]}" logs "ehr-c-$RUN_ID" 2>&1 | tail -3)"
 fi
 "${PODMAN[@]}" rm -f -t 10 "ehr-c-$RUN_ID" >/dev/null 2>&1
+
+# The embedded engine's admin commands run with the app stopped: a one-off container on the volume.
+out=$("${PODMAN[@]}" run --rm "${RUN[@]}" -v "$VOLUME:/data" "$IMAGE" npm run create-admin --silent -- --email first.admin@container.test 2>&1)
+grep -q 'Created the admin' <<<"$out" && pass "creates the first admin in a one-off container on the stopped app's volume" ||
+  fail "creates the first admin in a one-off container on the stopped app's volume" "$(tail -3 <<<"$out")"
+
+# On PostgreSQL, configured as compose.yaml does: a URL without a password, the secrets as files.
+DB="ehr_container_$$"
+if psql -h 127.0.0.1 -U postgres -d test -qc "create database $DB" >/dev/null 2>&1; then
+  mkdir -m 700 "$WORK/secrets"
+  for s in files_key audit_head_key; do node -e 'console.log(require("node:crypto").randomBytes(32).toString("base64"))' >"$WORK/secrets/$s"; done
+  echo 'unused-with-trust-auth' >"$WORK/secrets/db_password"
+  chmod 644 "$WORK/secrets"/*
+  PORT_D=$(free_port)
+  "${PODMAN[@]}" run -d --name "ehr-d-$RUN_ID" "${RUN[@]}" -e PORT="$PORT_D" -v "$WORK/secrets:/run/secrets:ro" \
+    -e DATABASE_URL="postgres://postgres@127.0.0.1:5432/$DB" -e DATABASE_PASSWORD_FILE=/run/secrets/db_password \
+    -e FILES_KEY_FILE=/run/secrets/files_key -e AUDIT_HEAD_KEY_FILE=/run/secrets/audit_head_key "$IMAGE" >/dev/null
+  if ms=$(wait_healthy "$PORT_D" "ehr-d-$RUN_ID"); then
+    out=$("${PODMAN[@]}" exec "ehr-d-$RUN_ID" npm run create-admin --silent -- --email pg.admin@container.test 2>&1)
+    keys=$("${PODMAN[@]}" exec "ehr-d-$RUN_ID" sh -c 'ls /data/files.key /data/audit-head.key 2>/dev/null')
+    if grep -q 'Created the admin' <<<"$out" && [ -z "$keys" ]; then
+      pass "runs on PostgreSQL with its secrets as files (${ms} ms to health), and creates an admin through exec while it serves"
+    else
+      fail "runs on PostgreSQL with its secrets as files, and creates an admin through exec while it serves" "$(tail -2 <<<"$out") $keys"
+    fi
+  else
+    fail "runs on PostgreSQL with its secrets as files" "$("${PODMAN[@]}" logs "ehr-d-$RUN_ID" 2>&1 | tail -3)"
+  fi
+  "${PODMAN[@]}" rm -f -t 10 "ehr-d-$RUN_ID" >/dev/null 2>&1
+  psql -h 127.0.0.1 -U postgres -d test -qc "drop database if exists $DB with (force)" >/dev/null 2>&1
+else
+  fail "runs on PostgreSQL with its secrets as files" "could not create a database on 127.0.0.1:5432"
+fi
 
 # A volume made by another user (root, 0700): one sentence that says what to do, exit non-zero.
 "${PODMAN[@]}" volume create "$VOLUME-foreign" >/dev/null
