@@ -178,7 +178,10 @@ if psql -h 127.0.0.1 -U postgres -d test -qc "create database $DB" >/dev/null 2>
   echo 'unused-with-trust-auth' >"$WORK/secrets/db_password"
   chmod 644 "$WORK/secrets"/*
   PORT_D=$(free_port)
-  "${PODMAN[@]}" run -d --name "ehr-d-$RUN_ID" "${RUN[@]}" -e PORT="$PORT_D" -v "$WORK/secrets:/run/secrets:ro" \
+  # Each secret mounted as a file of its own, as compose does (the 700 folder stays on the host).
+  secret_mounts=()
+  for s in files_key audit_head_key db_password; do secret_mounts+=(-v "$WORK/secrets/$s:/run/secrets/$s:ro"); done
+  "${PODMAN[@]}" run -d --name "ehr-d-$RUN_ID" "${RUN[@]}" -e PORT="$PORT_D" "${secret_mounts[@]}" \
     -e DATABASE_URL="postgres://postgres@127.0.0.1:5432/$DB" -e DATABASE_PASSWORD_FILE=/run/secrets/db_password \
     -e FILES_KEY_FILE=/run/secrets/files_key -e AUDIT_HEAD_KEY_FILE=/run/secrets/audit_head_key "$IMAGE" >/dev/null
   if ms=$(wait_healthy "$PORT_D" "ehr-d-$RUN_ID"); then
