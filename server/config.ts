@@ -262,6 +262,9 @@ export interface Config {
 
 type TEnv = z.infer<typeof ZEnv>;
 
+/** The name of every setting the server reads (a deployment file naming another sets nothing: tests/build/compose-file.test.ts). */
+export const SETTING_NAMES: readonly string[] = Object.keys(ZEnv.shape);
+
 /** The environment parsed, and the settings that only make sense together checked: each failure names what to fix. */
 function parseEnv(env: NodeJS.ProcessEnv): TEnv {
   const parsed = ZEnv.safeParse(withSecretFiles(env));
