@@ -103,15 +103,7 @@ try {
       args: [`--remote-debugging-port=${port}`, '--no-sandbox'],
       baseURL: server.baseUrl,
     });
-    targets.push({
-      name: variant.name,
-      server,
-      context,
-      port,
-      profile,
-      runs: {},
-      failing: {},
-    });
+    targets.push({ name: variant.name, server, context, port, profile, runs: {}, failing: {} });
   }
   // Each page's runs alternate between the variants, so a change in the machine's load falls on both.
   if (PAGES.landing) for (let run = 0; run < RUNS; run += 1) for (const target of targets) await audit(target, 'landing');
