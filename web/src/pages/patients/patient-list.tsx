@@ -1,5 +1,5 @@
 import { UserSearch } from 'lucide-react';
-import { useRef } from 'react';
+import { useDeferredValue, useRef, type ComponentProps, type ReactNode } from 'react';
 import type { TPatient } from '#domain/patients';
 import { patientCountText } from '../../lib/patient-count.ts';
 import { usePatients } from '../../api/patients/patients.ts';
@@ -76,25 +76,54 @@ export function PatientList({
       {patients.length === 0 ? (
         <EmptyState searching={shownSearch.current !== ''} />
       ) : (
-        <ul className={cn(GRID, 'transition-opacity', isPlaceholderData && 'opacity-60')}>
-          {patients.map((patient) => (
-            <li key={patient.id}>
-              <PatientCard
-                patient={patient}
-                onEdit={onEdit}
-                showAccessLog={showAccessLog}
-                showChart={showChart}
-                showLabOrders={showLabOrders}
-                onRestrict={onRestrict}
-                onExport={onExport}
-              />
-            </li>
-          ))}
-        </ul>
+        <PatientCards
+          patients={patients}
+          dimmed={isPlaceholderData}
+          card={{ onEdit, showAccessLog, showChart, showLabOrders, onRestrict, onExport }}
+          after={
+            !isPlaceholderData && <LoadMore list={query} failedText="Could not load more patients." autoLoad className="mt-6" testId="patients-load-more" />
+          }
+        />
       )}
-
-      {!isPlaceholderData && <LoadMore list={query} failedText="Could not load more patients." autoLoad className="mt-6" testId="patients-load-more" />}
     </section>
+  );
+}
+
+/** Cards drawn at once when the list first shows: what a phone's screen holds, and more. */
+export const FIRST_PASS_CARDS = 6;
+
+/**
+ * The cards, the first few at once and the rest in a render React may interrupt (issue 56): a
+ * page of cards is about 1,500 elements, and drawn in one go it was the screen's longest task on
+ * a phone. `after` (the next page's loader) waits for the first full drawing, so it never takes
+ * the short first pass for the end of the list; from then on it stays (a later page drawn in the
+ * background must not take away the button that has the focus).
+ */
+function PatientCards({
+  patients,
+  dimmed,
+  card,
+  after,
+}: {
+  patients: TPatient[];
+  dimmed: boolean;
+  card: Omit<ComponentProps<typeof PatientCard>, 'patient'>;
+  after: ReactNode;
+}) {
+  const shown = useDeferredValue(patients, patients.slice(0, FIRST_PASS_CARDS));
+  const drawnWhole = useRef(false);
+  if (shown === patients) drawnWhole.current = true;
+  return (
+    <>
+      <ul className={cn(GRID, 'transition-opacity', dimmed && 'opacity-60')}>
+        {shown.map((patient) => (
+          <li key={patient.id}>
+            <PatientCard patient={patient} {...card} />
+          </li>
+        ))}
+      </ul>
+      {drawnWhole.current && after}
+    </>
   );
 }
 
