@@ -21,12 +21,11 @@ SIZE_BUDGET_MB=250
 # file event log (no systemd), the host's network (no firewall changes), and limits at or under
 # the host's hard ones (Podman's defaults ask for more and the container is refused).
 PODMAN=(podman --cgroup-manager cgroupfs --events-backend file)
-hard_nofile=$(ulimit -Hn)
-hard_nproc=$(ulimit -Hu)
-[ "$hard_nofile" = unlimited ] && hard_nofile=16384
-[ "$hard_nproc" = unlimited ] && hard_nproc=4096
-LIMITS=(--ulimit "nofile=$((hard_nofile < 16384 ? hard_nofile : 16384)):$((hard_nofile < 16384 ? hard_nofile : 16384))"
-  --ulimit "nproc=$((hard_nproc < 4096 ? hard_nproc : 4096)):$((hard_nproc < 4096 ? hard_nproc : 4096))")
+# The lower of the host's hard limit and what the app needs (npm ci opens thousands of files).
+limit() { local hard=$1 want=$2; [ "$hard" = unlimited ] || [ "$hard" -gt "$want" ] && echo "$want" || echo "$hard"; }
+nofile=$(limit "$(ulimit -Hn)" 16384)
+nproc=$(limit "$(ulimit -Hu)" 4096)
+LIMITS=(--ulimit "nofile=$nofile:$nofile" --ulimit "nproc=$nproc:$nproc")
 # Podman runs health checks from systemd timers, which this machine lacks: off, but for the one
 # container whose check is run by hand (its complaint about systemd goes to that container's log).
 RUN=(--runtime runc --network host "${LIMITS[@]}" --no-healthcheck)
