@@ -23,6 +23,7 @@ export default defineConfig({
     // Vite's stand-in for older ones was 0.4 KB of the landing page for nothing.
     modulePreload: { polyfill: false },
     rolldownOptions: {
+      treeshake: { manualPureFunctions: ['z'] },
       output: {
         // React changes least often: its own chunk stays cached across deploys. Every other
         // library goes with the code that uses it, so a screen's libraries load with that screen.

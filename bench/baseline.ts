@@ -10,6 +10,8 @@ import { REPO_ROOT, startServer, type TRunningServer } from '../e2e/helpers/serv
 export interface TVariant {
   /** 'current', or 'baseline <rev>'. */
   name: string;
+  /** The tree it was built in (its dist/web holds the build's source maps). */
+  root: string;
   start: () => Promise<TRunningServer>;
   cleanUp: () => Promise<void>;
 }
@@ -22,7 +24,7 @@ function run(command: string, args: string[], cwd: string): void {
 /** This tree, its web app built now. */
 export function currentVariant(): TVariant {
   run('npx', ['vite', 'build', '--logLevel', 'warn'], REPO_ROOT);
-  return { name: 'current', start: () => startServer(), cleanUp: async () => {} };
+  return { name: 'current', root: REPO_ROOT, start: () => startServer(), cleanUp: async () => {} };
 }
 
 /**
@@ -37,7 +39,7 @@ export async function baselineVariant(rev: string): Promise<TVariant> {
   await symlink(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'));
   run('npx', ['vite', 'build', '--logLevel', 'warn'], dir);
   const helper = (await import(pathToFileURL(path.join(dir, 'e2e/helpers/server.ts')).href)) as { startServer: typeof startServer };
-  return { name: `baseline ${rev}`, start: () => helper.startServer(), cleanUp: () => rm(dir, { recursive: true, force: true }) };
+  return { name: `baseline ${rev}`, root: dir, start: () => helper.startServer(), cleanUp: () => rm(dir, { recursive: true, force: true }) };
 }
 
 /** This tree, and the baseline when BENCH_BASELINE names one. */
