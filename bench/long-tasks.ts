@@ -43,15 +43,14 @@ interface TTraceEvent {
   args?: { name?: string; data?: { url?: string; functionName?: string; lineNumber?: number; columnNumber?: number; type?: string } };
 }
 
-/** The kinds of work worth naming inside a task; anything else is counted as 'other'. */
+/**
+ * The kinds of work worth naming inside a task; anything else is counted as 'other'. A timer, an
+ * event or a microtask is named by the function it called, so those wrappers are not listed.
+ */
 const WORK = new Set([
   'EvaluateScript',
   'v8.evaluateModule',
   'FunctionCall',
-  'TimerFire',
-  'FireAnimationFrame',
-  'EventDispatch',
-  'RunMicrotasks',
   'UpdateLayoutTree',
   'Layout',
   'Paint',
@@ -64,7 +63,6 @@ const WORK = new Set([
   'ParseAuthorStyleSheet',
   'v8.compile',
   'v8.compileModule',
-  'XHRReadyStateChange',
 ]);
 
 const maps = new Map<string, SourceMap | null>();
@@ -97,7 +95,6 @@ function origin(data: NonNullable<TTraceEvent['args']>['data'], root: string): s
 function label(event: TTraceEvent, root: string): string {
   const data = event.args?.data;
   if (event.name === 'FunctionCall' || event.name === 'EvaluateScript') return `${event.name} ${origin(data, root)}`;
-  if (event.name === 'EventDispatch') return `EventDispatch ${data?.type ?? ''}`;
   return event.name;
 }
 

@@ -14,11 +14,16 @@ const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
  */
 export const TEST_BROWSER_PATH = process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : CHROMIUM_PATH);
 
-/** The tests' browser, headless; no sandbox because tests often run as root in containers. */
-export function launchBrowser(): Promise<Browser> {
+/**
+ * The tests' browser, headless; no sandbox because tests often run as root in containers.
+ * Playwright turns the back/forward cache off; `backForwardCache` keeps it, as a user's has it,
+ * in the full Chromium (the headless shell has no back/forward cache at all).
+ */
+export function launchBrowser({ backForwardCache = false } = {}): Promise<Browser> {
   return chromium.launch({
-    executablePath: TEST_BROWSER_PATH,
+    executablePath: backForwardCache ? CHROMIUM_PATH : TEST_BROWSER_PATH,
     headless: true,
+    ...(backForwardCache && { ignoreDefaultArgs: ['--disable-back-forward-cache'] }),
     args: [
       '--no-sandbox',
       '--disable-gpu',

@@ -33,6 +33,8 @@ function fileSafe(name: string): string {
 export interface TE2EOptions {
   /** More of the server's environment for this file (the lab interface's HL7_MLLP_PORT). */
   env?: Record<string, string>;
+  /** A browser with the back/forward cache on (Playwright turns it off). */
+  backForwardCache?: boolean;
 }
 
 /**
@@ -71,7 +73,10 @@ export function useE2E(options: TE2EOptions = {}): TE2E {
 
   beforeAll(async () => {
     // Side by side; whichever started is kept, so afterAll stops it even when the other failed.
-    const [started, launched] = await Promise.allSettled([startServer(options.env ?? {}, inject('serverTemplate')), launchBrowser()]);
+    const [started, launched] = await Promise.allSettled([
+      startServer(options.env ?? {}, inject('serverTemplate')),
+      launchBrowser({ backForwardCache: options.backForwardCache }),
+    ]);
     if (started.status === 'fulfilled') server = started.value;
     if (launched.status === 'fulfilled') browser = launched.value;
     if (started.status === 'rejected') throw started.reason;

@@ -4,6 +4,7 @@ import type { TCurrentUser } from '#domain/auth';
 import { useIsMobile } from '../../hooks/use-is-mobile.ts';
 import { LiveConnectionProvider } from '../../live/live-provider.tsx';
 import { MAIN_CONTENT_ID } from '../../lib/main-content.ts';
+import { hideWhileKept } from '../../lib/kept-page.ts';
 import { checkSession } from '../../lib/session.ts';
 import { useToastsBelow } from '../../lib/toast-offset.ts';
 import type { TNavigation } from './navigation.ts';
@@ -21,6 +22,7 @@ export function AppLayout({ user, navigation, children }: { user: TCurrentUser; 
   const closeRef = useRef<HTMLButtonElement>(null);
   const headerRef = useRef<HTMLElement>(null);
   useToastsBelow(headerRef);
+  useEffect(() => hideWhileKept(user.id), [user.id]);
 
   useSessionRecheckOnNavigation();
 

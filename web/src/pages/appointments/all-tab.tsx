@@ -5,6 +5,7 @@ import { ErrorState } from '../../components/error-state.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { AppointmentRow, AppointmentRowsSkeleton } from './appointment-row.tsx';
 import { EmptyAppointments } from './appointment-list.tsx';
+import { useDeferredQuery } from '../../lib/deferred-query.ts';
 
 const VIEWS: Record<TAllTabView, { label: string; heading: string; empty: string; where: string; first: string }> = {
   upcoming: { label: 'Upcoming', heading: 'Upcoming Appointments', empty: 'No upcoming appointments', where: 'from today on', first: 'first' },
@@ -22,7 +23,7 @@ export function AllTab({ user, timeZone, today }: { user: TCurrentUser; timeZone
   const [, navigate] = useLocation();
   const view: TAllTabView = params.get('view') === 'past' ? 'past' : 'upcoming';
   const words = VIEWS[view];
-  const { data, isPending, isError, error, refetch } = useAllTabAppointments(today, view);
+  const { data, isPending, isError, error, refetch } = useDeferredQuery(useAllTabAppointments(today, view));
   return (
     <section aria-labelledby="all-heading">
       <div className="mb-3 flex flex-wrap items-center justify-between gap-2">

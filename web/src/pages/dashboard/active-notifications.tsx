@@ -11,6 +11,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/ca
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog.tsx';
 import { reportMutationError } from '../../lib/mutation-errors.ts';
 import { cn } from '../../lib/utils.ts';
+import { useDeferredQuery } from '../../lib/deferred-query.ts';
 
 /** Spec section 9: the panel lists this many, then 'View All (count)'. */
 export const DASHBOARD_NOTIFICATIONS = 5;
@@ -20,7 +21,7 @@ export const DASHBOARD_NOTIFICATIONS = 5;
  * 'View All (count)'; dismissing one marks it read, the list is read again and it drops out.
  */
 export function ActiveNotifications() {
-  const query = useNotifications();
+  const query = useDeferredQuery(useNotifications());
   const { data } = query;
   const [showAll, setShowAll] = useState(false);
   // Active and not yet dismissed: what the panel is for (spec section 4).

@@ -10,6 +10,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { cn } from '../../lib/utils.ts';
+import { useDeferredQuery } from '../../lib/deferred-query.ts';
 
 /** Spec section 9: the dashboard's schedule shows this many. */
 export const DASHBOARD_SCHEDULE = 4;
@@ -39,7 +40,7 @@ export function scheduleShown(appointments: readonly TAppointment[]): TAppointme
 export function TodaysSchedule() {
   const clinic = useClinicTimeZone();
   const today = clinic.pending ? null : clinicToday(clinic.timeZone);
-  const { data, isPending, isError, error, refetch } = useDayAppointments(today);
+  const { data, isPending, isError, error, refetch } = useDeferredQuery(useDayAppointments(today));
   const day = data ? data.pages.flatMap((page) => page.items).filter((a) => holdsItsTime(knownStatus(a.status))) : [];
   const shown = scheduleShown(day);
 

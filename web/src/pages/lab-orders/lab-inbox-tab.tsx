@@ -6,6 +6,7 @@ import { ErrorState } from '../../components/error-state.tsx';
 import { LoadMore } from '../../components/load-more.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { LabInboxRow, LabInboxRowsSkeleton } from './lab-inbox-row.tsx';
+import { useDeferredQuery } from '../../lib/deferred-query.ts';
 
 const VIEWS: readonly { value: TLabInboxView; label: string; order: string }[] = [
   { value: 'waiting', label: 'Waiting', order: 'oldest first' },
@@ -41,7 +42,7 @@ export function LabInboxTab({ timeZone, onOpen }: { timeZone: string; onOpen: (i
 }
 
 function InboxList({ view, timeZone, onOpen }: { view: TLabInboxView; timeZone: string; onOpen: (item: TLabInboxItem) => void }) {
-  const query = useLabInbox(view);
+  const query = useDeferredQuery(useLabInbox(view));
   const { data, isPending, isError, error, refetch, isFetchNextPageError } = query;
   const waiting = view === 'waiting';
 

@@ -6,6 +6,7 @@ import { ErrorState } from '../../components/error-state.tsx';
 import { LoadMore } from '../../components/load-more.tsx';
 import { useNow } from '../../lib/use-now.ts';
 import { LabOrderRow, LabOrderRowsSkeleton } from './lab-order-row.tsx';
+import { useDeferredQuery } from '../../lib/deferred-query.ts';
 
 interface TLabOrderListProps {
   /** The tab's name, as a heading for screen readers (the rows' headings sit under it). */
@@ -32,7 +33,7 @@ export function LabOrderList({ heading, ...list }: TLabOrderListProps) {
 }
 
 function LabOrderListBody({ filter, order, timeZone, today, empty, errorTitle, loadingLabel, onOpen }: Omit<TLabOrderListProps, 'heading'>) {
-  const query = useLabOrders(filter);
+  const query = useDeferredQuery(useLabOrders(filter));
   const now = useNow();
   const { data, isPending, isError, error, refetch, isFetchNextPageError } = query;
 

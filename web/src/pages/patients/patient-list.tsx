@@ -117,7 +117,7 @@ function PatientCards({
     <>
       <ul className={cn(GRID, 'transition-opacity', dimmed && 'opacity-60')}>
         {shown.map((patient) => (
-          <li key={patient.id}>
+          <li key={patient.id} className="drawn-when-visible [--drawn-height:16rem]">
             <PatientCard patient={patient} {...card} />
           </li>
         ))}

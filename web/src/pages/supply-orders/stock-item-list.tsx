@@ -6,6 +6,7 @@ import { ErrorState } from '../../components/error-state.tsx';
 import { LoadMore } from '../../components/load-more.tsx';
 import { StockItemRow, type TStockAction } from './stock-item-row.tsx';
 import { SupplyRowsSkeleton } from './supply-order-row.tsx';
+import { useDeferredQuery } from '../../lib/deferred-query.ts';
 
 /** One list of the catalogue, a page at a time: skeleton rows, an error with a retry, its empty text, 'Load more'. */
 export function StockItemList({
@@ -30,7 +31,7 @@ export function StockItemList({
   testId: string;
   onAction: (action: TStockAction, item: TSupplyItem) => void;
 }) {
-  const query = useSupplyItems(filter);
+  const query = useDeferredQuery(useSupplyItems(filter));
   const { data, isPending, isError, error, refetch, isFetchNextPageError } = query;
 
   if (isPending) return <SupplyRowsSkeleton rows={2} label={loadingLabel} />;

@@ -6,6 +6,7 @@ import { useSupplyOrders, type TSupplyOrderFilter } from '../../api/supplies/sup
 import { ErrorState } from '../../components/error-state.tsx';
 import { LoadMore } from '../../components/load-more.tsx';
 import { SupplyOrderRow, SupplyRowsSkeleton } from './supply-order-row.tsx';
+import { useDeferredQuery } from '../../lib/deferred-query.ts';
 
 /** One list of orders, a page at a time: skeleton rows, an error with a retry, its empty text, 'Load more'. */
 export function SupplyOrderList({
@@ -34,7 +35,7 @@ export function SupplyOrderList({
   onPickup: (order: TSupplyOrder) => void;
   onCancel: (order: TSupplyOrder) => void;
 }) {
-  const query = useSupplyOrders(filter);
+  const query = useDeferredQuery(useSupplyOrders(filter));
   const { data, isPending, isError, error, refetch, isFetchNextPageError } = query;
 
   if (isPending) return <SupplyRowsSkeleton label={loadingLabel} />;

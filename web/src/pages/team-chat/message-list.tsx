@@ -8,6 +8,7 @@ import { ErrorState } from '../../components/error-state.tsx';
 import { LoadMore } from '../../components/load-more.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { MessageItem } from './message-item.tsx';
+import { useDeferredQuery } from '../../lib/deferred-query.ts';
 
 /** How near the top (px) scrolling starts reading older messages. */
 const LOAD_OLDER_WITHIN_PX = 80;
@@ -17,7 +18,7 @@ const LOAD_OLDER_WITHIN_PX = 80;
  * page before when scrolled up to the oldest shown (the place stays where it was).
  */
 export function MessageList({ user, roomId, members }: { user: TCurrentUser; roomId: string; members: TChatMember[] }) {
-  const query = useChatMessages(roomId);
+  const query = useDeferredQuery(useChatMessages(roomId));
   const { data, isPending, isError, error, refetch, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = query;
   const { timeZone } = useClinicTimeZone();
   const scroller = useRef<HTMLDivElement>(null);
