@@ -157,6 +157,34 @@ describe('top bar', () => {
     expect(await page.getByTestId('notification-count').innerText()).toBe('99');
   });
 
+  it("opens the profile menu pressed before its code arrived, and hands the focus on (issue 56's deferred popover)", async () => {
+    const { page } = e2e;
+    // The popover's code is held back until the menu has been pressed: what the stand-in is for.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/popover-[\w-]+\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await signInAs(page, 'nurse');
+    const trigger = page.getByTestId('user-summary');
+    expect(await trigger.getAttribute('aria-expanded')).toBe('false');
+    await trigger.click();
+    expect(await page.getByTestId('profile-menu').count()).toBe(0);
+
+    release();
+    await page.getByTestId('profile-menu').waitFor();
+    expect(await page.getByTestId('user-summary').getAttribute('aria-expanded')).toBe('true');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('user-summary');
+
+    // The menu's link closes it as it goes.
+    await page.getByTestId('user-summary').click();
+    await page.getByRole('link', { name: 'Security' }).click();
+    await page.waitForURL('/account/security');
+    expect(await page.getByTestId('profile-menu').count()).toBe(0);
+  });
+
   it('hides the search box on small screens', async () => {
     const page = await e2e.newPage({ viewport: MOBILE_VIEWPORT });
     await signInAs(page, 'nurse');

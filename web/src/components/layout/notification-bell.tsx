@@ -9,7 +9,7 @@ import { formatBadgeCount } from '../../lib/user-display.ts';
 import { cn } from '../../lib/utils.ts';
 import { NotificationSummary } from '../notifications/notification-summary.tsx';
 import { Button } from '../ui/button.tsx';
-import { Popover, PopoverContent, PopoverTrigger } from '../ui/popover.tsx';
+import { DeferredPopover } from '../ui/deferred-popover.tsx';
 import { Spinner } from '../ui/spinner.tsx';
 
 /** How many of the newest notifications the bell lists; the dashboard panel has the rest. */
@@ -29,60 +29,67 @@ export function NotificationBell() {
   const listRef = useRef<HTMLUListElement>(null);
 
   return (
-    <Popover>
-      <PopoverTrigger
-        aria-label={label}
-        data-testid="notification-bell"
-        className="relative inline-flex size-10 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring data-[state=open]:bg-slate-100"
-      >
-        <Bell className="size-5" aria-hidden="true" />
-        {unread > 0 && (
-          <span
-            aria-hidden="true"
-            data-testid="notification-count"
-            className="absolute -right-0.5 -top-0.5 flex h-5 min-w-5 items-center justify-center rounded-full bg-red-600 px-1 text-[11px] font-bold leading-none text-white"
-          >
-            {formatBadgeCount(unread)}
-          </span>
-        )}
-      </PopoverTrigger>
-      <PopoverContent align="end" aria-labelledby={headingId} data-testid="notification-popover" className="w-96 p-0">
-        <div className="flex items-center justify-between gap-2 border-b px-4 py-3">
-          <h2 id={headingId} className="text-base font-semibold text-slate-900">
-            Notifications
-          </h2>
-          <MarkAllRead unread={unread} onDone={() => listRef.current?.focus()} />
-        </div>
-        {isLoading ? (
-          <div role="status" className="flex justify-center p-6">
-            <Spinner className="size-5" />
-            <span className="sr-only">Loading notifications</span>
+    <DeferredPopover
+      trigger={{
+        'aria-label': label,
+        'data-testid': 'notification-bell',
+        className:
+          'relative inline-flex size-10 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring data-[state=open]:bg-slate-100',
+        children: (
+          <>
+            <Bell className="size-5" aria-hidden="true" />
+            {unread > 0 && (
+              <span
+                aria-hidden="true"
+                data-testid="notification-count"
+                className="absolute -right-0.5 -top-0.5 flex h-5 min-w-5 items-center justify-center rounded-full bg-red-600 px-1 text-[11px] font-bold leading-none text-white"
+              >
+                {formatBadgeCount(unread)}
+              </span>
+            )}
+          </>
+        ),
+      }}
+      contentProps={{ align: 'end', 'aria-labelledby': headingId, 'data-testid': 'notification-popover', className: 'w-96 p-0' }}
+      content={() => (
+        <>
+          <div className="flex items-center justify-between gap-2 border-b px-4 py-3">
+            <h2 id={headingId} className="text-base font-semibold text-slate-900">
+              Notifications
+            </h2>
+            <MarkAllRead unread={unread} onDone={() => listRef.current?.focus()} />
           </div>
-        ) : isError && !notifications ? (
-          <p role="alert" className="p-4 text-sm text-red-800">
-            Could not load notifications.
-          </p>
-        ) : !notifications?.length ? (
-          <p className="p-6 text-center text-sm text-slate-600">No notifications</p>
-        ) : (
-          <ul
-            ref={listRef}
-            tabIndex={-1}
-            aria-labelledby={headingId}
-            className="max-h-[min(28rem,calc(100vh-8rem))] divide-y overflow-y-auto focus:outline-none"
-          >
-            {notifications.slice(0, BELL_LIST_SIZE).map((notification) => (
-              <BellItem key={notification.id} notification={notification} onRead={() => listRef.current?.focus()} />
-            ))}
-          </ul>
-        )}
-        {notifications && notifications.length > BELL_LIST_SIZE && (
-          <p className="border-t px-4 py-2 text-xs text-slate-600">
-            Showing the latest {BELL_LIST_SIZE} of {notifications.length}.
-          </p>
-        )}
-      </PopoverContent>
-    </Popover>
+          {isLoading ? (
+            <div role="status" className="flex justify-center p-6">
+              <Spinner className="size-5" />
+              <span className="sr-only">Loading notifications</span>
+            </div>
+          ) : isError && !notifications ? (
+            <p role="alert" className="p-4 text-sm text-red-800">
+              Could not load notifications.
+            </p>
+          ) : !notifications?.length ? (
+            <p className="p-6 text-center text-sm text-slate-600">No notifications</p>
+          ) : (
+            <ul
+              ref={listRef}
+              tabIndex={-1}
+              aria-labelledby={headingId}
+              className="max-h-[min(28rem,calc(100vh-8rem))] divide-y overflow-y-auto focus:outline-none"
+            >
+              {notifications.slice(0, BELL_LIST_SIZE).map((notification) => (
+                <BellItem key={notification.id} notification={notification} onRead={() => listRef.current?.focus()} />
+              ))}
+            </ul>
+          )}
+          {notifications && notifications.length > BELL_LIST_SIZE && (
+            <p className="border-t px-4 py-2 text-xs text-slate-600">
+              Showing the latest {BELL_LIST_SIZE} of {notifications.length}.
+            </p>
+          )}
+        </>
+      )}
+    />
   );
 }
 

@@ -9,7 +9,7 @@ import { LOGOUT_PATH, PRODUCT_NAME } from '../../lib/brand.ts';
 import { fullName, userInitial } from '../../lib/user-display.ts';
 import { Button } from '../ui/button.tsx';
 import { Input } from '../ui/input.tsx';
-import { Popover, PopoverClose, PopoverContent, PopoverTrigger } from '../ui/popover.tsx';
+import { DeferredPopover } from '../ui/deferred-popover.tsx';
 import { NotificationBell } from './notification-bell.tsx';
 import { SIDEBAR_ID } from './sidebar.tsx';
 
@@ -93,37 +93,43 @@ function SearchBox() {
  */
 function UserSummary({ user }: { user: TCurrentUser }) {
   return (
-    <Popover>
-      <PopoverTrigger
-        aria-label={`Your account: ${fullName(user)}`}
-        className="flex items-center gap-2 rounded-md p-1 text-left hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-        data-testid="user-summary"
-      >
-        <span aria-hidden="true" className="flex size-9 items-center justify-center rounded-full bg-primary text-sm font-semibold text-white">
-          {userInitial(user)}
-        </span>
-        <span className="hidden leading-tight sm:block">
-          <span className="block text-sm font-medium text-slate-900">{fullName(user)}</span>
-          <span className="block text-xs text-slate-600">{ROLE_LABELS[user.role]}</span>
-        </span>
-      </PopoverTrigger>
-      <PopoverContent align="end" className="w-64 p-2" data-testid="profile-menu">
-        <div className="border-b px-2 pb-2">
-          <p className="truncate text-sm font-medium text-slate-900">{fullName(user)}</p>
-          <p className="truncate text-xs text-slate-600">{user.email}</p>
-        </div>
-        <nav aria-label="Your account" className="pt-1">
-          <PopoverClose asChild>
+    <DeferredPopover
+      trigger={{
+        'aria-label': `Your account: ${fullName(user)}`,
+        className:
+          'flex items-center gap-2 rounded-md p-1 text-left hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+        'data-testid': 'user-summary',
+        children: (
+          <>
+            <span aria-hidden="true" className="flex size-9 items-center justify-center rounded-full bg-primary text-sm font-semibold text-white">
+              {userInitial(user)}
+            </span>
+            <span className="hidden leading-tight sm:block">
+              <span className="block text-sm font-medium text-slate-900">{fullName(user)}</span>
+              <span className="block text-xs text-slate-600">{ROLE_LABELS[user.role]}</span>
+            </span>
+          </>
+        ),
+      }}
+      contentProps={{ align: 'end', className: 'w-64 p-2', 'data-testid': 'profile-menu' }}
+      content={(close) => (
+        <>
+          <div className="border-b px-2 pb-2">
+            <p className="truncate text-sm font-medium text-slate-900">{fullName(user)}</p>
+            <p className="truncate text-xs text-slate-600">{user.email}</p>
+          </div>
+          <nav aria-label="Your account" className="pt-1">
             <Link
               href="/account/security"
+              onClick={close}
               className="flex items-center gap-2 rounded-md px-2 py-2 text-sm text-slate-800 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
             >
               <ShieldCheck className="size-4 text-slate-600" aria-hidden="true" />
               Security
             </Link>
-          </PopoverClose>
-        </nav>
-      </PopoverContent>
-    </Popover>
+          </nav>
+        </>
+      )}
+    />
   );
 }
