@@ -3,6 +3,7 @@ import type { ComponentType } from 'react';
 import type { TCurrentUser } from '#domain/auth';
 import { can, type TCapability } from '#domain/permissions';
 import type { TNavigation, TSidebarEntry } from './components/layout/navigation.ts';
+import { popoverCode } from './components/ui/popover-code.ts';
 import { preloadable, type TPreloadable } from './lib/preloadable.ts';
 import { whenIdle } from './lib/when-idle.ts';
 
@@ -185,13 +186,17 @@ export function sidebarScreens(user: TCurrentUser, group: TSidebarEntry['group']
 export const navigationFor = (user: TCurrentUser): TNavigation => ({ main: sidebarScreens(user, 'main'), admin: sidebarScreens(user, 'admin') });
 
 /**
- * Loads the code of every screen the user may open (but those loaded when opened), ahead of a click: the first visit to a
+ * Loads the code of the frame's menus and of every screen the user may open (but those loaded when opened), ahead of a click: the first visit to a
  * screen then waits only for its data. One screen at a time, each when the browser is idle, so
  * the page never stops answering for long while it runs the code it received. Returns what
  * stops it.
  */
 export function preloadScreens(user: TCurrentUser): () => void {
-  const queue = SCREENS.filter((screen) => mayOpen(user, screen) && !screen.loadWhenOpened).map((screen) => screen.Screen);
+  // The frame's menus first (components/ui/popover-code.ts): every screen has them.
+  const queue: TPreloadable<unknown>[] = [
+    popoverCode,
+    ...SCREENS.filter((screen) => mayOpen(user, screen) && !screen.loadWhenOpened).map((screen) => screen.Screen),
+  ];
   let cancel = () => {};
   const next = () => {
     const code = queue.shift();

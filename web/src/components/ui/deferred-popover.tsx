@@ -1,10 +1,7 @@
-import { useEffect, useState, useSyncExternalStore, type ButtonHTMLAttributes, type ComponentProps, type ReactNode } from 'react';
-import { preloadable } from '../../lib/preloadable.ts';
-import { whenIdle } from '../../lib/when-idle.ts';
+import { useState, useSyncExternalStore, type ButtonHTMLAttributes, type ComponentProps, type ReactNode } from 'react';
 import type { PopoverContent } from './popover.tsx';
+import { popoverCode } from './popover-code.ts';
 
-/** Radix's popover and its positioning library: about a tenth of the signed-in frame's code. */
-const popoverCode = preloadable(() => import('./popover.tsx'));
 const loadPopover = () => void popoverCode.load().catch(() => undefined);
 
 type TTrigger = Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'onClick' | 'onFocus' | 'onBlur' | 'type'> & { 'data-testid'?: string; children: ReactNode };
@@ -12,8 +9,7 @@ type TContent = Omit<ComponentProps<typeof PopoverContent>, 'children'> & { 'dat
 
 /**
  * A popover of the frame (the bell, the profile menu) whose code loads after the screen rather
- * than with it (issue 56): once the browser is idle, or as soon as the pointer or the focus comes
- * to the trigger. Until then the trigger is a plain button that looks and reads the same, and
+ * than with it (issue 56; popover-code.ts says when). Until then the trigger is a plain button that looks and reads the same, and
  * pressing it opens the panel as soon as the code is here. A stand-in holding the keyboard's
  * focus stays until it is pressed or left, so the code's arrival never takes the focus away.
  * `content` gets what closes the panel.
@@ -22,7 +18,6 @@ export function DeferredPopover({ trigger, contentProps, content }: { trigger: T
   const code = useSyncExternalStore(popoverCode.subscribe, popoverCode.current);
   const [open, setOpen] = useState(false);
   const [standInFocused, setStandInFocused] = useState(false);
-  useEffect(() => whenIdle(loadPopover), []);
 
   if (!code || (standInFocused && !open)) {
     return (

@@ -6,6 +6,7 @@ import type { TAppointmentsPage } from '../../api/appointments/appointments.ts';
 import { ErrorState } from '../../components/error-state.tsx';
 import { LoadMore } from '../../components/load-more.tsx';
 import { AppointmentRow, AppointmentRowsSkeleton } from './appointment-row.tsx';
+import { useDeferredQuery } from '../../lib/deferred-query.ts';
 
 /** A day's or a patient's appointments, a page at a time: skeleton rows, an error with a retry, the empty text, 'Load more'. */
 export function AppointmentList({
@@ -29,7 +30,8 @@ export function AppointmentList({
   showDate?: boolean;
   compact?: boolean;
 }) {
-  const { data, isPending, isError, error, refetch, isFetchNextPageError } = query;
+  const shown = useDeferredQuery(query);
+  const { data, isPending, isError, error, refetch, isFetchNextPageError } = shown;
   if (isPending) return <AppointmentRowsSkeleton rows={skeletonRows} label={loadingLabel} />;
   if (isError && !isFetchNextPageError) return <ErrorState title={errorTitle} error={error} onRetry={() => void refetch()} />;
   const appointments = data.pages.flatMap((page) => page.items);

@@ -10,7 +10,6 @@ import { AppointmentsHeader } from './appointments-header.tsx';
 import { CalendarTab } from './calendar-tab.tsx';
 import { PatientAppointments } from './patient-appointments.tsx';
 import { TodayTab } from './today-tab.tsx';
-import { useDeferredQuery } from '../../lib/deferred-query.ts';
 
 const TABS = [
   { value: 'today', label: 'Today' },
@@ -36,7 +35,7 @@ export function AppointmentsPage({ user }: { user: TCurrentUser }) {
   const tab: TTab = isTab(requested) ? requested : 'today';
   const clinic = useClinicTimeZone();
   const today = clinic.pending ? null : clinicToday(clinic.timeZone);
-  const todays = useDeferredQuery(useDayAppointments(patientId ? null : today));
+  const todays = useDayAppointments(patientId ? null : today);
   const todayCount = todays.data?.pages[0]?.total;
 
   if (patientId) {

@@ -12,12 +12,11 @@ import { useGrantFor } from '../../lib/emergency-grants.ts';
 import { AppointmentList } from './appointment-list.tsx';
 import { AppointmentRowsSkeleton } from './appointment-row.tsx';
 import { AppointmentsHeader } from './appointments-header.tsx';
-import { useDeferredQuery } from '../../lib/deferred-query.ts';
 
 /** /appointments?patientId= (the patients screen's View): that patient's appointments, oldest first, and a way back to all. */
 export function PatientAppointments({ patientId, user, timeZone }: { patientId: string; user: TCurrentUser; timeZone: string | null }) {
   const patient = usePatient(patientId);
-  const query = useDeferredQuery(usePatientAppointments(patientId));
+  const query = usePatientAppointments(patientId);
   // A restricted record outside her reach (issue 33): the panel says so, and offers emergency access.
   const grant = useGrantFor(patientId);
   if (apiErrorCode(patient.error) === 'record.restricted') {

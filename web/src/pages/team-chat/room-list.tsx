@@ -11,6 +11,7 @@ import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { formatBadgeCount } from '../../lib/user-display.ts';
 import { cn } from '../../lib/utils.ts';
 import { memberCountLabel } from './chat-format.ts';
+import { useDeferredQuery } from '../../lib/deferred-query.ts';
 
 export const ROOM_SKELETONS = 4;
 
@@ -28,6 +29,7 @@ export function RoomList({
   mayCreate: boolean;
   onNewRoom: () => void;
 }) {
+  const shown = useDeferredQuery(query);
   return (
     <section
       aria-labelledby="chat-rooms-heading"
@@ -48,7 +50,7 @@ export function RoomList({
         )}
       </div>
       <div className="min-h-0 flex-1 overflow-y-auto">
-        <RoomListBody query={query} selectedId={selectedId} mayCreate={mayCreate} />
+        <RoomListBody query={shown} selectedId={selectedId} mayCreate={mayCreate} />
       </div>
     </section>
   );

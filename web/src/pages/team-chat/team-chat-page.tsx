@@ -11,7 +11,6 @@ import { cn } from '../../lib/utils.ts';
 import { Conversation, NoRoomSelected } from './conversation.tsx';
 import { NewRoomDialog } from './new-room-dialog.tsx';
 import { RoomList } from './room-list.tsx';
-import { useDeferredQuery } from '../../lib/deferred-query.ts';
 
 /** The screen's address with a room open (?room=), so the browser's Back returns to the list on a phone. */
 export const roomHref = (roomId: string | null) => (roomId ? `/team-chat?room=${roomId}` : '/team-chat');
@@ -25,7 +24,7 @@ export function TeamChatPage({ user }: { user: TCurrentUser }) {
   const params = new URLSearchParams(useSearch());
   const [, navigate] = useLocation();
   const selectedId = params.get('room');
-  const rooms = useDeferredQuery(useChatRooms());
+  const rooms = useChatRooms();
   const [creating, setCreating] = useState(false);
   const queryClient = useQueryClient();
   const mayManage = can(user, 'chat.manageRooms');
