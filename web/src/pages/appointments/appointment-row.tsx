@@ -39,7 +39,7 @@ export function AppointmentRow({
       data-testid="appointment-row"
       data-appointment-id={appointment.id}
       data-status={appointment.status}
-      className={cn('drawn-when-visible flex flex-col gap-3 rounded-lg border bg-white p-3', !compact && 'sm:p-4 lg:flex-row lg:items-center')}
+      className={cn('flex flex-col gap-3 rounded-lg border bg-white p-3', !compact && 'sm:p-4 lg:flex-row lg:items-center')}
     >
       <div className="flex min-w-0 flex-1 items-start gap-3">
         <div className={cn('shrink-0 whitespace-nowrap text-sm', compact ? 'w-[5.25rem]' : 'w-20 sm:w-24')}>
