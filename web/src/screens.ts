@@ -186,10 +186,10 @@ export function sidebarScreens(user: TCurrentUser, group: TSidebarEntry['group']
 export const navigationFor = (user: TCurrentUser): TNavigation => ({ main: sidebarScreens(user, 'main'), admin: sidebarScreens(user, 'admin') });
 
 /**
- * Loads the code of the frame's menus and of every screen the user may open (but those loaded when opened), ahead of a click: the first visit to a
- * screen then waits only for its data. One screen at a time, each when the browser is idle, so
- * the page never stops answering for long while it runs the code it received. Returns what
- * stops it.
+ * Loads the code of the frame's menus and of every screen the user may open (but those loaded
+ * when opened), ahead of a click: the first visit to a screen then waits only for its data. One
+ * at a time, each when the browser is idle, so the page never stops answering for long while it
+ * runs the code it received. Returns what stops it.
  */
 export function preloadScreens(user: TCurrentUser): () => void {
   // The frame's menus first (components/ui/popover-code.ts): every screen has them.

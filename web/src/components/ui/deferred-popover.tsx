@@ -9,10 +9,10 @@ type TContent = Omit<ComponentProps<typeof PopoverContent>, 'children'> & { 'dat
 
 /**
  * A popover of the frame (the bell, the profile menu) whose code loads after the screen rather
- * than with it (issue 56; popover-code.ts says when). Until then the trigger is a plain button that looks and reads the same, and
- * pressing it opens the panel as soon as the code is here. A stand-in holding the keyboard's
- * focus stays until it is pressed or left, so the code's arrival never takes the focus away.
- * `content` gets what closes the panel.
+ * than with it (issue 56; popover-code.ts says when). Until then the trigger is a plain button
+ * that looks and reads the same, and pressing it opens the panel as soon as the code is here. A
+ * stand-in holding the keyboard's focus stays until it is pressed or left, so the code's arrival
+ * never takes the focus away. `content` gets what closes the panel.
  */
 export function DeferredPopover({ trigger, contentProps, content }: { trigger: TTrigger; contentProps: TContent; content: (close: () => void) => ReactNode }) {
   const code = useSyncExternalStore(popoverCode.subscribe, popoverCode.current);
