@@ -19,20 +19,11 @@ import { CHROMIUM_PATH } from '../e2e/helpers/browser.ts';
 import { signInAs } from '../e2e/helpers/auth.ts';
 import type { TRunningServer } from '../e2e/helpers/server.ts';
 import { median, variants } from './baseline.ts';
+import { SIGNED_IN_SCREENS } from './signed-in-screens.ts';
 
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
-const ALL_PAGES = {
-  landing: '/',
-  dashboard: '/',
-  patients: '/patients',
-  appointmentsToday: '/appointments',
-  appointmentsCalendar: '/appointments?tab=calendar',
-  labOrders: '/lab-orders',
-  supplyOrders: '/supply-orders',
-  teamChat: '/team-chat',
-  reports: '/reports',
-} as const;
+const ALL_PAGES = { landing: '/', ...SIGNED_IN_SCREENS } as const;
 type TPage = keyof typeof ALL_PAGES;
 const chosen = process.env.BENCH_LIGHTHOUSE_PAGES?.split(',').filter((p): p is TPage => p in ALL_PAGES);
 const PAGES = Object.fromEntries(Object.entries(ALL_PAGES).filter(([page]) => !chosen || chosen.includes(page as TPage))) as Partial<typeof ALL_PAGES>;

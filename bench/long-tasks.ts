@@ -15,22 +15,13 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_PATH } from '../e2e/helpers/browser.ts';
 import { signInAs } from '../e2e/helpers/auth.ts';
 import { median, variants } from './baseline.ts';
+import { SIGNED_IN_SCREENS } from './signed-in-screens.ts';
 
 const RUNS = Number(process.env.BENCH_LONG_TASKS_RUNS ?? 3);
 const THROTTLE = 4;
 const LONG_MS = 50;
-const ALL_PAGES: Record<string, string> = {
-  dashboard: '/',
-  patients: '/patients',
-  appointmentsToday: '/appointments',
-  appointmentsCalendar: '/appointments?tab=calendar',
-  labOrders: '/lab-orders',
-  supplyOrders: '/supply-orders',
-  teamChat: '/team-chat',
-  reports: '/reports',
-};
 const chosen = process.env.BENCH_LONG_TASKS_PAGES?.split(',');
-const PAGES = Object.entries(ALL_PAGES).filter(([page]) => !chosen || chosen.includes(page));
+const PAGES = Object.entries(SIGNED_IN_SCREENS).filter(([page]) => !chosen || chosen.includes(page));
 
 interface TTraceEvent {
   name: string;
