@@ -30,15 +30,5 @@ export const ZDemoAccounts = z.object({
 });
 export type TDemoAccounts = z.infer<typeof ZDemoAccounts>;
 
-/**
- * Where a browser goes after signing in: the page it asked for when it was sent to sign in
- * (`?next=`), if that is a path of this site; anything else (another origin, `//host`, a
- * backslash trick, a control character, the sign-in pages themselves) is the dashboard.
- */
-export function returnPathAfterSignIn(next: unknown): string {
-  if (typeof next !== 'string' || next.length > 2000) return '/';
-  if (!next.startsWith('/') || next.startsWith('//')) return '/';
-  if ([...next].some((c) => c === '\\' || c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127)) return '/';
-  if (/^\/(login|set-password|api)(\/|\?|#|$)/.test(next)) return '/';
-  return next;
-}
+// The frame of the signed-in app needs only this, and imports it from where it has no schemas.
+export { returnPathAfterSignIn } from './sign-in-paths.ts';

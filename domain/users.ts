@@ -88,8 +88,7 @@ export const ZActiveChange = z.object({ isActive: z.boolean() }).strict();
 /** How long a link an admin hands over stays usable. */
 export const LINK_LIFETIME_HOURS = { invite: 72, reset: 24 } as const;
 
-/** Where a link leads: the token travels in the fragment, so it never reaches a server log or a Referer. */
-export const SET_PASSWORD_PATH = '/set-password';
+export { SET_PASSWORD_PATH } from './sign-in-paths.ts';
 
 /** The one-time token of a link: 32 random bytes, base64url. */
 export const ZLinkToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'This link is not valid');

@@ -2,7 +2,7 @@ import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Redirect, useLocation } from 'wouter';
 import type { TCurrentUser } from '#domain/auth';
-import { SET_PASSWORD_PATH } from '#domain/users';
+import { SET_PASSWORD_PATH } from '#domain/sign-in-paths';
 import { AppLayout } from './components/layout/app-layout.tsx';
 import { EnrolDueBanner } from './components/second-factor/enrol-due-banner.tsx';
 import { LeaveForSignIn } from './components/leave-for-sign-in.tsx';
@@ -14,7 +14,6 @@ import { usePreloaded } from './lib/preloadable.ts';
 import { pathAfterSignIn } from './lib/return-path.ts';
 import type { TSessionUser } from './lib/session.ts';
 import { NotFoundPage } from './pages/not-found/not-found-page.tsx';
-import { LinkWhileSignedIn } from './pages/set-password/link-while-signed-in.tsx';
 import { findScreen, mayOpen, navigationFor, preloadScreens } from './screens.ts';
 
 /**
@@ -40,6 +39,8 @@ export function SignedInApp({ user }: { user: TSessionUser | null }) {
 }
 
 const EnrolRequiredPage = lazy(async () => ({ default: (await import('./pages/account/enrol-required-page.tsx')).EnrolRequiredPage }));
+// Seldom opened, and with the set-password form's schemas: not part of the frame (issue 56).
+const LinkWhileSignedIn = lazy(async () => ({ default: (await import('./pages/set-password/link-while-signed-in.tsx')).LinkWhileSignedIn }));
 
 function SignedInRoutes({ user }: { user: TSessionUser }) {
   const [location] = useLocation();
@@ -61,7 +62,13 @@ function SignedInRoutes({ user }: { user: TSessionUser }) {
   }
   // Just signed in (or already): on to the page that was asked for.
   if (location === SIGN_IN_PATH) return <Redirect to={pathAfterSignIn()} replace />;
-  if (location === SET_PASSWORD_PATH) return <LinkWhileSignedIn user={user} />;
+  if (location === SET_PASSWORD_PATH) {
+    return (
+      <Suspense fallback={<ScreenLoading />}>
+        <LinkWhileSignedIn user={user} />
+      </Suspense>
+    );
+  }
   if (!screen) return <NotFoundPage />;
   // One layout instance across screens, so sidebar state survives navigation. A screen whose
   // code is here draws at once; the parts of a screen that load on use (a form, the calendar)

@@ -69,7 +69,7 @@ export function LabInboxRow({ item, timeZone, onOpen }: { item: TLabInboxItem; t
   const headingId = useId();
   const waiting = item.status === 'unmatched';
   return (
-    <li className="drawn-when-visible" data-testid="lab-inbox-row" data-message-id={item.id} data-status={item.status}>
+    <li data-testid="lab-inbox-row" data-message-id={item.id} data-status={item.status}>
       <article
         aria-labelledby={headingId}
         className={cn('flex flex-col gap-3 rounded-lg border bg-white p-3 sm:p-4 lg:flex-row lg:items-center', waiting && 'border-amber-300')}

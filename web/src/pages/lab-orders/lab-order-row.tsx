@@ -40,14 +40,7 @@ export function LabOrderRow({
   const waiting = order.status === 'received' && !order.reviewedAt && order.receivedAt ? reviewWait(order.receivedAt, now) : null;
   const expectedToday = order.expectedOn === today && (order.status === 'ordered' || order.status === 'pending');
   return (
-    <li
-      className="drawn-when-visible"
-      data-testid="lab-order-row"
-      data-order-id={order.id}
-      data-status={order.status}
-      data-priority={order.priority}
-      data-flag={order.worstFlag ?? ''}
-    >
+    <li data-testid="lab-order-row" data-order-id={order.id} data-status={order.status} data-priority={order.priority} data-flag={order.worstFlag ?? ''}>
       <article
         aria-labelledby={headingId}
         className={cn(

@@ -20,7 +20,6 @@ import { DEFAULT_RANGE_DAYS, dateErrors, paramsOf, readAddress, reportsHref, typ
 import { ReportFilters } from './report-filters.tsx';
 import { isEmptyReport } from './report-format.ts';
 import { ReportDefinitions, ReportMetrics, ReportTable } from './report-table.tsx';
-import { useDeferredQuery } from '../../lib/deferred-query.ts';
 
 // The chart's library loads with the first report that has something to draw.
 const ReportChart = lazy(async () => ({ default: (await import('./report-chart.tsx')).ReportChart }));
@@ -107,7 +106,7 @@ function ReportView({ address, timeZone, onChange }: { address: TReportAddress; 
   const range = { from: address.from ?? fallback.from, to: address.to ?? fallback.to };
   const problems = dateErrors(range);
   const valid = !problems.from && !problems.to;
-  const query = useDeferredQuery(useReport(id, paramsOf(address, range), valid));
+  const query = useReport(id, paramsOf(address, range), valid);
   const report = query.data;
   const shape = report ? { filters: report.filters, groupings: report.groupings } : knownReportShape(queryClient, id);
   const failure = query.isError ? describeApiError(query.error) : null;

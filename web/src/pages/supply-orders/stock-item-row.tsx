@@ -44,7 +44,7 @@ export function StockItemRow({
     { label: 'Expires', value: item.expiresOn ? expiryText(item.expiresOn, today) : '—', className: tone ? EXPIRY_STYLES[tone] : undefined, testId: 'expires' },
   ];
   return (
-    <li className="drawn-when-visible" data-testid="stock-item" data-item-id={item.id} data-low={item.isLow} data-expiry={tone ?? ''}>
+    <li data-testid="stock-item" data-item-id={item.id} data-low={item.isLow} data-expiry={tone ?? ''}>
       <article aria-labelledby={headingId} className={cn('space-y-3 rounded-lg border bg-white p-3 sm:p-4', item.isLow && 'border-red-200')}>
         <div className="flex flex-col gap-3 lg:flex-row lg:items-start">
           <div className="min-w-0 flex-1 space-y-1">

@@ -39,7 +39,7 @@ export function SupplyOrderRow({
   const headingId = useId();
   const short = order.items.filter((line) => line.receivedQuantity !== null && line.receivedQuantity < line.quantity).length;
   return (
-    <li className="drawn-when-visible" data-testid="supply-order-row" data-order-id={order.id} data-status={order.status} data-order-number={order.orderNumber}>
+    <li data-testid="supply-order-row" data-order-id={order.id} data-status={order.status} data-order-number={order.orderNumber}>
       <article aria-labelledby={headingId} className="flex flex-col gap-3 rounded-lg border bg-white p-3 sm:p-4 lg:flex-row lg:items-center">
         <div className="min-w-0 flex-1 space-y-1.5">
           <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
