@@ -43,7 +43,10 @@ interface TTarget {
   failing: Partial<Record<TPage, string[]>>;
 }
 
-async function audit(target: TTarget, page: TPage): Promise<void> {
+/** A run Lighthouse itself gave up on (no paint seen, a protocol timeout) is run again, this many times. */
+const RETRIES = 2;
+
+async function audit(target: TTarget, page: TPage, retries = RETRIES): Promise<void> {
   const url = `${target.server.baseUrl}${PAGES[page]!}`;
   const result = await lighthouse(url, {
     port: target.port,
@@ -54,6 +57,14 @@ async function audit(target: TTarget, page: TPage): Promise<void> {
     disableStorageReset: true,
   });
   if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+  // Such a run scores 0 with no timings: counted, it would drag a median down by nothing the
+  // page did. It is said, and run again.
+  const failure = result.lhr.runtimeError;
+  if (failure) {
+    console.error(`${target.name} ${page}: Lighthouse failed (${failure.code}: ${failure.message})${retries ? ', running it again' : ''}`);
+    if (retries) return audit(target, page, retries - 1);
+    throw new Error(`Lighthouse failed ${RETRIES + 1} times on ${url}`);
+  }
   const { categories, audits } = result.lhr;
   const figures: TFigures = {};
   for (const category of CATEGORIES) figures[category] = Math.round((categories[category]?.score ?? 0) * 100);
