@@ -72,6 +72,26 @@ export const SCREEN_BUDGETS_KB: Record<string, number> = {
 /** Any other lazily loaded part (a calendar, a chart, an upload widget), beyond what loaded it. */
 export const LAZY_PART_BUDGET_KB = 60;
 
+/**
+ * Heavy parts a screen uses only sometimes (issue 56), by the modules that make them up (as the
+ * build's source maps name them): none may be in the signed-in shell, nor in any screen's own
+ * code but the screens named as its home, whose purpose it is. PDFs and CSV files are written by
+ * the server (the browser only follows a link), so their writers must be in no screen at all.
+ */
+export const LOADED_ON_USE: { part: string; modules: RegExp; home?: string[] }[] = [
+  { part: 'the charts (visx and d3)', modules: /\/node_modules\/(@visx|d3-[a-z-]+)\// },
+  { part: "the chart's and lab results' trend view", modules: /^src\/components\/trend\// },
+  { part: 'the month calendar', modules: /^src\/pages\/appointments\/calendar-month\.tsx$/ },
+  { part: 'the upload widget', modules: /^src\/components\/upload\/|\/node_modules\/@uppy\// },
+  { part: 'the emergency-access dialog', modules: /^src\/components\/restricted\/emergency-access-dialog\.tsx$/ },
+  {
+    part: 'the second-factor proof and passkeys',
+    modules: /^src\/components\/second-factor\/proof-dialog\.tsx$|\/node_modules\/@simplewebauthn\//,
+    home: ['src/pages/account/security-page.tsx'],
+  },
+  { part: 'a PDF or CSV writer', modules: /\/node_modules\/(pdfkit|unpdf|pdf-lib|jspdf|papaparse|csv-[a-z]+)\// },
+];
+
 /** The module whose static imports make up the signed-in shell. */
 export const SHELL_MODULE = 'src/signed-in-app.tsx';
 

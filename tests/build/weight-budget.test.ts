@@ -7,6 +7,7 @@ import {
   FIRST_SCREEN_MODULES,
   LANDING_BUDGET_KB,
   LAZY_PART_BUDGET_KB,
+  LOADED_ON_USE,
   SCREEN_BUDGETS_KB,
   SHELL_BUDGET_KB,
   SHELL_MODULE,
@@ -55,6 +56,14 @@ describe('the weight budget of the web app', () => {
       const weight = build.weigh(build.staticClosure(part), shell);
       expect(weight.kb, overBudgetMessage(`What ${part} adds`, weight, LAZY_PART_BUDGET_KB)).toBeLessThanOrEqual(LAZY_PART_BUDGET_KB);
     }
+  });
+
+  it.each(LOADED_ON_USE)('$part loads on use, not with the shell or a screen', ({ modules, home = [] }) => {
+    const carriers = [SHELL_MODULE, ...Object.keys(SCREEN_BUDGETS_KB).filter((screen) => !home.includes(screen))].flatMap((module) => {
+      const found = [...build.staticClosure(build.chunkOf(module))].flatMap((key) => build.modulesIn(key)).filter((name) => modules.test(name));
+      return found.length ? [`  ${module}: ${found.slice(0, 3).join(', ')}`] : [];
+    });
+    expect(carriers, `Loaded before the screen paints, by:\n${carriers.join('\n')}`).toEqual([]);
   });
 
   it('every screen that screens.ts loads has a budget', () => {
