@@ -26,7 +26,7 @@ import { queryRows } from '../../server/db/database.ts';
 import { patientNotes, patients } from '../../server/db/schema/clinical.ts';
 import { patientCareTeam } from '../../server/db/schema/restricted-records.ts';
 import { fhirErrors } from '../helpers/fhir-validator.ts';
-import { electrolytesTestInput, insertAppointment, insertPatient, unique } from '../helpers/factories.ts';
+import { createUser, electrolytesTestInput, insertAppointment, insertPatient, unique } from '../helpers/factories.ts';
 import { anonymous, signInAs, type SignedIn } from '../helpers/sign-in.ts';
 import { buildTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -328,6 +328,17 @@ describe('each type', () => {
     await fhir(admin, `${type}/not-an-id`, 404);
     await fhir(admin, `${type}?${herSearch(type)}&_id=${UNKNOWN}`).then((b) => expect(idsOf(b)).toEqual([]));
     await fhir(admin, `${type}?_id=${her[type][0]}`).then((b) => expect(idsOf(b)).toEqual([her[type][0]]));
+  });
+
+  it('a staff member without a family name, or any name, is a valid US Core Practitioner: the missing name is said, not made up', async () => {
+    const absent = { extension: [{ url: 'http://hl7.org/fhir/StructureDefinition/data-absent-reason', valueCode: 'unknown' }] };
+    const firstOnly = await createUser(t.db, { firstName: 'Madonna', lastName: null });
+    const nameless = await createUser(t.db, { firstName: null, lastName: null });
+    // fhir() holds each answer to both validators and to US Core's rules (family 1..1).
+    expect((await fhir<Practitioner>(admin, `Practitioner/${firstOnly.id}`)).name).toEqual([{ _family: absent, given: ['Madonna'], text: 'Madonna' }]);
+    expect((await fhir<Practitioner>(admin, `Practitioner/${nameless.id}`)).name).toEqual([{ _family: absent }]);
+    const page = await fhir(admin, `Practitioner?_id=${firstOnly.id},${nameless.id}`);
+    expect(sorted(idsOf(page))).toEqual(sorted([firstOnly.id, nameless.id]));
   });
 
   it('Practitioner and Organization: the staff and the clinic, read and paged', async () => {

@@ -4,6 +4,7 @@ import type {
   Condition,
   DiagnosticReport,
   DocumentReference,
+  Element,
   Encounter,
   Identifier,
   MedicationRequest,
@@ -527,7 +528,38 @@ function practitioner(p: Practitioner, f: Findings) {
   identified(f, p.identifier, 'Practitioner.identifier');
   identifierSlices(f, p.identifier, 'Practitioner.identifier');
   f.need((p.name?.length ?? 0) > 0, 'Practitioner.name', 'is required (1..*)');
-  for (const [i, name] of (p.name ?? []).entries()) f.need(!!name.family, `Practitioner.name[${i}].family`, 'is required');
+  for (const [i, name] of (p.name ?? []).entries()) {
+    f.need(
+      !!name.family || saysAbsent((name as { _family?: Element })._family),
+      `Practitioner.name[${i}].family`,
+      "is required, or said to be missing by the data-absent-reason extension (US Core's rule for missing data)",
+    );
+  }
+}
+
+/** The codes of FHIR R4's data-absent-reason value set, the extension's required binding. */
+const DATA_ABSENT_REASONS = new Set([
+  'unknown',
+  'asked-unknown',
+  'temp-unknown',
+  'not-asked',
+  'asked-declined',
+  'masked',
+  'not-applicable',
+  'unsupported',
+  'as-text',
+  'error',
+  'not-a-number',
+  'negative-infinity',
+  'positive-infinity',
+  'not-performed',
+  'not-permitted',
+]);
+
+/** A primitive's element (`_family`) saying why its value is missing, with a code the extension allows. */
+function saysAbsent(element: Element | undefined): boolean {
+  const reason = element?.extension?.find((e) => e.url === 'http://hl7.org/fhir/StructureDefinition/data-absent-reason');
+  return !!reason?.valueCode && DATA_ABSENT_REASONS.has(reason.valueCode);
 }
 
 function organization(o: Organization, f: Findings) {

@@ -3,7 +3,9 @@ import type {
   CodeableConcept,
   DiagnosticReport,
   DocumentReference,
+  Element,
   Encounter,
+  HumanName,
   Observation,
   Organization,
   Patient,
@@ -77,8 +79,26 @@ export function toPatientResource(p: TPatientRow): Patient {
 export const NPI_SYSTEM = 'http://hl7.org/fhir/sid/us-npi';
 const NPI_TYPE = { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v2-0203', code: 'NPI', display: 'National provider identifier' }] };
 
+/** FHIR's extension saying why a value is missing, on a primitive (`_family`). */
+const DATA_ABSENT_REASON_EXTENSION = 'http://hl7.org/fhir/StructureDefinition/data-absent-reason';
+
+/**
+ * A staff member's name as US Core's Practitioner has it: a family name is required (1..1). An
+ * account may have none: an administrator made from the command line, or someone who signed in
+ * through the clinic's identity provider, may have a first name only, or no name at all. Her
+ * family name is then said to be unknown by the data-absent-reason extension, as US Core's
+ * rule for missing data asks, rather than made up (from her given name, say) or left out.
+ */
+function staffName(u: TStaffRow): HumanName & { _family?: Element } {
+  const text = [u.firstName, u.lastName].filter(Boolean).join(' ');
+  return {
+    ...(u.lastName ? { family: u.lastName } : { _family: { extension: [{ url: DATA_ABSENT_REASON_EXTENSION, valueCode: 'unknown' }] } }),
+    ...(u.firstName ? { given: [u.firstName] } : {}),
+    ...(text ? { text } : {}),
+  };
+}
+
 export function toPractitionerResource(u: TStaffRow): Practitioner {
-  const name = [u.firstName, u.lastName].filter(Boolean).join(' ');
   return {
     resourceType: 'Practitioner',
     id: u.id,
@@ -90,7 +110,7 @@ export function toPractitionerResource(u: TStaffRow): Practitioner {
       ...(u.npi ? [{ use: 'official' as const, type: NPI_TYPE, system: NPI_SYSTEM, value: u.npi }] : []),
     ],
     active: u.isActive,
-    ...(name ? { name: [{ ...(u.lastName ? { family: u.lastName } : {}), ...(u.firstName ? { given: [u.firstName] } : {}), text: name }] } : {}),
+    name: [staffName(u)],
     telecom: [{ system: 'email', value: u.email, use: 'work' }],
     qualification: [{ code: { text: u.role } }],
   };
