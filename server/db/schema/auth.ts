@@ -186,6 +186,10 @@ export const auditEvents = pgTable(
     // "Who saw patient X" stays one indexed query: patient_id = X or patient_ids @> {X}.
     index('audit_events_patient_ids_idx').using('gin', t.patientIds),
     index('audit_events_actor_idx').on(t.actorId, t.at),
+    // A record's own history, newest first: FHIR's Provenance of each resource it serves
+    // (fhir.queries.ts lastAuditedChanges). Without it a staff account's, which names no patient,
+    // read the whole trail, and a busy patient's record every row of hers (bench/audit-lookups.ts).
+    index('audit_events_entity_idx').on(t.entityType, t.entityId, t.at),
     // The viewer's filters, newest first by seq (docs/decisions/audit-chain.md, EXPLAIN on 600,000
     // rows): a rare action, an old date range and the refused attempts would otherwise read the
     // whole table. The action index also lists the distinct actions by skip scan.

@@ -24,7 +24,6 @@ const CHART_ENTRY_CHANGES: readonly TChangeAction[] = ['chart.create', 'chart.up
 const NULL_RECORDER = sql`null::uuid`;
 const chartEntry = (table: string): TAuditedRecord => ({
   table: sql.raw(`${table} r`),
-  patientId: sql`r.patient_id`,
   entityType: 'chart_entry',
   actions: CHART_ENTRY_CHANGES,
   recorder: sql`r.recorded_by_id`,
@@ -35,7 +34,6 @@ const chartEntry = (table: string): TAuditedRecord => ({
 const AUDITED = {
   patient: {
     table: sql`patients r`,
-    patientId: sql`r.id`,
     entityType: 'patient',
     actions: ['patient.create', 'patient.update', 'patient.deactivate', 'patient.reactivate'],
     recorder: NULL_RECORDER,
@@ -44,7 +42,6 @@ const AUDITED = {
   // Her NKA / NKDA statement: the AllergyIntolerance under her own id.
   allergyStatement: {
     table: sql`patients r`,
-    patientId: sql`r.id`,
     entityType: 'patient',
     actions: ['chart.allergy_statement'],
     recorder: sql`r.allergy_stated_by_id`,
@@ -52,7 +49,6 @@ const AUDITED = {
   },
   appointment: {
     table: sql`appointments r`,
-    patientId: sql`r.patient_id`,
     entityType: 'appointment',
     actions: ['appointment.create', 'appointment.update', 'appointment.reschedule', ...APPOINTMENT_STATUSES.map((s) => `appointment.${s}` as const)],
     recorder: NULL_RECORDER,
@@ -60,7 +56,6 @@ const AUDITED = {
   },
   note: {
     table: sql`patient_notes r`,
-    patientId: sql`r.patient_id`,
     entityType: 'note',
     actions: ['note.create', 'note.update', 'note.amend', ...NOTE_STATUSES.map((s) => `note.${s}` as const)],
     recorder: sql`r.author_id`,
@@ -69,7 +64,6 @@ const AUDITED = {
   // The order (ServiceRequest): placed, and moved through its statuses (the first results complete it).
   labOrder: {
     table: sql`lab_orders r`,
-    patientId: sql`r.patient_id`,
     entityType: 'lab_order',
     actions: ['lab.create', ...LAB_ORDER_STATUSES.map((s) => `lab.${s}` as const), 'lab.results_enter'],
     recorder: sql`r.provider_id`,
@@ -78,7 +72,6 @@ const AUDITED = {
   // Its report (DiagnosticReport): the results entered, or corrected.
   labReport: {
     table: sql`lab_orders r`,
-    patientId: sql`r.patient_id`,
     entityType: 'lab_order',
     actions: ['lab.results_enter', 'lab.results_correct'],
     recorder: sql`(select x.entered_by_id from lab_results x where x.order_id = r.id order by x.entered_at desc, x.position limit 1)`,
@@ -90,7 +83,6 @@ const AUDITED = {
   vitals: chartEntry('vital_signs'),
   staff: {
     table: sql`users r`,
-    patientId: null,
     entityType: 'user',
     actions: ['user.invite', 'user.create_admin', 'user.invite_accepted', 'user.role_change', 'user.deactivate', 'user.reactivate', 'user.deactivate_demo'],
     recorder: NULL_RECORDER,
@@ -99,7 +91,6 @@ const AUDITED = {
   // A patient group: made, renamed, its members changed (by an admin).
   group: {
     table: sql`patient_groups r`,
-    patientId: null,
     entityType: 'patient_group',
     actions: ['group.create', 'group.rename', 'group.member_add', 'group.member_remove'],
     recorder: sql`r.created_by`,

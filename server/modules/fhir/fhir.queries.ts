@@ -485,8 +485,6 @@ export type TChangeRow = z.infer<typeof ZChangeRow>;
  */
 export interface TAuditedRecord {
   table: SQL;
-  /** Its patient's id on `r`: the trail is read through its patient index. Null for records about no patient (staff accounts). */
-  patientId: SQL | null;
   entityType: TAuditEntityType;
   actions: readonly TChangeAction[];
   recorder: SQL;
@@ -497,7 +495,10 @@ export interface TAuditedRecord {
  * Each record's latest change in the audit trail (written in the same transaction as the change,
  * so it is the record's own history): when, by whom, which action. Of one transaction's rows the
  * first is taken, so a record created and moved at once reads as created. A record the trail
- * does not hold falls back on its row.
+ * does not hold falls back on its row. Read through the trail's record index
+ * (audit_events_entity_idx) alone: asking for the record's patient too had PostgreSQL combine it
+ * with her index, which reads every row of hers, 20,000 reads of a busy chart for each record
+ * (bench/audit-lookups.ts).
  */
 export const lastAuditedChanges = (q: Queryable, record: TAuditedRecord, ids: readonly string[]) =>
   rowsOf(
@@ -508,7 +509,7 @@ export const lastAuditedChanges = (q: Queryable, record: TAuditedRecord, ids: re
     from ${record.table}
     left join lateral (
       select a.id, a.actor_id, a.at, a.action from audit_events a
-      where ${record.patientId ? sql`a.patient_id = ${record.patientId} and` : sql``} a.entity_type = ${record.entityType}
+      where a.entity_type = ${record.entityType}
         and a.entity_id = r.id::text and a.outcome = 'allowed' and a.action in (${sql.join(
           record.actions.map((action) => sql`${action}`),
           sql`, `,
