@@ -17,10 +17,12 @@ for (const name of [
   'prescriptions',
   'reports',
   'fhir',
+  'audit-lookups',
   'bulk-export',
   'files',
   'backup',
   'lighthouse',
+  'long-tasks',
   'first-screen',
 ]) {
   const out = spawnSync('npx', ['tsx', `bench/${name}.ts`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
