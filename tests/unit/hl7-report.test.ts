@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TLabFlag } from '#domain/lab-flags';
 import { HL7_ABNORMAL_FLAGS, HL7_RESULT_STATUS, hl7Flag, placerNumberValue } from '#domain/lab-interfaces';
-import { escapeHl7 } from '../../server/modules/lab-interfaces/hl7-ack.ts';
-import { readHl7Message, segmentsOf, type TReadMessage } from '../../server/modules/lab-interfaces/hl7-report.ts';
+import { buildHl7Ack, escapeHl7 } from '../../server/modules/lab-interfaces/hl7-ack.ts';
+import { loadHl7, readHl7Message, segmentsOf, unescapeHl7, type TReadMessage } from '../../server/modules/lab-interfaces/hl7-report.ts';
 
 // How a lab's HL7 v2 ORU^R01 is read (issue 54): every abnormal flag and result status of HL7's
 // tables written out by hand, every escape, each value type, and each way a message can be wrong,
@@ -200,6 +200,36 @@ describe('escapes (\\F\\ \\S\\ \\T\\ \\R\\ \\E\\, line breaks, hex) both ways', 
     ['trailing\\', 'trailing\\'],
   ])('%j reads as %j', async (value, text) => expect((await report(message(obx('ST', value)))).groups[0]!.observations[0]!.valueText).toBe(text));
   it('writes text into a field with every separator escaped', () => expect(escapeHl7('a|b^c&d~e\\f\ng')).toBe('a\\F\\b\\S\\c\\T\\d\\R\\e\\E\\f\\.br\\g'));
+});
+
+describe("acknowledgements in the sender's encoding characters", () => {
+  // A lab may choose its own (MSH-1 and MSH-2): here # fields, $ components, * repetitions, ! escape, @ subcomponents.
+  const own = { fieldSeparator: '#', componentSeparator: '$', repetitionSeparator: '*', escapeCharacter: '!', subcomponentSeparator: '@' };
+  const theirs = ['MSH#$*!@#LAB#MAIN#EHR#CLINIC#20261128101500##ORU$R01#C7#P#2.5.1', 'PID#1'].join('\r');
+  const text = 'No patient | ^ & ~ \\ # $ * ! @ here\nat all';
+  const read = async (ack: string) => (await loadHl7()).Hl7Message.parse(ack);
+
+  it('escapes each of those characters with its own escape character', () =>
+    expect(escapeHl7('a#b$c@d*e!f\ng|^&~\\', own)).toBe('a!F!b!S!c!T!d!R!e!E!f!.br!g|^&~\\'));
+
+  it('answers with their separators: the message type, the error and its text read back as written', async () => {
+    const ack = await read(await buildHl7Ack(theirs, 'AE', { segment: 'PID', sequence: 1, field: 3, code: '204', text }));
+    expect(ack.context).toMatchObject(own);
+    const field = (segment: string, n: number) => ack.getSegment(segment)!.getField(n);
+    expect(field('MSH', 9).components[0]).toEqual(['ACK', 'R01']);
+    expect([field('MSA', 1).toString(), field('MSA', 2).toString()]).toEqual(['AE', 'C7']);
+    expect(field('ERR', 2).components[0]).toEqual(['PID', '1', '3']);
+    expect(field('ERR', 3).components[0]).toEqual(['204', 'Unknown key identifier', 'HL70357']);
+    expect(unescapeHl7(field('ERR', 8).toString(), ack.context)).toBe(text);
+    expect(unescapeHl7(field('MSA', 3).toString(), ack.context)).toBe(text);
+  });
+
+  it("cuts a long text to MSA-3's 80 characters between escapes, never inside one", async () => {
+    const ack = await read(await buildHl7Ack(theirs, 'AE', { segment: 'PID', sequence: 1, field: 3, code: '204', text: 'x#'.repeat(60) }));
+    const msa3 = ack.getSegment('MSA')!.getField(3).toString();
+    expect(msa3.length).toBeLessThanOrEqual(80);
+    expect(msa3).toMatch(/^(x!F!)+x?$/);
+  });
 });
 
 describe('messages refused or held, with where', () => {
