@@ -195,6 +195,7 @@ const CHANGE_ACTIONS = [
   'lab.inbox.file',
   'lab.inbox.reject',
   'lab.send',
+  'lab.send.cancel',
   'lab.send.retry',
   'lab.connection.create',
   'lab.connection.update',

@@ -177,12 +177,23 @@ export type TRejectLabInbox = z.infer<typeof ZRejectLabInbox>;
  * Orders out (issue 54): a lab the clinic sends orders to over MLLP, the message it takes, and
  * its codes for the clinic's tests. A send is queued when an order of a mapped test is placed,
  * retried with backoff while the lab cannot be reached, and failed when the lab refuses it or
- * after the last try (an admin sends it again from the list of failed sends).
+ * after the last try (an admin sends it again from the list of failed sends). An order
+ * cancelled once the lab may have it is sent again as a cancellation (ORC-1 CA), so the lab
+ * does not draw or run it; one cancelled before it left is withdrawn and never sent.
  */
 export const LAB_ORDER_MESSAGE_TYPES = ['ORM^O01', 'OML^O21'] as const;
-export const LAB_SEND_STATUSES = ['queued', 'acknowledged', 'failed'] as const;
+export const LAB_SEND_STATUSES = ['queued', 'acknowledged', 'failed', 'withdrawn'] as const;
 export type TLabSendStatus = (typeof LAB_SEND_STATUSES)[number];
-export const LAB_SEND_STATUS_LABELS: Record<TLabSendStatus, string> = { queued: 'Not sent yet', acknowledged: 'Sent to the lab', failed: 'Not sent' };
+export const LAB_SEND_STATUS_LABELS: Record<TLabSendStatus, string> = {
+  queued: 'Not sent yet',
+  acknowledged: 'Sent to the lab',
+  failed: 'Not sent',
+  withdrawn: 'Not sent: cancelled before it left',
+};
+/** HL7 table 0119, ORC-1: what a send asks of the lab, a new order or its cancellation. */
+export const LAB_ORDER_CONTROLS = ['NW', 'CA'] as const;
+export type TLabOrderControl = (typeof LAB_ORDER_CONTROLS)[number];
+export const LAB_ORDER_CONTROL_LABELS: Record<TLabOrderControl, string> = { NW: 'Order', CA: 'Cancellation' };
 /** Tries before a send is failed, and the waits between them (seconds, doubling, at most an hour). */
 export const LAB_SEND_RETRY = { attempts: 8, firstWaitSeconds: 30, maxWaitSeconds: 3600 } as const;
 export const labSendWaitSeconds = (attempts: number) =>
@@ -240,6 +251,7 @@ export type TLabConnection = z.infer<typeof ZLabConnection>;
 export const ZLabSend = z.object({
   id: z.string().uuid(),
   orderId: z.string().uuid(),
+  orderControl: z.enum(LAB_ORDER_CONTROLS),
   placerNumber: z.string(),
   orderName: z.string(),
   labName: z.string(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LAB_FLAGS, LAB_SEXES } from './lab-flags.ts';
 import { ZNoteAttachment } from './notes.ts';
-import { LAB_RESULT_SOURCES, LAB_RESULT_STATUSES, LAB_SEND_STATUSES } from './lab-interfaces.ts';
+import { LAB_ORDER_CONTROLS, LAB_RESULT_SOURCES, LAB_RESULT_STATUSES, LAB_SEND_STATUSES } from './lab-interfaces.ts';
 import { LAB_ORDER_STATUSES } from './orders.ts';
 import { pageQuery } from './paging.ts';
 import { can } from './permissions.ts';
@@ -257,6 +257,8 @@ export const ZLabOrder = z.object({
   send: z
     .object({
       labName: z.string(),
+      /** A new order, or (once it is cancelled) its cancellation: the latest send is shown. */
+      orderControl: z.enum(LAB_ORDER_CONTROLS),
       status: z.enum(LAB_SEND_STATUSES),
       attempts: z.number(),
       lastError: z.string().nullable(),

@@ -50,7 +50,7 @@ async function openTab(page: Page) {
 }
 
 describe('Admin Panel, Lab Interface', () => {
-  it('adds a lab with a code for the BMP, sends a test message it acknowledges, and a BMP order then goes to it by itself', async () => {
+  it('adds a lab with a code for the BMP, sends a test message it acknowledges, and a BMP order then goes to it by itself, and so does its cancellation', async () => {
     const { page } = e2e;
     await openTab(page);
     await page.getByTestId('lab-connections-empty').waitFor();
@@ -104,6 +104,12 @@ describe('Admin Panel, Lab Interface', () => {
     await facts.getByText(new RegExp(`^${name}: acknowledged `)).waitFor({ timeout: 30_000 });
     expect(received.some((text) => text.includes(`|${placed.json.placerNumber}|`))).toBe(true);
     await page.screenshot({ path: `${SHOTS}/lab-order-sent-1280.png` });
+
+    // Cancelled now, the lab is told (ORC-1 CA), and the open order shows the lab's acknowledgement of that (live).
+    expect((await api(page, 'PUT', `/api/lab-orders/${placed.json.id}`, { status: 'cancelled', statusReason: 'Ordered twice' })).status).toBe(200);
+    await facts.getByText('Cancellation to lab').waitFor({ timeout: 30_000 });
+    await facts.getByText(new RegExp(`^${name}: acknowledged `)).waitFor({ timeout: 30_000 });
+    expect(received.some((text) => text.includes(`\rORC|CA|${placed.json.placerNumber}|`))).toBe(true);
 
     // On a phone: nothing wider than the screen.
     const mobile = await e2e.newPage({ viewport: MOBILE_VIEWPORT });

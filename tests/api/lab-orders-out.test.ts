@@ -157,6 +157,60 @@ describe('orders out', () => {
     await lab.close();
   });
 
+  it('sends the cancellation of an order the lab has (ORC-1 CA, with the reason), and shows it on the order', async () => {
+    const lab = await fakeLab(ack('AA'));
+    const connection = await connect(lab.port);
+    const { order: placed } = await order();
+    await runSender();
+    expect((await nurse.put(`/api/lab-orders/${placed.id}`, { status: 'cancelled', statusReason: 'Ordered twice | see L1' })).statusCode).toBe(200);
+    await runSender();
+    expect(lab.received.map((m) => [m.get('ORC.1').toString(), m.get('ORC.2').toString()])).toEqual([
+      ['NW', placed.placerNumber],
+      ['CA', placed.placerNumber],
+    ]);
+    const cancel = lab.received[1]!;
+    expect(cancel.get('OBR.4.1').toString()).toBe('NW-LYTE');
+    // Escaped as sent (\F\), read back by the lab's parser as the text.
+    expect(cancel.get('ORC.16.2').toString()).toBe('Ordered twice | see L1');
+    expect(cancel.get('MSH.10').toString()).not.toBe(lab.received[0]!.get('MSH.10').toString());
+    expect((await readOrder(placed.id)).send).toMatchObject({ labName: connection.name, orderControl: 'CA', status: 'acknowledged' });
+    const audit = await queryRows<{ action: string }>(
+      t.db,
+      sql`select action from audit_events where entity_id = ${placed.id} and action like 'lab.send%' order by n`,
+    );
+    expect(audit.map((a) => a.action)).toEqual(['lab.send', 'lab.send.cancel']);
+    // Sent once: another run finds nothing due.
+    await runSender();
+    expect(lab.received).toHaveLength(2);
+    await deactivate(connection);
+    await lab.close();
+  });
+
+  it('never sends an order cancelled before it left, and takes a refused one off the failed list once cancelled', async () => {
+    const lab = await fakeLab(ack('AR', 'Unknown test code'));
+    const connection = await connect(lab.port);
+    const { order: early } = await order();
+    await nurse.put(`/api/lab-orders/${early.id}`, { status: 'cancelled', statusReason: 'Wrong patient' });
+    const { order: refused } = await order();
+    await runSender();
+    expect(lab.received.map((m) => m.get('ORC.2').toString())).toEqual([refused.placerNumber]);
+    expect((await readOrder(early.id)).send).toBeNull();
+    const failed = async () => ((await admin.get('/api/admin/lab-sends?status=failed')).json() as TLabSend[]).filter((s) => s.orderId === refused.id);
+    const [send] = await failed();
+    expect(send).toMatchObject({ orderControl: 'NW', status: 'failed' });
+    await nurse.put(`/api/lab-orders/${refused.id}`, { status: 'cancelled', statusReason: 'Not needed' });
+    // Until the sender has run, an admin who presses 'Send again' is told why not.
+    const retry = await admin.post(`/api/admin/lab-sends/${send!.id}/retry`);
+    expect([retry.statusCode, retry.json().message]).toEqual([409, 'The order was cancelled: it is not sent to the lab again']);
+    await runSender();
+    // The lab refused the order, so it has nothing to cancel: nothing more is sent.
+    expect(lab.received).toHaveLength(1);
+    expect(await failed()).toEqual([]);
+    expect((await readOrder(refused.id)).send).toMatchObject({ orderControl: 'NW', status: 'withdrawn' });
+    await deactivate(connection);
+    await lab.close();
+  });
+
   it('tests a connection, and refuses bad settings and other roles', async () => {
     const lab = await fakeLab(ack('AA'));
     const connection = await connect(lab.port);

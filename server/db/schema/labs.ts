@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, doublePrecision, index, integer, pgTable, primaryKey, smallint, text, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
 import { LAB_FLAGS, LAB_SEXES } from '#domain/lab-flags';
 import { LAB_FLAG_SOURCES, LAB_VALUE_KINDS } from '#domain/labs';
-import { LAB_ORDER_MESSAGE_TYPES, LAB_RESULT_SOURCES, LAB_RESULT_STATUSES, LAB_SEND_STATUSES } from '#domain/lab-interfaces';
+import { LAB_ORDER_CONTROLS, LAB_ORDER_MESSAGE_TYPES, LAB_RESULT_SOURCES, LAB_RESULT_STATUSES, LAB_SEND_STATUSES } from '#domain/lab-interfaces';
 import { labInboundMessages } from './lab-interfaces.ts';
 import { at, id, timestamps } from './columns.ts';
 import { users } from './auth.ts';
@@ -198,6 +198,8 @@ export const labOrderSends = pgTable(
     connectionId: uuid('connection_id')
       .notNull()
       .references(() => labConnections.id),
+    /** ORC-1: the order (NW), or its cancellation (CA), sent once the order is cancelled. */
+    orderControl: varchar('order_control', { length: 2, enum: LAB_ORDER_CONTROLS }).notNull().default('NW'),
     status: varchar('status', { length: 12, enum: LAB_SEND_STATUSES }).notNull(),
     attempts: smallint('attempts').notNull().default(0),
     nextAttemptAt: at('next_attempt_at'),
@@ -209,7 +211,7 @@ export const labOrderSends = pgTable(
     ...timestamps(),
   },
   (t) => [
-    uniqueIndex('lab_order_sends_order_key').on(t.orderId, t.connectionId),
+    uniqueIndex('lab_order_sends_order_key').on(t.orderId, t.connectionId, t.orderControl),
     index('lab_order_sends_due_idx')
       .on(t.nextAttemptAt)
       .where(sql`${t.status} = 'queued'`),

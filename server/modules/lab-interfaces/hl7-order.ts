@@ -1,15 +1,21 @@
+import type { TLabOrderControl } from '#domain/lab-interfaces';
 import type { TLabPriority } from '#domain/labs';
 import { escapeHl7 } from './hl7-ack.ts';
 
 /**
  * A lab order as HL7 v2.5.1 ORM^O01 or OML^O21 (issue 54): the patient (record number, name,
  * birth date, sex), the order (placer number, priority, when, by whom) and the test as the lab
- * codes it (and LOINC where the catalogue has one). Every text is escaped; the lab answers with
+ * codes it (and LOINC where the catalogue has one); ORC-1 NW for a new order, CA with the reason
+ * in ORC-16 for its cancellation. Every text is escaped; the lab answers with
  * an ACK whose MSA-2 is this message's control id.
  */
 
 export interface TOrderMessage {
   controlId: string;
+  /** ORC-1: a new order, or the cancellation of one sent before (the same order, identified by its placer number). */
+  control: TLabOrderControl;
+  /** ORC-16, the order control code reason: why it was cancelled. */
+  cancelReason: string | null;
   messageType: 'ORM^O01' | 'OML^O21';
   sending: { application: string; facility: string };
   receiving: { application: string; facility: string };
@@ -37,7 +43,7 @@ export function buildOrderMessage(m: TOrderMessage): string {
   return [
     `MSH|^~\\&|${e(m.sending.application)}|${e(m.sending.facility)}|${e(m.receiving.application)}|${e(m.receiving.facility)}|${hl7Instant(new Date())}||${code}^${event}^${code}_${event}|${m.controlId}|${m.processing}|2.5.1`,
     `PID|1||${e(m.patient.id)}^^^CLINIC^MR||${e(m.patient.lastName)}^${e(m.patient.firstName)}||${m.patient.dateOfBirth?.replaceAll('-', '') ?? ''}|${m.patient.sex ? SEX[m.patient.sex] : 'U'}`,
-    `ORC|NW|${e(m.order.placerNumber)}|||||^^^^^${PRIORITY[m.order.priority]}||${when}|||${provider}`,
+    `ORC|${m.control}|${e(m.order.placerNumber)}|||||^^^^^${PRIORITY[m.order.priority]}||${when}|||${provider}${m.cancelReason ? `||||^${e(m.cancelReason.slice(0, 200))}` : ''}`,
     `OBR|1|${e(m.order.placerNumber)}||${test}|${PRIORITY[m.order.priority]}|${when}|||||||${e((m.order.description ?? '').slice(0, 200))}|||${provider}`,
   ].join('\r');
 }

@@ -25,7 +25,7 @@ export function listLabSends(q: Queryable, status: TLabSendStatus): Promise<TLab
   return rowsOf(
     q,
     ZLabSend,
-    sql`select s.id, s.order_id as "orderId", ${placerNumberText(sql`o`)} as "placerNumber", o.order_name as "orderName",
+    sql`select s.id, s.order_id as "orderId", s.order_control as "orderControl", ${placerNumberText(sql`o`)} as "placerNumber", o.order_name as "orderName",
       c.name as "labName", s.status, s.attempts, s.last_error as "lastError", ${isoText(sql`s.next_attempt_at`)} as "nextAttemptAt",
       ${isoText(sql`s.acknowledged_at`)} as "acknowledgedAt", ${isoText(sql`s.updated_at`)} as "updatedAt"
     from lab_order_sends s join lab_orders o on o.id = s.order_id join lab_connections c on c.id = s.connection_id

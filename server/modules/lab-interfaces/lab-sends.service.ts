@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { LAB_PRIORITIES } from '#domain/labs';
-import { LAB_SEND_RETRY, labSendWaitSeconds, type TLabConnection, type TSaveLabConnection } from '#domain/lab-interfaces';
+import { LAB_ORDER_CONTROLS, LAB_SEND_RETRY, labSendWaitSeconds, type TLabConnection, type TSaveLabConnection } from '#domain/lab-interfaces';
 import { LAB_SEXES } from '#domain/lab-flags';
 import { recordAudit } from '../../audit/audit-writer.ts';
 import { labConnections, labOrderSends, labTestCodes } from '../../db/schema/labs.ts';
@@ -38,23 +38,42 @@ const SENDER: RequestContext = { user: null, ip: '', userAgent: 'hl7-interface/o
 
 const newControlId = () => `O${randomBytes(9).toString('hex').toUpperCase()}`;
 
-/** Orders placed since their test was given a code at an active lab, with no send yet: queued. */
-async function queueNewSends(deps: Deps, now: Date): Promise<void> {
+/**
+ * The sends each run starts from:
+ * - orders placed since their test was given a code at an active lab, with no send yet: queued;
+ * - an order cancelled before its send left (still queued, or failed): that send withdrawn, never
+ *   sent, and off the admin's list of failed sends, since nobody needs to act on it;
+ * - an order cancelled that the lab may have (it acknowledged it, or a try went out with no
+ *   refusal, so the lab may have read it though its answer was lost): its cancellation (ORC-1
+ *   CA) queued to the same lab, so that lab does not draw or run it.
+ */
+async function queueSends(deps: Deps, now: Date): Promise<void> {
+  const at = sql`${now.toISOString()}::timestamptz`;
   await deps.db.execute(sql`
     insert into lab_order_sends (order_id, connection_id, status, next_attempt_at, control_id, created_at, updated_at)
-    select distinct on (o.id) o.id, c.id, 'queued', ${now.toISOString()}::timestamptz,
-      'O' || upper(substr(md5(o.id::text || c.id::text), 1, 18)), ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
+    select distinct on (o.id) o.id, c.id, 'queued', ${at}, 'O' || upper(substr(md5(o.id::text || c.id::text), 1, 18)), ${at}, ${at}
     from lab_orders o
     join lab_test_codes tc on tc.test_id = o.test_id and o.ordered_at >= tc.created_at
     join lab_connections c on c.id = tc.connection_id and c.is_active
     where o.status in ('ordered', 'pending') and not exists (select 1 from lab_order_sends s where s.order_id = o.id)
     order by o.id, c.name, c.id
     on conflict do nothing`);
+  await deps.db.execute(sql`
+    update lab_order_sends s set status = 'withdrawn', next_attempt_at = null, updated_at = ${at}
+    from lab_orders o
+    where o.id = s.order_id and o.status = 'cancelled' and s.order_control = 'NW' and s.status in ('queued', 'failed')`);
+  await deps.db.execute(sql`
+    insert into lab_order_sends (order_id, connection_id, order_control, status, next_attempt_at, control_id, created_at, updated_at)
+    select s.order_id, s.connection_id, 'CA', 'queued', ${at}, 'C' || upper(substr(md5(s.order_id::text || s.connection_id::text), 1, 18)), ${at}, ${at}
+    from lab_order_sends s join lab_orders o on o.id = s.order_id
+    where o.status = 'cancelled' and s.order_control = 'NW' and (s.status = 'acknowledged' or (s.attempts > 0 and s.ack_code is null))
+    on conflict do nothing`);
 }
 
 const ZClaimed = z.object({
   id: rowId,
   orderId: rowId,
+  orderControl: z.enum(LAB_ORDER_CONTROLS),
   attempts: z.number(),
   controlId: z.string(),
   host: z.string(),
@@ -69,6 +88,7 @@ const ZClaimed = z.object({
   orderedAt: z.string(),
   priority: z.enum(LAB_PRIORITIES),
   description: z.string().nullable(),
+  cancelReason: z.string().nullable(),
   patientId: rowId,
   firstName: z.string(),
   lastName: z.string(),
@@ -88,18 +108,21 @@ async function claimDue(deps: Deps, now: Date): Promise<TClaimed[]> {
     ZClaimed,
     sql`
     with due as (
-      select id from lab_order_sends where status = 'queued' and next_attempt_at <= ${now.toISOString()}::timestamptz
-      order by next_attempt_at limit ${BATCH} for update skip locked
+      select s.id from lab_order_sends s join lab_orders o on o.id = s.order_id
+      where s.status = 'queued' and s.next_attempt_at <= ${now.toISOString()}::timestamptz
+        -- An order cancelled since this run's queueing is not sent now: the next run withdraws it.
+        and (s.order_control = 'CA' or o.status <> 'cancelled')
+      order by s.next_attempt_at limit ${BATCH} for update of s skip locked
     ), claimed as (
       update lab_order_sends s set next_attempt_at = ${lease}::timestamptz, attempts = s.attempts + 1, updated_at = ${now.toISOString()}::timestamptz
       from due where s.id = due.id and s.status = 'queued'
-      returning s.id, s.order_id, s.connection_id, s.attempts, s.control_id
+      returning s.id, s.order_id, s.connection_id, s.order_control, s.attempts, s.control_id
     )
-    select claimed.id, claimed.order_id as "orderId", claimed.attempts, claimed.control_id as "controlId",
+    select claimed.id, claimed.order_id as "orderId", claimed.order_control as "orderControl", claimed.attempts, claimed.control_id as "controlId",
       c.host, c.port, c.message_type as "messageType", c.receiving_application as "receivingApplication", c.receiving_facility as "receivingFacility",
       tc.code, t.name as "testName", t.loinc, ${placerNumberText(sql`o`)} as "placerNumber",
       to_char(o.ordered_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "orderedAt", o.priority, o.description,
-      p.id as "patientId", p.first_name as "firstName", p.last_name as "lastName", p.date_of_birth::text as "dateOfBirth", p.sex,
+      case when claimed.order_control = 'CA' then o.status_reason end as "cancelReason", p.id as "patientId", p.first_name as "firstName", p.last_name as "lastName", p.date_of_birth::text as "dateOfBirth", p.sex,
       u.id as "providerId", u.first_name as "providerFirst", u.last_name as "providerLast"
     from claimed
     join lab_connections c on c.id = claimed.connection_id
@@ -126,6 +149,8 @@ async function readAck(text: string, controlId: string): Promise<{ code: string;
 
 const messageOf = (deps: Deps, send: TClaimed, processing: 'P' | 'T' = 'P'): TOrderMessage => ({
   controlId: send.controlId,
+  control: send.orderControl,
+  cancelReason: send.cancelReason,
   messageType: send.messageType,
   sending: {
     application: 'CLINIC EHR',
@@ -169,8 +194,10 @@ async function record(deps: Deps, send: TClaimed, outcome: { ack: { code: string
       .where(and(eq(labOrderSends.id, send.id), eq(labOrderSends.status, 'queued')))
       .returning({ status: labOrderSends.status });
     if (updated.length === 0) return;
-    if (updated[0]!.status === 'acknowledged')
-      await recordAudit(tx, SENDER, { action: 'lab.send', entityType: 'lab_order', entityId: send.orderId, patientId: send.patientId });
+    if (updated[0]!.status === 'acknowledged') {
+      const action = send.orderControl === 'CA' ? 'lab.send.cancel' : 'lab.send';
+      await recordAudit(tx, SENDER, { action, entityType: 'lab_order', entityId: send.orderId, patientId: send.patientId });
+    }
     raise({ type: 'lab.changed', orderId: send.orderId, actorId: null });
   });
 }
@@ -181,7 +208,7 @@ export async function runLabSends(deps: Deps): Promise<number> {
   const [active] = await deps.db.select({ id: labConnections.id }).from(labConnections).where(eq(labConnections.isActive, true)).limit(1);
   if (!active) return 0;
   const now = deps.config.now();
-  await queueNewSends(deps, now);
+  await queueSends(deps, now);
   const due = await claimDue(deps, now);
   for (const send of due) {
     try {
@@ -194,19 +221,31 @@ export async function runLabSends(deps: Deps): Promise<number> {
   return due.length;
 }
 
-/** POST /api/admin/lab-sends/{id}/retry: a failed send queued again now, its tries counted afresh. */
+/**
+ * POST /api/admin/lab-sends/{id}/retry: a failed send queued again now, its tries counted
+ * afresh. Not an order cancelled since: the lab must not get it (its cancellation, if the lab
+ * may have the order, is a send of its own).
+ */
 export async function retryLabSend(deps: Deps, ctx: SignedInContext, id: string): Promise<void> {
   await inTransaction(deps, async (tx, raise) => {
     const now = deps.config.now();
     const [send] = await tx
       .update(labOrderSends)
       .set({ status: 'queued', attempts: 0, nextAttemptAt: now, controlId: newControlId(), updatedAt: now })
-      .where(and(eq(labOrderSends.id, id), eq(labOrderSends.status, 'failed')))
+      .where(
+        and(
+          eq(labOrderSends.id, id),
+          eq(labOrderSends.status, 'failed'),
+          sql`(${labOrderSends.orderControl} = 'CA' or not exists (select 1 from lab_orders o where o.id = ${labOrderSends.orderId} and o.status = 'cancelled'))`,
+        ),
+      )
       .returning({ orderId: labOrderSends.orderId });
     if (!send) {
-      const [exists] = await tx.select({ id: labOrderSends.id }).from(labOrderSends).where(eq(labOrderSends.id, id));
+      const [exists] = await tx.select({ status: labOrderSends.status }).from(labOrderSends).where(eq(labOrderSends.id, id));
       if (!exists) throw notFound('Send not found');
-      throw new HttpError('workflow.illegalMove', { message: 'Only a send that failed is sent again' });
+      throw new HttpError('workflow.illegalMove', {
+        message: exists.status === 'failed' ? 'The order was cancelled: it is not sent to the lab again' : 'Only a send that failed is sent again',
+      });
     }
     await recordAudit(tx, ctx, { action: 'lab.send.retry', entityType: 'lab_order', entityId: send.orderId });
     raise({ type: 'lab.changed', orderId: send.orderId, actorId: ctx.user.id });
@@ -269,6 +308,7 @@ export async function testLabConnection(deps: Deps, id: string): Promise<{ ok: b
       {
         id: '',
         orderId: '',
+        orderControl: 'NW',
         attempts: 0,
         controlId,
         host: connection.host,
@@ -283,6 +323,7 @@ export async function testLabConnection(deps: Deps, id: string): Promise<{ ok: b
         orderedAt: deps.config.now().toISOString(),
         priority: 'routine',
         description: 'Connection test: not an order',
+        cancelReason: null,
         patientId: 'TEST',
         firstName: 'Test',
         lastName: 'Patient',

@@ -42,7 +42,7 @@ const ORDER_COLUMNS = sql`lab_orders.id, lab_orders.patient_id as "patientId", c
   ${fullName('reviewer')} as "reviewedByName", lab_orders.worst_flag as "worstFlag",
   (select a.id from lab_critical_alerts a where a.order_id = lab_orders.id and a.acknowledged_at is null) as "criticalAlertId",
   ${placerNumberText(sql`lab_orders`)} as "placerNumber",
-  (select json_build_object('labName', c.name, 'status', s.status, 'attempts', s.attempts, 'lastError', s.last_error,
+  (select json_build_object('labName', c.name, 'orderControl', s.order_control, 'status', s.status, 'attempts', s.attempts, 'lastError', s.last_error,
       'acknowledgedAt', ${isoText(sql`s.acknowledged_at`)})
     from lab_order_sends s join lab_connections c on c.id = s.connection_id
     where s.order_id = lab_orders.id order by s.created_at desc limit 1) as "send",

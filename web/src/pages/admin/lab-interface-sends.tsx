@@ -1,5 +1,5 @@
 import { RotateCw } from 'lucide-react';
-import type { TLabSend } from '#domain/lab-interfaces';
+import { LAB_ORDER_CONTROL_LABELS, type TLabSend } from '#domain/lab-interfaces';
 import { useLabSends } from '../../api/labs/lab-sends.ts';
 import { useRetryLabSend } from '../../api/labs/lab-send-retry.ts';
 import { ErrorState } from '../../components/error-state.tsx';
@@ -58,6 +58,7 @@ function FailedSendRow({ send }: { send: TLabSend }) {
     <li className="flex flex-col gap-2 p-3 sm:flex-row sm:items-start sm:justify-between" data-testid="lab-send-failed" data-send-id={send.id}>
       <div className="min-w-0 flex-1 text-sm">
         <p className="flex flex-wrap items-baseline gap-x-2 text-slate-900">
+          {send.orderControl === 'CA' && <span className="font-semibold text-slate-900">{LAB_ORDER_CONTROL_LABELS.CA} of</span>}
           <span className="font-mono font-semibold">{send.placerNumber}</span>
           <span className="min-w-0 break-words">{send.orderName}</span>
           <span className="text-slate-600">

@@ -50,16 +50,21 @@ function orderFacts(order: TLabOrderDetail, timeZone: string, today: string | nu
   return facts;
 }
 
-/** Where the order's send to its lab stands (issue 54): acknowledged, still being tried, or failed (someone must act). */
+/**
+ * Where the order's send to its lab stands (issue 54): acknowledged, still being tried, failed
+ * (someone must act), or withdrawn; once the order is cancelled, where its cancellation stands.
+ */
 function sendFact(send: NonNullable<TLabOrderDetail['send']>, timeZone: string): [string, string, string?] {
+  const label = send.orderControl === 'CA' ? 'Cancellation to lab' : 'Sent to lab';
   const status = LAB_SEND_STATUS_LABELS[send.status].toLowerCase();
   if (send.status === 'acknowledged')
-    return ['Sent to lab', `${send.labName}: acknowledged${send.acknowledgedAt ? ` ${formatDayTime(send.acknowledgedAt, timeZone)}` : ''}`];
+    return [label, `${send.labName}: acknowledged${send.acknowledgedAt ? ` ${formatDayTime(send.acknowledgedAt, timeZone)}` : ''}`];
+  if (send.status === 'withdrawn') return [label, `${send.labName}: ${status}`];
   if (send.status === 'queued') {
     const tried = send.attempts > 0 ? ` (try ${send.attempts}${send.lastError ? `; ${send.lastError}` : ''}), trying again` : '';
-    return ['Sent to lab', `${send.labName}: ${status}${tried}`, send.attempts > 0 ? 'text-amber-900' : undefined];
+    return [label, `${send.labName}: ${status}${tried}`, send.attempts > 0 ? 'text-amber-900' : undefined];
   }
-  return ['Sent to lab', `${send.labName}: ${status} — ${send.lastError ?? 'no reason given'}`, 'font-semibold text-red-800'];
+  return [label, `${send.labName}: ${status} — ${send.lastError ?? 'no reason given'}`, 'font-semibold text-red-800'];
 }
 
 /** A result's standing with the lab, when it is not simply final (a preliminary value may still change). */
