@@ -188,7 +188,7 @@ export const LAB_SEND_STATUS_LABELS: Record<TLabSendStatus, string> = {
   queued: 'Not sent yet',
   acknowledged: 'Sent to the lab',
   failed: 'Not sent',
-  withdrawn: 'Not sent: cancelled before it left',
+  withdrawn: 'Not sent, cancelled before it left',
 };
 /** HL7 table 0119, ORC-1: what a send asks of the lab, a new order or its cancellation. */
 export const LAB_ORDER_CONTROLS = ['NW', 'CA'] as const;

@@ -13,8 +13,9 @@ import { toast } from '../../lib/toast.ts';
 const triesLabel = (count: number) => (count === 1 ? '1 try' : `${count} tries`);
 
 /**
- * The sends a lab refused, or could not be reached for after the last try: an order that never
- * reached its lab, which someone must see. 'Send again' queues it now, its tries counted afresh.
+ * The sends a lab refused, or could not be reached for after the last try: an order (or its
+ * cancellation) that never reached its lab, which someone must see. 'Send again' queues it now,
+ * its tries counted afresh.
  */
 export function FailedLabSends() {
   const sends = useLabSends('failed');
@@ -25,7 +26,7 @@ export function FailedLabSends() {
           Sends that failed
         </h2>
         <p className="max-w-2xl text-sm text-slate-600">
-          Orders a lab refused, or could not be reached for after the last try. Fix the cause, then send again.
+          Orders, or their cancellations, that a lab refused or could not be reached for after the last try. Fix the cause, then send again.
         </p>
       </div>
       {sends.isPending ? (
