@@ -202,11 +202,14 @@ describe('orders out', () => {
     // Until the sender has run, an admin who presses 'Send again' is told why not.
     const retry = await admin.post(`/api/admin/lab-sends/${send!.id}/retry`);
     expect([retry.statusCode, retry.json().message]).toEqual([409, 'The order was cancelled: it is not sent to the lab again']);
+    const heard = t.events.length;
     await runSender();
     // The lab refused the order, so it has nothing to cancel: nothing more is sent.
     expect(lab.received).toHaveLength(1);
     expect(await failed()).toEqual([]);
     expect((await readOrder(refused.id)).send).toMatchObject({ orderControl: 'NW', status: 'withdrawn' });
+    // An open order hears of it: the sender's own event, not only the nurse's cancelling.
+    await expect.poll(() => t.events.slice(heard).some((e) => e.type === 'lab.changed' && e.orderId === refused.id && e.actorId === null)).toBe(true);
     await deactivate(connection);
     await lab.close();
   });

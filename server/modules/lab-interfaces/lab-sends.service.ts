@@ -38,6 +38,8 @@ const SENDER: RequestContext = { user: null, ip: '', userAgent: 'hl7-interface/o
 
 const newControlId = () => `O${randomBytes(9).toString('hex').toUpperCase()}`;
 
+const ZOrderId = z.object({ orderId: rowId });
+
 /**
  * The sends each run starts from:
  * - orders placed since their test was given a code at an active lab, with no send yet: queued;
@@ -58,16 +60,28 @@ async function queueSends(deps: Deps, now: Date): Promise<void> {
     where o.status in ('ordered', 'pending') and not exists (select 1 from lab_order_sends s where s.order_id = o.id)
     order by o.id, c.name, c.id
     on conflict do nothing`);
-  await deps.db.execute(sql`
-    update lab_order_sends s set status = 'withdrawn', next_attempt_at = null, updated_at = ${at}
-    from lab_orders o
-    where o.id = s.order_id and o.status = 'cancelled' and s.order_control = 'NW' and s.status in ('queued', 'failed')`);
-  await deps.db.execute(sql`
-    insert into lab_order_sends (order_id, connection_id, order_control, status, next_attempt_at, control_id, created_at, updated_at)
-    select s.order_id, s.connection_id, 'CA', 'queued', ${at}, 'C' || upper(substr(md5(s.order_id::text || s.connection_id::text), 1, 18)), ${at}, ${at}
-    from lab_order_sends s join lab_orders o on o.id = s.order_id
-    where o.status = 'cancelled' and s.order_control = 'NW' and (s.status = 'acknowledged' or (s.attempts > 0 and s.ack_code is null))
-    on conflict do nothing`);
+  // An open order shows its latest send: it is told, live, that its send was withdrawn or its cancellation queued.
+  await inTransaction(deps, async (tx, raise) => {
+    const withdrawn = await rowsOf(
+      tx,
+      ZOrderId,
+      sql`update lab_order_sends s set status = 'withdrawn', next_attempt_at = null, updated_at = ${at}
+      from lab_orders o
+      where o.id = s.order_id and o.status = 'cancelled' and s.order_control = 'NW' and s.status in ('queued', 'failed')
+      returning s.order_id as "orderId"`,
+    );
+    const cancelling = await rowsOf(
+      tx,
+      ZOrderId,
+      sql`insert into lab_order_sends (order_id, connection_id, order_control, status, next_attempt_at, control_id, created_at, updated_at)
+      select s.order_id, s.connection_id, 'CA', 'queued', ${at}, 'C' || upper(substr(md5(s.order_id::text || s.connection_id::text), 1, 18)), ${at}, ${at}
+      from lab_order_sends s join lab_orders o on o.id = s.order_id
+      where o.status = 'cancelled' and s.order_control = 'NW' and (s.status = 'acknowledged' or (s.attempts > 0 and s.ack_code is null))
+      on conflict do nothing
+      returning order_id as "orderId"`,
+    );
+    for (const orderId of new Set([...withdrawn, ...cancelling].map((row) => row.orderId))) raise({ type: 'lab.changed', orderId, actorId: null });
+  });
 }
 
 const ZClaimed = z.object({
