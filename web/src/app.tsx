@@ -1,5 +1,6 @@
 import { lazy, Suspense, useDeferredValue, useEffect } from 'react';
 import { Route, Switch } from 'wouter';
+import { SET_PASSWORD_PATH } from '#domain/sign-in-paths';
 import { FullScreenLoading } from './components/full-screen-loading.tsx';
 import { DemoFrame } from './components/layout/demo-banner.tsx';
 import { SignInCheckFailed } from './components/sign-in-check-failed.tsx';
@@ -67,8 +68,7 @@ function VisitorApp() {
       <Switch>
         <Route path="/" component={LandingPage} />
         <Route path={SIGN_IN_PATH} component={SignInScreen} />
-        {/* SET_PASSWORD_PATH in domain/users.ts, spelled out to keep zod out of the landing page's bundle. */}
-        <Route path="/set-password" component={SetPasswordScreen} />
+        <Route path={SET_PASSWORD_PATH} component={SetPasswordScreen} />
         <Route component={VisitorElsewhere} />
       </Switch>
     </Suspense>
